@@ -1,0 +1,244 @@
+"""The plain report model: what a dialect parser produces and every check consumes.
+
+Everything here is a small frozen dataclass that carries its report position
+(1-based line numbers in the report file), so any later finding can point back
+at the exact line the author wrote. Nothing here knows about git, matching or
+pytest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+#: The status vocabulary of the analysis method, weakest first. ``wired`` and
+#: ``implemented`` are legacy spellings of ``afforded`` (see LEGACY_STATUS).
+STATUS_VALUES: tuple[str, ...] = (
+    "absent",
+    "inapplicable",
+    "uninspected",
+    "claimed",
+    "afforded",
+    "observed",
+    "causally supported",
+)
+LEGACY_STATUS: dict[str, str] = {"wired": "afforded", "implemented": "afforded"}
+
+#: Record kinds by their ID infix.
+RECORD_KINDS: dict[str, str] = {
+    "CMP": "component",
+    "OBJ": "operative object",
+    "RTE": "route",
+    "CLM": "claim",
+    "ABS": "evidenced absence",
+    "BAP": "behavioral-authority path",
+}
+
+
+@dataclass(frozen=True)
+class LineRange:
+    """An inclusive 1-based range of lines, in a target file or in a report."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if self.start < 1 or self.end < self.start:
+            raise ValueError(f"bad line range {self.start}-{self.end}")
+
+    def contains(self, other: LineRange) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+    def as_list(self) -> list[int]:
+        return [self.start, self.end]
+
+    def __str__(self) -> str:
+        return f"{self.start}" if self.start == self.end else f"{self.start}-{self.end}"
+
+
+class EvidenceKind(str, Enum):
+    """What a piece of evidence asserts about the target at its pin."""
+
+    QUOTE = "quote"  # this text occurs in ``path``
+    PATH = "path"  # ``path`` exists (a file)
+    LINES = "lines"  # ``path`` has lines ``cited_lines`` (their content is recorded at the pin)
+    DIRECTORY = "directory"  # ``path`` exists as a directory
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One checkable citation of the target: a quotation, a cited path, a line anchor.
+
+    ``line``/``end_line`` are the report lines the evidence spans (a quotation
+    split over several paragraphs spans all of them). ``source`` names the
+    repository: an ``SRC-n`` id, an ``owner/name`` from a link, or ``None`` for
+    the report's default source. ``pin`` is set when the citation carries its
+    own commit (a review's blob link); otherwise the source's pin applies.
+    ``owner`` is the ID of the record or annotation the evidence sits in, or
+    ``None`` when it belongs to the report itself.
+    """
+
+    kind: EvidenceKind
+    path: str
+    line: int
+    end_line: int
+    text: str | None = None
+    cited_lines: LineRange | None = None
+    source: str | None = None
+    pin: str | None = None
+    owner: str | None = None
+    #: a human label for items and messages, e.g. a review's link text
+    label: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The item-name fragment for this evidence: ``quote@L141``."""
+        return f"{self.kind.value}@L{self.line}"
+
+
+@dataclass(frozen=True)
+class Status:
+    """A status line: ``<qualifier> <axis> conclusion status: <value>``.
+
+    ``axis`` is the last word before ``conclusion status`` (``implementation``,
+    ``operation``, ...); ``qualifier`` is whatever precedes it (``signoff and
+    reconstruction``), possibly empty. ``value`` is as written, lower-cased;
+    ``canonical`` maps legacy spellings onto the vocabulary.
+    """
+
+    axis: str
+    qualifier: str
+    value: str
+    line: int
+    #: character offsets of ``value`` within its report line (for write-back)
+    column: int = 0
+
+    @property
+    def canonical(self) -> str:
+        return LEGACY_STATUS.get(self.value, self.value)
+
+    @property
+    def known(self) -> bool:
+        return self.canonical in STATUS_VALUES
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A record ID mentioned in prose, ``Part of:`` or an ``On ID`` annotation."""
+
+    target: str
+    line: int
+    context: str = "prose"  # prose | part-of | annotation
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A span of report text kept verbatim: a route's ``Selection predicate:``
+    bullet, or a fenced ```memreport block of inline predicates."""
+
+    text: str
+    line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """A declared record (``MEM-OBJ-cache-index`` + ``Label: ...``) or an
+    annotation of another record (``On RT-RTE-request-loop``).
+
+    For an annotation ``is_annotation`` is true, ``id`` is the annotated
+    record's ID and ``kind``/``lens`` are those its ID spells.
+    """
+
+    id: str
+    lens: str
+    kind: str
+    line: int
+    end_line: int
+    label: str | None = None
+    label_line: int | None = None
+    part_of: str | None = None
+    is_annotation: bool = False
+    statuses: tuple[Status, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+    references: tuple[Reference, ...] = ()
+    selection_predicates: tuple[TextBlock, ...] = ()
+    inline_predicates: tuple[TextBlock, ...] = ()
+
+    @property
+    def kind_name(self) -> str:
+        return RECORD_KINDS.get(self.kind, self.kind)
+
+    @property
+    def node_name(self) -> str:
+        """How items of this record are named: the ID, or ``On-ID@L12`` for
+        an annotation (an ID may be annotated several times)."""
+        return f"On-{self.id}@L{self.line}" if self.is_annotation else self.id
+
+
+@dataclass(frozen=True)
+class Source:
+    """A source repository (``SRC-1`` or a review's ``owner/name``) and its pin.
+
+    ``pin`` is the commit as the report states it (any revision spelling), or
+    ``None`` when the report pins nothing. ``url`` is a repository URL when
+    the report gives one.
+    """
+
+    id: str
+    pin: str | None = None
+    url: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something wrong with the report's structure, at a report line."""
+
+    line: int
+    message: str
+    code: str = "structure"  # structure | duplicate-id | no-label | status | path | parse
+
+
+@dataclass(frozen=True)
+class Report:
+    """A parsed report: the one thing every dialect produces."""
+
+    path: str
+    dialect: str
+    title: str | None = None
+    sources: tuple[Source, ...] = ()
+    records: tuple[Record, ...] = ()
+    #: evidence outside any record: it belongs to the report itself
+    evidence: tuple[Evidence, ...] = ()
+    #: references outside any record
+    references: tuple[Reference, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    line_count: int = 0
+    #: free-form facts a dialect wants in JSON (e.g. front matter keys)
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def all_evidence(self) -> list[Evidence]:
+        """Every piece of evidence, in report order."""
+        items = list(self.evidence)
+        for record in self.records:
+            items.extend(record.evidence)
+        return sorted(items, key=lambda e: (e.line, e.kind.value, e.path))
+
+    def all_references(self) -> list[Reference]:
+        refs = list(self.references)
+        for record in self.records:
+            refs.extend(record.references)
+        return sorted(refs, key=lambda r: r.line)
+
+    def declared_ids(self) -> set[str]:
+        return {r.id for r in self.records if not r.is_annotation}
+
+    def source(self, source_id: str | None) -> Source | None:
+        """The source an evidence names (``None``: the default, i.e. first)."""
+        if source_id is None:
+            return self.sources[0] if self.sources else None
+        for src in self.sources:
+            if src.id == source_id:
+                return src
+        return None
