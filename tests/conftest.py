@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from repo_builder import RepoBuilder  # noqa: E402
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+@pytest.fixture
+def make_repo(tmp_path):
+    """Factory for real target repositories: ``make_repo("name") -> RepoBuilder``."""
+
+    def factory(name: str = "target") -> RepoBuilder:
+        return RepoBuilder(tmp_path / name)
+
+    return factory
