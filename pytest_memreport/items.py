@@ -1,0 +1,203 @@
+"""pytest collectors and items: a report file, its records, one item per check.
+
+This is a thin layer: every item asks the session's :class:`Engine` for a
+check result and turns it into pass, fail or skip plus readable text. No
+parsing or matching happens here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from . import render
+from .dialects import ReportError
+from .engine import Engine
+from .model import Evidence, Record, Report
+from .outcomes import Outcome, evidence_outcome, drift_outcome, source_outcome
+
+ENGINE_KEY = pytest.StashKey[Engine]()
+
+
+class CheckFailed(Exception):
+    """Raised by an item whose check failed; carries the lines to show."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.headline)
+        self.outcome = outcome
+
+
+def engine_of(node: pytest.Item | pytest.Collector) -> Engine:
+    return node.config.stash[ENGINE_KEY]
+
+
+class MemreportFile(pytest.File):
+    """A report: collects one node per record and one item per check."""
+
+    def collect(self):
+        engine = engine_of(self)
+        try:
+            report = engine.report(self.path)
+        except ReportError as exc:
+            yield ReportErrorItem.from_parent(self, name="read", message=str(exc))
+            return
+        yield from self._source_items(engine, report)
+        for evidence in report.evidence:
+            yield from evidence_items(self, report, evidence, engine)
+        for record in report.records:
+            if record.evidence:
+                yield RecordNode.from_parent(self, name=record.node_name, report=report, record=record)
+
+    def _source_items(self, engine: Engine, report: Report):
+        seen: list[str | None] = []
+        for evidence in report.all_evidence():
+            key = evidence.source if evidence.pin is None else None
+            if evidence.pin is None and key not in seen:
+                seen.append(key)
+        if not seen and report.sources:
+            seen.append(report.sources[0].id)
+        for key in seen:
+            source = report.source(key)
+            name = f"source:{source.id if source else key or 'SRC-1'}"
+            yield SourceItem.from_parent(self, name=name, report=report, source_id=key)
+
+
+class RecordNode(pytest.Collector):
+    """A record (or annotation): groups its items so ``-k RECORD-ID`` selects them."""
+
+    def __init__(self, *, report: Report, record: Record, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.report = report
+        self.record = record
+
+    def collect(self):
+        engine = engine_of(self)
+        for evidence in self.record.evidence:
+            yield from evidence_items(self, self.report, evidence, engine)
+
+    def reportinfo(self):
+        return self.path, self.record.line - 1, self.record.node_name
+
+
+def evidence_items(parent, report: Report, evidence: Evidence, engine: Engine):
+    yield EvidenceItem.from_parent(parent, name=evidence.name, report=report, evidence=evidence)
+    if engine.drift_enabled:
+        yield DriftItem.from_parent(parent, name=f"{evidence.name}::drift", report=report, evidence=evidence)
+
+
+class MemreportItem(pytest.Item):
+    """Base of every check item: runs ``outcome()`` and reports it."""
+
+    marker_name = "memreport"
+
+    def __init__(self, *, report: Report | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.report = report
+        self.add_marker("memreport")
+        if self.marker_name != "memreport":
+            self.add_marker(self.marker_name)
+
+    @property
+    def line(self) -> int:
+        return 1
+
+    def outcome(self) -> Outcome:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def runtest(self) -> None:
+        outcome = self.outcome()
+        self.user_properties.append(("memreport", json.dumps(outcome.payload, sort_keys=True)))
+        for key in ("record", "evidence", "status", "location"):
+            value = outcome.properties.get(key)
+            if value is not None:
+                self.user_properties.append((key, str(value)))
+        if outcome.verdict == "fail":
+            raise CheckFailed(outcome)
+        if outcome.verdict == "skip":
+            pytest.skip(outcome.headline)
+        if outcome.verdict == "warn":
+            import warnings
+
+            warnings.warn(MemreportWarning(outcome.headline))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailed):
+            outcome = excinfo.value.outcome
+            return "\n".join([outcome.headline, *outcome.details])
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, self.line - 1, self.name
+
+
+class MemreportWarning(UserWarning):
+    """A check that holds with a caveat (e.g. the enclosing function changed)."""
+
+
+class EvidenceItem(MemreportItem):
+    """One piece of evidence checked at its pinned commit."""
+
+    def __init__(self, *, evidence: Evidence, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.evidence = evidence
+
+    @property
+    def line(self) -> int:
+        return self.evidence.line
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        binding = engine.binding(self.report, self.evidence.source, self.evidence.pin)
+        result = engine.pin_result(self.report, self.evidence)
+        return evidence_outcome(self.report, self.evidence, binding, result)
+
+
+class DriftItem(EvidenceItem):
+    """What became of one piece of evidence at the against-revision."""
+
+    marker_name = "memreport_drift"
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        binding = engine.binding(self.report, self.evidence.source, self.evidence.pin)
+        pin = engine.pin_result(self.report, self.evidence)
+        drift = engine.drift_result(self.report, self.evidence)
+        return drift_outcome(self.report, self.evidence, binding, pin, drift, strict=engine.options.strict)
+
+
+class SourceItem(MemreportItem):
+    """A source's repository opens and its pinned commit exists."""
+
+    def __init__(self, *, source_id: str | None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.source_id = source_id
+
+    @property
+    def line(self) -> int:
+        source = self.report.source(self.source_id)
+        return source.line if source and source.line else 1
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        binding = engine.binding(self.report, self.source_id)
+        return source_outcome(self.report, binding, engine.against_label(binding))
+
+
+class ReportErrorItem(MemreportItem):
+    """A report that cannot be read: one failing item with one clear line."""
+
+    def __init__(self, *, message: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.message = message
+
+    def outcome(self) -> Outcome:
+        return Outcome("fail", self.message, payload={"type": "report-error", "report": str(self.path), "message": self.message})
+
+
+def report_path_of(item: pytest.Item) -> Path:
+    return Path(item.path)
+
+
+__all__ = ["MemreportFile", "ENGINE_KEY", "CheckFailed", "MemreportItem", "render"]

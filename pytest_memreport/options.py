@@ -1,0 +1,84 @@
+"""Command-line values turned into plain :class:`~pytest_memreport.engine.RunOptions`.
+
+Kept apart from ``plugin.py`` so that the parsing of ``KEY=VALUE`` options is a
+plain function with plain inputs (and tested as such).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .engine import AGAINST_NONE, RunOptions
+
+#: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
+_KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)=(.+)$")
+_SHARD = re.compile(r"^(\d+)/(\d+)$")
+
+
+class OptionError(ValueError):
+    """A malformed option value; the message says which option and what to give."""
+
+
+def split_keyed(values: list[str] | None, option: str) -> dict:
+    """``["PATH", "SRC-2=PATH2"]`` → ``{None: "PATH", "SRC-2": "PATH2"}``."""
+    out: dict = {}
+    for value in values or []:
+        m = _KEYED.match(value)
+        key, val = (m.group(1), m.group(2)) if m else (None, value)
+        if not val:
+            raise OptionError(f"{option} {value!r}: give a value, e.g. {option} SRC-1=VALUE")
+        if key in out and out[key] != val:
+            shown = key or "the default"
+            raise OptionError(f"{option} given twice for {shown}: {out[key]!r} and {val!r}")
+        out[key] = val
+    return out
+
+
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    """``"2/4"`` → ``(2, 4)`` (1-based K of N)."""
+    if not value:
+        return None
+    m = _SHARD.match(value.strip())
+    if not m or not (1 <= int(m.group(1)) <= int(m.group(2))):
+        raise OptionError(f"--memreport-shard {value!r}: give K/N with 1 <= K <= N, e.g. 1/4")
+    return int(m.group(1)), int(m.group(2))
+
+
+def parse_size(value: str | int | None, default: int) -> int:
+    """``"5M"``, ``"512k"``, ``"1000000"`` → bytes."""
+    if value in (None, ""):
+        return default
+    text = str(value).strip().lower()
+    m = re.fullmatch(r"(\d+)\s*([kmg]?)i?b?", text)
+    if not m:
+        raise OptionError(f"--memreport-max-file-size {value!r}: give bytes, or a number with k/M/G")
+    scale = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[m.group(2)]
+    return int(m.group(1)) * scale
+
+
+def build_options(
+    *,
+    repos: list[str] | None,
+    pins: list[str] | None,
+    against: str | None,
+    dialect: str | None,
+    strict: bool,
+    max_file_size: str | None,
+    rootdir: Path,
+) -> RunOptions:
+    """Plain :class:`RunOptions` from the raw option values."""
+    repo_map = {k: str(Path(v).expanduser()) for k, v in split_keyed(repos, "--memreport-repo").items()}
+    return RunOptions(
+        repos=repo_map,
+        pins=split_keyed(pins, "--memreport-pin"),
+        against=(against or "HEAD").strip() or "HEAD",
+        dialect=dialect or None,
+        strict=strict,
+        max_file_bytes=parse_size(max_file_size, RunOptions().max_file_bytes),
+        rootdir=rootdir,
+    )
+
+
+def drift_enabled(options: RunOptions) -> bool:
+    return options.against.lower() != AGAINST_NONE

@@ -1,0 +1,137 @@
+"""Check results → verdicts: pass, fail, skip or warn, with the text and JSON of each.
+
+An :class:`Outcome` is what an item reports. Building it is pure (results in,
+outcome out), so the rules "which drift statuses pass" and "what a failure
+shows" live here, not in pytest code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import render, verify
+from .model import Evidence, EvidenceKind, Report
+
+#: drift statuses that still support the claim
+DRIFT_PASSING = frozenset({"unchanged", "shifted", "moved", "relocated", "renamed", "not-checked"})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An item's verdict (``pass|fail|skip|warn``), its text and its JSON payload."""
+
+    verdict: str
+    headline: str
+    details: tuple[str, ...] = ()
+    payload: dict = field(default_factory=dict)
+    #: plain str values for JUnit properties: record, evidence, status, location
+    properties: dict = field(default_factory=dict)
+
+
+def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
+    return {
+        "type": kind,
+        "report": report.path,
+        "key": evidence_key(evidence),
+        "record": evidence.owner,
+        "line": evidence.line,
+    }
+
+
+def evidence_key(evidence: Evidence) -> str:
+    """A stable identity of an evidence within its report (survives re-parsing)."""
+    cited = str(evidence.cited_lines) if evidence.cited_lines else ""
+    return f"{evidence.kind.value}:{evidence.line}:{evidence.path}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
+
+
+def _properties(report: Report, evidence: Evidence, status: str) -> dict:
+    return {
+        "record": evidence.owner or "",
+        "evidence": f"{evidence.kind.value}:{evidence.path}",
+        "status": status,
+        "location": render.location(report, evidence.line),
+    }
+
+
+def _where(binding, rev: str | None, path: str) -> str:
+    repo = binding.repo_label or "?"
+    return f"{repo}@{render.short(rev)}:{path}"
+
+
+def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult) -> Outcome:
+    """The pin item's verdict."""
+    payload = _evidence_payload(report, evidence, "pin")
+    payload["at_pin"] = result.as_json()
+    props = _properties(report, evidence, result.status)
+    owner = f"{evidence.owner} " if evidence.owner else ""
+    loc = render.location(report, evidence.line)
+    if result.status == verify.COMMIT_MISSING:
+        # The source item fails once with the reason; its evidence is not checkable.
+        return Outcome("skip", f"{loc}: not checked: {binding.problem}", payload=payload, properties=props)
+    if result.ok:
+        notes = [result.message]
+        if result.note:
+            notes.append(result.note)
+        return Outcome("pass", "; ".join(notes), payload=payload, properties=props)
+    headline = f"{loc}: {owner}{render.evidence_title(evidence)} {result.status} at {_where(binding, result.rev, evidence.path)}"
+    details = [f"  {result.message}"]
+    if evidence.kind is EvidenceKind.QUOTE:
+        details.append(f"  quotation: {render.clip(evidence.text or '')}")
+    if result.candidate is not None:
+        cand = result.candidate
+        details.append(f"  nearest candidate at lines {cand.lines} (similarity {cand.score:.0f}%):")
+        details.extend(render.numbered(cand.text, cand.lines.start))
+        diff = _diff(evidence.text or "", cand.text)
+        if diff:
+            details.append("  difference (- report, + file):")
+            details.extend(render.indent(diff))
+    return Outcome("fail", headline, tuple(details), payload, props)
+
+
+def _diff(quote: str, candidate: str) -> str:
+    from .match import render_diff
+
+    return render_diff(quote, candidate)
+
+
+def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinResult, drift, strict: bool) -> Outcome:
+    """The drift item's verdict."""
+    payload = _evidence_payload(report, evidence, "drift")
+    loc = render.location(report, evidence.line)
+    if not pin.ok or drift is None:
+        why = binding.problem if pin.status == verify.COMMIT_MISSING else f"{pin.status} at the pin"
+        payload["at_against"] = {"rev": None, "status": "not-checked", "path": None, "lines": None, "candidates": []}
+        return Outcome("skip", f"{loc}: drift not checked: {why}", payload=payload,
+                       properties=_properties(report, evidence, "not-checked"))
+    payload["at_against"] = drift.as_json()
+    props = _properties(report, evidence, drift.status)
+    owner = f"{evidence.owner} " if evidence.owner else ""
+    title = f"{loc}: {owner}{render.evidence_title(evidence)}"
+    if drift.status not in DRIFT_PASSING:
+        details = [f"  {line}" for line in drift.explain()]
+        return Outcome("fail", f"{title} {drift.status} at {render.short(drift.rev)}", tuple(details), payload, props)
+    if getattr(drift, "enclosing_changed", False):
+        head = f"{title}: enclosing definition changed at {render.short(drift.rev)} ({drift.symbol_name()})"
+        details = tuple(f"  {line}" for line in drift.explain())
+        return Outcome("fail" if strict else "warn", head, details, payload, props)
+    return Outcome("pass", f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
+
+
+def source_outcome(report: Report, binding, against: str | None) -> Outcome:
+    """The source item's verdict: the repository opens and the pin resolves."""
+    payload = {
+        "type": "source",
+        "report": report.path,
+        "source": {
+            "id": binding.source_id,
+            "repo": binding.repo_label or None,
+            "pin": binding.pin or binding.stated_pin,
+            "pin_status": binding.pin_status,
+        },
+        "against": against,
+    }
+    props = {"record": "", "evidence": f"source:{binding.source_id}", "status": binding.pin_status,
+             "location": render.location(report, binding.line or 1)}
+    if binding.problem:
+        return Outcome("fail", binding.problem, payload=payload, properties=props)
+    return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)

@@ -1,0 +1,166 @@
+"""The pytest plugin: options, collection of report files, summary and JSON output.
+
+Registered under the ``pytest11`` entry point as ``memreport``. Options are read
+once, in :func:`pytest_configure`, into plain :class:`RunOptions`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .dialects import ReportError
+from .engine import Engine
+from .items import ENGINE_KEY, MemreportFile
+from .options import OptionError, build_options
+from .results import ResultLog, build_json, summary_lines, write_json_atomic
+
+PATHS_KEY = pytest.StashKey[list]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("memreport", "code-analysis report checks (pytest-memreport)")
+    group.addoption("--memreport", action="append", default=[], metavar="PATH",
+                    help="a report to check (repeatable); a folder collects every .md in it")
+    group.addoption("--memreport-repo", action="append", default=[], metavar="[KEY=]PATH",
+                    help="the target repository (default: the git repository holding the report); "
+                         "KEY is SRC-n or owner/name for one source")
+    group.addoption("--memreport-pin", action="append", default=[], metavar="[SRC-n=]REV",
+                    help="override the report's pinned commit (for every source, or one)")
+    group.addoption("--memreport-against", default=None, metavar="REV",
+                    help="revision to check drift against: a revision (default HEAD), 'worktree', or 'none'")
+    group.addoption("--memreport-json", default=None, metavar="PATH", help="write results as JSON (memreport/1)")
+    group.addoption("--memreport-strict", action="store_true", default=False,
+                    help="fail, rather than warn, when a quotation's enclosing definition changed")
+    group.addoption("--memreport-dialect", default=None, choices=["records", "review", "tables"],
+                    help="force the report dialect (default: detected per report)")
+    group.addoption("--memreport-max-file-size", default=None, metavar="BYTES",
+                    help="target files larger than this are not read (default 5M)")
+    parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
+    parser.addini("memreport_against", default="HEAD", help="default for --memreport-against")
+
+
+def report_paths(config: pytest.Config) -> list[Path]:
+    """Every report this run checks, in the order given (folders expanded)."""
+    given = [Path(p) for p in config.getoption("memreport")]
+    given += [Path(p) for p in config.getini("memreport")]
+    out: list[Path] = []
+    for path in given:
+        candidates = sorted(path.rglob("*.md")) if path.is_dir() else [path]
+        for candidate in candidates:
+            if candidate not in out:
+                out.append(candidate)
+    return out
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "memreport: a check compiled from a code-analysis report")
+    config.addinivalue_line("markers", "memreport_drift: what became of a report's evidence since its pin")
+    config.addinivalue_line("markers", "memreport_predicate: a claims-file predicate")
+    config.addinivalue_line("markers", "memreport_refs: reference integrity across loaded reports")
+    config.addinivalue_line("markers", "memreport_structure: structural findings of a report")
+    config.addinivalue_line("markers", "memreport_observe: an observation running the target's tests")
+    paths = report_paths(config)
+    config.stash[PATHS_KEY] = paths
+    try:
+        options = build_options(
+            repos=config.getoption("memreport_repo"),
+            pins=config.getoption("memreport_pin"),
+            against=config.getoption("memreport_against") or config.getini("memreport_against"),
+            dialect=config.getoption("memreport_dialect"),
+            strict=config.getoption("memreport_strict"),
+            max_file_size=config.getoption("memreport_max_file_size"),
+            rootdir=config.rootpath,
+        )
+    except OptionError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    engine = Engine(options)
+    config.stash[ENGINE_KEY] = engine
+    config.pluginmanager.register(MemreportSession(config, engine, paths), "memreport-session")
+    if not paths:
+        return
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise pytest.UsageError(f"--memreport {missing[0]}: no such file or folder; give the path of a report")
+    # Reports are collected even when no positional argument names them; with
+    # none at all, only the reports run (not the project's default testpaths).
+    explicit = config.args_source == pytest.Config.ArgsSource.ARGS
+    wanted = [str(p) for p in paths]
+    if explicit:
+        config.args = list(config.args) + [w for w in wanted if w not in config.args]
+    else:
+        config.args = wanted
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    paths = parent.config.stash.get(PATHS_KEY, [])
+    if not paths:
+        return None
+    resolved = file_path.resolve()
+    if any(resolved == p.resolve() for p in paths):
+        return MemreportFile.from_parent(parent, path=file_path)
+    return None
+
+
+class MemreportSession:
+    """Per-run state of the plugin: the engine, the report paths and the result log.
+
+    Registered as a plugin object so its hooks see the run's config (under
+    pytest-xdist the controller gets every worker's reports here too).
+    """
+
+    def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path]) -> None:
+        self.config = config
+        self.engine = engine
+        self.paths = paths
+        self.log = ResultLog()
+        self.is_worker = hasattr(config, "workerinput")
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" and not (report.when == "setup" and report.skipped):
+            return
+        for name, value in report.user_properties:
+            if name == "memreport":
+                headline = ""
+                if report.failed and report.longrepr is not None:
+                    headline = str(report.longrepr).split("\n", 1)[0]
+                self.log.add(json.loads(value), report.outcome, headline)
+
+    def reports(self):
+        out = []
+        for path in self.paths:
+            try:
+                out.append(self.engine.report(path))
+            except ReportError:  # an unreadable report is a failing item already
+                continue
+        return out
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.paths or self.is_worker:
+            return
+        lines = summary_lines(self.reports(), self.log)
+        if lines:
+            terminalreporter.section("memreport")
+            for line in lines:
+                terminalreporter.write_line(line)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        target = self.config.getoption("memreport_json")
+        if target and self.paths and not self.is_worker:
+            data = build_json(self.reports(), self.log, {"timing": self.engine.timing.as_json()})
+            write_json_atomic(Path(target), data)
+
+    def pytest_unconfigure(self) -> None:
+        self.engine.close()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    paths = config.stash.get(PATHS_KEY, [])
+    if not paths:
+        return None
+    engine = config.stash[ENGINE_KEY]
+    return [f"memreport: {len(paths)} report(s), drift against {engine.options.against}"]
+

@@ -1,0 +1,156 @@
+"""Aggregating item payloads into the JSON results (schema ``memreport/1``) and summaries.
+
+Items attach a JSON payload to their ``user_properties``; the controlling
+process (also under pytest-xdist) feeds every payload to a :class:`ResultLog`.
+:func:`build_json` then lays the payloads over the parsed reports, so the JSON
+has every record and every piece of evidence, checked or not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from .model import Evidence, Record, Report
+from .outcomes import evidence_key
+
+SCHEMA = "memreport/1"
+
+
+class ResultLog:
+    """Payloads by report, by kind, by evidence key; plus pytest outcomes for the summary."""
+
+    def __init__(self) -> None:
+        self.payloads: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+        self.outcomes: dict[str, Counter] = defaultdict(Counter)
+        self.drift: dict[str, Counter] = defaultdict(Counter)
+        self.failures: dict[str, list[str]] = defaultdict(list)
+
+    def add(self, payload: dict, outcome: str, headline: str = "") -> None:
+        report = payload.get("report", "")
+        kind = payload.get("type", "")
+        key = payload.get("key") or payload.get("name") or kind
+        self.payloads[report][(kind, key)] = payload
+        self.outcomes[report][f"{kind}:{outcome}"] += 1
+        if kind == "drift":
+            self.drift[report][payload["at_against"]["status"]] += 1
+        if outcome == "failed" and headline:
+            self.failures[report].append(headline)
+
+    def get(self, report: str, kind: str, key: str) -> dict | None:
+        return self.payloads.get(report, {}).get((kind, key))
+
+    def of_type(self, report: str, kind: str) -> list[dict]:
+        return [p for (k, _), p in self.payloads.get(report, {}).items() if k == kind]
+
+
+def _evidence_json(evidence: Evidence, log: ResultLog, report: str) -> dict:
+    key = evidence_key(evidence)
+    pin = log.get(report, "pin", key)
+    drift = log.get(report, "drift", key)
+    out = {
+        "kind": evidence.kind.value,
+        "path": evidence.path,
+        "text": evidence.text,
+        "line": evidence.line,
+        "cited_lines": evidence.cited_lines.as_list() if evidence.cited_lines else None,
+        "at_pin": pin["at_pin"] if pin else {"status": "not-checked", "lines": None},
+    }
+    if evidence.source:
+        out["source"] = evidence.source
+    if evidence.pin:
+        out["pin"] = evidence.pin
+    if evidence.label:
+        out["label"] = evidence.label
+    if drift:
+        out["at_against"] = drift["at_against"]
+    return out
+
+
+def _record_json(record: Record, log: ResultLog, report: str) -> dict:
+    out = {
+        "id": record.id,
+        "kind": record.kind,
+        "label": record.label,
+        "line": record.line,
+        "statuses": [
+            {"axis": s.axis, "qualifier": s.qualifier, "value": s.value, "line": s.line} for s in record.statuses
+        ],
+        "evidence": [_evidence_json(e, log, report) for e in record.evidence],
+    }
+    if record.part_of:
+        out["part_of"] = record.part_of
+    if record.is_annotation:
+        out["annotation"] = True
+    return out
+
+
+def report_json(report: Report, log: ResultLog) -> dict:
+    """One report's entry in the results."""
+    sources = []
+    against = None
+    by_source = {p["source"]["id"]: p for p in log.of_type(report.path, "source")}
+    for source in report.sources:
+        seen = by_source.get(source.id)
+        if seen:
+            sources.append({"id": source.id, **{k: v for k, v in seen["source"].items() if k != "id"}})
+            against = against or seen.get("against")
+        else:
+            sources.append({"id": source.id, "repo": None, "pin": source.pin,
+                            "pin_status": "unpinned" if source.pin is None else "not-checked"})
+    for sid, seen in by_source.items():
+        if all(s["id"] != sid for s in sources):
+            sources.append({"id": sid, **{k: v for k, v in seen["source"].items() if k != "id"}})
+            against = against or seen.get("against")
+    out = {
+        "path": report.path,
+        "dialect": report.dialect,
+        "sources": sources,
+        "against": against,
+        "records": [_record_json(r, log, report.path) for r in report.records],
+        "evidence": [_evidence_json(e, log, report.path) for e in report.evidence],
+        "findings": [{"line": f.line, "message": f.message, "code": f.code} for f in report.findings],
+    }
+    return out
+
+
+def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None) -> dict:
+    data = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
+    if extra:
+        data.update(extra)
+    return data
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    """Write JSON through a temporary file in the same folder, then rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, sort_keys=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def summary_lines(reports: list[Report], log: ResultLog) -> list[str]:
+    """One line per report with counts by outcome and drift status, then its failures."""
+    lines = []
+    for report in reports:
+        counts = log.outcomes.get(report.path, Counter())
+        pin = {k.split(":", 1)[1]: v for k, v in counts.items() if k.startswith("pin:")}
+        parts = [f"{report.path} [{report.dialect}]"]
+        parts.append("evidence " + (", ".join(f"{v} {k}" for k, v in sorted(pin.items())) or "not run"))
+        drift = log.drift.get(report.path)
+        if drift:
+            parts.append("drift " + ", ".join(f"{v} {k}" for k, v in sorted(drift.items())))
+        lines.append("; ".join(parts))
+        for failure in log.failures.get(report.path, [])[:50]:
+            lines.append(f"  FAILED {failure}")
+    return lines

@@ -1,0 +1,177 @@
+"""Is a piece of evidence true at its pin?
+
+:func:`check_at_pin` takes one :class:`~pytest_memreport.model.Evidence` and
+the :class:`~pytest_memreport.gitstore.Snapshot` of its pinned commit and
+returns a :class:`PinResult`. It reads through the snapshot only, so it is the
+same check for a commit and for a working tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import match, symbols
+from .model import Evidence, EvidenceKind, LineRange
+
+FOUND = "found"
+MISSING = "missing"
+FILE_MISSING = "file-missing"
+COMMIT_MISSING = "commit-missing"
+REFUSED = "refused"
+UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class PinResult:
+    """What one piece of evidence looks like at its pin.
+
+    ``status`` is one of ``found``, ``missing`` (file there, quote not),
+    ``file-missing``, ``commit-missing``, ``refused`` (a path the checker will
+    not read: escapes the repository, a symlink, ...) or ``unreadable``
+    (binary or over the size limit). ``lines`` is where the quote was found;
+    ``in_cited_range`` says whether that lies inside the report's cited range.
+    """
+
+    status: str
+    rev: str
+    path: str
+    lines: LineRange | None = None
+    in_cited_range: bool | None = None
+    by_tokens: bool = False
+    candidate: match.Candidate | None = None
+    #: every place the quote occurs in the file (the first is ``lines``)
+    occurrences: tuple[LineRange, ...] = ()
+    symbol: symbols.Definition | None = None
+    #: the content of cited lines at the pin (line anchors), for drift
+    recorded_text: str | None = None
+    oid: str | None = None
+    note: str | None = None
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == FOUND
+
+    def as_json(self) -> dict:
+        out: dict = {"status": self.status, "lines": self.lines.as_list() if self.lines else None}
+        if self.in_cited_range is not None:
+            out["in_cited_range"] = self.in_cited_range
+        if self.by_tokens:
+            out["found_by"] = "tokens"
+        if len(self.occurrences) > 1:
+            out["occurrences"] = [r.as_list() for r in self.occurrences]
+        if self.symbol is not None:
+            out["symbol"] = symbol_json(self.symbol)
+        if self.candidate is not None:
+            out["candidate"] = {
+                "lines": self.candidate.lines.as_list(),
+                "text": self.candidate.text,
+                "score": round(self.candidate.score, 1),
+            }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def symbol_json(definition: symbols.Definition) -> dict:
+    return {"kind": definition.kind, "name": definition.name, "lines": definition.lines.as_list()}
+
+
+def check_at_pin(evidence: Evidence, snapshot) -> PinResult:
+    """Check ``evidence`` against ``snapshot`` (a commit's or the working tree's files)."""
+    refusal = snapshot.refuse_reason(evidence.path)
+    if refusal:
+        return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path}: {refusal}")
+    if evidence.kind is EvidenceKind.DIRECTORY:
+        if snapshot.is_dir(evidence.path):
+            return PinResult(FOUND, snapshot.rev, evidence.path, message=f"directory {evidence.path} exists")
+        return PinResult(FILE_MISSING, snapshot.rev, evidence.path, message=f"no directory {evidence.path}")
+    entry = snapshot.entry(evidence.path)
+    if entry is None:
+        return PinResult(FILE_MISSING, snapshot.rev, evidence.path, message=f"no file {evidence.path}")
+    if entry.kind == "dir":
+        if evidence.kind is EvidenceKind.PATH:
+            return PinResult(FOUND, snapshot.rev, evidence.path, message=f"{evidence.path} is a directory")
+        return PinResult(FILE_MISSING, snapshot.rev, evidence.path, message=f"{evidence.path} is a directory, not a file")
+    if entry.kind in ("symlink", "submodule"):
+        what = "a symbolic link (not followed)" if entry.kind == "symlink" else "a submodule (gitlink); its content is another repository"
+        if evidence.kind is EvidenceKind.PATH:
+            return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, note=f"{evidence.path} is {what}")
+        return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path} is {what}")
+    if evidence.kind is EvidenceKind.PATH:
+        return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, message=f"{evidence.path} exists")
+    textfile = snapshot.read(evidence.path)
+    if textfile is None:  # raced away between entry() and read(): treat as absent
+        return PinResult(FILE_MISSING, snapshot.rev, evidence.path, message=f"no file {evidence.path}")
+    if not textfile.is_text:
+        return PinResult(UNREADABLE, snapshot.rev, evidence.path, oid=textfile.oid, message=textfile.describe())
+    if evidence.kind is EvidenceKind.LINES:
+        return _check_lines(evidence, snapshot.rev, textfile)
+    return locate_quote(evidence, snapshot.rev, textfile)
+
+
+def locate_quote(evidence: Evidence, rev: str, textfile) -> PinResult:
+    """Find a quotation in one file's text, by characters first, then by tokens."""
+    text = textfile.text
+    pattern = match.compile_quote(evidence.text or "")
+    spans = match.find(pattern, text)
+    occurrences = tuple(span.lines for span in spans)
+    by_tokens = False
+    if not occurrences:
+        token_lines = symbols.token_find(evidence.text or "", text, evidence.path, key=textfile.oid)
+        if token_lines is not None:
+            occurrences, by_tokens = (token_lines,), True
+    if not occurrences:
+        candidate = match.nearest(pattern, text)
+        return PinResult(
+            MISSING, rev, evidence.path, candidate=candidate, oid=textfile.oid, note=textfile.note,
+            message=f"quotation not found in {evidence.path}",
+        )
+    lines = _preferred(occurrences, evidence.cited_lines)
+    inside = evidence.cited_lines.contains(lines) if evidence.cited_lines else None
+    definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid)
+    return PinResult(
+        FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
+        occurrences=occurrences, symbol=definition, oid=textfile.oid, note=textfile.note,
+        message=_found_message(evidence, lines, inside, by_tokens),
+    )
+
+
+def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> LineRange:
+    """The occurrence the report means: the one inside the cited range, else the first."""
+    if cited is not None:
+        for lines in occurrences:
+            if cited.contains(lines):
+                return lines
+        for lines in occurrences:
+            if lines.start <= cited.end and cited.start <= lines.end:
+                return lines
+    return occurrences[0]
+
+
+def _found_message(evidence: Evidence, lines: LineRange, inside: bool | None, by_tokens: bool) -> str:
+    how = " (matched by tokens: the code was reformatted)" if by_tokens else ""
+    where = f"found in {evidence.path} at lines {lines}{how}"
+    if inside is False:
+        where += f"; outside the cited lines {evidence.cited_lines}"
+    return where
+
+
+def _check_lines(evidence: Evidence, rev: str, textfile) -> PinResult:
+    """A line anchor (``#L10-L20``): the lines exist; their content is recorded for drift."""
+    cited = evidence.cited_lines
+    lines = textfile.text.split("\n")
+    if textfile.text.endswith("\n"):
+        lines.pop()
+    if cited is None or cited.end > len(lines):
+        have = len(lines)
+        return PinResult(
+            MISSING, rev, evidence.path, oid=textfile.oid,
+            message=f"{evidence.path} has {have} lines; the anchor cites lines {cited}",
+        )
+    content = "\n".join(lines[cited.start - 1 : cited.end])
+    definition = symbols.enclosing(textfile.text, evidence.path, cited, key=textfile.oid)
+    return PinResult(
+        FOUND, rev, evidence.path, lines=cited, in_cited_range=True, recorded_text=content,
+        symbol=definition, oid=textfile.oid, message=f"{evidence.path} lines {cited} exist",
+    )
