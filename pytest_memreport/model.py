@@ -92,7 +92,11 @@ class Evidence:
 
     @property
     def name(self) -> str:
-        """The item-name fragment for this evidence: ``quote@L141``."""
+        """The item-name fragment for this evidence: ``quote@L141``.
+
+        Cited paths add the path, since one line often cites several."""
+        if self.kind is EvidenceKind.PATH or self.kind is EvidenceKind.DIRECTORY:
+            return f"{self.kind.value}@L{self.line}:{self.path}"
         return f"{self.kind.value}@L{self.line}"
 
 
