@@ -1,0 +1,376 @@
+"""Claims files: loading, line numbers, every validation error as one file:line message."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_memreport.claims import (
+    PREDICATE_KINDS,
+    ClaimsError,
+    claims_path_for,
+    describe_unknown_record,
+    find_claims,
+    load_claims,
+    merge_predicates,
+    parse_claims,
+    parse_inline,
+    unknown_records,
+)
+
+FULL = """\
+schema: memreport-claims/1
+sources:
+  SRC-1: {repo: ../target, pin: 1a2b3c4}
+  acme/widgets: {pin: 0000123}
+records:
+  MEM-RTE-entry-refresh:
+    predicates:
+      - contains: {path: src/store.py, text: "LIMIT = 200"}
+      - absent: {glob: ["src/store/**", "src/api/*.py"], regex: "swap_in_place|\\\\bcas\\\\(", in: code}
+      - count: {glob: "src/**/*.py", regex: "def drop", equals: 1}
+      - symbol: {path: src/store.py, name: Store.drop, kind: method, source: SRC-1}
+      - value:
+          path: src/store.py
+          symbol: LIMIT
+          equals: 8_000
+    observe:
+      - run: "python -m pytest -q tests/test_store.py"
+        cwd: .
+        timeout: 600
+        env: {MODE: fast}
+        axis: operation
+        covers: false
+      - run: [python, -m, pytest, tests/test_api.py]
+  MEM-ABS-no-eviction:
+    predicates:
+      - absent: {glob: "src/**", text: "evict("}
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "memory.claims.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_full_file_keeps_every_line(tmp_path):
+    path = write(tmp_path, FULL)
+    claims = load_claims(path)
+    assert claims.path == str(path)
+    assert [(s.id, s.repo, s.pin, s.line) for s in claims.sources] == [
+        ("SRC-1", "../target", "1a2b3c4", 3),
+        # an all-digit pin stays the string as written, leading zeros and all
+        ("acme/widgets", None, "0000123", 4),
+    ]
+    assert claims.sources[0].repo_path == (tmp_path / "../target").resolve()
+    record = claims.records["MEM-RTE-entry-refresh"]
+    assert record.line == 6
+    assert [(p.kind, p.line, p.index) for p in record.predicates] == [
+        ("contains", 8, 0),
+        ("absent", 9, 1),
+        ("count", 10, 2),
+        ("symbol", 11, 3),
+        ("value", 12, 4),
+    ]
+    contains, absent, count, symbol, value = record.predicates
+    assert contains.args == {"path": "src/store.py", "text": "LIMIT = 200", "in": "any"}
+    assert absent.args == {"glob": ["src/store/**", "src/api/*.py"], "regex": r"swap_in_place|\bcas\(", "in": "code"}
+    assert absent.where == "code"
+    assert count.args["glob"] == ["src/**/*.py"] and count.args["equals"] == 1
+    assert symbol.source == "SRC-1" and symbol.args == {"path": "src/store.py", "name": "Store.drop", "kind": "method"}
+    assert value.args["equals"] == 8000
+    assert all(p.file == str(path) and p.record_id == "MEM-RTE-entry-refresh" for p in record.predicates)
+    assert contains.name == "contains@L8"
+    # args are plain data: a JSON report can carry them as they are
+    json.dumps([p.args for p in record.predicates])
+
+    first, second = record.observations
+    assert (first.run, first.cwd, first.timeout, first.env, first.axis, first.covers, first.line, first.index) == (
+        "python -m pytest -q tests/test_store.py", ".", 600.0, {"MODE": "fast"}, "operation", False, 17, 0,
+    )
+    assert second.run == ("python", "-m", "pytest", "tests/test_api.py")
+    assert (second.cwd, second.timeout, second.axis, second.covers, second.line) == (".", 600.0, "operation", False, 23)
+    assert claims.records["MEM-ABS-no-eviction"].predicates[0].line == 26
+
+
+def test_claims_found_beside_the_report(tmp_path):
+    report = tmp_path / "memory.md"
+    report.write_text("# r\n", encoding="utf-8")
+    assert claims_path_for(report) == tmp_path / "memory.claims.yaml"
+    assert find_claims(report) is None
+    write(tmp_path, FULL)
+    found = find_claims(report)
+    assert found is not None and set(found.records) == {"MEM-RTE-entry-refresh", "MEM-ABS-no-eviction"}
+
+
+def test_records_may_be_empty_and_paths_are_normalised(tmp_path):
+    claims = parse_claims(
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n  MEM-CLM-b:\n    predicates:\n"
+        "      - contains: {path: ./src//a.py, text: x}\n      - absent: {glob: src/gen/, text: y}\n",
+        "c.yaml",
+    )
+    assert claims.records["MEM-CLM-a"].predicates == ()
+    contains, absent = claims.records["MEM-CLM-b"].predicates
+    assert contains.args["path"] == "src/a.py"
+    assert absent.args["glob"] == ["src/gen/"]
+
+
+BAD = [
+    # (claims text, line, phrase in the message)
+    ("schema: memreport-claims/1\nrecords:\n  MEM-CLM-a: {predicates: [\n", 4, "malformed YAML"),
+    ("schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n\tpredicates: []\n", 4, "malformed YAML"),
+    ("schema: memreport-claims/2\n", 1, "unsupported schema 'memreport-claims/2'"),
+    ("records: {}\n", 1, "no 'schema' key"),
+    ("", 1, "claims file is empty"),
+    ("schema: memreport-claims/1\nrecords: {}\nextras: 1\n", 3, "unknown key 'extras'"),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n      - matches: {path: a.py}\n",
+        5,
+        "unknown predicate kind 'matches'; known kinds: contains, absent, count, symbol, value",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n      - contains: {path: a.py}\n",
+        5,
+        "needs exactly one of text or regex",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: a.py, glob: '*.py', text: x}\n",
+        5,
+        "needs exactly one of path or glob (both path and glob given)",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: a.py, text: x, colour: red}\n",
+        5,
+        "unknown key 'colour' in contains predicate; allowed keys:",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - absent:\n          glob: src/**\n          regex: 'open(['\n",
+        7,
+        "invalid regex 'open([': unterminated character set",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - absent: {glob: src/**, regex: 'x*'}\n",
+        5,
+        "can match empty text",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: /etc/passwd, text: root}\n",
+        5,
+        "is absolute",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - absent:\n          glob: [src/**, ../other/**]\n          text: x\n",
+        6,
+        "leaves the repository ('..')",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: 'src/*.py', text: x}\n",
+        5,
+        "has wildcards; use 'glob:'",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - count: {glob: src/**, regex: def, equals: many}\n",
+        5,
+        "equals must be a whole number; got 'many'",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - count:\n          glob: src/**\n          regex: def\n          min: 2.5\n",
+        8,
+        "min must be a whole number",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - count: {glob: src/**, regex: def}\n",
+        5,
+        "needs equals, min or max",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - count: {glob: src/**, regex: def, min: 3, max: 1}\n",
+        5,
+        "max 1 is below min 3",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: a.py, text: x, in: docs}\n",
+        5,
+        "in: 'docs' is not one of code, comments, strings, any",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n      - symbol: {path: a.py}\n",
+        5,
+        "symbol predicate has no 'name'",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - value: {path: a.py, symbol: LIMIT, equals: [1, 2]}\n",
+        5,
+        "value equals must be a number or a string",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: a.py, text: x}\n        absent: {path: a.py, text: y}\n",
+        5,
+        "a predicate is one '<kind>: {...}' entry",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n"
+        "      - contains: {path: a.py, text: x, source: 'the repo'}\n",
+        5,
+        "is neither SRC-n nor owner/name",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates: []\n  MEM-CLM-a:\n    predicates: []\n",
+        5,
+        "duplicate key 'MEM-CLM-a' in records (first at line 3)",
+    ),
+    ("schema: memreport-claims/1\nrecords:\n  not an id: {}\n", 3, "is not a record ID"),
+    ("schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates: {contains: {}}\n", 4, "must be a list"),
+    ("schema: memreport-claims/1\nsources:\n  SRC-1: {repo: ../t, branch: main}\n", 3, "unknown key 'branch'"),
+    ("schema: memreport-claims/1\nsources:\n  origin: {repo: ../t}\n", 3, "neither SRC-n nor owner/name"),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    observe:\n      - cwd: .\n",
+        5,
+        "observation has no 'run'",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    observe:\n      - run: pytest\n        timeout: soon\n",
+        6,
+        "timeout must be a positive number",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    observe:\n      - run: pytest\n        covers: maybe\n",
+        6,
+        "covers must be true or false",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    observe:\n      - run: pytest\n        cwd: ../up\n",
+        6,
+        "leaves the repository",
+    ),
+    (
+        "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    observe:\n      - run: pytest\n        shell: bash\n",
+        6,
+        "unknown key 'shell'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "phrase"), BAD, ids=[b[2][:40] for b in BAD])
+def test_bad_input_is_one_line_naming_file_and_line(tmp_path, text, line, phrase):
+    path = tmp_path / "bad.claims.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ClaimsError) as caught:
+        load_claims(path)
+    message = caught.value.message
+    assert "\n" not in message
+    assert message.startswith(f"{path}:{line}: "), message
+    assert phrase in message
+    # every message also says what to do, after a semicolon
+    assert ";" in message
+
+
+def test_unreadable_claims_file_is_a_claims_error(tmp_path):
+    with pytest.raises(ClaimsError, match=r"missing\.claims\.yaml:1: cannot read"):
+        load_claims(tmp_path / "missing.claims.yaml")
+    bad = tmp_path / "latin.claims.yaml"
+    bad.write_bytes(b"schema: memreport-claims/1\n# caf\xe9\n")
+    with pytest.raises(ClaimsError, match="not UTF-8"):
+        load_claims(bad)
+
+
+def test_inline_block_lines_map_to_report_lines():
+    block = (
+        "- contains: {path: src/a.py, text: 'LIMIT = 200'}\n"
+        "# a comment line\n"
+        "- absent:\n"
+        "    glob: src/**\n"
+        "    regex: 'evict\\('\n"
+        "    in: code\n"
+    )
+    predicates = parse_inline(block, "reports/memory.md", 40, "MEM-CLM-limit")
+    assert [(p.kind, p.line, p.index, p.file, p.record_id) for p in predicates] == [
+        ("contains", 40, 0, "reports/memory.md", "MEM-CLM-limit"),
+        ("absent", 42, 1, "reports/memory.md", "MEM-CLM-limit"),
+    ]
+    # the same block with its fences: the first fence line is the block's first line
+    fenced = "```memreport\n" + block + "```"
+    again = parse_inline(fenced, "reports/memory.md", 39, "MEM-CLM-limit")
+    assert [p.line for p in again] == [40, 42]
+    assert again == predicates
+
+
+def test_inline_block_errors_point_at_report_lines():
+    with pytest.raises(ClaimsError) as caught:
+        parse_inline("- contains: {path: a.py, text: x}\n- nope: {}\n", "r.md", 10, "MEM-CLM-a")
+    assert caught.value.message.startswith("r.md:11: unknown predicate kind 'nope'")
+    with pytest.raises(ClaimsError, match=r"^r\.md:7: malformed YAML"):
+        parse_inline("- contains: {path: a.py\n", "r.md", 6, "MEM-CLM-a")
+    with pytest.raises(ClaimsError, match=r"^r\.md:3: a memreport block must be a YAML list"):
+        parse_inline("contains: {path: a.py, text: x}\n", "r.md", 3, "MEM-CLM-a")
+    with pytest.raises(ClaimsError, match=r"^r\.md:3: empty memreport block"):
+        parse_inline("\n", "r.md", 3, "MEM-CLM-a")
+
+
+def test_unknown_records_across_the_set(tmp_path):
+    one = load_claims(write(tmp_path, FULL, "memory.claims.yaml"))
+    two = parse_claims(
+        "schema: memreport-claims/1\nrecords:\n  RT-RTE-loop: {}\n  RT-OBJ-queue: {}\n", str(tmp_path / "rt.claims.yaml")
+    )
+    declared = {"MEM-RTE-entry-refresh", "RT-OBJ-queue", "MEM-ABS-no-evictions"}
+    assert unknown_records([one, two], declared) == [
+        (one.path, 24, "MEM-ABS-no-eviction"),
+        (two.path, 3, "RT-RTE-loop"),
+    ]
+    message = describe_unknown_record(one.path, 24, "MEM-ABS-no-eviction", declared)
+    assert message.startswith(f"{one.path}:24: no loaded report declares MEM-ABS-no-eviction")
+    assert "did you mean MEM-ABS-no-evictions?" in message
+    assert "did you mean" not in describe_unknown_record("f", 1, "ZZ-CLM-q", declared)
+
+
+def test_merge_predicates_keeps_order(tmp_path):
+    claims = load_claims(write(tmp_path, FULL))
+    inline = {"MEM-RTE-entry-refresh": parse_inline("- contains: {path: a.py, text: x}\n", "r.md", 5, "MEM-RTE-entry-refresh")}
+    merged = merge_predicates({k: v.predicates for k, v in claims.records.items()}, inline)
+    assert [p.kind for p in merged["MEM-RTE-entry-refresh"]] == ["contains", "absent", "count", "symbol", "value", "contains"]
+    assert merged["MEM-RTE-entry-refresh"][-1].file == "r.md"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_escapes_as_another_exception(text):
+    try:
+        parse_claims(text, "fuzz.claims.yaml")
+    except ClaimsError as exc:
+        assert "\n" not in exc.message
+        assert exc.message.startswith("fuzz.claims.yaml:")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    kind=st.sampled_from(PREDICATE_KINDS),
+    value=st.one_of(st.text(max_size=20), st.integers(), st.lists(st.text(max_size=5), max_size=3)),
+    key=st.sampled_from(["path", "glob", "text", "regex", "equals", "min", "name", "symbol", "in"]),
+)
+def test_arbitrary_predicate_bodies_fail_cleanly(kind, value, key):
+    body = json.dumps({key: value})
+    text = f"schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n    predicates:\n      - {kind}: {body}\n"
+    try:
+        parse_claims(text, "f.yaml")
+    except ClaimsError as exc:
+        assert "\n" not in exc.message and exc.message.startswith("f.yaml:")
