@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -374,3 +375,19 @@ def test_arbitrary_predicate_bodies_fail_cleanly(kind, value, key):
         parse_claims(text, "f.yaml")
     except ClaimsError as exc:
         assert "\n" not in exc.message and exc.message.startswith("f.yaml:")
+
+
+def test_every_example_in_the_schema_documentation_is_valid():
+    docs = Path(__file__).resolve().parents[1] / "docs" / "CLAIMS.md"
+    text = docs.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```(yaml|memreport)\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+    assert len(blocks) >= 8
+    full_files = 0
+    for _, body in blocks:
+        if body.startswith("schema:"):
+            claims = parse_claims(body, str(docs))
+            assert claims.records and all(r.predicates for r in claims.records.values())
+            full_files += 1
+        elif body.startswith("- "):
+            assert parse_inline(body, str(docs), 1, "MEM-CLM-doc")
+    assert full_files == 1
