@@ -18,10 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+if TYPE_CHECKING:
+    from .model import Report
 
 #: The schema string this module reads. New optional keys keep ``/1``; any
 #: change in the meaning of an existing key bumps the version.
@@ -633,6 +636,19 @@ def _observation(node: Node, index: int, record_id: str, where: _Where) -> Obser
             raise ClaimsError(f"{where.at(covers_node)}: covers must be true or false; got {_shape(covers_node)}")
         covers = value
     return Observation(run, cwd, timeout, env, axis, covers, where.file, line, index, record_id)
+
+
+def inline_predicates(report: "Report") -> dict[str, tuple[Predicate, ...]]:
+    """The predicates of every ```memreport block of a parsed report, by record.
+
+    An annotation's block checks the annotated record. Raises
+    :class:`ClaimsError` at the first bad block (its report line).
+    """
+    found: dict[str, list[Predicate]] = {}
+    for record in report.records:
+        for block in record.inline_predicates:
+            found.setdefault(record.id, []).extend(parse_inline(block.text, report.path, block.line, record.id))
+    return {rid: tuple(preds) for rid, preds in found.items()}
 
 
 def merge_predicates(*sources: Mapping[str, Iterable[Predicate]]) -> dict[str, tuple[Predicate, ...]]:

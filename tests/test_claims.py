@@ -391,3 +391,31 @@ def test_every_example_in_the_schema_documentation_is_valid():
         elif body.startswith("- "):
             assert parse_inline(body, str(docs), 1, "MEM-CLM-doc")
     assert full_files == 1
+
+
+def test_inline_predicates_of_a_report_by_record():
+    from pytest_memreport.model import Record, Report, TextBlock
+
+    report = Report(
+        path="r.md",
+        dialect="records",
+        records=(
+            Record("MEM-ABS-no-evict", "MEM", "ABS", 3, 12, label="x",
+                   inline_predicates=(TextBlock("- absent: {glob: 'src/**', text: 'evict('}\n", 7, 7),)),
+            Record("MEM-CLM-plain", "MEM", "CLM", 14, 16, label="y"),
+            Record("RT-RTE-loop", "RT", "RTE", 20, 30, is_annotation=True,
+                   inline_predicates=(TextBlock("- contains: {path: a.py, text: x}\n- symbol: {path: a.py, name: f}", 24, 25),)),
+        ),
+    )
+    from pytest_memreport.claims import inline_predicates
+
+    found = inline_predicates(report)
+    assert {rid: [(p.kind, p.line, p.file) for p in preds] for rid, preds in found.items()} == {
+        "MEM-ABS-no-evict": [("absent", 7, "r.md")],
+        "RT-RTE-loop": [("contains", 24, "r.md"), ("symbol", 25, "r.md")],
+    }
+    bad = Report(path="r.md", dialect="records", records=(
+        Record("MEM-CLM-a", "MEM", "CLM", 1, 9, label="a", inline_predicates=(TextBlock("- contains: {path: a.py}", 5, 5),)),
+    ))
+    with pytest.raises(ClaimsError, match=r"^r\.md:5: contains predicate needs exactly one of text or regex"):
+        inline_predicates(bad)
