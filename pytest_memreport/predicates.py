@@ -34,6 +34,12 @@ DEFAULT_MAX_LISTED = 10
 #: longest excerpt of a matching line shown in a message
 _EXCERPT = 160
 
+#: how many skipped (binary, over-size) files a message names
+_SKIPPED_LISTED = 5
+
+#: how many matches a result keeps (the message and ``actual`` still count all)
+MAX_KEPT_MATCHES = 1000
+
 #: below this similarity (0-100) a "nearest text" is noise, not a hint
 _NEAREST_MIN_SCORE = 60
 
@@ -309,6 +315,10 @@ def _scan(args: dict[str, Any], snapshot: Any) -> _Scan:
     return scan
 
 
+def _kept(hits: Sequence[Hit]) -> tuple[Hit, ...]:
+    return tuple(hits[:MAX_KEPT_MATCHES])
+
+
 def _listed(hits: Sequence[Hit], limit: int) -> str:
     # " | " rather than "; ": matched lines often end in ";" themselves
     shown = " | ".join(str(hit) for hit in hits[:limit])
@@ -318,10 +328,11 @@ def _listed(hits: Sequence[Hit], limit: int) -> str:
 
 def _notes(scan: _Scan) -> str:
     """Sentences about files that were skipped."""
-    notes = ""
-    if scan.skipped:
-        notes += f" Skipped {len(scan.skipped)} unreadable file(s): {'; '.join(scan.skipped)}."
-    return notes
+    if not scan.skipped:
+        return ""
+    shown = "; ".join(scan.skipped[:_SKIPPED_LISTED])
+    more = len(scan.skipped) - _SKIPPED_LISTED
+    return f" Skipped {len(scan.skipped)} unreadable file(s): {shown}" + (f"; and {more} more." if more > 0 else ".")
 
 
 def _no_grammar_error(scan: _Scan, args: dict[str, Any], head: str) -> str:
@@ -354,7 +365,7 @@ def _contains(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
         first = scan.hits[0]
         more = len(scan.hits) - 1
         message = f"{head} found at {first}" + (f" (and {more} more)" if more else "") + "." + _notes(scan)
-        return PredicateResult(True, message, boundary, tuple(scan.hits))
+        return PredicateResult(True, message, boundary, _kept(scan.hits))
     if scan.no_grammar:
         return PredicateResult(False, _no_grammar_error(scan, args, head) + _notes(scan), boundary, error=True)
     if not scan.searched:
@@ -400,7 +411,7 @@ def _absent(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
         message = f"{head} found {count} match{'es' if count != 1 else ''}: {_listed(scan.hits, limit)}."
         if scan.no_grammar:
             message += f" Also could not tell code from comments in {', '.join(scan.no_grammar)}."
-        return PredicateResult(False, message + _notes(scan), boundary, tuple(scan.hits))
+        return PredicateResult(False, message + _notes(scan), boundary, _kept(scan.hits))
     if scan.no_grammar:
         return PredicateResult(False, _no_grammar_error(scan, args, head) + _notes(scan), boundary, error=True)
     if not scan.searched:
@@ -437,7 +448,7 @@ def _count(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
     message = f"{head} {actual} in {_files_phrase(scan)}"
     if not ok and scan.hits:
         message += f": {_listed(scan.hits, limit)}"
-    return PredicateResult(ok, message + "." + _notes(scan), boundary, tuple(scan.hits), actual=actual)
+    return PredicateResult(ok, message + "." + _notes(scan), boundary, _kept(scan.hits), actual=actual)
 
 
 def _expected_count(args: dict[str, Any]) -> str:
@@ -517,7 +528,7 @@ def _symbol(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
     )
     if scan.hits:
         message = f"{head} defined at {_listed(scan.hits, limit)}." + text_note + _notes(scan)
-        return PredicateResult(True, message, boundary, tuple(scan.hits))
+        return PredicateResult(True, message, boundary, _kept(scan.hits))
     if not scan.searched:
         return PredicateResult(False, f"{head} no readable file to search." + _notes(scan), boundary, error=True)
     message = f"{head} no definition found in {_files_phrase(scan)}."

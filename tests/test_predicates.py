@@ -471,3 +471,18 @@ def test_a_missed_quotation_shows_the_nearest_text(target):
     result = evaluate(pred("- contains: {path: src/store.py, text: 'MAX_ENTRIES = 9_000'}"), at(store, pin))
     assert not result.ok
     assert "Nearest text (" in result.message and "src/store.py:3: MAX_ENTRIES = 8_000." in result.message
+
+
+def test_many_matches_and_skipped_files_keep_messages_short(make_repo):
+    from pytest_memreport.predicates import MAX_KEPT_MATCHES
+
+    repo = make_repo("noisy")
+    files: dict[str, str | bytes] = {f"bin/b{i}.dat": b"\x00\x01" for i in range(8)}
+    files["src/big.py"] = "hit = 1\n" * (MAX_KEPT_MATCHES + 200)
+    pin = repo.commit(files)
+    with GitStore.open(repo.path) as store:
+        result = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1}"), store.snapshot(pin))
+    assert result.ok and result.actual == MAX_KEPT_MATCHES + 200
+    assert len(result.matches) == MAX_KEPT_MATCHES
+    assert "Skipped 8 unreadable file(s)" in result.message and "; and 3 more." in result.message
+    assert len(result.message) < 1000
