@@ -56,11 +56,13 @@ def _mentions(report: Report) -> list[tuple[str, int]]:
     """Every (target ID, report line) the report points at."""
     found = [(ref.target, ref.line) for ref in report.all_references()]
     for record in report.records:
-        if record.is_annotation:
+        # A dialect may not list an annotation's target or a Part of: parent
+        # among the references; count them then, at the record's own line.
+        cited = {ref.target for ref in record.references}
+        if record.is_annotation and record.id not in cited:
             found.append((record.id, record.line))
-        if record.part_of:
-            # the parser may or may not also list it as a reference; lines are deduplicated
-            found.append((record.part_of, record.label_line or record.line))
+        if record.part_of and record.part_of not in cited:
+            found.append((record.part_of, record.line))
     return found
 
 

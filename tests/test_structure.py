@@ -102,7 +102,10 @@ def test_a_report_alone_dangles_on_its_sibling():
     targets = [target for target, _ in alone["reports/memory.md"]]
     # Part of:, prose and the annotation's target all need the sibling report
     assert targets == ["RT-CMP-host", "RT-RTE-request-loop", "RT-OBJ-ghost-queue", "EPI-CLM-outside"]
+    # the annotation lists its target as a reference at line 70 already
     assert dict(alone["reports/memory.md"])["RT-RTE-request-loop"] == [14, 70]
+    # a Part of: parent the dialect did not list as a reference counts at the record's line
+    assert dict(alone["reports/memory.md"])["RT-CMP-host"] == [10]
     assert dangling_references([RUNTIME]) == {
         "reports/runtime.md": [("MEM-OBJ-entry-table", [22]), ("MEM-RTE-entry-refresh", [23])]
     }
@@ -176,3 +179,90 @@ def test_coverage_and_executable_absences(tmp_path):
     # an observation guards a record but does not make an absence executable
     assert absences_not_executable(MEMORY, predicates) == ["MEM-ABS-no-remote-sync"]
     assert absences_not_executable(MEMORY, {}) == ["MEM-ABS-no-eviction", "MEM-ABS-no-remote-sync"]
+
+
+MEMORY_MD = """\
+# Memory analysis
+
+## Boundary and evidence
+
+SRC-1 commit 1111111111111111111111111111111111111111
+
+## Operative objects
+
+MEM-OBJ-entry-table
+Label: Entry table
+Part of: RT-CMP-host
+
+Read by RT-RTE-request-loop; written by RT-OBJ-ghost-queue.
+
+## Routes
+
+MEM-RTE-entry-refresh
+Label: Entry refresh
+
+- Selection predicate: exact key match.
+- implementation conclusion status: wired
+- operation conclusion status: maybe
+
+```memreport
+- absent: {glob: "src/**", text: "evict(", in: code}
+```
+
+## Evidenced absences
+
+MEM-ABS-no-eviction
+Label: No eviction path
+
+MEM-ABS-no-remote-copy
+Label: No remote copy
+"""
+
+RUNTIME_MD = """\
+# Runtime analysis
+
+SRC-1 commit 1111111111111111111111111111111111111111
+
+## Components
+
+RT-CMP-host
+Label: Host process
+
+## Routes
+
+RT-RTE-request-loop
+Label: Request loop
+
+Feeds MEM-OBJ-entry-table through MEM-RTE-entry-refresh.
+
+- implementation conclusion status: afforded
+"""
+
+
+def test_parsed_reports_that_cite_each_other(tmp_path):
+    from pytest_memreport.claims import inline_predicates
+    from pytest_memreport.dialects import parse_report, read_report
+
+    reports = []
+    for name, text in (("memory.md", MEMORY_MD), ("runtime.md", RUNTIME_MD)):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        reports.append(parse_report(str(path), read_report(path)[0]))
+    memory, runtime = reports
+
+    assert dangling_references(reports) == {memory.path: [("RT-OBJ-ghost-queue", [13])]}
+    assert dangling_references([runtime]) == {
+        runtime.path: [("MEM-OBJ-entry-table", [15]), ("MEM-RTE-entry-refresh", [15])]
+    }
+
+    assert [(f.line, f.code) for f in structure_findings(memory)] == [(22, "status")]
+    assert [(f.line, f.code) for f in structure_findings(runtime)] == [(12, "structure")]
+    assert "states no operation conclusion status" in structure_findings(runtime)[0].message
+
+    predicates = inline_predicates(memory)
+    assert [(p.kind, p.line) for p in predicates["MEM-RTE-entry-refresh"]] == [("absent", 25)]
+    cov = coverage(memory, predicates, {})
+    assert (cov.records_total, cov.records_guarded) == (4, 1)
+    assert cov.unguarded == ["MEM-OBJ-entry-table", "MEM-ABS-no-eviction", "MEM-ABS-no-remote-copy"]
+    assert (cov.selection_predicates_total, cov.selection_predicates_compiled) == (1, 1)
+    assert absences_not_executable(memory, predicates) == ["MEM-ABS-no-eviction", "MEM-ABS-no-remote-copy"]
