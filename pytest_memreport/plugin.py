@@ -6,15 +6,17 @@ once, in :func:`pytest_configure`, into plain :class:`RunOptions`.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from .dialects import ReportError
 from .engine import Engine
-from .items import ENGINE_KEY, MemreportFile
-from .options import OptionError, build_options
+from .items import ENGINE_KEY, MemreportFile, MemreportItem
+from .options import OptionError, build_options, parse_shard
 from .results import ResultLog, build_json, summary_lines, write_json_atomic
 
 PATHS_KEY = pytest.StashKey[list]()
@@ -36,6 +38,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="fail, rather than warn, when a quotation's enclosing definition changed")
     group.addoption("--memreport-dialect", default=None, choices=["records", "review", "tables"],
                     help="force the report dialect (default: detected per report)")
+    group.addoption("--memreport-shard", default=None, metavar="K/N",
+                    help="run only the K-th of N deterministic slices of the report items (CI matrices)")
     group.addoption("--memreport-max-file-size", default=None, metavar="BYTES",
                     help="target files larger than this are not read (default 5M)")
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
@@ -75,11 +79,12 @@ def pytest_configure(config: pytest.Config) -> None:
             max_file_size=config.getoption("memreport_max_file_size"),
             rootdir=config.rootpath,
         )
+        shard = parse_shard(config.getoption("memreport_shard"))
     except OptionError as exc:
         raise pytest.UsageError(str(exc)) from None
     engine = Engine(options)
     config.stash[ENGINE_KEY] = engine
-    config.pluginmanager.register(MemreportSession(config, engine, paths), "memreport-session")
+    config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
     if not paths:
         return
     missing = [p for p in paths if not p.exists()]
@@ -93,6 +98,22 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = list(config.args) + [w for w in wanted if w not in config.args]
     else:
         config.args = wanted
+
+
+def in_shard(nodeid: str, k: int, n: int) -> bool:
+    """Whether an item belongs to shard ``k`` of ``n`` (stable across runs and machines)."""
+    digest = hashlib.sha1(nodeid.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % n == k - 1
+
+
+def github_annotation(payload: dict, report: pytest.TestReport, headline: str) -> str:
+    """``::error file=<report>,line=<n>::<message>`` for a failed item."""
+    message = headline or report.nodeid
+    # Workflow-command data escapes: %, CR and LF (GitHub's documented encoding).
+    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    path = str(payload.get("report", "")).replace(",", "%2C").replace(":", "%3A")
+    line = payload.get("line") or 1
+    return f"::error file={path},line={line}::{message}"
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -112,12 +133,29 @@ class MemreportSession:
     pytest-xdist the controller gets every worker's reports here too).
     """
 
-    def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path]) -> None:
+    def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path], shard=None) -> None:
         self.config = config
         self.engine = engine
         self.paths = paths
         self.log = ResultLog()
         self.is_worker = hasattr(config, "workerinput")
+        self.shard = shard
+        self.github = os.environ.get("GITHUB_ACTIONS") == "true"
+        self.annotations: list[str] = []
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        if self.shard is None:
+            return
+        kept, dropped = [], []
+        for item in items:
+            if isinstance(item, MemreportItem) and not in_shard(item.nodeid, *self.shard):
+                dropped.append(item)
+            else:
+                kept.append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call" and not (report.when == "setup" and report.skipped):
@@ -127,7 +165,10 @@ class MemreportSession:
                 headline = ""
                 if report.failed and report.longrepr is not None:
                     headline = str(report.longrepr).split("\n", 1)[0]
-                self.log.add(json.loads(value), report.outcome, headline)
+                payload = json.loads(value)
+                self.log.add(payload, report.outcome, headline)
+                if report.failed and self.github:
+                    self.annotations.append(github_annotation(payload, report, headline))
 
     def reports(self):
         out = []
@@ -146,6 +187,10 @@ class MemreportSession:
             terminalreporter.section("memreport")
             for line in lines:
                 terminalreporter.write_line(line)
+        # GitHub reads workflow commands from any output line; one per failure,
+        # on the report line, so the failure shows in the report's diff view.
+        for annotation in self.annotations:
+            terminalreporter.write_line(annotation)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         target = self.config.getoption("memreport_json")
