@@ -1,0 +1,510 @@
+"""What became of a piece of evidence, true at its pin, at another revision.
+
+:func:`classify` takes one :class:`~pytest_memreport.model.Evidence`, its
+:class:`~pytest_memreport.verify.PinResult` (which must be ``found``), the
+target's :class:`~pytest_memreport.gitstore.GitStore`, the pin commit and the
+:class:`~pytest_memreport.gitstore.Snapshot` to check against (a commit or the
+working tree), and returns a :class:`DriftResult`.
+
+The classes, cheapest first:
+
+``unchanged``   the file's blob is the pin's (nothing is read), or the quote is at the same lines
+``shifted``     same file, the quote is at other lines
+``moved``       the file was renamed (followed through history) and still holds the quote
+``relocated``   the quote left its file and now occurs elsewhere (every place is listed)
+``changed``     the file is there but the quote is not, anywhere (nearest candidate + diff)
+``deleted``     the file is gone and the quote occurs nowhere
+
+Only quotes that are gone from their file pay for the whole-tree search.
+Matching is by characters first (:mod:`.match`), then by tokens
+(:func:`.symbols.token_find`), so a reformat never reads as a change.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from dataclasses import dataclass
+
+from . import match, render, symbols
+from .gitstore import WORKTREE
+from .model import Evidence, EvidenceKind, LineRange
+
+UNCHANGED = "unchanged"
+SHIFTED = "shifted"
+MOVED = "moved"
+RELOCATED = "relocated"
+CHANGED = "changed"
+DELETED = "deleted"
+NOT_CHECKED = "not-checked"
+
+#: statuses under which the quote still holds in its (possibly renamed) file
+_STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
+
+#: how many relocation places a one-line summary names before "and N more"
+_SUMMARY_PLACES = 4
+
+#: how many files of a vanished directory are followed through history one by one
+_DIRECTORY_FOLLOWS = 3
+
+
+@dataclass(frozen=True)
+class Place:
+    """A span of lines in one file at the against-revision."""
+
+    path: str
+    lines: LineRange
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lines}"
+
+    def as_json(self) -> dict:
+        return {"path": self.path, "lines": self.lines.as_list()}
+
+
+@dataclass(frozen=True)
+class DriftResult:
+    """What one piece of evidence looks like at the against-revision ``rev``.
+
+    ``path``/``lines`` say where the evidence is now (``None`` when it is
+    nowhere); ``old_path``/``old_lines`` where it was at the pin. For
+    ``relocated``, ``candidates`` lists every place the quote now occurs; for
+    ``changed``, the nearest candidate (``candidate`` has its text, ``diff``
+    the quote-vs-candidate difference). ``symbol`` is the definition
+    enclosing the evidence at ``rev``; ``enclosing_changed`` says its body
+    tokens differ from the pin's (``enclosing_diff`` shows how) or it is no
+    longer the same definition (``old_symbol`` is the pin's).
+    """
+
+    status: str
+    rev: str
+    path: str | None
+    lines: LineRange | None
+    old_lines: LineRange | None
+    candidates: tuple[Place, ...] = ()
+    candidate: match.Candidate | None = None
+    diff: str | None = None
+    by_tokens: bool = False
+    symbol: symbols.Definition | None = None
+    enclosing_changed: bool = False
+    enclosing_diff: str | None = None
+    note: str | None = None
+    message: str = ""
+    old_path: str | None = None
+    old_symbol: symbols.Definition | None = None
+
+    def as_json(self) -> dict:
+        """The ``at_against`` object of the JSON report."""
+        out: dict = {
+            "rev": self.rev,
+            "status": self.status,
+            "path": self.path,
+            "lines": self.lines.as_list() if self.lines else None,
+            "candidates": [place.as_json() for place in self.candidates],
+            "old_lines": self.old_lines.as_list() if self.old_lines else None,
+        }
+        if self.old_path is not None and self.old_path != self.path:
+            out["old_path"] = self.old_path
+        if self.by_tokens:
+            out["found_by"] = "tokens"
+        if self.symbol is not None:
+            out["symbol"] = _symbol_json(self.symbol)
+        if self.enclosing_changed:
+            out["enclosing_changed"] = True
+            if self.enclosing_diff:
+                out["enclosing_diff"] = self.enclosing_diff
+        if self.candidate is not None:
+            out["candidate"] = {
+                "lines": self.candidate.lines.as_list(),
+                "text": self.candidate.text,
+                "score": round(self.candidate.score, 1),
+            }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    def symbol_name(self) -> str:
+        """``function Store.get``: the enclosing definition now, else the pin's; ``""`` when none."""
+        definition = self.symbol or self.old_symbol
+        return f"{definition.kind} {definition.name}" if definition else ""
+
+    def summary(self) -> str:
+        """One line for a passing item: ``shifted 120-134 → 140-154``."""
+        if self.status == UNCHANGED:
+            text = f"unchanged at lines {self.lines}" if self.lines else "unchanged"
+        elif self.status == SHIFTED:
+            text = f"shifted {self.old_lines} → {self.lines}"
+        elif self.status == MOVED:
+            text = f"moved {self.old_path} → {self.path}"
+            if self.lines:
+                text += f" (lines {self.lines})"
+        elif self.status == RELOCATED:
+            shown = ", ".join(str(place) for place in self.candidates[:_SUMMARY_PLACES])
+            more = len(self.candidates) - _SUMMARY_PLACES
+            text = f"relocated to {shown}" + (f" and {more} more" if more > 0 else "")
+        else:
+            text = self.message or self.status
+        if self.by_tokens:
+            text += " (matched by tokens: reformatted)"
+        if self.note:
+            text += f"; {self.note}"
+        return text
+
+    def explain(self) -> list[str]:
+        """The lines a failure or warning shows: where it was and is, the
+        nearest candidate with line numbers, the diff, the enclosing definition."""
+        out = [self.message] if self.message else []
+        if self.status in (CHANGED, DELETED):
+            if self.old_path is not None:
+                was = f"{self.old_path}:{self.old_lines}" if self.old_lines else self.old_path
+                out.append(f"at the pin: {was}")
+            if self.candidate is not None and self.path is not None:
+                cand = self.candidate
+                out.append(
+                    f"nearest candidate in {self.path} at lines {cand.lines} (similarity {cand.score:.0f}%):"
+                )
+                out.extend(render.numbered(cand.text, cand.lines.start))
+            if self.diff:
+                out.append("difference (- report, + file):")
+                out.extend(render.indent(self.diff))
+        elif not out:
+            out.append(f"{self.status}: {self.summary()}")
+        if self.enclosing_changed:
+            old, new = self.old_symbol, self.symbol
+            if old is not None and new is not None:
+                renamed = f" (was {old.kind} {old.name})" if (old.kind, old.name) != (new.kind, new.name) else ""
+                out.append(
+                    f"enclosing {new.kind} {new.name}{renamed}, lines {old.lines} at the pin → "
+                    f"{new.lines} now, changed:"
+                )
+            if self.enclosing_diff:
+                out.extend(render.indent(self.enclosing_diff))
+        if self.note and self.status in (CHANGED, DELETED):
+            out.append(self.note)
+        return out
+
+
+def _symbol_json(definition: symbols.Definition) -> dict:
+    return {"kind": definition.kind, "name": definition.name, "lines": definition.lines.as_list()}
+
+
+# -- entry point ---------------------------------------------------------------------
+
+
+def classify(evidence: Evidence, pin, store, pin_sha: str, against) -> DriftResult:
+    """What became of ``evidence`` (found at ``pin_sha``, see ``pin``) in ``against``.
+
+    ``store`` is the target's :class:`~pytest_memreport.gitstore.GitStore`
+    (renames and history following); ``against`` a snapshot of it (a commit,
+    or the working tree with ``rev == "worktree"``).
+    """
+    drift = _Drift(evidence, pin, store, pin_sha, against)
+    refusal = against.refuse_reason(evidence.path)
+    if refusal:
+        return drift.result(NOT_CHECKED, None, None, message=f"{evidence.path} {drift.where}: {refusal}")
+    if evidence.kind is EvidenceKind.DIRECTORY:
+        return drift.directory()
+    if evidence.kind is EvidenceKind.PATH:
+        return drift.cited_path()
+    if evidence.kind is EvidenceKind.LINES:
+        if not (pin.recorded_text or "").strip():
+            # Blank lines say nothing to look for: only the file's fate is known.
+            return drift.cited_path(note="the cited lines are blank at the pin; only the file was checked")
+        return drift.quotation(pin.recorded_text)
+    return drift.quotation(evidence.text or "")
+
+
+class _Drift:
+    """The inputs of one classification and the steps between them."""
+
+    def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against) -> None:
+        self.evidence = evidence
+        self.pin = pin
+        self.store = store
+        self.pin_sha = pin_sha
+        self.against = against
+        self.path = evidence.path
+        self.where = "in the working tree" if against.rev == WORKTREE else f"at {render.short(against.rev)}"
+
+    def result(self, status: str, path: str | None, lines: LineRange | None, **fields) -> DriftResult:
+        fields.setdefault("old_lines", self.pin.lines)
+        return DriftResult(status, self.against.rev, path, lines, old_path=self.path, **fields)
+
+    # -- following a file ------------------------------------------------------------
+
+    def followed(self) -> str | None:
+        """Where the pin's file lives in ``against`` when its path is gone, or ``None``.
+
+        History is followed commit by commit up to the against commit; for the
+        working tree, up to HEAD, then the working tree must still have the file.
+        """
+        target = self.store.resolve("HEAD") if self.against.rev == WORKTREE else self.against.rev
+        if target == self.pin_sha:
+            return None
+        new_path = self.store.follow(self.path, self.pin_sha, target)
+        if new_path is None or new_path == self.path:
+            return None
+        found = self.against.entry(new_path)
+        return new_path if found is not None and found.kind == "file" else None
+
+    def _same_blob_elsewhere(self) -> str | None:
+        """A file holding exactly the pin's blob, in the same folder or under the
+        same name (a move history does not know: uncommitted, or not detected).
+
+        Only those files are hashed: in the working tree every candidate is read.
+        """
+        if not self.pin.oid:
+            return None
+        folder, name = posixpath.split(self.path)
+        for path in self.against.files():
+            head, tail = posixpath.split(path)
+            if (head == folder or tail == name) and self.against.oid(path) == self.pin.oid:
+                return path
+        return None
+
+    # -- cited paths and directories ---------------------------------------------------
+
+    def cited_path(self, note: str | None = None) -> DriftResult:
+        entry = self.against.entry(self.path)
+        if entry is not None:
+            if entry.kind == "dir" or not self.pin.oid or entry.oid == self.pin.oid:
+                return self.result(UNCHANGED, self.path, None, old_lines=None, note=note,
+                                   message=f"{self.path} exists {self.where}")
+            changed = note or "content changed since the pin"
+            return self.result(UNCHANGED, self.path, None, old_lines=None, note=changed,
+                               message=f"{self.path} exists {self.where}")
+        if self.store.snapshot(self.pin_sha).is_dir(self.path):
+            return self.directory()
+        new_path = self.followed() or self._same_blob_elsewhere()
+        if new_path is not None:
+            return self.result(MOVED, new_path, None, old_lines=None, note=note,
+                               message=f"{self.path} moved to {new_path} {self.where}")
+        return self.result(DELETED, None, None, old_lines=None, note=note,
+                           message=f"{self.path} was deleted {self.where}")
+
+    def directory(self) -> DriftResult:
+        if self.against.is_dir(self.path):
+            return self.result(UNCHANGED, self.path, None, old_lines=None,
+                               message=f"directory {self.path} exists {self.where}")
+        new_dir = self._moved_directory()
+        if new_dir is not None:
+            return self.result(MOVED, new_dir, None, old_lines=None,
+                               message=f"directory {self.path} moved to {new_dir} {self.where}")
+        return self.result(DELETED, None, None, old_lines=None,
+                           message=f"directory {self.path} was deleted {self.where}")
+
+    def _moved_directory(self) -> str | None:
+        """The directory most of the old one's renamed files now share, if it exists."""
+        target = self.store.resolve("HEAD") if self.against.rev == WORKTREE else self.against.rev
+        if target == self.pin_sha:
+            return None
+        prefix = self.path.rstrip("/") + "/"
+        moves = {old: new for old, new in self.store.renames(self.pin_sha, target).items() if old.startswith(prefix)}
+        if not moves:
+            # Heavily edited files escape the whole-diff rename map: follow a few.
+            inside = [p for p in self.store.snapshot(self.pin_sha).files() if p.startswith(prefix)]
+            for old in inside[:_DIRECTORY_FOLLOWS]:
+                new = self.store.follow(old, self.pin_sha, target)
+                if new is not None and new != old:
+                    moves[old] = new
+        votes: Counter[str] = Counter()
+        for old, new in moves.items():
+            tail = old[len(prefix):]
+            if new.endswith("/" + tail):
+                votes[new[: -len(tail) - 1]] += 1
+        if not votes and moves:
+            common = posixpath.commonpath([posixpath.dirname(new) for new in moves.values()])
+            if common:
+                votes[common] += 1
+        for new_dir, _count in votes.most_common():
+            if new_dir != self.path.rstrip("/") and self.against.is_dir(new_dir):
+                return new_dir
+        return None
+
+    # -- quotations ------------------------------------------------------------------
+
+    def quotation(self, quote: str) -> DriftResult:
+        entry = self.against.entry(self.path)
+        # Same blob as at the pin: the quote is where it was; nothing to read.
+        if entry is not None and entry.kind == "file" and self.pin.oid and entry.oid == self.pin.oid:
+            return self.result(UNCHANGED, self.path, self.pin.lines, by_tokens=self.pin.by_tokens,
+                               symbol=self.pin.symbol, old_symbol=self.pin.symbol,
+                               message=f"{self.path} is unchanged {self.where}")
+        pattern = match.compile_quote(quote)
+        note = None
+        home = self.path if entry is not None and entry.kind == "file" else None
+        if home is None:
+            home = self.followed()
+        if home is not None:
+            textfile = self.against.read(home)
+            if textfile is not None and textfile.is_text:
+                found = _locate(pattern, quote, textfile, home, self.pin.lines)
+                if found is not None:
+                    lines, by_tokens = found
+                    if home != self.path:
+                        status, message = MOVED, f"{self.path} moved to {home}; quotation at lines {lines}"
+                    elif lines == self.pin.lines:
+                        status, message = UNCHANGED, f"quotation still at lines {lines} of {home}"
+                    else:
+                        status, message = SHIFTED, f"quotation shifted from lines {self.pin.lines} to {lines} of {home}"
+                    return self._with_symbol(status, home, lines, textfile, by_tokens=by_tokens,
+                                             message=message, note=textfile.note)
+            elif textfile is not None:
+                note = textfile.describe()
+        places, by_tokens = _search_tree(pattern, quote, self.against, exclude=home, origin=self.path)
+        if places:
+            return self._relocated(places, by_tokens, note)
+        if home is None:
+            return self.result(DELETED, None, None, note=note,
+                               message=f"{self.path} is gone {self.where} and the quotation occurs nowhere")
+        return self._changed(pattern, quote, home, note)
+
+    def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:
+        first = places[0]
+        shown = ", ".join(str(p) for p in places[:_SUMMARY_PLACES])
+        message = f"quotation left {self.path}; it now occurs at {shown}"
+        if len(places) > _SUMMARY_PLACES:
+            message += f" and {len(places) - _SUMMARY_PLACES} more"
+        symbol = enclosing_changed = enclosing_diff = None
+        if len(places) == 1:
+            textfile = self.against.read(first.path)
+            if textfile is not None and textfile.is_text:
+                symbol = symbols.enclosing(textfile.text, first.path, first.lines, key=textfile.oid or None)
+                old = self.pin.symbol
+                # Another definition around it is context, not drift; the same one is compared.
+                if symbol is not None and old is not None and symbol.bare_name == old.bare_name:
+                    enclosing_diff = self._body_diff(first.path, textfile.text, symbol)
+                    enclosing_changed = enclosing_diff is not None
+        return self.result(RELOCATED, first.path, first.lines, candidates=tuple(places), by_tokens=by_tokens,
+                           symbol=symbol, old_symbol=self.pin.symbol, enclosing_changed=bool(enclosing_changed),
+                           enclosing_diff=enclosing_diff, note=note, message=message)
+
+    def _changed(self, pattern, quote: str, home: str, note: str | None) -> DriftResult:
+        textfile = self.against.read(home)
+        candidate = diff = None
+        if textfile is not None and textfile.is_text:
+            candidate = match.nearest(pattern, textfile.text, key=textfile.oid or None)
+        if candidate is not None:
+            diff = match.render_diff(quote, candidate.text) or None
+        renamed = f" (renamed from {self.path})" if home != self.path else ""
+        return self.result(
+            CHANGED, home, None,
+            candidates=(Place(home, candidate.lines),) if candidate is not None else (),
+            candidate=candidate, diff=diff, note=note,
+            message=f"quotation no longer in {home}{renamed} {self.where}, nor anywhere else",
+        )
+
+    # -- the enclosing definition -------------------------------------------------------
+
+    def _with_symbol(self, status: str, path: str, lines: LineRange, textfile, **fields) -> DriftResult:
+        old = self.pin.symbol
+        text = textfile.text
+        symbol = symbols.enclosing(text, path, lines, key=textfile.oid or None)
+        enclosing_changed, enclosing_diff = False, None
+        # Without a grammar for the new path there is nothing to compare with.
+        if old is not None and symbols.language_for(path) is not None:
+            if symbol is None:
+                enclosing_changed = True
+                enclosing_diff = f"{old.kind} {old.name} no longer encloses the quotation (it is now at top level)"
+            else:
+                enclosing_diff = self._body_diff(path, text, symbol)
+                if (old.kind, old.bare_name) != (symbol.kind, symbol.bare_name):
+                    renamed = f"{old.kind} {old.name} is now {symbol.kind} {symbol.name}"
+                    enclosing_diff = renamed + ("\n" + enclosing_diff if enclosing_diff else "")
+                enclosing_changed = enclosing_diff is not None
+        return self.result(status, path, lines, symbol=symbol, old_symbol=old,
+                           enclosing_changed=enclosing_changed, enclosing_diff=enclosing_diff, **fields)
+
+    def _body_diff(self, path: str, text: str, symbol: symbols.Definition) -> str | None:
+        """The token difference between the pin's enclosing definition and ``symbol``."""
+        old = self.pin.symbol
+        if old is None or symbols.language_for(path) != symbols.language_for(self.path):
+            return None
+        pinned = self.store.snapshot(self.pin_sha).read(self.path)
+        if pinned is None or not pinned.is_text:
+            return None
+        if _same_code(pinned.text, self.path, old, text, path, symbol):
+            return None
+        return symbols.body_token_diff(pinned.text, text, path, old, symbol)
+
+
+_CLOSERS = frozenset({")", "]", "}"})
+
+
+def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: str, new_def) -> bool:
+    """Whether two definitions have the same tokens once trailing commas are dropped.
+
+    A formatter that wraps arguments adds trailing commas; like layout and
+    comments, that is not a change of the definition (``body_token_diff``
+    counts them).
+    """
+    old = symbols.tokens(old_text, old_path, span=(old_def.start, old_def.end))
+    new = symbols.tokens(new_text, new_path, span=(new_def.start, new_def.end))
+    if old is None or new is None:
+        return False
+    return _without_trailing_commas([t.text for t in old]) == _without_trailing_commas([t.text for t in new])
+
+
+def _without_trailing_commas(texts: list[str]) -> list[str]:
+    return [t for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)]
+
+
+# -- locating ----------------------------------------------------------------------
+
+
+def _locate(pattern, quote: str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:
+    """Where the quote is in one file (the occurrence nearest ``near``), and whether only by tokens."""
+    spans = match.find(pattern, textfile.text, key=textfile.oid or None)
+    if spans:
+        return _nearest([span.lines for span in spans], near), False
+    lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
+    return (lines, True) if lines is not None else None
+
+
+def _nearest(occurrences: list[LineRange], near: LineRange | None) -> LineRange:
+    if near is None:
+        return occurrences[0]
+    return min(occurrences, key=lambda lines: abs(lines.start - near.start))
+
+
+def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str) -> tuple[list[Place], bool]:
+    """Every place in ``against`` (but ``exclude``) where the quote occurs.
+
+    This reads the whole tree, so it runs only for quotes gone from their
+    file. A file must contain every word of the quote (outside backticks, which
+    rendering eats) to be matched at all, as :func:`.match.find` requires;
+    files sharing the origin's name, then its extension, are reported first.
+    Token matching is tried, in files of the origin's language, only when
+    character matching finds nothing.
+    """
+    words = pattern.words
+    ordered = sorted((p for p in against.files() if p != exclude), key=lambda p: (_affinity(p, origin), p))
+    places: list[Place] = []
+    plausible = []
+    for path in ordered:
+        textfile = against.read(path)
+        if textfile is None or not textfile.is_text:
+            continue
+        plain = textfile.text.replace("`", "") if "`" in textfile.text else textfile.text
+        if not all(word in plain for word in words):
+            continue
+        plausible.append((path, textfile))
+        places.extend(Place(path, span.lines) for span in match.find(pattern, textfile.text, key=textfile.oid or None))
+    if places:
+        return places, False
+    language = symbols.language_for(origin)
+    if language is None:
+        return [], False
+    for path, textfile in plausible:
+        if symbols.language_for(path) == language:
+            lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
+            if lines is not None:
+                places.append(Place(path, lines))
+    return places, bool(places)
+
+
+def _affinity(path: str, origin: str) -> int:
+    """0: same file name as the origin, 1: same extension, 2: anything else."""
+    if posixpath.basename(path) == posixpath.basename(origin):
+        return 0
+    return 1 if posixpath.splitext(path)[1] == posixpath.splitext(origin)[1] else 2
