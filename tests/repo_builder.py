@@ -60,7 +60,7 @@ class RepoBuilder:
                 files[str(full.relative_to(self.path))] = full.read_bytes()
         return {
             "refs": self.repo.git.for_each_ref(),
-            "status": self.repo.git.status("--porcelain", "--ignored"),
+            "status": self.repo.git.execute(["git", "--no-optional-locks", "status", "--porcelain", "--ignored"]),
             "worktrees": self.repo.git.worktree("list", "--porcelain"),
             "files": files,
         }
