@@ -14,7 +14,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import drift, verify
+from . import claims as claims_mod
+from . import drift, predicates, verify
+from .claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, Report, Source
@@ -36,6 +38,10 @@ class RunOptions:
     pins: dict = field(default_factory=dict)
     against: str = "HEAD"
     dialect: str | None = None
+    #: claims files named on the command line (each report's own is found beside it)
+    claims: tuple = ()
+    #: record-ID prefixes declared elsewhere on purpose (``--memreport-external``)
+    external: tuple = ()
     strict: bool = False
     max_file_bytes: int = 5 * 1024 * 1024
     rootdir: Path = Path(".")
@@ -74,6 +80,27 @@ class Timing:
         return {k: round(v, 4) for k, v in sorted(self.phases.items())}
 
 
+@dataclass(frozen=True)
+class ReportClaims:
+    """The executable claims of one report: predicates and observations by record.
+
+    ``files`` are the claims files that apply; ``errors`` are one-line
+    messages for claims input that could not be loaded.
+    """
+
+    files: tuple[ClaimsFile, ...] = ()
+    predicates: dict = field(default_factory=dict)
+    observations: dict = field(default_factory=dict)
+    errors: tuple[str, ...] = ()
+
+    def source(self, source_id: str | None):
+        for claims_file in self.files:
+            found = claims_file.source(source_id or "SRC-1")
+            if found is not None:
+                return found
+        return None
+
+
 class Engine:
     """Caches everything one process needs: parsed reports, stores, results."""
 
@@ -86,6 +113,10 @@ class Engine:
         self._pin_results: dict[tuple[str, Evidence], verify.PinResult] = {}
         self._drift_results: dict[tuple[str, Evidence], drift.DriftResult | None] = {}
         self._against: dict[Path, str | RevisionError] = {}
+        self._claims_files: dict[Path, ClaimsFile | ClaimsError | None] = {}
+        self._report_claims: dict[str, ReportClaims] = {}
+        self._predicate_results: dict[tuple, predicates.PredicateResult] = {}
+        self.loaded_paths: list[Path] = []
 
     @property
     def drift_enabled(self) -> bool:
@@ -94,15 +125,22 @@ class Engine:
     # -- reports ---------------------------------------------------------
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`ReportError` for bad input."""
-        path = Path(path)
-        cached = self._reports.get(path)
+        key = Path(path).resolve()
+        cached = self._reports.get(key)
         if cached is None:
             start = time.perf_counter()
-            text, _ = read_report(path)
-            cached = parse_report(str(path), text, self.options.dialect)
+            text, _ = read_report(key)
+            cached = parse_report(self.display_path(key), text, self.options.dialect)
             self.timing.add("parse", time.perf_counter() - start)
-            self._reports[path] = cached
+            self._reports[key] = cached
         return cached
+
+    def display_path(self, path: Path) -> str:
+        """A report's name in items, messages and JSON: relative to where the run started."""
+        try:
+            return str(path.relative_to(self.options.rootdir.resolve()))
+        except ValueError:
+            return str(path)
 
     # -- targets ---------------------------------------------------------
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
@@ -131,7 +169,10 @@ class Engine:
             )
         if None in repos:
             return Path(repos[None])
-        return Path(report.path).resolve().parent
+        claimed = self.claims_for(report).source(source_id)
+        if claimed is not None and claimed.repo_path is not None:
+            return claimed.repo_path
+        return (self.options.rootdir / report.path).resolve().parent
 
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
         """Resolve the repository and pinned commit for evidence of ``source_id``.
@@ -150,7 +191,9 @@ class Engine:
         source = report.source(source_id) or Source(id=source_id or "SRC-1")
         sid = source.id
         pins = self.options.pins
-        stated = own_pin or pins.get(sid) or pins.get(None) or source.pin
+        claimed = self.claims_for(report).source(sid)
+        claimed_pin = claimed.pin if claimed is not None else None
+        stated = own_pin or pins.get(sid) or pins.get(None) or claimed_pin or source.pin
         try:
             store = self.store_for(report, source_id)
         except RepoError as exc:
@@ -192,6 +235,88 @@ class Engine:
             self.timing.add("matching", time.perf_counter() - start)
         self._pin_results[key] = result
         return result
+
+    # -- claims ----------------------------------------------------------
+    def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:
+        key = Path(path).resolve()
+        if key not in self._claims_files:
+            try:
+                self._claims_files[key] = claims_mod.load_claims(path)
+            except ClaimsError as exc:
+                self._claims_files[key] = exc
+        return self._claims_files[key]
+
+    def claims_for(self, report: Report) -> ReportClaims:
+        """Predicates and observations for the records ``report`` declares.
+
+        Claims come from the report's own ``<stem>.claims.yaml``, from files
+        named with ``--memreport-claims`` (each record goes to the report that
+        declares it) and from inline ```memreport blocks.
+        """
+        cached = self._report_claims.get(report.path)
+        if cached is not None:
+            return cached
+        files: list[ClaimsFile] = []
+        errors: list[str] = []
+        beside = claims_mod.claims_path_for(self.options.rootdir / report.path)
+        candidates = ([beside] if beside.is_file() else []) + [Path(p) for p in self.options.claims]
+        for path in candidates:
+            loaded = self._claims_file(path)
+            if isinstance(loaded, ClaimsError):
+                if path == beside or not any(str(path) in e for e in errors):
+                    errors.append(loaded.message)
+            elif loaded is not None and loaded not in files:
+                files.append(loaded)
+        declared = {r.id for r in report.records if not r.is_annotation}
+        preds: dict[str, list[Predicate]] = {}
+        observations: dict[str, list[Observation]] = {}
+        for claims_file in files:
+            for rid, record_claims in claims_file.records.items():
+                if rid in declared:
+                    preds.setdefault(rid, []).extend(record_claims.predicates)
+                    observations.setdefault(rid, []).extend(record_claims.observations)
+        try:
+            for rid, inline in claims_mod.inline_predicates(report).items():
+                preds.setdefault(rid, []).extend(inline)
+        except ClaimsError as exc:
+            errors.append(exc.message)
+        result = ReportClaims(
+            tuple(files),
+            {k: tuple(v) for k, v in preds.items()},
+            {k: tuple(v) for k, v in observations.items()},
+            tuple(errors),
+        )
+        self._report_claims[report.path] = result
+        return result
+
+    def predicate_result(self, report: Report, predicate: Predicate, at_against: bool = False):
+        """A predicate evaluated at the pin, or at the against-revision.
+
+        Returns ``(result, problem)``: ``problem`` is a one-line reason when
+        the revision cannot be checked (then ``result`` is ``None``).
+        """
+        key = (report.path, predicate, at_against)
+        if key in self._predicate_results:
+            return self._predicate_results[key]
+        binding = self.binding(report, predicate.source)
+        answer: tuple = (None, binding.problem)
+        if binding.pin is not None:
+            rev = binding.pin
+            problem = None
+            if at_against:
+                try:
+                    rev = self.against_rev(binding.store)
+                except RevisionError as exc:
+                    rev, problem = None, str(exc)
+            if rev is not None:
+                start = time.perf_counter()
+                result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                self.timing.add("predicates", time.perf_counter() - start)
+                answer = (result, None)
+            else:
+                answer = (None, problem)
+        self._predicate_results[key] = answer
+        return answer
 
     # -- drift -----------------------------------------------------------
     def against_rev(self, store: GitStore) -> str:

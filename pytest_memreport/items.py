@@ -51,17 +51,16 @@ class MemreportFile(pytest.File):
                 yield RecordNode.from_parent(self, name=record.node_name, report=report, record=record)
 
     def _source_items(self, engine: Engine, report: Report):
-        seen: list[str | None] = []
+        """One item per source the report's evidence is checked against."""
+        names: dict[str, str | None] = {}
         for evidence in report.all_evidence():
-            key = evidence.source if evidence.pin is None else None
-            if evidence.pin is None and key not in seen:
-                seen.append(key)
-        if not seen and report.sources:
-            seen.append(report.sources[0].id)
-        for key in seen:
-            source = report.source(key)
-            name = f"source:{source.id if source else key or 'SRC-1'}"
-            yield SourceItem.from_parent(self, name=name, report=report, source_id=key)
+            if evidence.pin is None:
+                source = report.source(evidence.source)
+                names.setdefault(source.id if source else evidence.source or "SRC-1", evidence.source)
+        if not names and report.sources:
+            names[report.sources[0].id] = report.sources[0].id
+        for name, key in names.items():
+            yield SourceItem.from_parent(self, name=f"source:{name}", report=report, source_id=key)
 
 
 class RecordNode(pytest.Collector):
@@ -129,7 +128,10 @@ class MemreportItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        return self.path, self.line - 1, self.name
+        # The domain is shown as the failure's title; it is not the node name
+        # so that pytest does not rewrite the dots of a path in it as "::".
+        owner = self.parent.name if isinstance(self.parent, RecordNode) else ""
+        return self.path, self.line - 1, f"{owner} {self.name}".strip() + f" (line {self.line})"
 
 
 class MemreportWarning(UserWarning):

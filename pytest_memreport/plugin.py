@@ -50,6 +50,9 @@ def report_paths(config: pytest.Config) -> list[Path]:
     """Every report this run checks, in the order given (folders expanded)."""
     given = [Path(p) for p in config.getoption("memreport")]
     given += [Path(p) for p in config.getini("memreport")]
+    here = config.invocation_params.dir
+    # Reports are named relative to where pytest runs, as the user typed them.
+    given = [p.relative_to(here) if p.is_absolute() and p.is_relative_to(here) else p for p in given]
     out: list[Path] = []
     for path in given:
         candidates = sorted(path.rglob("*.md")) if path.is_dir() else [path]
@@ -77,7 +80,7 @@ def pytest_configure(config: pytest.Config) -> None:
             dialect=config.getoption("memreport_dialect"),
             strict=config.getoption("memreport_strict"),
             max_file_size=config.getoption("memreport_max_file_size"),
-            rootdir=config.rootpath,
+            rootdir=config.invocation_params.dir,
         )
         shard = parse_shard(config.getoption("memreport_shard"))
     except OptionError as exc:

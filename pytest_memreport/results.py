@@ -27,6 +27,7 @@ class ResultLog:
         self.payloads: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
         self.outcomes: dict[str, Counter] = defaultdict(Counter)
         self.drift: dict[str, Counter] = defaultdict(Counter)
+        self.pin: dict[str, Counter] = defaultdict(Counter)
         self.failures: dict[str, list[str]] = defaultdict(list)
 
     def add(self, payload: dict, outcome: str, headline: str = "") -> None:
@@ -35,6 +36,8 @@ class ResultLog:
         key = payload.get("key") or payload.get("name") or kind
         self.payloads[report][(kind, key)] = payload
         self.outcomes[report][f"{kind}:{outcome}"] += 1
+        if kind == "pin":
+            self.pin[report][payload["at_pin"]["status"]] += 1
         if kind == "drift":
             self.drift[report][payload["at_against"]["status"]] += 1
         if outcome == "failed" and headline:
@@ -143,8 +146,7 @@ def summary_lines(reports: list[Report], log: ResultLog) -> list[str]:
     """One line per report with counts by outcome and drift status, then its failures."""
     lines = []
     for report in reports:
-        counts = log.outcomes.get(report.path, Counter())
-        pin = {k.split(":", 1)[1]: v for k, v in counts.items() if k.startswith("pin:")}
+        pin = log.pin.get(report.path, Counter())
         parts = [f"{report.path} [{report.dialect}]"]
         parts.append("evidence " + (", ".join(f"{v} {k}" for k, v in sorted(pin.items())) or "not run"))
         drift = log.drift.get(report.path)
