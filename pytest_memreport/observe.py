@@ -671,8 +671,10 @@ def decide(
         return None
     if not all(getattr(p, "ok", False) for p in pin_results):
         return None
-    prefix = _evidence_prefix(report_text, status.line)
-    lines = "\n".join(prefix + evidence_text(r, axis) for r in mine)
+    prefix, in_table = _evidence_prefix(report_text, status.line)
+    # Below a table the line no longer sits next to its record: it names it.
+    named = f"{record.id} " if in_table else ""
+    lines = "\n".join(prefix + named + evidence_text(r, axis) for r in mine)
     return Promotion(record.id, status, status.value, OBSERVED, lines)
 
 
@@ -691,15 +693,17 @@ def _axis_status(record: Record, axis: str) -> Status | None:
     return on_axis[0] if on_axis else None
 
 
-def _evidence_prefix(report_text: str | None, line: int) -> str:
+def _evidence_prefix(report_text: str | None, line: int) -> tuple[str, bool]:
+    """The bullet for evidence under the status on report ``line``; whether that is a table row."""
     if report_text is None:
-        return "  • "
-    from .writeback import bullet_prefix
+        return "  • ", False
+    from .writeback import bullet_prefix, is_table_row
 
     lines = report_text.splitlines()
     if not 1 <= line <= len(lines):
-        return "  • "
-    return bullet_prefix(lines[line - 1].lstrip("\ufeff"))
+        return "  • ", False
+    status_line = lines[line - 1].lstrip("\ufeff")
+    return bullet_prefix(status_line), is_table_row(status_line)
 
 
 def evidence_text(result: ObservationResult, axis: str = "operation") -> str:

@@ -254,6 +254,12 @@ def evidence_anchor(report_bytes: bytes, status_line: int) -> int:
     return last
 
 
+def is_table_row(line_text: str) -> bool:
+    """A Markdown pipe-table row or a tab-separated row of a text rendering."""
+    stripped = line_text.strip()
+    return stripped.startswith("|") or "\t" in stripped
+
+
 def bullet_prefix(status_line_text: str) -> str:
     """The indentation and bullet that open a status line (``"  • "``, ``"- "``, or ``""``)."""
     if status_line_text.lstrip().startswith("|"):

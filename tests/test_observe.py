@@ -127,7 +127,9 @@ def assert_cleaned(repo, before, result):
 def test_passing_observation_runs_at_the_pin_in_a_clean_worktree(target, store):
     repo, pin, _ = target
     before = repo.state()
+    handler = signal.getsignal(signal.SIGTERM)
     result = run_observation(observation("python -m pytest -q tests/test_store.py"), store, pin)
+    assert signal.getsignal(signal.SIGTERM) is handler  # our SIGTERM handler is gone again
     assert result.status == PASSED, result.output_tail
     assert result.ok and result.exit_code == 0
     assert "2 passed" in result.output_tail
@@ -297,12 +299,15 @@ def test_covers_fails_when_the_test_does_not_reach_the_quoted_code(target, store
 
 def test_covers_needs_every_quoted_span(target, store):
     repo, pin, _ = target
-    quoted = [("store.py", PUT_LINES), ("store.py", UNUSED_LINES), ("store.py", COMMENT_LINES)]
+    # a def line runs at import: alone it counts only when the function was called
+    quoted = [("store.py", PUT_LINES), ("store.py", UNUSED_LINES), ("store.py", COMMENT_LINES),
+              ("store.py", LineRange(4, 4)), ("store.py", LineRange(13, 13))]
     result = run_observation(observation("python -m pytest -q tests/test_store.py", covers=True), store, pin, quoted)
     assert not result.ok
-    assert result.coverage["missed"] == [{"path": "store.py", "lines": [13, 16]}]
+    assert result.coverage["missed"] == [{"path": "store.py", "lines": [13, 16]}, {"path": "store.py", "lines": [13, 13]}]
     assert result.coverage["not_executable"] == [{"path": "store.py", "lines": [19, 20]}]
-    assert "did not execute the quoted code at store.py:13-16" in result.message
+    assert result.coverage["lines"]["store.py"] == [[4, 6], [4, 4]]
+    assert "did not execute the quoted code at store.py:13-16, store.py:13" in result.message
 
 
 def test_covers_a_span_with_comments_counts_when_any_line_ran(target, store):
@@ -481,3 +486,55 @@ def test_evidence_line_follows_the_status_line_style():
     assert md.endswith("(exit 0, 3.2 s; quoted lines executed)")
     two = decide(rec, [result(), result(coverage=COVERED)], [FOUND_PIN], report_text=markdown).evidence_line
     assert two.count("\n") == 1 and all(part.startswith("- ") for part in two.split("\n"))
+
+
+# -- end to end: a parsed report, verified at the pin, observed, written back ----------------------
+
+REPORT = """\
+Boundary and evidence
+SRC-1 commit {pin}
+
+Shared records
+MEM-OBJ-store
+Label: Key-value store
+Writes go straight into the dict — naïve, no locking:
+store[key] = value return len(store) --- store.py:4-6
+  • implementation conclusion status: wired
+  • operation conclusion status: uninspected
+"""
+
+
+def test_report_record_is_promoted_once(target, store, tmp_path):
+    from pytest_memreport.dialects import parse_report
+    from pytest_memreport.verify import check_at_pin
+    from pytest_memreport.writeback import apply_edits, promotion_edits
+
+    repo, pin, _ = target
+    before = repo.state()
+    path = tmp_path / "report.txt"
+    path.write_text(REPORT.format(pin=pin), encoding="utf-8")
+
+    def observe_once() -> bool:
+        original = path.read_bytes()
+        text = original.decode("utf-8")
+        record = parse_report(str(path), text).records[0]
+        snapshot = store.snapshot(pin)
+        pins = [check_at_pin(e, snapshot) for e in record.evidence]
+        quoted = [(p.path, p.lines) for p in pins if p.ok]
+        assert quoted == [("store.py", LineRange(5, 6))]  # where the excerpt is, inside the cited 4-6
+        obs = observation("python -m pytest -q tests/test_store.py", covers=True, record=record.id)
+        results = [run_observation(obs, store, pin, quoted)]
+        decision = decide(record, results, pins, report_text=text)
+        if decision is None:
+            return False
+        assert isinstance(decision, Promotion)
+        return apply_edits(path, original, promotion_edits(original, decision))
+
+    assert observe_once() is True
+    written = path.read_text(encoding="utf-8")
+    assert "  • operation conclusion status: observed\n  • operation observation: " in written
+    assert "; quoted lines executed)\n" in written
+    assert written.replace("observed", "uninspected", 1).splitlines()[:10] == REPORT.format(pin=pin).splitlines()
+    assert observe_once() is False  # idempotent: already observed
+    assert path.read_text(encoding="utf-8") == written
+    assert repo.state() == before

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from pytest_memreport.model import LineRange, Record, Status
 from pytest_memreport.observe import ObservationResult, Promotion, decide
+from pytest_memreport.verify import FOUND, PinResult
 from pytest_memreport.writeback import (
     Edit,
     WritebackError,
@@ -278,10 +279,7 @@ def observation_result(exit_code=0) -> ObservationResult:
     )
 
 
-class Found:
-    """A quotation found at the pin (what :class:`~pytest_memreport.verify.PinResult` says)."""
-
-    ok = True
+FOUND_AT_PIN = PinResult(FOUND, "pin", "store.py", lines=LineRange(4, 6))
 
 
 def promote_twice(tmp_path, name, text, status_line):
@@ -289,7 +287,7 @@ def promote_twice(tmp_path, name, text, status_line):
     path = write(tmp_path, name, original)
     status = status_at(text, status_line, "uninspected")
     record = Record("MEM-OBJ-store", "MEM", "OBJ", 2, 9, "Store", statuses=(status,))
-    decision = decide(record, [observation_result()], [Found()], report_text=text)
+    decision = decide(record, [observation_result()], [FOUND_AT_PIN], report_text=text)
     assert isinstance(decision, Promotion)
     edits = promotion_edits(original, decision)
     assert len(edits) == 2
@@ -333,7 +331,7 @@ def test_status_in_a_table_row_gets_its_evidence_below_the_table(tmp_path):
     lines = written.splitlines()
     assert lines[2].endswith("operation conclusion status: observed. |")
     assert lines[3] == text.splitlines()[3]
-    assert lines[4].startswith("- operation observation: ")
+    assert lines[4].startswith("- MEM-OBJ-store operation observation: ")
     assert lines[5] == "" and lines[6] == "After the table."
 
 
