@@ -224,7 +224,7 @@ def run_observation(
         argv = _argv(observation.run)
         if observation.covers:
             _require_coverage()
-            _coverage_argv(observation.run, Path("data"), Path("rc"), Path("."))  # refuse early
+            _coverage_argv(observation.run, Path("data"), Path("rc"))  # refuse before any checkout
         with _sigterm_raises(), contextlib.ExitStack() as stack:
             scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="memreport-observe-")))
             output = stack.enter_context(tempfile.TemporaryFile(dir=scratch))
@@ -235,7 +235,7 @@ def run_observation(
             if observation.covers:
                 rcfile = scratch / "coveragerc"
                 rcfile.write_text(f"[run]\ninclude =\n    {tree}/*\n", encoding="utf-8")
-                argv = _coverage_argv(observation.run, data_file, rcfile, tree)
+                argv = _coverage_argv(observation.run, data_file, rcfile)
             started = time.monotonic()  # the run itself, not the checkout
             outcome = _run(argv, cwd, _environment(observation), observation.timeout, output)
             tail = _tail(output)
@@ -248,8 +248,9 @@ def run_observation(
             if outcome.exit_code == 127 and isinstance(observation.run, str):
                 return result(NOT_FOUND, f"{where}{_not_found_message(command, tail)}", 127, tail)
             if outcome.exit_code != 0:
-                return result(FAILED, f"{where}`{command}` failed (exit {outcome.exit_code}){_last_line(tail)}",
-                              outcome.exit_code, tail)
+                how = (f"killed by signal {-outcome.exit_code}" if outcome.exit_code < 0
+                       else f"exit {outcome.exit_code}")
+                return result(FAILED, f"{where}`{command}` failed ({how}){_last_line(tail)}", outcome.exit_code, tail)
             if not observation.covers:
                 return result(PASSED, f"`{command}` passed", 0, tail)
             coverage = _coverage_report(data_file, rcfile, tree, quoted)
@@ -414,7 +415,7 @@ def _require_coverage() -> None:
         raise _CannotRun(ERROR, "covers: true needs coverage.py; install it (pip install coverage)")
 
 
-def _coverage_argv(run: Sequence[str] | str, data_file: Path, rcfile: Path, tree: Path) -> list[str]:
+def _coverage_argv(run: Sequence[str] | str, data_file: Path, rcfile: Path) -> list[str]:
     """The command rewritten to run under coverage.py with our data file and settings.
 
     Only ``python -m MODULE ...``, ``python SCRIPT ...`` and ``pytest ...`` can be
