@@ -142,6 +142,16 @@ class Engine:
         except ValueError:
             return str(path)
 
+    def loaded_reports(self) -> list[Report]:
+        """Every report of this run that could be read (for cross-report checks)."""
+        out = []
+        for path in self.loaded_paths:
+            try:
+                out.append(self.report(path))
+            except ReportError:
+                continue
+        return out
+
     # -- targets ---------------------------------------------------------
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
         """The target repository of a source; raises :class:`RepoError`."""

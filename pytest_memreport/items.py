@@ -16,7 +16,15 @@ from . import render
 from .dialects import ReportError
 from .engine import Engine
 from .model import Evidence, Record, Report
-from .outcomes import Outcome, evidence_outcome, drift_outcome, source_outcome
+from . import structure
+from .outcomes import (
+    Outcome,
+    drift_outcome,
+    evidence_outcome,
+    listing_outcome,
+    predicate_outcome,
+    source_outcome,
+)
 
 ENGINE_KEY = pytest.StashKey[Engine]()
 
@@ -44,10 +52,17 @@ class MemreportFile(pytest.File):
             yield ReportErrorItem.from_parent(self, name="read", message=str(exc))
             return
         yield from self._source_items(engine, report)
+        claims = engine.claims_for(report)
+        if claims.files or claims.errors:
+            yield ClaimsItem.from_parent(self, name="claims", report=report)
+        yield StructureItem.from_parent(self, name="structure", report=report)
+        if report.all_references():
+            yield ReferencesItem.from_parent(self, name="references", report=report)
         for evidence in report.evidence:
             yield from evidence_items(self, report, evidence, engine)
         for record in report.records:
-            if record.evidence:
+            checks = record.evidence or claims.predicates.get(record.id) or claims.observations.get(record.id)
+            if checks and not (record.is_annotation and not record.evidence):
                 yield RecordNode.from_parent(self, name=record.node_name, report=report, record=record)
 
     def _source_items(self, engine: Engine, report: Report):
@@ -75,6 +90,17 @@ class RecordNode(pytest.Collector):
         engine = engine_of(self)
         for evidence in self.record.evidence:
             yield from evidence_items(self, self.report, evidence, engine)
+        if self.record.is_annotation:
+            return
+        claims = engine.claims_for(self.report)
+        for predicate in claims.predicates.get(self.record.id, ()):
+            name = f"predicate[{predicate.index}]:{predicate.kind}"
+            if predicate.file == self.report.path or predicate.file.endswith(self.report.path):
+                name += f"@L{predicate.line}"  # inline blocks: several per record
+            yield PredicateItem.from_parent(self, name=name, report=self.report, predicate=predicate)
+            if engine.drift_enabled:
+                yield PredicateItem.from_parent(self, name=f"{name}::drift", report=self.report,
+                                                predicate=predicate, at_against=True)
 
     def reportinfo(self):
         return self.path, self.record.line - 1, self.record.node_name
@@ -167,6 +193,88 @@ class DriftItem(EvidenceItem):
         pin = engine.pin_result(self.report, self.evidence)
         drift = engine.drift_result(self.report, self.evidence)
         return drift_outcome(self.report, self.evidence, binding, pin, drift, strict=engine.options.strict)
+
+
+class PredicateItem(MemreportItem):
+    """A claims-file predicate evaluated at the pin (or, as ``::drift``, at the against-revision)."""
+
+    marker_name = "memreport_predicate"
+
+    def __init__(self, *, predicate, at_against: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.predicate = predicate
+        self.at_against = at_against
+
+    @property
+    def line(self) -> int:
+        return self.predicate.line
+
+    def reportinfo(self):
+        return Path(self.predicate.file), self.predicate.line - 1, f"{self.predicate.record_id} {self.name}"
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        result, problem = engine.predicate_result(self.report, self.predicate, self.at_against)
+        return predicate_outcome(self.report, self.predicate, result, problem, "against" if self.at_against else "pin")
+
+
+class StructureItem(MemreportItem):
+    """The report's structural findings: unknown statuses, duplicate IDs, missing labels and status lines."""
+
+    marker_name = "memreport_structure"
+
+    def outcome(self) -> Outcome:
+        findings = structure.structure_findings(self.report)
+        entries = [(f.line, f.message) for f in findings]
+        extra = {"structure": {"findings": [{"line": f.line, "message": f.message, "code": f.code} for f in findings]}}
+        return listing_outcome(
+            self.report, "structure", f"{self.report.path}: no structural findings",
+            f"{self.report.path}: {len(findings)} structural finding(s)", entries, extra,
+        )
+
+
+class ReferencesItem(MemreportItem):
+    """Every record ID the report cites is declared in one of the loaded reports."""
+
+    marker_name = "memreport_refs"
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        reports = engine.loaded_reports() or [self.report]
+        if all(r.path != self.report.path for r in reports):
+            reports.append(self.report)
+        dangling = structure.dangling_references(reports, engine.options.external).get(self.report.path, [])
+        entries = [(lines[0], f"{target} is not declared in any loaded report"
+                    + (f" (also cited at lines {', '.join(map(str, lines[1:]))})" if len(lines) > 1 else ""))
+                   for target, lines in dangling]
+        extra = {"references": {"dangling": [{"id": t, "lines": lines} for t, lines in dangling],
+                                "reports": [r.path for r in reports]}}
+        hint = "load the report that declares them (--memreport) or mark their prefix with --memreport-external"
+        return listing_outcome(
+            self.report, "references", f"{self.report.path}: every reference resolves",
+            f"{self.report.path}: {len(dangling)} dangling reference(s); {hint}", entries, extra,
+        )
+
+
+class ClaimsItem(MemreportItem):
+    """The report's claims files load, and every record they name is declared somewhere."""
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        claims = engine.claims_for(self.report)
+        entries = [(0, message) for message in claims.errors]
+        declared = set()
+        for report in engine.loaded_reports() or [self.report]:
+            declared |= report.declared_ids()
+        from .claims import describe_unknown_record, unknown_records
+
+        for file, line, rid in unknown_records(claims.files, declared | self.report.declared_ids()):
+            entries.append((0, describe_unknown_record(file, line, rid, declared)))
+        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries]}}
+        return listing_outcome(
+            self.report, "claims", f"{self.report.path}: claims load ({len(claims.files)} file(s))",
+            f"{self.report.path}: claims input has {len(entries)} problem(s)", entries, extra,
+        )
 
 
 class SourceItem(MemreportItem):

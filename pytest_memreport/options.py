@@ -64,6 +64,8 @@ def build_options(
     against: str | None,
     dialect: str | None,
     strict: bool,
+    claims: list[str] | None = None,
+    external: list[str] | None = None,
     max_file_size: str | None,
     rootdir: Path,
 ) -> RunOptions:
@@ -74,6 +76,8 @@ def build_options(
         pins=split_keyed(pins, "--memreport-pin"),
         against=(against or "HEAD").strip() or "HEAD",
         dialect=dialect or None,
+        claims=tuple(str(Path(c)) for c in claims or ()),
+        external=tuple(p.strip().rstrip("-") for p in external or () if p.strip()),
         strict=strict,
         max_file_bytes=parse_size(max_file_size, RunOptions().max_file_bytes),
         rootdir=rootdir,

@@ -135,3 +135,59 @@ def source_outcome(report: Report, binding, against: str | None) -> Outcome:
     if binding.problem:
         return Outcome("fail", binding.problem, payload=payload, properties=props)
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
+
+
+def predicate_outcome(report: Report, predicate, result, problem: str | None, rev_label: str) -> Outcome:
+    """A claims predicate's verdict at one revision (``rev_label``: ``pin`` or ``against``)."""
+    at = "at_against" if rev_label == "against" else "at_pin"
+    payload = {
+        "type": f"predicate-{rev_label}",
+        "report": report.path,
+        "key": predicate_key(predicate),
+        "record": predicate.record_id,
+        "line": predicate.line,
+        at: predicate_json(result, problem),
+    }
+    loc = f"{predicate.file}:{predicate.line}"
+    props = {"record": predicate.record_id, "evidence": f"predicate:{predicate.kind}",
+             "status": "error" if result is None or result.error else ("ok" if result.ok else "failed"),
+             "location": loc}
+    if result is None:
+        return Outcome("skip", f"{loc}: {predicate.kind} not checked: {problem}", payload=payload, properties=props)
+    title = f"{loc}: {predicate.record_id} {predicate.kind} predicate"
+    if result.ok:
+        return Outcome("pass", f"{title} holds at {rev_label}", payload=payload, properties=props)
+    verb = "could not be checked" if result.error else "does not hold"
+    details = tuple(f"  {line}" for line in result.message.split("\n"))
+    return Outcome("fail", f"{title} {verb} at {rev_label}", details, payload, props)
+
+
+def predicate_key(predicate) -> str:
+    return f"{predicate.file}:{predicate.line}:{predicate.index}"
+
+
+def predicate_json(result, problem: str | None) -> dict:
+    if result is None:
+        return {"status": "not-checked", "message": problem}
+    out = {
+        "status": "error" if result.error else ("holds" if result.ok else "fails"),
+        "message": result.message,
+        "boundary_size": len(result.boundary),
+    }
+    if result.actual is not None:
+        out["actual"] = result.actual
+    if result.matches:
+        out["matches"] = [{"path": h.path, "line": h.line, "text": h.text} for h in result.matches[:50]]
+    return out
+
+
+def listing_outcome(report: Report, kind: str, headline_ok: str, headline_fail: str, entries: list[tuple[int, str]],
+                    payload_extra: dict) -> Outcome:
+    """A per-report list check (structure, references, claims): fails listing each entry with its line."""
+    payload = {"type": kind, "report": report.path, "key": kind, **payload_extra}
+    props = {"record": "", "evidence": kind, "status": "ok" if not entries else "failed",
+             "location": render.location(report, entries[0][0] if entries else 1)}
+    if not entries:
+        return Outcome("pass", headline_ok, payload=payload, properties=props)
+    details = tuple(f"  {report.path}:{line}: {message}" if line else f"  {message}" for line, message in entries)
+    return Outcome("fail", headline_fail, details, payload, props)

@@ -36,6 +36,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-json", default=None, metavar="PATH", help="write results as JSON (memreport/1)")
     group.addoption("--memreport-strict", action="store_true", default=False,
                     help="fail, rather than warn, when a quotation's enclosing definition changed")
+    group.addoption("--memreport-claims", action="append", default=[], metavar="PATH",
+                    help="a claims file (memreport-claims/1); repeatable. <report>.claims.yaml beside a report is always read")
+    group.addoption("--memreport-external", action="append", default=[], metavar="PREFIX",
+                    help="record-ID prefix declared outside the loaded reports on purpose (e.g. RT); repeatable")
     group.addoption("--memreport-dialect", default=None, choices=["records", "review", "tables"],
                     help="force the report dialect (default: detected per report)")
     group.addoption("--memreport-shard", default=None, metavar="K/N",
@@ -78,6 +82,8 @@ def pytest_configure(config: pytest.Config) -> None:
             pins=config.getoption("memreport_pin"),
             against=config.getoption("memreport_against") or config.getini("memreport_against"),
             dialect=config.getoption("memreport_dialect"),
+            claims=config.getoption("memreport_claims"),
+            external=config.getoption("memreport_external"),
             strict=config.getoption("memreport_strict"),
             max_file_size=config.getoption("memreport_max_file_size"),
             rootdir=config.invocation_params.dir,
@@ -86,6 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except OptionError as exc:
         raise pytest.UsageError(str(exc)) from None
     engine = Engine(options)
+    engine.loaded_paths = paths
     config.stash[ENGINE_KEY] = engine
     config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
     if not paths:

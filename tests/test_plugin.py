@@ -83,10 +83,12 @@ def run(pytester, report: str, *args: str):
 def test_every_quotation_found_at_the_pin(pytester, target):
     repo, pin = target
     result = run(pytester, report_text(pin), "--memreport-repo", str(repo.path), "-v")
-    result.assert_outcomes(passed=11)
+    result.assert_outcomes(passed=13)
     result.stdout.fnmatch_lines(
         [
             "*report.txt::source:SRC-1 PASSED*",
+            "*report.txt::structure PASSED*",
+            "*report.txt::references PASSED*",
             "*report.txt::MEM-OBJ-cache-store::quote@L15 PASSED*",
             "*report.txt::MEM-OBJ-cache-store::quote@L15::drift PASSED*",
             "*report.txt::MEM-RTE-cache-add::quote@L31 PASSED*",
@@ -99,7 +101,7 @@ def test_tampered_quotation_fails_with_nearest_candidate(pytester, target):
     repo, pin = target
     tampered = report_text(pin, quote="self.entries = self.entries[-MAX_ENTRIES + 1:]")
     result = run(pytester, tampered, "--memreport-repo", str(repo.path), "--memreport-against", "none")
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     out = result.stdout.str()
     assert "report.txt:17: MEM-OBJ-cache-store quotation of pkg/store.py:10-14 missing at" in out
     assert "nearest candidate at lines 13" in out
@@ -142,7 +144,7 @@ def test_drift_changed_fails_and_shifted_passes(pytester, target):
     repo.commit({"pkg/store.py": edited}, "raise the limit")
     before = repo.state()
     result = run(pytester, report_text(pin), "--memreport-repo", str(repo.path))
-    result.assert_outcomes(passed=10, failed=1)
+    result.assert_outcomes(passed=12, failed=1)
     out = result.stdout.str()
     assert "report.txt:15: MEM-OBJ-cache-store quotation of pkg/store.py changed" in out
     assert "250" in out
@@ -165,7 +167,7 @@ def test_pin_override(pytester, make_repo):
     pin = repo.commit({"pkg/store.py": STORE_PY, "conf/limits.yaml": CONFIG_YAML}, "initial")
     text = report_text("0" * 40).replace("at SRC-1 commit " + "0" * 40, "at the current state")
     result = run(pytester, text, "--memreport-repo", str(repo.path), "--memreport-pin", f"SRC-1={pin[:10]}")
-    result.assert_outcomes(passed=11)
+    result.assert_outcomes(passed=13)
 
 
 def test_unknown_pin_says_so(pytester, target):
@@ -198,7 +200,7 @@ def test_report_only_runs_without_positional_args(pytester, target):
     repo, pin = target
     pytester.makepyfile(test_other="def test_x():\n    assert True\n")
     result = run(pytester, report_text(pin), "--memreport-repo", str(repo.path), "--memreport-against", "none")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=8)
 
 
 def test_ini_key_names_reports(pytester, target):
@@ -207,7 +209,7 @@ def test_ini_key_names_reports(pytester, target):
     pytester.makeini("[pytest]\nmemreport = r.txt\nmemreport_against = none\n")
     # ``=`` keeps pytest from taking the repository path for a rootdir candidate.
     result = pytester.runpytest(f"--memreport-repo={repo.path}")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=8)
 
 
 def test_missing_report_path_is_a_usage_error(pytester):
