@@ -43,6 +43,8 @@ class RunOptions:
     #: record-ID prefixes declared elsewhere on purpose (``--memreport-external``)
     external: tuple = ()
     strict: bool = False
+    #: run claims-file observations (``--memreport-run``)
+    run_observations: bool = False
     max_file_bytes: int = 5 * 1024 * 1024
     rootdir: Path = Path(".")
 
@@ -117,6 +119,9 @@ class Engine:
         self._report_claims: dict[str, ReportClaims] = {}
         self._predicate_results: dict[tuple, predicates.PredicateResult] = {}
         self.loaded_paths: list[Path] = []
+        self._observations: dict[tuple, object] = {}
+        #: each report's bytes as parsed, so a rewrite can refuse a report changed since
+        self.report_bytes: dict[str, bytes] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -131,6 +136,10 @@ class Engine:
             start = time.perf_counter()
             text, _ = read_report(key)
             cached = parse_report(self.display_path(key), text, self.options.dialect)
+            try:
+                self.report_bytes[cached.path] = key.read_bytes()
+            except OSError:
+                pass
             self.timing.add("parse", time.perf_counter() - start)
             self._reports[key] = cached
         return cached
@@ -326,6 +335,29 @@ class Engine:
             else:
                 answer = (None, problem)
         self._predicate_results[key] = answer
+        return answer
+
+    # -- observations ----------------------------------------------------
+    def observation_result(self, report: Report, record, observation):
+        """Run one observation at the record's pin (once per process); ``(result, problem)``."""
+        from . import observe
+
+        key = (report.path, observation)
+        if key in self._observations:
+            return self._observations[key]
+        binding = self.binding(report, None)
+        if binding.pin is None:
+            answer = (None, binding.problem)
+        else:
+            quoted = []
+            for evidence in record.evidence:
+                pin = self.pin_result(report, evidence)
+                if pin.ok and pin.lines is not None and evidence.kind.value in ("quote", "lines"):
+                    quoted.append((pin.path, pin.lines))
+            start = time.perf_counter()
+            answer = (observe.run_observation(observation, binding.store, binding.pin, quoted), None)
+            self.timing.add("observations", time.perf_counter() - start)
+        self._observations[key] = answer
         return answer
 
     # -- drift -----------------------------------------------------------

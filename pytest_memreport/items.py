@@ -22,6 +22,7 @@ from .outcomes import (
     drift_outcome,
     evidence_outcome,
     listing_outcome,
+    observation_outcome,
     predicate_outcome,
     source_outcome,
 )
@@ -101,6 +102,9 @@ class RecordNode(pytest.Collector):
             if engine.drift_enabled:
                 yield PredicateItem.from_parent(self, name=f"{name}::drift", report=self.report,
                                                 predicate=predicate, at_against=True)
+        for observation in claims.observations.get(self.record.id, ()):
+            yield ObserveItem.from_parent(self, name=f"observe[{observation.index}]", report=self.report,
+                                          record=self.record, observation=observation)
 
     def reportinfo(self):
         return self.path, self.record.line - 1, self.record.node_name
@@ -216,6 +220,33 @@ class PredicateItem(MemreportItem):
         engine = engine_of(self)
         result, problem = engine.predicate_result(self.report, self.predicate, self.at_against)
         return predicate_outcome(self.report, self.predicate, result, problem, "against" if self.at_against else "pin")
+
+
+class ObserveItem(MemreportItem):
+    """A claims-file observation: the target's own tests run at the pin in a temporary worktree."""
+
+    marker_name = "memreport_observe"
+
+    def __init__(self, *, record: Record, observation, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.record = record
+        self.observation = observation
+
+    @property
+    def line(self) -> int:
+        return self.observation.line
+
+    def reportinfo(self):
+        return Path(self.observation.file), self.observation.line - 1, f"{self.record.id} {self.name}"
+
+    def outcome(self) -> Outcome:
+        engine = engine_of(self)
+        if not engine.options.run_observations:
+            result, problem = None, None
+        else:
+            result, problem = engine.observation_result(self.report, self.record, self.observation)
+        return observation_outcome(self.report, self.record, self.observation, result, problem,
+                                   enabled=engine.options.run_observations)
 
 
 class StructureItem(MemreportItem):

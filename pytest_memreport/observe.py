@@ -127,6 +127,16 @@ class ObservationResult:
             return False
         return self.coverage is None or bool(self.coverage.get("exercised"))
 
+    @classmethod
+    def from_json(cls, data: dict) -> ObservationResult:
+        """The inverse of :meth:`as_json` (results travel as JSON between xdist workers)."""
+        return cls(
+            status=data["status"], command=data["command"], pin=data["pin"], exit_code=data.get("exit_code"),
+            duration=float(data.get("duration", 0.0)), date=data.get("date", ""),
+            output_tail=data.get("output_tail", ""), coverage=data.get("coverage"), message=data.get("message", ""),
+            record_id=data.get("record", ""), axis=data.get("axis", "operation"), origin=data.get("origin", ""),
+        )
+
     def as_json(self) -> dict:
         out: dict = {
             "status": self.status,

@@ -65,6 +65,7 @@ def build_options(
     dialect: str | None,
     strict: bool,
     claims: list[str] | None = None,
+    run_observations: bool = False,
     external: list[str] | None = None,
     max_file_size: str | None,
     rootdir: Path,
@@ -79,6 +80,7 @@ def build_options(
         claims=tuple(str(Path(c)) for c in claims or ()),
         external=tuple(p.strip().rstrip("-") for p in external or () if p.strip()),
         strict=strict,
+        run_observations=run_observations,
         max_file_bytes=parse_size(max_file_size, RunOptions().max_file_bytes),
         rootdir=rootdir,
     )

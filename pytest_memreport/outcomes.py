@@ -191,3 +191,34 @@ def listing_outcome(report: Report, kind: str, headline_ok: str, headline_fail: 
         return Outcome("pass", headline_ok, payload=payload, properties=props)
     details = tuple(f"  {report.path}:{line}: {message}" if line else f"  {message}" for line, message in entries)
     return Outcome("fail", headline_fail, details, payload, props)
+
+
+def observation_outcome(report: Report, record, observation, result, problem: str | None, enabled: bool) -> Outcome:
+    """An observation's verdict: skipped unless enabled; passes when the run passed (and covered)."""
+    from .observe import display_command
+
+    command = display_command(observation.run)
+    loc = f"{observation.file}:{observation.line}"
+    payload = {"type": "observe", "report": report.path, "key": f"{loc}:{observation.index}",
+               "record": record.id, "line": observation.line, "axis": observation.axis}
+    props = {"record": record.id, "evidence": f"observe:{command}", "location": loc}
+    if not enabled:
+        payload["observation"] = None
+        return Outcome("skip", f"{loc}: observation `{command}` not run; add --memreport-run to run it at the pin",
+                       payload=payload, properties={**props, "status": "not-run"})
+    if result is None:
+        payload["observation"] = None
+        return Outcome("skip", f"{loc}: observation not run: {problem}", payload=payload,
+                       properties={**props, "status": "not-run"})
+    payload["observation"] = result.as_json()
+    props["status"] = result.status
+    if result.ok:
+        how = " and executed the quoted lines" if result.coverage is not None else ""
+        return Outcome("pass", f"{loc}: `{command}` passed at {render.short(result.pin)}{how}", payload=payload,
+                       properties=props)
+    details = [f"  {result.message}"]
+    if result.output_tail:
+        details.append("  output (last lines):")
+        details.extend(render.indent(result.output_tail.rstrip("\n"), "    | "))
+    return Outcome("fail", f"{loc}: {record.id} observation `{command}` {result.status} at {render.short(result.pin)}",
+                   tuple(details), payload, props)

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from .dialects import ReportError
+from . import rewrite, writeback
 from .engine import Engine
+from .gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportFile, MemreportItem
 from .options import OptionError, build_options, parse_shard
 from .results import ResultLog, build_json, summary_lines, write_json_atomic
@@ -40,6 +42,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a claims file (memreport-claims/1); repeatable. <report>.claims.yaml beside a report is always read")
     group.addoption("--memreport-external", action="append", default=[], metavar="PREFIX",
                     help="record-ID prefix declared outside the loaded reports on purpose (e.g. RT); repeatable")
+    group.addoption("--memreport-run", action="store_true", default=False,
+                    help="run claims-file observations (the target's tests) in a temporary worktree at the pin")
+    group.addoption("--memreport-write", action="store_true", default=False,
+                    help="rewrite reports in place: promoted statuses with their evidence (atomic; only those bytes)")
+    group.addoption("--memreport-repin", default=None, metavar="REV",
+                    help="with --memreport-write: move the pin to REV when everything holds there (and write moved paths "
+                         "and shifted line ranges); refuses, listing blockers, otherwise")
     group.addoption("--memreport-dialect", default=None, choices=["records", "review", "tables"],
                     help="force the report dialect (default: detected per report)")
     group.addoption("--memreport-shard", default=None, metavar="K/N",
@@ -76,11 +85,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "memreport_observe: an observation running the target's tests")
     paths = report_paths(config)
     config.stash[PATHS_KEY] = paths
+    repin = config.getoption("memreport_repin")
+    if repin and not config.getoption("memreport_write"):
+        raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write as well")
     try:
         options = build_options(
             repos=config.getoption("memreport_repo"),
             pins=config.getoption("memreport_pin"),
-            against=config.getoption("memreport_against") or config.getini("memreport_against"),
+            against=repin or config.getoption("memreport_against") or config.getini("memreport_against"),
+            run_observations=config.getoption("memreport_run"),
             dialect=config.getoption("memreport_dialect"),
             claims=config.getoption("memreport_claims"),
             external=config.getoption("memreport_external"),
@@ -152,6 +165,7 @@ class MemreportSession:
         self.shard = shard
         self.github = os.environ.get("GITHUB_ACTIONS") == "true"
         self.annotations: list[str] = []
+        self.write_messages: list[str] = []
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -197,16 +211,49 @@ class MemreportSession:
             terminalreporter.section("memreport")
             for line in lines:
                 terminalreporter.write_line(line)
+        for message in self.write_messages:
+            terminalreporter.write_line(message)
         # GitHub reads workflow commands from any output line; one per failure,
         # on the report line, so the failure shows in the report's diff view.
         for annotation in self.annotations:
             terminalreporter.write_line(annotation)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.config.getoption("memreport_write") and self.paths and not self.is_worker:
+            self.write_back(session)
         target = self.config.getoption("memreport_json")
         if target and self.paths and not self.is_worker:
             data = build_json(self.reports(), self.log, {"timing": self.engine.timing.as_json()})
             write_json_atomic(Path(target), data)
+
+    def write_back(self, session: pytest.Session) -> None:
+        """Apply each report's rewrite plan; refusals fail the run with one line each."""
+        repin = self.config.getoption("memreport_repin")
+        for report in self.reports():
+            original = self.engine.report_bytes.get(report.path)
+            if original is None:
+                continue
+            try:
+                sha = None
+                if repin:
+                    binding = self.engine.binding(report, None)
+                    if binding.store is None:
+                        raise RepoError(binding.problem or "no target repository")
+                    sha = binding.store.resolve(repin)
+                plan = rewrite.plan(report, original, self.log, sha)
+                if plan.blockers:
+                    self.write_messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
+                    self.write_messages.extend(f"  {b}" for b in plan.blockers)
+                    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+                    plan = rewrite.plan(report, original, self.log, None)
+                self.write_messages.extend(f"regression: {r}" for r in plan.regressions)
+                if writeback.apply_edits(self.engine.options.rootdir / report.path, original, list(plan.edits)):
+                    self.write_messages.extend(f"wrote {c}" for c in plan.changes)
+                else:
+                    self.write_messages.append(f"{report.path}: nothing to write")
+            except (writeback.WritebackError, RevisionError, RepoError) as exc:
+                self.write_messages.append(f"{report.path}: not written: {exc}")
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_unconfigure(self) -> None:
         self.engine.close()
