@@ -1,0 +1,690 @@
+"""What every report dialect shares: numbered lines, the patterns of the
+report vocabulary, and the block structure of a report as its reader sees it.
+
+Two layers live here:
+
+* **Line patterns** (record IDs, ``SRC-n`` sources, status lines, pins,
+  repository URLs, quotation lines, path citations). They work on one report
+  line at a time, so every finding keeps its line and, for statuses, the
+  column a write-back can rewrite in place.
+* **Blocks**: headings, paragraphs, list items, table rows and fenced code,
+  each with its lines as the reader sees them (inline markup stripped). For
+  Markdown the structure comes from markdown-it-py's token stream and its
+  ``.map`` line positions; for a plain-text rendering every non-blank line is
+  a block of its own (bullets and tab-separated rows are recognised by their
+  first characters).
+
+Every regular expression here is linear on adversarial input: no quantified
+group can match the same text in two ways, and the few backward scans are
+bounded by the previous match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+
+from ..model import RECORD_KINDS, LineRange
+
+# --------------------------------------------------------------------------- lines
+
+
+@dataclass(frozen=True)
+class Line:
+    """One report line and its 1-based number."""
+
+    number: int
+    text: str
+
+
+def numbered_lines(text: str) -> list[Line]:
+    """The report's lines, numbered from 1.
+
+    Splits on ``\\n`` only (the text is already normalised by
+    :func:`~pytest_memreport.dialects.read_report`): ``str.splitlines`` would
+    also split on form feeds and U+2028, and line numbers would then disagree
+    with markdown-it's.
+    """
+    if not text:
+        return []
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    return [Line(number, part) for number, part in enumerate(parts, start=1)]
+
+
+def is_markdown(path: str) -> bool:
+    """Whether a report file is a Markdown original (else a plain-text rendering)."""
+    return path.lower().endswith((".md", ".markdown", ".mdown", ".mkd"))
+
+
+# --------------------------------------------------------------------------- record IDs
+
+_KINDS = "|".join(RECORD_KINDS)
+#: ``PREFIX-KIND-slug``; the slug may end in hyphens here, which :func:`find_record_ids` trims.
+RECORD_ID = re.compile(rf"(?<![\w-])([A-Z]+)-({_KINDS})-([a-z0-9][a-z0-9-]*)")
+#: a whole line that is only a record ID (markup already stripped)
+RECORD_ID_LINE = re.compile(rf"([A-Z]+)-({_KINDS})-([a-z0-9]+(?:-[a-z0-9]+)*)")
+#: ``On <ID>`` starting an annotation
+ANNOTATION_LINE = re.compile(rf"On[ \t]+([A-Z]+-(?:{_KINDS})-[a-z0-9]+(?:-[a-z0-9]+)*)")
+#: a heading that declares a record and names it: ``MEM-OBJ-cache — Cache index``
+HEADED_RECORD = re.compile(
+    rf"(On[ \t]+)?([A-Z]+-(?:{_KINDS})-[a-z0-9]+(?:-[a-z0-9]+)*)[ \t]+[—–-]{{1,3}}[ \t]+(\S.*)"
+)
+
+
+@dataclass(frozen=True)
+class RecordIdMatch:
+    """A record ID found in a line."""
+
+    id: str
+    lens: str
+    kind: str
+    column: int
+
+
+def find_record_ids(line: str) -> list[RecordIdMatch]:
+    """Every record ID in ``line``, left to right."""
+    found: list[RecordIdMatch] = []
+    for match in RECORD_ID.finditer(line):
+        slug = match.group(3).rstrip("-")
+        end = match.start(3) + len(slug)
+        # ``MEM-OBJ-fooBar`` or ``MEM-OBJ-foo_bar`` is not an ID: the slug alphabet is closed.
+        if not slug or (end < len(line) and (line[end].isalnum() or line[end] == "_")):
+            continue
+        lens, kind = match.group(1), match.group(2)
+        found.append(RecordIdMatch(f"{lens}-{kind}-{slug}", lens, kind, match.start()))
+    return found
+
+
+def split_record_id(record_id: str) -> tuple[str, str]:
+    """``(lens, kind)`` of a well-formed record ID."""
+    lens, kind, _ = record_id.split("-", 2)
+    return lens, kind
+
+
+# --------------------------------------------------------------------------- sources and pins
+
+SOURCE_ID = re.compile(r"(?<![\w-])SRC-(\d{1,6})(?![\w-])")
+
+_SHA = r"([0-9a-fA-F]{7,40})(?![0-9A-Za-z])"
+_OPEN = r"[`*\[]*"  # markup that may wrap a sha: `sha`, **sha**, [sha](...)
+#: per-source pins: ``SRC-1 commit <sha>``
+_SOURCE_PIN = re.compile(
+    rf"(?i)(?<![\w-])SRC-(\d{{1,6}})[`*]*(?:[ \t]*[,:])?[ \t]*(?:at[ \t]+)?commit[`*:]*[ \t]+{_OPEN}{_SHA}"
+)
+#: report-level pins, which apply to SRC-1 unless it is pinned on its own
+_REPORT_PINS = (
+    re.compile(rf"(?i)\brev-parse[ \t]+HEAD[`*]*[ \t]+matched[ \t]+{_OPEN}{_SHA}"),
+    re.compile(rf"(?i)\bHEAD[`*]*[ \t]+was[ \t]+rechecked[ \t]+as[ \t]+{_OPEN}{_SHA}"),
+    re.compile(
+        rf"(?i)\bReviewed[ \t]+revision[*]*:[ \t*]*`?[\w./-]+`?[*]*[ \t]+at[ \t]+{_OPEN}{_SHA}"
+    ),
+    re.compile(rf"(?i)\bReviewed[ \t]+commit[*]*:[ \t*]*[`\[]*{_SHA}"),
+)
+_REPOSITORY_URL = re.compile(
+    r"(?i)\b(?:Source|Repository)[*]*[ \t]*:[*]*[ \t]*[<`\[]?(https?://[\w.-]+(?::\d+)?/[\w.-]+/[\w.-]+)"
+)
+
+
+@dataclass(frozen=True)
+class PinMatch:
+    """A commit a line pins: ``source`` is ``SRC-n`` or ``None`` for a report-level pin."""
+
+    source: str | None
+    sha: str
+    column: int
+
+
+def find_pins(line: str) -> list[PinMatch]:
+    """Every commit pin stated in ``line`` (shas lower-cased)."""
+    lowered = line.lower()
+    if "commit" not in lowered and "head" not in lowered and "revision" not in lowered:
+        return []
+    pins = [
+        PinMatch(f"SRC-{int(m.group(1))}", m.group(2).lower(), m.start(2))
+        for m in _SOURCE_PIN.finditer(line)
+    ]
+    for pattern in _REPORT_PINS:
+        pins.extend(PinMatch(None, m.group(1).lower(), m.start(1)) for m in pattern.finditer(line))
+    return sorted(pins, key=lambda pin: pin.column)
+
+
+def find_repository_url(line: str) -> str | None:
+    """The repository URL of a ``Source: https://host/owner/name`` line."""
+    match = _REPOSITORY_URL.search(line)
+    if match is None:
+        return None
+    url = match.group(1).rstrip(".")
+    return url[: -len(".git")] if url.endswith(".git") else url
+
+
+def find_source_ids(line: str) -> list[str]:
+    """Every ``SRC-n`` named in ``line`` (normalised: ``SRC-01`` is ``SRC-1``)."""
+    return [f"SRC-{int(m.group(1))}" for m in SOURCE_ID.finditer(line)]
+
+
+# --------------------------------------------------------------------------- statuses
+
+_STATUS_KEY = re.compile(r"(?i)\bconclusion[ \t]+status[*_`]*[ \t]*:[*_` \t]*")
+_KNOWN_VALUE = re.compile(
+    r"(?i)(causally[ \t]+supported|absent|inapplicable|uninspected|claimed|afforded|observed"
+    r"|wired|implemented)(?![\w-])"
+)
+_ANY_VALUE = re.compile(r"[A-Za-z][\w-]*")
+
+
+@dataclass(frozen=True)
+class StatusMatch:
+    """``<qualifier> <axis> conclusion status: <value>`` found in a line.
+
+    ``column`` is the 0-based offset of ``value`` in the line (the place a
+    write-back replaces); ``value`` is lower-cased, ``""`` when none is written.
+    """
+
+    axis: str
+    qualifier: str
+    value: str
+    column: int
+
+
+_MAX_WORD = 40
+#: a longer run of words before the axis is a sentence, not a qualifier
+MAX_QUALIFIER_WORDS = 6
+
+
+def _word_before(line: str, end: int, floor: int) -> tuple[str, int]:
+    """The word ending at ``end`` and where it starts, or ``("", end)``.
+
+    A word is letters, digits, ``'``, ``-`` and ``_``, starting with a letter
+    (leading digits or hyphens are dropped: a ``-`` bullet is not a word), no
+    longer than a word gets; the scan never goes below ``floor``.
+    """
+    start = end
+    limit = max(floor, end - _MAX_WORD - 1)
+    while start > limit and (line[start - 1].isalnum() or line[start - 1] in "'-_"):
+        start -= 1
+    if start == limit and start > floor and (line[start - 1].isalnum() or line[start - 1] in "'-_"):
+        return "", end  # too long to be a word of a status line
+    while start < end and not line[start].isalpha():
+        start += 1
+    return (line[start:end], start) if start < end else ("", end)
+
+
+def _standalone(line: str, start: int) -> bool:
+    """Whether the word at ``start`` stands alone (begins the line or follows a space)."""
+    return start == 0 or line[start - 1].isspace() or line[start - 1] in "*_`"
+
+
+def find_statuses(line: str) -> list[StatusMatch]:
+    """Every status statement in ``line``, several per line allowed (table cells).
+
+    The axis is the word before ``conclusion status``; the qualifier is the run
+    of words before the axis, separated by single spaces and stopped by any
+    punctuation (a full stop ending the previous status, a bullet, a cell
+    boundary). A run longer than :data:`MAX_QUALIFIER_WORDS` words is the
+    sentence the status sits in, not a qualifier, and gives none. Values are
+    the vocabulary (``causally supported`` is two words) or else the first
+    word written.
+    """
+    found: list[StatusMatch] = []
+    floor = 0  # backward scans never cross the previous status
+    for key in _STATUS_KEY.finditer(line):
+        position = key.start()
+        while position > floor and line[position - 1] in "*_`":
+            position -= 1
+        while position > floor and line[position - 1] == " ":
+            position -= 1
+        axis, position = _word_before(line, position, floor)
+        words: list[str] = []
+        if axis and _standalone(line, position):
+            while position - 1 > floor and line[position - 1] == " " and line[position - 2] != " ":
+                word, start = _word_before(line, position - 1, floor)
+                if not word or not _standalone(line, start):
+                    break
+                words.append(word)
+                position = start
+                if len(words) > MAX_QUALIFIER_WORDS:
+                    words = []
+                    break
+        value_at = key.end()
+        known = _KNOWN_VALUE.match(line, value_at)
+        if known:
+            value = " ".join(known.group(1).lower().split())
+        else:
+            other = _ANY_VALUE.match(line, value_at)
+            value = other.group(0).lower()[:_MAX_WORD] if other else ""
+        found.append(
+            StatusMatch(axis.lower(), " ".join(reversed(words)).lower(), value, value_at)
+        )
+        floor = key.end()
+    return found
+
+
+# --------------------------------------------------------------------------- paths
+
+_PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
+_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
+#: extension-less file names that are still unmistakably files
+_BARE_FILES = frozenset(
+    {
+        "Makefile", "Dockerfile", "Containerfile", "LICENSE", "README", "NOTICE", "COPYING",
+        "Gemfile", "Rakefile", "Procfile", "Justfile", "Vagrantfile", "BUILD", "WORKSPACE",
+        "CODEOWNERS", "Jenkinsfile", "Brewfile", "Pipfile", "Caddyfile", "Snakefile",
+    }
+)
+#: abbreviations that look like ``name.ext`` once their last full stop is stripped
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "a.k.a", "n.b", "p.s", "cf", "etc", "vs"})
+_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
+_WRAPPING = "`*_\"'“”‘’"
+_TRAILING = ".,;:)]}!?" + _WRAPPING
+_LEADING = "([{" + _WRAPPING
+
+
+def looks_like_path(token: str) -> bool:
+    """Whether ``token`` reads as a repository path: it has a ``/`` between
+    names, a file extension, or is a conventional extension-less file name
+    (``Makefile``). URLs, record IDs and ordinary words are not paths."""
+    if not token or len(token) > 4096:
+        return False
+    if "/" not in token and "." not in token and token not in _BARE_FILES:
+        return False  # the common case: an ordinary word
+    if not _PATH_TOKEN.fullmatch(token):
+        return False
+    if token.startswith("//") or not any(ch.isalpha() for ch in token):
+        return False
+    if RECORD_ID_LINE.fullmatch(token) or SOURCE_ID.fullmatch(token):
+        return False
+    if token.lower() in _ABBREVIATIONS:
+        return False
+    name = token.rstrip("/").rsplit("/", 1)[-1]
+    if "/" in token.strip("/"):
+        return True
+    if token.endswith("/") and name:
+        return True
+    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
+
+
+@dataclass(frozen=True)
+class PathSpec:
+    """A cited path with its optional line ranges: ``src/a.py:10-20,30``.
+
+    ``bad_range`` holds a range written backwards or from line 0 (kept out of
+    ``ranges`` so no invalid :class:`LineRange` is ever built).
+    """
+
+    path: str
+    ranges: tuple[LineRange, ...] = ()
+    bad_range: str | None = None
+
+    @property
+    def is_directory(self) -> bool:
+        return self.path.endswith("/")
+
+
+def parse_path_spec(token: str) -> PathSpec | None:
+    """``path[:start[-end][,start-end...]]`` (also ``#L10-L20``), or ``None``
+    when the token is not a path. Wrapping markup and trailing sentence
+    punctuation are stripped first."""
+    if len(token) > 4096:
+        return None
+    if "/" not in token and "." not in token:
+        # The common case, an ordinary word; only ``Makefile``-like names pass.
+        name = token.strip(_LEADING + _TRAILING).split(":", 1)[0].split("#", 1)[0]
+        if name not in _BARE_FILES:
+            return None
+    token = token.strip().lstrip(_LEADING).rstrip(_TRAILING).strip(_WRAPPING)
+    ranges: list[LineRange] = []
+    bad: str | None = None
+    match = _RANGES.search(token)
+    if match:
+        for part in match.group(1).split(","):
+            numbers = [int(n) for n in re.split(r"[-–]L?", part)]
+            start, end = numbers[0], numbers[-1]
+            if start < 1 or end < start:
+                bad = part
+            else:
+                ranges.append(LineRange(start, end))
+        token = token[: match.start()]
+    if token.startswith("./"):
+        token = token[2:]
+    if not looks_like_path(token):
+        return None
+    return PathSpec(token, tuple(ranges), bad)
+
+
+# --------------------------------------------------------------------------- quotations
+
+_QUOTE_MARK = " --- "
+
+
+@dataclass(frozen=True)
+class QuotationTail:
+    """The end of a quotation line: ``<text> --- <path>[:<start>-<end>]``.
+
+    ``text`` is what precedes the marker on this line (possibly empty: the
+    quote then sits in the paragraphs above).
+    """
+
+    text: str
+    spec: PathSpec
+
+
+def split_quotation(line: str) -> QuotationTail | None:
+    """The quotation a line ends with, or ``None``.
+
+    The marker is the last `` --- `` of the line (or ``--- `` opening it), and
+    everything after it must be one path token, so prose that uses ``---`` as
+    a dash is not mistaken for a quotation.
+    """
+    stripped = line.rstrip()
+    cut = stripped.rfind(_QUOTE_MARK)
+    if cut >= 0:
+        text, tail = stripped[:cut], stripped[cut + len(_QUOTE_MARK) :]
+    elif stripped.lstrip().startswith("--- "):
+        text, tail = "", stripped.lstrip()[4:]
+    else:
+        return None
+    tail = tail.strip()
+    if not tail or any(ch.isspace() for ch in tail):
+        return None
+    spec = parse_path_spec(tail)
+    if spec is None:
+        return None
+    return QuotationTail(text.strip(), spec)
+
+
+# --------------------------------------------------------------------------- path citations
+
+_CITATION = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
+_CONNECTIVES = frozenset({"and", "&", "+", "plus", "or"})
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class PathCitation:
+    """A path cited for a source: ``SRC-1: a/b.py, c/d.ts.`` or ``SRC-1 a/b.py``."""
+
+    source: str
+    spec: PathSpec
+    column: int
+
+
+def find_path_citations(line: str) -> list[PathCitation]:
+    """The paths cited after each ``SRC-n`` in ``line``.
+
+    After ``SRC-n:`` (or ``SRC-n`` followed directly by a path), consecutive
+    path tokens are taken, separated by commas, semicolons or ``and``; the
+    list ends at the first other word or at a token that closes a sentence.
+    """
+    found: list[PathCitation] = []
+    if "SRC-" not in line:
+        return found
+    for match in _CITATION.finditer(line):
+        source = f"SRC-{int(match.group(1))}"
+        for token in _TOKEN.finditer(line, match.end()):
+            raw = token.group()
+            if raw.lower() in _CONNECTIVES:
+                continue
+            spec = parse_path_spec(raw)
+            if spec is None:
+                break
+            found.append(PathCitation(source, spec, token.start()))
+            if raw.rstrip(_WRAPPING + ")]}").endswith((".", "!", "?")):
+                break  # ``a/b.py.`` ends the sentence and the list
+    return found
+
+
+# --------------------------------------------------------------------------- prose or code
+
+
+_ELISION_END = ("...", "…", "[...]", "[…]")
+_CODE_CHARACTERS = frozenset("=(){}[];<>\"$`\\|&^#@%~/_")
+_SENTENCE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*,?")
+
+
+def reads_as_prose(text: str) -> bool:
+    """Whether a line of report text reads as prose (or a title) rather than code.
+
+    Used to decide how far a quotation split over several paragraphs reaches
+    back. Prose is a line that ends like a sentence (``.``, ``!``, ``?``), one
+    that introduces something (``The guard reads:``: capitalised, three words
+    or more, ending in ``:``), or a bare capitalised title made of plain words
+    (``Ordinary invocation, ownership and return``). A line ending with an
+    elision (``...``) is code cut short, not a sentence.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if stripped.endswith(_ELISION_END):
+        return False
+    core = stripped.rstrip(")\"'”’*_`")
+    if not core:
+        return False
+    if core[-1] in ".!?":
+        return True
+    starts_capital = core[0].isupper()
+    has_code = any(ch in _CODE_CHARACTERS for ch in core)
+    if core[-1] == ":":
+        # ``The guard reads:`` introduces a quote; ``else:`` or ``Resources:`` is code.
+        return starts_capital and len(core.split()) >= 3
+    words = core.split()
+    return (
+        starts_capital
+        and len(words) >= 2
+        and not has_code
+        and all(_SENTENCE_WORD.fullmatch(word) for word in words)
+    )
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+@dataclass(frozen=True)
+class ShownLine:
+    """A line as the reader sees it: Markdown markup stripped, bullet marker removed.
+
+    ``number`` is the report line it ends on; ``start`` the line it begins on,
+    earlier only when markdown-it joined lines (a code span across a line break).
+    """
+
+    number: int
+    text: str
+    start: int = 0
+
+    @property
+    def first(self) -> int:
+        return self.start or self.number
+
+
+@dataclass(frozen=True)
+class Block:
+    """One structural piece of a report: what markdown-it calls a block.
+
+    ``kind`` is ``heading``, ``paragraph``, ``item`` (a list item's paragraph),
+    ``row`` (a table row; ``cells`` holds its cells) or ``code`` (fenced or
+    indented code; ``info`` is the fence's language word and ``code`` its
+    content, whose first line is ``line + 1`` for a fence). ``bullet`` is true
+    for the first paragraph of a list item (its marker was dropped from
+    ``lines``); later paragraphs of the same item have ``bullet`` false and
+    the same ``item``. ``quoted`` marks text inside a blockquote.
+    """
+
+    kind: str
+    line: int
+    end_line: int
+    lines: tuple[ShownLine, ...] = ()
+    level: int = 0
+    bullet: bool = False
+    item: int | None = None
+    quoted: bool = False
+    cells: tuple[str, ...] = ()
+    info: str = ""
+    code: str = ""
+
+    @property
+    def text(self) -> str:
+        return "\n".join(shown.text for shown in self.lines)
+
+
+_PLAIN_BULLET = re.compile(r"[ \t]*(?:[•◦▪‣●*+-]|\d{1,3}[.)])[ \t]+(\S.*)")
+
+
+def plain_blocks(lines: list[Line]) -> list[Block]:
+    """Blocks of a plain-text rendering: one per non-blank line.
+
+    A rendering has no reliable paragraph structure beyond lines: a bullet
+    (``•``, ``-``, ``*``, ``1.``) starts an ``item``; a line with tabs is a
+    table ``row``; everything else is a ``paragraph``. Headings cannot be told
+    from short paragraphs here; a dialect recognises its own section titles.
+    """
+    blocks: list[Block] = []
+    for item, line in enumerate(lines):
+        stripped = line.text.strip()
+        if not stripped:
+            continue
+        bullet = _PLAIN_BULLET.fullmatch(line.text)
+        if "\t" in stripped:
+            cells = tuple(cell.strip() for cell in line.text.split("\t"))
+            blocks.append(
+                Block("row", line.number, line.number, (ShownLine(line.number, stripped),),
+                      cells=cells)
+            )
+        elif bullet:
+            shown = (ShownLine(line.number, bullet.group(1).strip()),)
+            blocks.append(Block("item", line.number, line.number, shown, bullet=True, item=item))
+        else:
+            blocks.append(Block("paragraph", line.number, line.number,
+                                (ShownLine(line.number, stripped),)))
+    return blocks
+
+
+def front_matter_end(lines: list[Line]) -> int | None:
+    """The line number closing a YAML front matter block (``---`` ... ``---``), or ``None``."""
+    if not lines or lines[0].text.strip() != "---":
+        return None
+    for line in lines[1:]:
+        if line.text.strip() in ("---", "..."):
+            return line.number
+    return None
+
+
+def markdown_parser() -> MarkdownIt:
+    """The Markdown tokenizer every dialect uses: CommonMark plus pipe tables."""
+    # Raw HTML stays text, so nothing a reader could see is hidden.
+    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+
+
+_MARKDOWN = markdown_parser()
+
+
+def _inline_lines(inline) -> list[str]:
+    """An inline token's text as the reader sees it, one string per source line."""
+    parts: list[list[str]] = [[]]
+    for child in inline.children or ():
+        if child.type in ("text", "code_inline", "image"):
+            parts[-1].append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append([])
+    return ["".join(part) for part in parts]
+
+
+def _numbered(rendered: list[str], first: int, last: int) -> tuple[ShownLine, ...]:
+    """Give rendered lines their report line numbers.
+
+    When a code span crossed a line break markdown-it joins its lines, so
+    there are fewer rendered lines than source lines; the last rendered line
+    is then pinned to the block's last line (where a quotation's ``--- path``
+    sits) and the others keep their order from the first.
+    """
+    count = len(rendered)
+    if not count or count == last - first + 1:
+        return tuple(ShownLine(first + k, text) for k, text in enumerate(rendered))
+    shown = [ShownLine(min(first + k, last), text) for k, text in enumerate(rendered[:-1])]
+    shown.append(ShownLine(last, rendered[-1], start=min(first + count - 1, last)))
+    return tuple(shown)
+
+
+def markdown_blocks(text: str, skip_through: int | None = None) -> list[Block]:
+    """Blocks of a Markdown report, from markdown-it's token stream.
+
+    ``skip_through`` blanks lines 1..n first (front matter), keeping line
+    numbers. Raw HTML blocks and thematic breaks are not part of what a reader
+    reads as text and are left out.
+    """
+    if skip_through:
+        source_lines = text.split("\n")
+        for index in range(min(skip_through, len(source_lines))):
+            source_lines[index] = ""
+        text = "\n".join(source_lines)
+    tokens = _MARKDOWN.parse(text)
+    blocks: list[Block] = []
+    items: list[int] = []  # open list items, innermost last
+    items_with_text: set[int] = set()
+    quote_depth = 0
+    row_start: tuple[int, int] | None = None
+    cells: list[str] = []
+    heading: tuple[int, int, int] | None = None
+    item_counter = 0
+    for token in tokens:
+        kind = token.type
+        if kind == "list_item_open":
+            item_counter += 1
+            items.append(item_counter)
+        elif kind == "list_item_close":
+            if items:
+                items.pop()
+        elif kind == "blockquote_open":
+            quote_depth += 1
+        elif kind == "blockquote_close":
+            quote_depth = max(0, quote_depth - 1)
+        elif kind == "heading_open" and token.map:
+            level = int(token.tag[1:]) if token.tag[1:].isdigit() else 1
+            heading = (token.map[0] + 1, max(token.map[0] + 1, token.map[1]), level)
+        elif kind == "tr_open" and token.map:
+            row_start = (token.map[0] + 1, max(token.map[0] + 1, token.map[1]))
+            cells = []
+        elif kind == "tr_close" and row_start:
+            first, last = row_start
+            joined = "\t".join(cells)
+            blocks.append(Block("row", first, last, (ShownLine(first, joined),),
+                                quoted=quote_depth > 0, cells=tuple(cells)))
+            row_start = None
+        elif kind == "inline":
+            rendered = _inline_lines(token)
+            if row_start is not None:
+                cells.append(" ".join(part.strip() for part in rendered).strip())
+                continue
+            if not token.map:
+                continue
+            first, last = token.map[0] + 1, max(token.map[0] + 1, token.map[1])
+            if heading is not None:
+                first, last, level = heading
+                shown = (ShownLine(first, " ".join(rendered).strip()),)
+                blocks.append(Block("heading", first, last, shown, level=level,
+                                    quoted=quote_depth > 0))
+                heading = None
+                continue
+            shown = _numbered([part.strip() for part in rendered], first, last)
+            if items:
+                current = items[-1]
+                bullet = current not in items_with_text
+                items_with_text.add(current)
+                blocks.append(Block("item", first, last, shown, bullet=bullet, item=current,
+                                    quoted=quote_depth > 0))
+            else:
+                blocks.append(Block("paragraph", first, last, shown, quoted=quote_depth > 0))
+        elif kind in ("fence", "code_block") and token.map:
+            first, last = token.map[0] + 1, max(token.map[0] + 1, token.map[1])
+            info = token.info.strip().split()[0] if token.info.strip() else ""
+            content = token.content[:-1] if token.content.endswith("\n") else token.content
+            first_content = first + 1 if kind == "fence" else first
+            shown = tuple(
+                ShownLine(first_content + offset, part)
+                for offset, part in enumerate(content.split("\n"))
+            ) if content else ()
+            blocks.append(Block("code", first, last, shown, info=info, code=content,
+                                item=items[-1] if items else None, quoted=quote_depth > 0))
+    return blocks

@@ -1,0 +1,659 @@
+"""Record reports (FORMAT.md §1): the main dialect, from a Markdown original
+or from a plain-text rendering of one.
+
+The parse runs in three passes over the report, each linear in its length:
+
+1. **Structure** over the blocks (:mod:`.lexing`): record declarations (an
+   ID alone on a line, then ``Label:``), annotations (``On <ID>``), section
+   titles that end a record, ``Part of:``, ``Selection predicate:`` bullets
+   and ```` ```memreport ```` blocks.
+2. **Lines** over the raw report lines outside code: statuses, pins,
+   repository URLs, ``SRC-n`` mentions, path citations and references to
+   record IDs. Working on raw lines keeps the exact column a status value
+   sits at, so a write-back can replace it in place.
+3. **Quotations** over the lines as the reader sees them (inline markup
+   stripped), so a quote inside backticks is the quoted code, not the markup.
+
+Whatever a pass cannot understand it skips; the parser never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from ..model import (
+    Evidence,
+    EvidenceKind,
+    Finding,
+    LineRange,
+    Record,
+    Reference,
+    Report,
+    Source,
+    Status,
+    TextBlock,
+)
+from . import lexing
+from .lexing import Block, ShownLine
+
+DIALECT = "records"
+
+#: Section titles of a record report, in their usual order (FORMAT.md §1). In
+#: a plain-text rendering a bare line with one of these titles ends a record.
+SECTION_TITLES: tuple[str, ...] = (
+    "Boundary and evidence",
+    "Core ideas",
+    "Shared records",
+    "Components",
+    "Operative objects",
+    "Routes",
+    "Claims",
+    "Evidenced absences",
+    "Behavioral-authority paths",
+    "Annotations",
+    "Write side",
+    "Read-back",
+    "Integration issues",
+    "Limitations and checks",
+)
+_TITLES = frozenset(title.casefold() for title in SECTION_TITLES)
+
+#: The named fields of a route's bullets.
+ROUTE_FIELDS: tuple[str, ...] = (
+    "Immediate return",
+    "Later read-back",
+    "Delegated visibility",
+    "Selection predicate",
+    "Invalidation or expiry",
+    "Activation or effect",
+    "Evidence limits",
+)
+
+_LABEL = re.compile(r"Label[ \t]*:[ \t]*(.*)")
+_PART_OF = re.compile(r"Part of[ \t]*:[ \t]*(.*)")
+_SELECTION = re.compile(r"Selection predicate[ \t]*:[ \t]*(.*)")
+_ROUTE_FIELD = re.compile("(?:" + "|".join(re.escape(name) for name in ROUTE_FIELDS) + r")[ \t]*:")
+_INLINE_PREDICATES = "memreport"
+
+
+def _same_commit(one: str, other: str) -> bool:
+    """Whether two written shas name the same commit (a short sha is a prefix)."""
+    return one.startswith(other) or other.startswith(one)
+
+
+def is_section_title(text: str) -> bool:
+    """Whether ``text`` is one of the record report's section titles."""
+    return text.strip().rstrip(":").strip().casefold() in _TITLES
+
+
+@dataclass
+class _Draft:
+    """A record while it is being parsed (the model's records are frozen)."""
+
+    id: str
+    lens: str
+    kind: str
+    line: int
+    is_annotation: bool
+    heading_level: int | None
+    end_line: int = 0
+    label: str | None = None
+    label_line: int | None = None
+    part_of: str | None = None
+    statuses: list[Status] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    selection: list[TextBlock] = field(default_factory=list)
+    inline: list[TextBlock] = field(default_factory=list)
+
+    def freeze(self) -> Record:
+        return Record(
+            id=self.id,
+            lens=self.lens,
+            kind=self.kind,
+            line=self.line,
+            end_line=max(self.line, self.end_line),
+            label=self.label,
+            label_line=self.label_line,
+            part_of=self.part_of,
+            is_annotation=self.is_annotation,
+            statuses=tuple(sorted(self.statuses, key=lambda s: (s.line, s.column))),
+            evidence=tuple(sorted(self.evidence, key=lambda e: (e.line, e.end_line))),
+            references=tuple(sorted(self.references, key=lambda r: r.line)),
+            selection_predicates=tuple(self.selection),
+            inline_predicates=tuple(self.inline),
+        )
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One shown line in document order, with the block it belongs to."""
+
+    shown: ShownLine
+    block: Block
+
+    @property
+    def bullet(self) -> bool:
+        """The first line of a list item (whose marker was dropped)."""
+        return self.block.bullet and self.block.lines[:1] == (self.shown,)
+
+
+def parse(path: str, text: str) -> Report:
+    """Parse a record report (Markdown when ``path`` ends in ``.md``, else a
+    plain-text rendering) into the report model. Never raises."""
+    return _Parser(path, text).parse()
+
+
+class _Parser:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.lines = lexing.numbered_lines(text)
+        self.markdown = lexing.is_markdown(path)
+        self.front_matter_end = lexing.front_matter_end(self.lines) if self.markdown else None
+        if self.markdown:
+            self.blocks = lexing.markdown_blocks(text, self.front_matter_end)
+        else:
+            self.blocks = lexing.plain_blocks(self.lines)
+        count = len(self.lines)
+        self.count = count
+        #: lines a reader reads as code (fences) or metadata (front matter): no prose lexing there
+        self.not_prose = [False] * (count + 2)
+        for line in range(1, (self.front_matter_end or 0) + 1):
+            self.not_prose[line] = True
+        for block in self.blocks:
+            if block.kind == "code":
+                for line in range(block.line, min(block.end_line, count) + 1):
+                    self.not_prose[line] = True
+        self.entries = [
+            _Entry(shown, block)
+            for block in self.blocks
+            for shown in (
+                (ShownLine(block.line, block.code),) if block.kind == "code" else block.lines
+            )
+        ]
+        self.drafts: list[_Draft] = []
+        #: index into ``drafts`` of the record owning each line, -1 for none
+        self.owner = [-1] * (count + 2)
+        self.findings: list[Finding] = []
+        self.report_evidence: list[Evidence] = []
+        self.report_references: list[Reference] = []
+        self.report_statuses: list[Status] = []
+        self.title: str | None = None
+        self.meta: dict = {}
+        #: line -> the record ID a structural line names (declaration, annotation, part-of)
+        self.declaration_lines: dict[int, str] = {}
+        self.annotation_lines: dict[int, str] = {}
+        self.part_of_lines: dict[int, str] = {}
+        self.first_text_line = next((line.number for line in self.lines if line.text.strip()), 0)
+
+    # ------------------------------------------------------------------ driver
+
+    def parse(self) -> Report:
+        self._read_front_matter()
+        self._structure()
+        self._assign_owners()
+        sources = self._lines()
+        self._quotations()
+        if self.report_statuses:
+            # The model has no report-level statuses yet (a status table outside any record).
+            self.meta["statuses"] = tuple(self.report_statuses)
+        return Report(
+            path=self.path,
+            dialect=DIALECT,
+            title=self.title,
+            sources=sources,
+            records=tuple(draft.freeze() for draft in self.drafts),
+            evidence=tuple(sorted(self.report_evidence, key=lambda e: (e.line, e.end_line))),
+            references=tuple(sorted(self.report_references, key=lambda r: r.line)),
+            findings=tuple(sorted(self.findings, key=lambda f: f.line)),
+            line_count=self.count,
+            meta=self.meta,
+        )
+
+    def _read_front_matter(self) -> None:
+        if not self.front_matter_end:
+            return
+        body = "\n".join(line.text for line in self.lines[1 : self.front_matter_end - 1])
+        try:
+            data = yaml.safe_load(body) if body.strip() else {}
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            line = 2 + mark.line if mark is not None else 1
+            self.findings.append(
+                Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
+            )
+            return
+        if isinstance(data, dict):
+            self.meta["front_matter"] = {str(key): value for key, value in data.items()}
+
+    # ------------------------------------------------------------------ pass 1: structure
+
+    def _structure(self) -> None:
+        current: _Draft | None = None
+        expecting_label = False
+        declared: dict[str, int] = {}
+        previous_block: Block | None = None
+        for index, entry in enumerate(self.entries):
+            shown, block = entry.shown, entry.block
+            first_of_block = block is not previous_block
+            previous_block = block
+            text = shown.text
+            if block.kind == "heading":
+                if self.title is None and block.level == 1:
+                    self.title = text or None
+                started = (
+                    None if block.quoted else self._declaration(text, block.line, block.level, declared)
+                )
+                if started is not None:
+                    self._close(current, block.line - 1)
+                    current, expecting_label = started, not started.is_annotation and started.label is None
+                elif current is not None and (
+                    current.heading_level is None or block.level <= current.heading_level
+                ):
+                    self._close(current, block.line - 1)
+                    current, expecting_label = None, False
+                continue
+            if block.kind == "paragraph" and not block.quoted and (
+                first_of_block or self._label_follows(index)
+            ):
+                started = self._declaration(text, shown.number, None, declared)
+                if started is not None:
+                    self._close(current, shown.number - 1)
+                    current, expecting_label = started, not started.is_annotation
+                    continue
+                if not self.markdown and is_section_title(text):
+                    self._close(current, shown.number - 1)
+                    current, expecting_label = None, False
+                    continue
+                if not self.markdown and self.title is None and shown.number == self.first_text_line:
+                    self.title = text
+            if current is None:
+                if block.kind == "code" and block.info == _INLINE_PREDICATES:
+                    self.findings.append(Finding(
+                        block.line,
+                        "memreport block outside any record; move it under the record it checks",
+                        "structure",
+                    ))
+                continue
+            if expecting_label:
+                expecting_label = self._label(current, entry)
+                if expecting_label:
+                    continue
+            self._record_line(current, entry, first_of_block)
+        self._close(current, self.count)
+        for draft in self.drafts:
+            if draft.label is None and not draft.is_annotation:
+                self.findings.append(Finding(
+                    draft.line,
+                    f"{draft.id} has no 'Label:' line after its ID; add 'Label: <name>' below it",
+                    "no-label",
+                ))
+
+    def _label_follows(self, index: int) -> bool:
+        """Whether the next shown line is a ``Label:`` line: an ID soft-broken
+        onto a later line of a Markdown paragraph still declares a record then."""
+        following = index + 1
+        return (
+            following < len(self.entries)
+            and self.entries[following].block.kind == "paragraph"
+            and _LABEL.match(self.entries[following].shown.text.strip()) is not None
+        )
+
+    def _declaration(
+        self, text: str, line: int, heading_level: int | None, declared: dict[str, int]
+    ) -> _Draft | None:
+        """A record or annotation that ``text`` declares, or ``None``."""
+        text = text.strip()
+        label: str | None = None
+        annotation = lexing.ANNOTATION_LINE.fullmatch(text)
+        if annotation:
+            record_id, is_annotation = annotation.group(1), True
+        elif lexing.RECORD_ID_LINE.fullmatch(text):
+            record_id, is_annotation = text, False
+        else:
+            headed = lexing.HEADED_RECORD.fullmatch(text) if heading_level is not None else None
+            if headed is None:
+                return None
+            record_id, label = headed.group(2), headed.group(3).strip()
+            is_annotation = bool(headed.group(1))
+        lens, kind = lexing.split_record_id(record_id)
+        draft = _Draft(record_id, lens, kind, line, is_annotation, heading_level)
+        if label:
+            draft.label, draft.label_line = label, line
+        if is_annotation:
+            self.annotation_lines[line] = record_id
+        else:
+            self.declaration_lines[line] = record_id
+            if record_id in declared:
+                self.findings.append(Finding(
+                    line,
+                    f"{record_id} is declared again (first at line {declared[record_id]}); "
+                    "rename one of them or merge the two records",
+                    "duplicate-id",
+                ))
+            else:
+                declared[record_id] = line
+        self.drafts.append(draft)
+        return draft
+
+    def _label(self, draft: _Draft, entry: _Entry) -> bool:
+        """Take ``Label:`` (or ``Part of:`` before it) right after a declaration;
+        returns whether a label is still expected."""
+        text = entry.shown.text.strip()
+        if entry.block.kind in ("paragraph", "item"):
+            part_of = _PART_OF.fullmatch(text)
+            if part_of:
+                self._part_of(draft, part_of.group(1), entry.shown.number)
+                return True
+            label = _LABEL.fullmatch(text)
+            if label and label.group(1).strip():
+                draft.label, draft.label_line = label.group(1).strip(), entry.shown.number
+        return False
+
+    def _part_of(self, draft: _Draft, rest: str, line: int) -> None:
+        targets = lexing.find_record_ids(rest)
+        if not targets:
+            self.findings.append(Finding(
+                line, "'Part of:' names no record ID; write 'Part of: <ID>'", "structure"
+            ))
+            return
+        if draft.part_of is None:
+            draft.part_of = targets[0].id
+        self.part_of_lines[line] = targets[0].id
+
+    def _record_line(self, draft: _Draft, entry: _Entry, first_of_block: bool) -> None:
+        """What one line inside a record adds to it besides evidence and statuses."""
+        block, text = entry.block, entry.shown.text.strip()
+        if block.kind == "code":
+            if block.info == _INLINE_PREDICATES:
+                lines = block.code.count("\n") + 1 if block.code else 1
+                draft.inline.append(TextBlock(block.code, block.line + 1, block.line + lines))
+            return
+        if block.kind not in ("paragraph", "item"):
+            return
+        part_of = _PART_OF.fullmatch(text)
+        if part_of:
+            self._part_of(draft, part_of.group(1), entry.shown.number)
+            return
+        selection = _SELECTION.match(text)
+        if selection and first_of_block:
+            rest = [selection.group(1).strip()]
+            rest.extend(shown.text for shown in block.lines[1:])
+            end = max(entry.shown.number, block.end_line)
+            draft.selection.append(TextBlock("\n".join(rest).strip(), entry.shown.number, end))
+
+    def _close(self, draft: _Draft | None, bound: int) -> None:
+        """End ``draft`` at the last non-blank line at or before ``bound``."""
+        if draft is None or draft.end_line:
+            return
+        end = min(bound, self.count)
+        while end > draft.line and not self.lines[end - 1].text.strip():
+            end -= 1
+        draft.end_line = max(end, draft.line)
+
+    def _assign_owners(self) -> None:
+        for index, draft in enumerate(self.drafts):
+            for line in range(draft.line, draft.end_line + 1):
+                self.owner[line] = index
+
+    # ------------------------------------------------------------------ pass 2: lines
+
+    def _lines(self) -> tuple[Source, ...]:
+        first_mention: dict[str, int] = {}
+        source_pins: dict[str, tuple[str, int]] = {}
+        report_pins: list[tuple[str, int]] = []
+        urls: dict[str, tuple[str, int]] = {}
+        for line in self.lines:
+            number, text = line.number, line.text
+            if self.not_prose[number] or not text.strip():
+                continue
+            owner = self.drafts[self.owner[number]] if self.owner[number] >= 0 else None
+            mentioned = lexing.find_source_ids(text)
+            for source_id in mentioned:
+                first_mention.setdefault(source_id, number)
+            for pin in lexing.find_pins(text):
+                if pin.source is None:
+                    report_pins.append((pin.sha, number))
+                    continue
+                first_mention.setdefault(pin.source, number)
+                if pin.source in source_pins and not _same_commit(source_pins[pin.source][0], pin.sha):
+                    earlier, at = source_pins[pin.source]
+                    self.findings.append(Finding(
+                        number,
+                        f"{pin.source} is pinned at {pin.sha} here but at {earlier} on line {at}; "
+                        "keep one commit per source",
+                        "structure",
+                    ))
+                    continue
+                if pin.source not in source_pins or len(pin.sha) > len(source_pins[pin.source][0]):
+                    source_pins[pin.source] = (pin.sha, source_pins.get(pin.source, (pin.sha, number))[1])
+            url = lexing.find_repository_url(text)
+            if url:
+                urls.setdefault(mentioned[0] if mentioned else "SRC-1", (url, number))
+            for status in lexing.find_statuses(text):
+                self._status(owner, status, number)
+            for citation in lexing.find_path_citations(text):
+                self._citation(owner, citation, number)
+            self._references(owner, text, number)
+        return self._sources(first_mention, source_pins, report_pins, urls)
+
+    def _status(self, owner: _Draft | None, found: lexing.StatusMatch, line: int) -> None:
+        if not found.value:
+            self.findings.append(Finding(
+                line,
+                f"{(found.axis + ' ').lstrip()}conclusion status has no value; "
+                "write one of absent, inapplicable, uninspected, claimed, afforded, observed, "
+                "causally supported",
+                "status",
+            ))
+            return
+        status = Status(found.axis, found.qualifier, found.value, line, found.column)
+        (owner.statuses if owner else self.report_statuses).append(status)
+
+    def _citation(self, owner: _Draft | None, citation: lexing.PathCitation, line: int) -> None:
+        spec = citation.spec
+        owner_id = owner.id if owner else None
+        target = owner.evidence if owner else self.report_evidence
+        if spec.bad_range:
+            self.findings.append(Finding(
+                line,
+                f"{spec.path}:{spec.bad_range} is not a line range; write start-end with 1 <= start <= end",
+                "path",
+            ))
+        if spec.ranges:
+            for cited in spec.ranges:
+                target.append(Evidence(EvidenceKind.LINES, spec.path, line, line, cited_lines=cited,
+                                       source=citation.source, owner=owner_id))
+            return
+        if spec.is_directory:
+            target.append(Evidence(EvidenceKind.DIRECTORY, spec.path.rstrip("/"), line, line,
+                                   source=citation.source, owner=owner_id))
+            return
+        target.append(Evidence(EvidenceKind.PATH, spec.path, line, line,
+                               source=citation.source, owner=owner_id))
+
+    def _references(self, owner: _Draft | None, text: str, line: int) -> None:
+        declared = self.declaration_lines.get(line)
+        annotated = self.annotation_lines.get(line)
+        part_of = self.part_of_lines.get(line)
+        target = owner.references if owner else self.report_references
+        for found in lexing.find_record_ids(text):
+            if declared == found.id:
+                declared = None  # the record's own declaration is not a reference
+                continue
+            if annotated == found.id:
+                annotated = None
+                target.append(Reference(found.id, line, "annotation"))
+                continue
+            if part_of == found.id:
+                part_of = None
+                target.append(Reference(found.id, line, "part-of"))
+                continue
+            target.append(Reference(found.id, line, "prose"))
+
+    def _sources(
+        self,
+        first_mention: dict[str, int],
+        source_pins: dict[str, tuple[str, int]],
+        report_pins: list[tuple[str, int]],
+        urls: dict[str, tuple[str, int]],
+    ) -> tuple[Source, ...]:
+        """One :class:`Source` per ``SRC-n``; a report-level pin (``git
+        rev-parse HEAD matched``) pins SRC-1 when SRC-1 has no pin of its own."""
+        if report_pins:
+            sha, line = report_pins[0]
+            # A short sha and the full one agree; keep the full one.
+            sha = max((p for p, _ in report_pins if _same_commit(p, sha)), key=len)
+            if "SRC-1" in source_pins:
+                pinned, at = source_pins["SRC-1"]
+                for other, other_line in report_pins:
+                    if not _same_commit(other, pinned):
+                        self.findings.append(Finding(
+                            other_line,
+                            f"the report checks commit {other} here but pins SRC-1 at {pinned} "
+                            f"on line {at}; keep one commit",
+                            "structure",
+                        ))
+            else:
+                source_pins["SRC-1"] = (sha, line)
+                for other, other_line in report_pins[1:]:
+                    if not _same_commit(other, sha):
+                        self.findings.append(Finding(
+                            other_line,
+                            f"the report names commit {other} here but {sha} on line {line}; "
+                            "keep one commit",
+                            "structure",
+                        ))
+        wanted = set(first_mention) | set(source_pins) | set(urls)
+        has_evidence = bool(self.report_evidence) or any(d.evidence for d in self.drafts)
+        if not wanted and has_evidence:
+            wanted.add("SRC-1")
+        sources = []
+        for source_id in sorted(wanted, key=lambda s: int(s.split("-")[1])):
+            pin = source_pins.get(source_id)
+            url = urls.get(source_id)
+            line = pin[1] if pin else first_mention.get(source_id, url[1] if url else None)
+            sources.append(Source(source_id, pin[0] if pin else None, url[0] if url else None, line))
+        return tuple(sources)
+
+    # ------------------------------------------------------------------ pass 3: quotations
+
+    def _quotations(self) -> None:
+        for index, entry in enumerate(self.entries):
+            if entry.block.kind not in ("paragraph", "item"):
+                continue
+            tail = lexing.split_quotation(entry.shown.text)
+            if tail is None:
+                continue
+            number = entry.shown.number
+            raw = None
+            if self.markdown and 1 <= number <= self.count:
+                raw = lexing.split_quotation(self.lines[number - 1].text)
+            # The path comes from the raw line when it parses: markdown-it would read
+            # ``src/__init__.py`` outside backticks as emphasis and drop the underscores.
+            spec = raw.spec if raw is not None else tail.spec
+            parts = self._quoted_parts(index, tail.text)
+            self._quotation(parts, spec, number)
+
+    def _quoted_parts(self, index: int, text: str) -> list[tuple[_Entry, str]]:
+        """The shown lines a quotation ending at ``entries[index]`` spans.
+
+        Rendering may split one excerpt into several paragraphs, and only the
+        last carries ``--- path``. The rule: walking back from the quotation
+        line, earlier lines (blank lines between them allowed) belong to the
+        quotation while they read as code, i.e. they are
+
+        * of the same kind: paragraphs for a paragraph quotation, list items
+          for a list-item quotation (a YAML list renders as ``•`` bullets),
+          fenced code for either, in the same record and blockquote;
+        * not structure: no record ID or ``On`` line, ``Label:``/``Part of:``,
+          route field, status, ``SRC-n`` mention, section title or another
+          quotation line;
+        * not prose: they do not end like a sentence, introduce something
+          with a capitalised ``...:``, or read as a bare title
+          (:func:`lexing.reads_as_prose`).
+
+        A prose line, a bullet or a status line therefore ends the quotation,
+        which keeps a false join (a quote that cannot match) less likely than
+        a missed one (a shorter quote that still matches).
+        """
+        end = self.entries[index]
+        parts: list[tuple[_Entry, str]] = [(end, text)] if text else []
+        owner = self.owner[end.shown.number]
+        cursor = index - 1
+        while cursor >= 0:
+            entry = self.entries[cursor]
+            block = entry.block
+            if self.owner[entry.shown.number] != owner or block.quoted != end.block.quoted:
+                break
+            if block.kind == "code":
+                if block.info == _INLINE_PREDICATES or not block.code.strip():
+                    break
+                parts.append((entry, block.code))
+            elif block.kind == end.block.kind and self._reads_as_code(entry.shown.text):
+                parts.append((entry, entry.shown.text))
+            else:
+                break
+            cursor -= 1
+        parts.reverse()
+        return parts
+
+    def _reads_as_code(self, text: str) -> bool:
+        stripped = text.strip()
+        if not stripped:
+            return False
+        if (
+            lexing.RECORD_ID_LINE.fullmatch(stripped)
+            or lexing.ANNOTATION_LINE.fullmatch(stripped)
+            or _LABEL.match(stripped)
+            or _PART_OF.match(stripped)
+            or _ROUTE_FIELD.match(stripped)
+            or "conclusion status" in stripped.lower()
+            or lexing.SOURCE_ID.search(stripped)
+            or is_section_title(stripped)
+            or lexing.split_quotation(stripped) is not None
+        ):
+            return False
+        return not lexing.reads_as_prose(stripped)
+
+    def _quotation(self, parts: list[tuple[_Entry, str]], spec: lexing.PathSpec, end_line: int) -> None:
+        owner_index = self.owner[end_line]
+        owner = self.drafts[owner_index] if owner_index >= 0 else None
+        target = owner.evidence if owner else self.report_evidence
+        owner_id = owner.id if owner else None
+        if spec.bad_range:
+            self.findings.append(Finding(
+                end_line,
+                f"{spec.path}:{spec.bad_range} is not a line range; write start-end with 1 <= start <= end",
+                "path",
+            ))
+        if not parts:
+            self.findings.append(Finding(
+                end_line,
+                f"quotation of {spec.path} has no quoted text; put the excerpt before ' --- {spec.path}'",
+                "structure",
+            ))
+            target.append(Evidence(EvidenceKind.PATH, spec.path, end_line, end_line,
+                                   owner=owner_id))
+            return
+        texts = []
+        for position, (entry, text) in enumerate(parts):
+            # The first part's own bullet marker is report structure; later bullets
+            # are the quoted file's list items, which a rendering shows as ``•``.
+            texts.append(f"• {text}" if position and entry.bullet else text)
+        cited = None
+        if spec.ranges:
+            cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges))
+        first_line = parts[0][0].shown.first
+        target.append(Evidence(
+            EvidenceKind.QUOTE,
+            spec.path,
+            first_line,
+            max(end_line, first_line),
+            text="\n".join(texts),
+            cited_lines=cited,
+            owner=owner_id,
+        ))
