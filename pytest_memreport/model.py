@@ -217,6 +217,8 @@ class Report:
     evidence: tuple[Evidence, ...] = ()
     #: references outside any record
     references: tuple[Reference, ...] = ()
+    #: status lines outside any record (e.g. a status table in the boundary section)
+    statuses: tuple[Status, ...] = ()
     findings: tuple[Finding, ...] = ()
     line_count: int = 0
     #: free-form facts a dialect wants in JSON (e.g. front matter keys)

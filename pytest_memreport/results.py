@@ -115,6 +115,9 @@ def report_json(report: Report, log: ResultLog) -> dict:
         "against": against,
         "records": [_record_json(r, log, report.path) for r in report.records],
         "evidence": [_evidence_json(e, log, report.path) for e in report.evidence],
+        "statuses": [
+            {"axis": s.axis, "qualifier": s.qualifier, "value": s.value, "line": s.line} for s in report.statuses
+        ],
         "findings": [{"line": f.line, "message": f.message, "code": f.code} for f in report.findings],
     }
     return out

@@ -137,12 +137,12 @@ def test_markdown_statuses_with_qualifiers_values_and_columns(markdown):
     ]
     # Two statuses in one table cell, outside any record.
     row = MARKDOWN.read_text(encoding="utf-8").split("\n")[16]
-    assert [(s.axis, s.qualifier, s.value, s.line, s.column) for s in markdown.meta["statuses"]] == [
+    assert [(s.axis, s.qualifier, s.value, s.line, s.column) for s in markdown.statuses] == [
         ("implementation", "signoff and reconstruction", "wired", 17,
          row.index("status: wired") + len("status: ")),
         ("operation", "", "uninspected", 17, row.index("status: uninspected") + len("status: ")),
     ]
-    assert row[markdown.meta["statuses"][1].column:].startswith("uninspected. |")
+    assert row[markdown.statuses[1].column:].startswith("uninspected. |")
 
 
 def test_markdown_evidence_of_each_record(markdown):
@@ -254,7 +254,7 @@ def test_plain_rendering_statuses_and_tab_separated_cells(plain):
     ]
     row = PLAIN.read_text(encoding="utf-8").split("\n")[12]
     assert "\t" in row
-    assert [(s.axis, s.qualifier, s.value, s.line, s.column) for s in plain.meta["statuses"]] == [
+    assert [(s.axis, s.qualifier, s.value, s.line, s.column) for s in plain.statuses] == [
         ("implementation", "signoff and reconstruction", "wired", 13,
          row.index("status: wired") + len("status: ")),
         ("operation", "", "uninspected", 13, row.index("status: uninspected") + len("status: ")),

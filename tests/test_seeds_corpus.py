@@ -55,7 +55,7 @@ def quotations(report: Report):
 
 
 def all_statuses(report: Report):
-    return [s for r in report.records for s in r.statuses] + list(report.meta.get("statuses", ()))
+    return [s for r in report.records for s in r.statuses] + list(report.statuses)
 
 
 def record(report: Report, node: str):
@@ -153,7 +153,7 @@ def test_seed_003_values():
         ("implementation", "wired", 296), ("operation", "uninspected", 297)
     ]
     # the guarantees table sits outside any record, two statuses per row
-    assert [(s.line, s.axis) for s in report.meta["statuses"]] == [
+    assert [(s.line, s.axis) for s in report.statuses] == [
         (line, axis) for line in (41, 42, 43, 44) for axis in ("implementation", "operation")
     ]
     assert record(report, "RT-BAP-rebuilt-services").end_line == 344

@@ -197,9 +197,6 @@ class _Parser:
         self._assign_owners()
         sources = self._lines()
         self._quotations()
-        if self.report_statuses:
-            # The model has no report-level statuses yet (a status table outside any record).
-            self.meta["statuses"] = tuple(self.report_statuses)
         return Report(
             path=self.path,
             dialect=DIALECT,
@@ -208,6 +205,7 @@ class _Parser:
             records=tuple(draft.freeze() for draft in self.drafts),
             evidence=tuple(sorted(self.report_evidence, key=lambda e: (e.line, e.end_line))),
             references=tuple(sorted(self.report_references, key=lambda r: r.line)),
+            statuses=tuple(sorted(self.report_statuses, key=lambda s: (s.line, s.column))),
             findings=tuple(sorted(self.findings, key=lambda f: f.line)),
             line_count=self.count,
             meta=self.meta,
