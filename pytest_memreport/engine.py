@@ -120,6 +120,9 @@ class Engine:
         self._predicate_results: dict[tuple, predicates.PredicateResult] = {}
         self.loaded_paths: list[Path] = []
         self._observations: dict[tuple, object] = {}
+        self._announced: set = set()
+        #: where long-running steps are announced (the plugin points it at the terminal)
+        self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
 
@@ -354,6 +357,10 @@ class Engine:
                 pin = self.pin_result(report, evidence)
                 if pin.ok and pin.lines is not None and evidence.kind.value in ("quote", "lines"):
                     quoted.append((pin.path, pin.lines))
+            self._announce(
+                f"memreport: running observation `{observe.display_command(observation.run)}` "
+                f"for {record.id} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
+            )
             start = time.perf_counter()
             answer = (observe.run_observation(observation, binding.store, binding.pin, quoted), None)
             self.timing.add("observations", time.perf_counter() - start)
@@ -407,12 +414,20 @@ class Engine:
             except RevisionError:
                 against = None
             if against is not None:
+                pair = (binding.store.path, binding.pin, against)
+                if pair not in self._announced and against != binding.pin:
+                    self._announced.add(pair)
+                    self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} to {against[:12]}")
                 start = time.perf_counter()
                 snapshot = binding.store.snapshot(against)
                 result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot)
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result
+
+    def _announce(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(message)
 
     def close(self) -> None:
         for store in self._stores.values():

@@ -108,6 +108,7 @@ def pytest_configure(config: pytest.Config) -> None:
     engine.loaded_paths = paths
     config.stash[ENGINE_KEY] = engine
     config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
+    engine.progress = _progress_writer(config)
     if not paths:
         return
     missing = [p for p in paths if not p.exists()]
@@ -121,6 +122,22 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = list(config.args) + [w for w in wanted if w not in config.args]
     else:
         config.args = wanted
+
+
+def _progress_writer(config: pytest.Config):
+    """Announce long steps (observations; with -v, history walks) that pytest's progress does not show."""
+    if hasattr(config, "workerinput"):
+        return None
+    verbose = config.getoption("verbose") > 0
+
+    def write(message: str) -> None:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None or (message.startswith("memreport: following") and not verbose):
+            return
+        reporter.ensure_newline()
+        reporter.write_line(message)
+
+    return write
 
 
 def in_shard(nodeid: str, k: int, n: int) -> bool:
