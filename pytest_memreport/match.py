@@ -94,8 +94,6 @@ MAX_GAP_LINES = 40
 #: how many texts keep their derived forms cached, and how many characters at most
 _INDEX_CACHE_SIZE = 256
 _INDEX_CACHE_CHARS = 32_000_000
-#: line lookups per text answered by counting before a line index is built
-_COUNTED_LOOKUPS = 4
 
 
 # --------------------------------------------------------------------------- results
@@ -451,14 +449,13 @@ class _Haystack:
 class _TextIndex:
     """What matching derives from one text, each computed when first needed."""
 
-    __slots__ = ("text", "_plain", "_ticks", "_line_starts", "_lookups", "_forms", "_relaxed", "_hay")
+    __slots__ = ("text", "_plain", "_ticks", "_line_starts", "_forms", "_relaxed", "_hay")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._plain: str | None = None
         self._ticks: list[int] = []
         self._line_starts: list[int] | None = None
-        self._lookups = 0
         self._forms: list[_ScanForm] | None = None
         self._relaxed: str | None = None
         self._hay: _Haystack | None = None
@@ -500,16 +497,9 @@ class _TextIndex:
         return self._relaxed
 
     def line_of(self, offset: int) -> int:
-        """The 1-based line holding ``offset``: bisect over the line starts.
-
-        Building that index costs a pass over the text, as much as a few
-        C-speed counts, so a text's first few lookups just count newlines.
-        """
+        """The 1-based line holding ``offset``: bisect over the line starts."""
         if self._line_starts is None:
-            self._lookups += 1
-            if self._lookups <= _COUNTED_LOOKUPS:
-                return self.text.count("\n", 0, offset) + 1
-            # the offsets at which lines 2, 3, ... start
+            # the offsets at which lines 2, 3, ... start (C-level iteration only)
             self._line_starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n")))))
         return bisect_right(self._line_starts, offset) + 1
 
