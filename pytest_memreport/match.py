@@ -39,16 +39,19 @@ is not found.
 
 How it stays fast. A quote is usually in the file verbatim, so each part is
 first searched as a plain substring. Any other occurrence must hold a copy of
-the part's *anchor* (its longest word: damage never splits a word); if the
-verbatim occurrences hold every copy in the text, there is nothing else to
-find. Otherwise each remaining copy is checked where it lies: the part with
-whitespace removed is compared with the text around the copy with whitespace
-removed, and a region that agrees must also pass the whitespace rule. The
-same is tried on those lines with their markers blanked. Only bullets, and
-quotes that keep some markers but drop others, fall through to a compiled
-regex, behind two prefilters (every word occurs; the quote without whitespace
-and marker characters occurs in the text likewise reduced). Per-text work is
-cached, keyed by the text's identity or a caller's ``key`` (e.g. a blob id).
+the part's *anchor* (a word, rare-looking: damage never splits a word); the
+copies outside the verbatim occurrences are checked where they lie: the part
+with whitespace removed is compared with the text around the copy likewise,
+a region that agrees must also pass the whitespace rule, and the same is
+tried on those lines with their markers blanked. No copy outside: nothing
+else to find. When every anchor has too many copies (or the part has no
+word), the whole text is searched at C speed in *scan forms*: the whitespace
+rule applied, markers kept or blanked, word boundaries marked, so that a
+substring hit is an occurrence. Only bullets, and quotes that keep some
+markers but drop others, fall through to a compiled regex, behind two
+prefilters (every word occurs; the quote without whitespace and marker
+characters occurs in the text likewise reduced). Per-text work is cached,
+keyed by the text's identity or a caller's ``key`` (e.g. a blob id).
 
 Every regex here is linear on adversarial input. In the fallback regex a
 separator can consume each character in one way only: markers are tried only

@@ -240,6 +240,31 @@ def test_leading_and_trailing_elisions_are_dropped():
     assert find(compile_quote("..."), TS_HARNESS) == []
 
 
+def test_bullet_may_also_be_a_literal_bullet():
+    assert lines_found("• first • second", "notes: • first\n• second\n") == ["1-2"]
+
+
+def test_parts_without_words():
+    text = "call(\n  x,\n);\nother();\n"
+    assert lines_found("x, );", text) == ["2-3"]
+    assert lines_found("call( ... );", text) == ["1-3"]
+    assert lines_found(") ;", text) == ["3", "4"]
+    assert lines_found("} ;", text) == []
+
+
+def test_quote_of_common_words_in_a_repetitive_file():
+    """When every word of the quote has copies everywhere, the whole text is
+    searched at once; the answer is the same."""
+    text = "table = [\n" + "    1, 2,\n" * 300 + "]\n# 1, 2,\n"
+    spans = find(compile_quote("1, 2, 1, 2,"), text)
+    assert len(spans) == 150
+    assert [str(s.lines) for s in spans[:2]] == ["2-3", "4-5"]
+    assert lines_found("2, ] 1, 2,", text) == ["301-303"]
+    assert lines_found("2, ] # 1, 2,", text) == ["301-303"]
+    assert lines_found("1, 2, 3", text) == []
+    assert lines_found("1, 2 1, 2", text) == []
+
+
 def test_crlf_text_is_matched_like_lf():
     crlf = PY_STORE.replace("\n", "\r\n")
     assert lines_found("keeps the newest entries and drops the rest", crlf) == ["2-3"]
