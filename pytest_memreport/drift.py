@@ -23,6 +23,8 @@ Matching is by characters first (:mod:`.match`), then by tokens
 from __future__ import annotations
 
 import posixpath
+import weakref
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
@@ -438,6 +440,8 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
     comments, that is not a change of the definition (``body_token_diff``
     counts them).
     """
+    if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
+        return True  # the same text: no need to lex either file
     old = symbols.tokens(old_text, old_path, span=(old_def.start, old_def.end))
     new = symbols.tokens(new_text, new_path, span=(new_def.start, new_def.end))
     if old is None or new is None:
@@ -475,32 +479,105 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     rendering eats) to be matched at all, as :func:`.match.find` requires;
     files sharing the origin's name, then its extension, are reported first.
     Token matching is tried, in files of the origin's language, only when
-    character matching finds nothing.
+    character matching finds nothing, and only in files where the quote's
+    words lie close together (see :func:`_words_close`): lexing a file costs
+    far more than looking at it.
     """
     words = pattern.words
-    ordered = sorted((p for p in against.files() if p != exclude), key=lambda p: (_affinity(p, origin), p))
+    plausible = sorted(
+        (p for p in _tree_text(against).containing(words) if p != exclude), key=lambda p: (_affinity(p, origin), p)
+    )
     places: list[Place] = []
-    plausible = []
-    for path in ordered:
+    texts = []
+    for path in plausible:
         textfile = against.read(path)
         if textfile is None or not textfile.is_text:
             continue
-        plain = textfile.text.replace("`", "") if "`" in textfile.text else textfile.text
-        if not all(word in plain for word in words):
-            continue
-        plausible.append((path, textfile))
+        texts.append((path, textfile))
         places.extend(Place(path, span.lines) for span in match.find(pattern, textfile.text, key=textfile.oid or None))
     if places:
         return places, False
     language = symbols.language_for(origin)
     if language is None:
         return [], False
-    for path, textfile in plausible:
-        if symbols.language_for(path) == language:
+    reach = len(pattern.text) + match.MAX_GAP_CHARS
+    for path, textfile in texts:
+        if symbols.language_for(path) == language and _words_close(words, textfile.text, reach):
             lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
             if lines is not None:
                 places.append(Place(path, lines))
     return places, bool(places)
+
+
+def _words_close(words: tuple[str, ...], text: str, reach: int) -> bool:
+    """Whether some occurrence of the quote's longest word has every other word
+    within ``reach`` characters: a token match spans the quote's tokens plus
+    whatever layout and comments lie between them, which ``reach`` bounds by
+    the quote's length plus one elision gap (``match.MAX_GAP_CHARS``)."""
+    if not words:
+        return True
+    anchor, others = words[0], words[1:]
+    pos = text.find(anchor)
+    while pos >= 0:
+        lo, hi = max(pos - reach, 0), pos + len(anchor) + reach
+        if all(text.find(word, lo, hi) >= 0 for word in others):
+            return True
+        pos = text.find(anchor, pos + 1)
+    return False
+
+
+class _TreeText:
+    """Every text file of one snapshot as one string (files separated by NUL),
+    so the files holding a word are found by one C-speed scan per quote rather
+    than by reading every file of the tree for every quote gone from its file.
+
+    Built on the first search of a snapshot; backticks are dropped, as
+    rendering drops them from quotes.
+    """
+
+    def __init__(self, against) -> None:
+        self.paths: list[str] = []
+        self.starts: list[int] = []
+        chunks: list[str] = []
+        offset = 0
+        for path in against.files():
+            textfile = against.read(path)
+            if textfile is None or not textfile.is_text:
+                continue
+            plain = textfile.text.replace("`", "") if "`" in textfile.text else textfile.text
+            self.paths.append(path)
+            self.starts.append(offset)
+            chunks.append(plain)
+            offset += len(plain) + 1
+        self.text = "\0".join(chunks)
+        self.starts.append(offset)  # the end of the last file, plus its separator
+
+    def containing(self, words: tuple[str, ...]) -> list[str]:
+        """The paths of the files holding every one of ``words`` (all files when none)."""
+        if not words:
+            return list(self.paths)
+        text, starts = self.text, self.starts
+        first, rest = words[0], words[1:]
+        found: list[str] = []
+        pos = text.find(first)
+        while pos >= 0:
+            index = bisect_right(starts, pos) - 1
+            start, end = starts[index], starts[index + 1] - 1
+            if all(text.find(word, start, end) >= 0 for word in rest):
+                found.append(self.paths[index])
+            pos = text.find(first, end)  # the next file on
+        return found
+
+
+#: one joined tree text per snapshot, dropped with the snapshot
+_TREE_TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tree_text(against) -> _TreeText:
+    found = _TREE_TEXTS.get(against)
+    if found is None:
+        found = _TREE_TEXTS[against] = _TreeText(against)
+    return found
 
 
 def _affinity(path: str, origin: str) -> int:
