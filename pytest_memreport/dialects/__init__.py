@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from ..model import Finding, Report
-from . import records
+from . import lexing, records, review, tables
 
 __all__ = ["DIALECTS", "ReportError", "detect_dialect", "parse_report", "read_report"]
 
@@ -24,9 +24,11 @@ class ReportError(Exception):
     naming the file and what to do."""
 
 
-#: dialect name -> parser. ``review`` and ``tables`` (FORMAT.md §2, §3) register here.
+#: dialect name -> parser: record reports (FORMAT.md §1), reviews (§2), analysis tables (§3).
 DIALECTS: dict[str, Callable[[str, str], Report]] = {
     "records": records.parse,
+    "review": review.parse,
+    "tables": tables.parse,
 }
 
 _BOM = b"\xef\xbb\xbf"
@@ -79,9 +81,79 @@ def read_report(path: str | os.PathLike[str]) -> tuple[str, list[Finding]]:
     return text, findings
 
 
+#: ``**Reviewed commit:**``, ``Reviewed revision:`` or ``**Repository:** <url>`` opening a line
+_REVIEW_MARK = re.compile(
+    r"(?im)^[ \t>*_-]*(?:Reviewed[ \t]+(?:commit|revision)|Repository)[*_]*[ \t]*:"
+)
+#: ``**Revision:**`` / ``Frozen revision:`` opening a line
+_REVISION_MARK = re.compile(r"(?im)^[ \t>*_-]*(?:Frozen[ \t]+)?Revision[*_]*[ \t]*:")
+#: markup around a record ID alone on a line (heading marks, emphasis, backticks)
+_ID_MARKUP = "#*_` \t"
+#: a ``Label:`` line, markup allowed
+_LABEL_LINE = re.compile(r"[*_]{0,2}Label[*_]{0,2}[ \t]*:")
+
+
+def _declares_records(lines: list[str]) -> bool:
+    """Whether a record ID stands alone on a line with ``Label:`` on the next
+    non-blank line (or is a ``## ID — Label`` heading): a record report."""
+    for index, line in enumerate(lines):
+        stripped = line.strip(_ID_MARKUP)
+        if not stripped or stripped[0] not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+            continue
+        if line.lstrip().startswith("#") and lexing.HEADED_RECORD.fullmatch(stripped):
+            return True
+        if not lexing.RECORD_ID_LINE.fullmatch(stripped):
+            continue
+        for following in lines[index + 1 : index + 4]:
+            if following.strip():
+                if _LABEL_LINE.match(following.strip()):
+                    return True
+                break
+    return False
+
+
+def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
+    """How many table rows (pipe or tab-separated) start with a record-like ID,
+    and whether some row starts with ``SRC-n`` (a source register)."""
+    rows = 0
+    register = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            first = stripped[1:].split("|", 1)[0]
+        elif "\t" in stripped:
+            first = stripped.split("\t", 1)[0]
+        else:
+            continue
+        first = first.strip(_ID_MARKUP)
+        if lexing.SOURCE_ID.fullmatch(first):
+            register = True
+        elif tables.table_id(first):
+            rows += 1
+    return rows, register
+
+
 def detect_dialect(text: str, path: str) -> str:
-    """The dialect a report is written in. Only record reports exist yet."""
-    del text, path  # the review and tables dialects will look at front matter and tables
+    """The dialect a report is written in.
+
+    In order: record declarations (an ID alone on a line, then ``Label:``)
+    make a record report; table rows whose first cell is an ID, together
+    with a ``**Revision:**`` line or a source register, make an analysis
+    tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
+    ``**Repository:**`` or YAML front matter make a review. Anything else is
+    read as a record report, the main dialect.
+    """
+    del path  # the same dialect may be a Markdown original or a plain-text rendering
+    lines = text.split("\n")
+    if _declares_records(lines):
+        return "records"
+    id_rows, register = _table_id_rows(lines)
+    if id_rows and (register or _REVISION_MARK.search(text)):
+        return "tables"
+    if _REVIEW_MARK.search(text):
+        return "review"
+    if lines and lines[0].strip() == "---" and lexing.front_matter_end(lexing.numbered_lines(text)):
+        return "review"
     return "records"
 
 

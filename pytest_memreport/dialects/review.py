@@ -1,0 +1,638 @@
+"""Reviews (FORMAT.md §2): Markdown notes whose evidence is commit-pinned links.
+
+A review has no records: everything it cites is evidence of the report
+itself (``owner=None``). What counts as evidence:
+
+* **Links into a repository**, ``[text](https://host/o/r/blob/<ref>/path)``:
+  a cited file (``PATH``), with ``#L10-L20`` a line anchor (``LINES``), and
+  ``/tree/<ref>/dir`` a directory (``DIRECTORY``). Each link carries its own
+  repository (``source="o/r"``) and, when ``<ref>`` is a sha, its own commit
+  (``pin``): one note may cite two repositories or two commits. A link to a
+  branch (``/blob/main/x``) cannot be checked at the commit the author saw,
+  so it gets ``pin=None`` (the review's own pin applies) and its label notes
+  the branch.
+* **Blockquote quotations**: consecutive ``>`` lines whose last line names
+  the source, ``> --- [path](blob url)`` or ``> --- `path` @ `sha```. The
+  quote is the raw text of the ``>`` lines (markers removed, fence lines
+  dropped), so code keeps the characters Markdown would have eaten.
+* **Backticked repo-relative paths** (`` `src/core/engine.rs` ``): evidence
+  with label :data:`BACKTICKED_PATH` in the review's repository. They may
+  name a file the review only talks about, so a checker may treat a missing
+  one more gently than a link.
+* **Parenthesised path lists** after a sentence, ``(src/a.rs, docs/b.md)``:
+  how plain-text renderings keep cited paths (label :data:`CITED_PATH`).
+
+The review's repository comes from ``**Repository:** https://github.com/o/r``
+(else the first repository linked), its pin from ``**Reviewed commit:**
+[<sha>](.../commit/<sha>)``, ``Reviewed revision: main at <sha>`` and the
+like. YAML front matter goes to ``Report.meta``. Markdown structure comes from
+markdown-it tokens (:func:`.lexing.markdown_layout`); whatever cannot be
+understood is skipped, and the parser never raises.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+import yaml
+
+from ..model import Evidence, EvidenceKind, Finding, LineRange, Report, Source
+from . import lexing
+
+DIALECT = "review"
+
+#: label of evidence from a backticked path (the author may name a file that does not exist)
+BACKTICKED_PATH = "backticked path"
+#: label of evidence from a parenthesised path list ``(src/a.rs, docs/b.md)``
+CITED_PATH = "cited path"
+#: front matter keys a review is expected to carry; copied to ``Report.meta`` as they are
+FRONT_MATTER_KEYS = ("description", "type", "source-tier", "last-checked", "tags")
+
+#: extension-less or top-level file names that are paths on their own (no ``/`` needed)
+TOP_LEVEL_FILES = frozenset(
+    {
+        "README.md", "README.rst", "README", "CHANGELOG.md", "CONTRIBUTING.md", "LICENSE",
+        "LICENSE.md", "AGENTS.md", "CLAUDE.md", "SECURITY.md", "NOTICE", "Makefile", "Dockerfile",
+        "Justfile", "Cargo.toml", "Cargo.lock", "package.json", "package-lock.json", "yarn.lock",
+        "pnpm-lock.yaml", "pnpm-workspace.yaml", "tsconfig.json", "deno.json", "pyproject.toml",
+        "setup.py", "setup.cfg", "requirements.txt", "tox.ini", "go.mod", "go.sum", "Gemfile",
+        "Gemfile.lock", "pom.xml", "build.gradle", "settings.gradle", "CMakeLists.txt",
+        "docker-compose.yml", "docker-compose.yaml", "compose.yaml", "flake.nix", "mix.exs",
+        ".gitignore", ".gitattributes", ".gitmodules", ".editorconfig", ".env.example",
+    }
+)
+
+#: where a quotation names its source: ``--- `` or an em dash, then the source
+_ATTRIBUTION = re.compile(r"(?:---|—)[ \t]+(\S.*)")
+#: `` `path` @ `sha` `` / ``path at sha`` / ``path`` (after the dash)
+_PLAIN_SOURCE = re.compile(
+    r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
+)
+#: a blockquote marker, after indentation and an optional list marker
+_QUOTE_MARKER = re.compile(r"[ \t]{0,16}(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?>[ \t]?")
+#: a fence line inside a quotation
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`]*")
+#: ``( ... )`` without nested parentheses
+_PARENTHESES = re.compile(r"\(([^()\n]{1,600})\)")
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:[,;]|[ \t]and[ \t])[ \t]*")
+_NOT_A_PATH = frozenset("*?{}<>|$\\\"'")
+
+
+def parse(path: str, text: str) -> Report:
+    """Parse a review (Markdown when ``path`` ends in ``.md``, else a
+    plain-text rendering) into the report model. Never raises."""
+    return _Parser(path, text).parse()
+
+
+def repo_path_spec(token: str, *, strict: bool = True) -> lexing.PathSpec | None:
+    """``token`` read as a repo-relative path (with optional line ranges), or ``None``.
+
+    With ``strict`` (backticks, parentheses) the path must contain a ``/``
+    and end in a file extension (or ``/`` for a directory), or be a
+    conventional top-level file (``Cargo.toml``): identifiers such as
+    ``os.path`` or ``read/write`` are not paths.
+    """
+    token = token.strip()
+    if not token or len(token) > 1024 or any(ch.isspace() for ch in token):
+        return None
+    if "://" in token or token.startswith(("/", "~", "-", "@")) or any(ch in _NOT_A_PATH for ch in token):
+        return None
+    spec = lexing.parse_path_spec(token)
+    if spec is None or not spec.path or spec.path.startswith("../") or "/../" in spec.path:
+        return None
+    if not strict:
+        return spec
+    name = spec.path.rstrip("/").rsplit("/", 1)[-1]
+    if spec.path in TOP_LEVEL_FILES:
+        return spec
+    if "/" not in spec.path.rstrip("/"):
+        return None
+    if spec.is_directory:
+        return spec
+    return spec if "." in name.strip(".") and not name.endswith(".") else None
+
+
+def json_safe(value):
+    """Front matter values as JSON can hold them (YAML dates become ISO strings)."""
+    if isinstance(value, dict):
+        return {str(key): json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+@dataclass
+class _Repository:
+    """A repository the review names, while parsing."""
+
+    id: str
+    url: str | None
+    line: int
+    pin: str | None = None
+    pin_line: int | None = None
+
+
+@dataclass(frozen=True)
+class _Attribution:
+    """What a quotation's ``--- ...`` line names."""
+
+    spec: lexing.PathSpec
+    source: str | None
+    pin: str | None
+    before: str = ""  # quoted text on the attribution line itself (``code --- path``)
+
+
+@dataclass
+class _Collected:
+    evidence: list[Evidence] = field(default_factory=list)
+    keys: set = field(default_factory=set)
+
+    def add(self, evidence: Evidence) -> None:
+        key = (evidence.kind, evidence.path, evidence.line, evidence.cited_lines, evidence.source,
+               evidence.pin, evidence.text)
+        if key not in self.keys:
+            self.keys.add(key)
+            self.evidence.append(evidence)
+
+
+class _Parser:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        # markdown-it reads a lone CR as a line break; read_report already made them LF.
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.lines = lexing.numbered_lines(text)
+        self.count = len(self.lines)
+        self.markdown = lexing.is_markdown(path)
+        self.front_matter_end = lexing.front_matter_end(self.lines)
+        if self.markdown:
+            self.blocks = lexing.markdown_blocks(text, self.front_matter_end)
+            self.layout = lexing.markdown_layout(text, self.front_matter_end)
+        else:
+            body = [line for line in self.lines if line.number > (self.front_matter_end or 0)]
+            self.blocks = lexing.plain_blocks(body)
+            self.layout = lexing.Layout((), (), (), ())
+        self.findings: list[Finding] = []
+        self.collected = _Collected()
+        self.meta: dict = {}
+        self.repos: dict[str, _Repository] = {}  # casefolded id -> repository, in order of mention
+        self.main_repo: str | None = None  # casefolded id of the review's repository
+        #: lines that are metadata or code: no prose lexing there
+        self.skip: set[int] = set(range(1, (self.front_matter_end or 0) + 1))
+        for first, last in self.layout.fences:
+            self.skip.update(range(first, min(last, self.count) + 1))
+        #: lines a quotation spans (its text and its ``---`` line): no other evidence there
+        self.quoted: set[int] = set()
+        self.links: dict[int, list[lexing.Piece]] = {}
+        for inline in self.layout.inlines:
+            for piece in inline.pieces:
+                if piece.kind == "link":
+                    self.links.setdefault(piece.line, []).append(piece)
+        for table in self.layout.tables:
+            for row in (table.header, *table.rows):
+                for cell in row.cells:
+                    for piece in cell.pieces:
+                        if piece.kind == "link":
+                            self.links.setdefault(piece.line, []).append(piece)
+        self.headings = [(b.line, b.text.strip()) for b in self.blocks if b.kind == "heading" and b.text.strip()]
+        self.heading_lines = [line for line, _ in self.headings]
+
+    def _text(self, number: int) -> str:
+        """Report line ``number`` ("" outside the report)."""
+        return self.lines[number - 1].text if 1 <= number <= self.count else ""
+
+    # ------------------------------------------------------------------ driver
+
+    def parse(self) -> Report:
+        self._front_matter()
+        title = self._title()
+        self._repositories_and_pins()
+        if self.markdown:
+            self._blockquote_quotations()
+        else:
+            self._plain_quotations()
+        self._links()
+        self._bare_urls()
+        self._backticked_paths()
+        self._parenthesised_paths()
+        evidence = sorted(self.collected.evidence, key=lambda e: (e.line, e.end_line))
+        return Report(
+            path=self.path,
+            dialect=DIALECT,
+            title=title,
+            sources=self._sources(bool(evidence)),
+            evidence=tuple(evidence),
+            findings=tuple(sorted(self.findings, key=lambda f: f.line)),
+            line_count=self.count,
+            meta=self.meta,
+        )
+
+    def _front_matter(self) -> None:
+        if not self.front_matter_end:
+            return
+        body = "\n".join(line.text for line in self.lines[1 : self.front_matter_end - 1])
+        try:
+            data = yaml.safe_load(body) if body.strip() else {}
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            line = 2 + mark.line if mark is not None else 1
+            self.findings.append(
+                Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
+            )
+            return
+        except RecursionError:  # absurdly nested YAML: say so instead of crashing
+            self.findings.append(Finding(1, "front matter nests too deeply to read; simplify it", "parse"))
+            return
+        if not isinstance(data, dict):
+            return
+        front = json_safe(data)
+        self.meta["front_matter"] = front
+        for key in FRONT_MATTER_KEYS:
+            if key in front:
+                self.meta[key] = front[key]
+
+    def _title(self) -> str | None:
+        for block in self.blocks:
+            if block.kind == "heading" and block.level == 1 and block.text.strip():
+                return block.text.strip()
+        if not self.markdown:
+            for block in self.blocks:
+                if block.text.strip():
+                    return block.text.strip()
+        title = self.meta.get("front_matter", {}).get("title")
+        return str(title) if title else None
+
+    def _heading_for(self, line: int) -> str | None:
+        """The nearest heading above ``line`` (for evidence labels)."""
+        index = bisect_right(self.heading_lines, line)
+        return self.headings[index - 1][1] if index else None
+
+    # ------------------------------------------------------------------ repositories and pins
+
+    def _repository(self, repo_id: str, url: str | None, line: int) -> _Repository:
+        """The repository ``repo_id`` names (spelling of its first mention wins)."""
+        key = repo_id.casefold()
+        found = self.repos.get(key)
+        if found is None:
+            found = _Repository(repo_id, url, line)
+            self.repos[key] = found
+        elif found.url is None and url:
+            found.url = url
+        return found
+
+    def _link_targets(self, number: int) -> list[lexing.RepositoryLink]:
+        """Repository links on one line: Markdown links, then bare URLs."""
+        targets = []
+        for piece in self.links.get(number, ()):
+            link = lexing.parse_repository_link(piece.href)
+            if link is not None:
+                targets.append(link)
+        if number not in self.skip:
+            for url, _ in lexing.find_bare_urls(self._text(number)):
+                link = lexing.parse_repository_link(url)
+                if link is not None:
+                    targets.append(link)
+        return targets
+
+    def _repositories_and_pins(self) -> None:
+        current: _Repository | None = None
+        pending: list[tuple[str, int]] = []
+        for line in self.lines:
+            number, text = line.number, line.text
+            if number in self.skip or not text.strip():
+                continue
+            url = lexing.find_repository_url(text)
+            if url:
+                link = _repository_url(url)
+                if link is not None:
+                    current = self._repository(link[0], link[1], number)
+                    if self.main_repo is None:
+                        self.main_repo = current.id.casefold()
+            pins = [pin for pin in lexing.find_pins(text) if pin.source is None]
+            if not pins:
+                continue
+            commits = [t for t in self._link_targets(number) if t.kind == "commit"]
+            for pin in pins:
+                commit = next((c for c in commits if c.ref.lower() == pin.sha), None)
+                if commit is not None:
+                    target = self._repository(commit.repo_id, commit.url, number)
+                elif current is not None:
+                    target = current
+                else:
+                    pending.append((pin.sha, number))
+                    continue
+                self._pin(target, pin.sha, number)
+        # Repositories named only by links, in order of mention.
+        for line in self.lines:
+            for link in self._link_targets(line.number):
+                self._repository(link.repo_id, link.url, line.number)
+        if self.main_repo is None and self.repos:
+            pinned = [r for r in self.repos.values() if r.pin]
+            self.main_repo = (pinned[0] if pinned else next(iter(self.repos.values()))).id.casefold()
+        for sha, number in pending:
+            if self.main_repo is not None:
+                self._pin(self.repos[self.main_repo], sha, number)
+            else:
+                # No repository named at all: the pin is the default source's.
+                self._pin(self._repository("SRC-1", None, number), sha, number)
+                self.main_repo = "src-1"
+
+    def _pin(self, repo: _Repository, sha: str, line: int) -> None:
+        if repo.pin is None or (repo.pin.startswith(sha) or sha.startswith(repo.pin)):
+            if repo.pin is None or len(sha) > len(repo.pin):
+                repo.pin = sha
+            repo.pin_line = repo.pin_line or line
+            return
+        self.findings.append(Finding(
+            line,
+            f"{repo.id} is reviewed at {sha} here but at {repo.pin} on line {repo.pin_line}; "
+            "state one reviewed commit per repository (links may still cite other commits)",
+            "structure",
+        ))
+
+    def _sources(self, has_evidence: bool) -> tuple[Source, ...]:
+        ordered = list(self.repos.values())
+        if self.main_repo is not None:
+            ordered.sort(key=lambda r: r.id.casefold() != self.main_repo)
+        sources = [Source(r.id, r.pin, r.url, r.pin_line or r.line) for r in ordered]
+        if not sources and has_evidence:
+            sources.append(Source("SRC-1"))
+        return tuple(sources)
+
+    @property
+    def _main_source(self) -> str | None:
+        return self.repos[self.main_repo].id if self.main_repo is not None else None
+
+    def _source_of(self, link: lexing.RepositoryLink) -> str:
+        return self.repos[link.repo_id.casefold()].id if link.repo_id.casefold() in self.repos else link.repo_id
+
+    # ------------------------------------------------------------------ quotations
+
+    def _attribution(self, number: int, text: str) -> _Attribution | None:
+        """The source a quotation's last line names, or ``None`` when the line is not one."""
+        stripped = text.strip()
+        before = ""
+        match = _ATTRIBUTION.fullmatch(stripped)
+        if match is None and self.markdown:
+            # ``> code --- [path](url)``: inside a blockquote the quote may end on the same line.
+            cut = stripped.rfind(" --- ")
+            if cut < 0:
+                return None
+            before, stripped = stripped[:cut].rstrip(), stripped[cut + 1:]
+            match = _ATTRIBUTION.fullmatch(stripped)
+        if match is None:
+            return None
+        rest = match.group(1).strip()
+        if self.markdown and "](" in rest:
+            pieces = [p for p in self.links.get(number, ()) if p.href]
+            if pieces:
+                return self._link_attribution(pieces[-1], before)
+        plain = _PLAIN_SOURCE.fullmatch(rest)
+        if plain is None:
+            return None
+        target, sha = plain.group(1), plain.group(2)
+        link = lexing.parse_repository_link(target)
+        if link is not None and link.kind == "blob" and link.path:
+            ranges = (link.lines,) if link.lines else ()
+            return _Attribution(
+                lexing.PathSpec(link.path, ranges), self._source_of(link),
+                link.ref.lower() if link.ref_is_sha else None, before,
+            )
+        spec = repo_path_spec(target, strict=False)
+        if spec is None or spec.is_directory:
+            return None
+        return _Attribution(spec, self._main_source, sha.lower() if sha else None, before)
+
+    def _link_attribution(self, piece: lexing.Piece, before: str) -> _Attribution | None:
+        link = lexing.parse_repository_link(piece.href)
+        if link is not None and link.kind == "blob" and link.path:
+            ranges = (link.lines,) if link.lines else ()
+            return _Attribution(
+                lexing.PathSpec(link.path, ranges, link.bad_anchor), self._source_of(link),
+                link.ref.lower() if link.ref_is_sha else None, before,
+            )
+        # A relative link or one to elsewhere: its text may still be the path.
+        spec = repo_path_spec(piece.text, strict=False)
+        if spec is None or spec.is_directory:
+            return None
+        return _Attribution(spec, self._main_source, None, before)
+
+    def _blockquote_quotations(self) -> None:
+        fence_lines: set[int] = set()
+        for first, last in self.layout.fences:
+            fence_lines.add(first)
+            if last > first and 1 <= last <= self.count and _FENCE_LINE.fullmatch(
+                _strip_marker(self._text(last))
+            ):
+                fence_lines.add(last)
+        for first, last in self.layout.blockquotes:
+            last = min(last, self.count)
+            pending: list[tuple[int, str]] = []
+            for number in range(first, last + 1):
+                if number in fence_lines:
+                    continue
+                text = _strip_marker(self._text(number))
+                attribution = self._attribution(number, text)
+                if attribution is None:
+                    pending.append((number, text))
+                    continue
+                if attribution.before:
+                    pending.append((number, attribution.before))
+                self._quotation(pending, attribution, number)
+                pending = []
+            if any(text.strip() for _, text in pending):
+                # ``> code`` then ``--- [path](url)`` after the blockquote.
+                after = last + 1
+                if after <= self.count and not self._text(after).strip():
+                    after += 1
+                if after <= self.count and after not in self.skip:
+                    attribution = self._attribution(after, self._text(after))
+                    if attribution is not None and not attribution.before:
+                        self._quotation(pending, attribution, after)
+
+    def _plain_quotations(self) -> None:
+        """``--- path`` lines of a rendering: the quote is the run of non-blank lines above."""
+        run: list[tuple[int, str]] = []
+        for line in self.lines:
+            if line.number in self.skip or not line.text.strip():
+                run = []
+                continue
+            text = _strip_marker(line.text) if _QUOTE_MARKER.match(line.text) else line.text
+            attribution = self._attribution(line.number, text)
+            if attribution is None:
+                run.append((line.number, text))
+                continue
+            if attribution.before:
+                run.append((line.number, attribution.before))
+            self._quotation(run, attribution, line.number)
+            run = []
+
+    def _quotation(self, parts: list[tuple[int, str]], attribution: _Attribution, end: int) -> None:
+        while parts and not parts[0][1].strip():
+            parts = parts[1:]
+        while parts and not parts[-1][1].strip():
+            parts = parts[:-1]
+        for number, _ in parts:
+            self.quoted.add(number)
+        self.quoted.add(end)
+        spec = attribution.spec
+        if spec.bad_range:
+            self.findings.append(Finding(
+                end, f"{spec.path}: line anchor {spec.bad_range} is not a line range; "
+                "write L<start>-L<end> with 1 <= start <= end", "path",
+            ))
+        cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges)) if spec.ranges else None
+        if not parts:
+            self.findings.append(Finding(
+                end, f"quotation of {spec.path} has no quoted text; put the excerpt in the '>' lines above",
+                "structure",
+            ))
+            self.collected.add(Evidence(EvidenceKind.PATH, spec.path, end, end, source=attribution.source,
+                                        pin=attribution.pin, label=self._label("quotation source", end)))
+            return
+        text = "\n".join(part for _, part in parts)
+        self.collected.add(Evidence(
+            EvidenceKind.QUOTE, spec.path, parts[0][0], end, text=text, cited_lines=cited,
+            source=attribution.source, pin=attribution.pin, label=self._label("quotation", parts[0][0]),
+        ))
+
+    def _label(self, text: str, line: int) -> str:
+        heading = self._heading_for(line)
+        text = " ".join(text.split())
+        return f"{heading} › {text}" if heading else text
+
+    # ------------------------------------------------------------------ links
+
+    def _links(self) -> None:
+        for number in sorted(self.links):
+            if number in self.quoted or number in self.skip:
+                continue
+            for piece in self.links[number]:
+                link = lexing.parse_repository_link(piece.href)
+                if link is not None:
+                    self._link_evidence(link, piece.text or piece.href, number)
+
+    def _bare_urls(self) -> None:
+        """Bare repository URLs in prose (Markdown does not make them links without ``<>``)."""
+        if self.markdown:
+            texts = [
+                (piece.line, piece.text)
+                for inline in self.layout.inlines
+                for piece in inline.pieces
+                if piece.kind == "text" and "://" in piece.text
+            ]
+        else:
+            texts = [(line.number, line.text) for line in self.lines if "://" in line.text]
+        for number, text in texts:
+            if number in self.quoted or number in self.skip or lexing.find_repository_url(text):
+                continue
+            for url, _ in lexing.find_bare_urls(text):
+                link = lexing.parse_repository_link(url)
+                if link is not None:
+                    self._link_evidence(link, url, number)
+
+    def _link_evidence(self, link: lexing.RepositoryLink, text: str, line: int) -> None:
+        if link.kind == "commit" or not link.path:
+            return  # a commit or a repository root is a pin statement, not a citation
+        source = self._source_of(link)
+        pin = link.ref.lower() if link.ref_is_sha else None
+        label = self._label(text, line)
+        if pin is None:
+            # Checked at the review's pin: say which branch the author linked.
+            label += f" @ {link.ref}"
+        path = link.path.rstrip("/")
+        if link.kind == "tree":
+            self.collected.add(Evidence(EvidenceKind.DIRECTORY, path, line, line, source=source, pin=pin,
+                                        label=label))
+            return
+        if link.bad_anchor:
+            self.findings.append(Finding(
+                line, f"{path}: line anchor #{link.bad_anchor} is not a line range; "
+                "write #L<start>-L<end> with 1 <= start <= end", "path",
+            ))
+        if link.lines is not None:
+            self.collected.add(Evidence(EvidenceKind.LINES, path, line, line, cited_lines=link.lines,
+                                        source=source, pin=pin, label=label))
+            return
+        self.collected.add(Evidence(EvidenceKind.PATH, path, line, line, source=source, pin=pin, label=label))
+
+    # ------------------------------------------------------------------ paths in prose
+
+    def _path_evidence(self, spec: lexing.PathSpec, line: int, label: str) -> None:
+        source = self._main_source
+        if spec.bad_range:
+            self.findings.append(Finding(
+                line, f"{spec.path}:{spec.bad_range} is not a line range; write start-end with 1 <= start <= end",
+                "path",
+            ))
+        if spec.ranges:
+            for cited in spec.ranges:
+                self.collected.add(Evidence(EvidenceKind.LINES, spec.path, line, line, cited_lines=cited,
+                                            source=source, label=label))
+        elif spec.is_directory:
+            self.collected.add(Evidence(EvidenceKind.DIRECTORY, spec.path.rstrip("/"), line, line,
+                                        source=source, label=label))
+        else:
+            self.collected.add(Evidence(EvidenceKind.PATH, spec.path, line, line, source=source, label=label))
+
+    def _backticked_paths(self) -> None:
+        for inline in self.layout.inlines:
+            for piece in inline.pieces:
+                if piece.kind != "code" or piece.line in self.quoted or piece.line in self.skip:
+                    continue
+                spec = repo_path_spec(piece.text)
+                if spec is not None:
+                    self._path_evidence(spec, piece.line, BACKTICKED_PATH)
+
+    def _parenthesised_paths(self) -> None:
+        if self.markdown:
+            # Text as read, link texts masked (a link is its own evidence) and code kept.
+            by_line: dict[int, list[str]] = {}
+            for inline in self.layout.inlines:
+                for piece in inline.pieces:
+                    shown = "\x00" if piece.kind == "link" else piece.text
+                    by_line.setdefault(piece.line, []).append(shown)
+            texts = [(number, "".join(parts)) for number, parts in sorted(by_line.items())]
+        else:
+            texts = [(line.number, line.text) for line in self.lines]
+        for number, text in texts:
+            if number in self.quoted or number in self.skip or "(" not in text:
+                continue
+            for group in _PARENTHESES.finditer(text):
+                items = [item for item in _LIST_SEPARATOR.split(group.group(1)) if item.strip()]
+                specs = [repo_path_spec(item) for item in items]
+                if not specs or any(spec is None for spec in specs):
+                    continue
+                for spec in specs:
+                    self._path_evidence(spec, number, CITED_PATH)
+
+
+def _strip_marker(text: str) -> str:
+    """A blockquote line without its ``>`` marker (one level); a lazy line as it is."""
+    match = _QUOTE_MARKER.match(text)
+    return text[match.end():] if match else text
+
+
+def _repository_url(url: str) -> tuple[str, str] | None:
+    """``(owner/name, url)`` of a ``https://host/owner/name`` repository URL."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    if len(segments) < 2 or not parts.hostname:
+        return None
+    owner, name = segments[0], segments[1]
+    if name.endswith(".git"):
+        name = name[: -len(".git")]
+    if not name:
+        return None
+    return f"{owner}/{name}", f"https://{parts.hostname.lower()}/{owner}/{name}"
