@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import claims as claims_mod
-from . import drift, predicates, verify
+from . import drift, predicates, symbolrefs, verify
 from .claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .gitstore import GitStore, RepoError, RevisionError
-from .model import Evidence, Report, Source
+from .model import Evidence, EvidenceKind, Report, Source
 
 #: ``--memreport-against`` values that are not revisions
 AGAINST_WORKTREE = "worktree"
@@ -253,10 +253,31 @@ class Engine:
         else:
             start = time.perf_counter()
             snapshot = binding.store.snapshot(binding.pin)
-            result = verify.check_at_pin(evidence, snapshot)
+            if evidence.kind is EvidenceKind.SYMBOL:
+                result = symbolrefs.at_pin(evidence, snapshot)
+            else:
+                result = verify.check_at_pin(evidence, snapshot)
             self.timing.add("matching", time.perf_counter() - start)
         self._pin_results[key] = result
         return result
+
+    def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
+        """The evidence that becomes items: proposed symbol references only when,
+        at the pin, they name a definition in a file their context cites."""
+        out = []
+        for item in evidence:
+            if item.kind is not EvidenceKind.SYMBOL:
+                out.append(item)
+                continue
+            binding = self.binding(report, item.source, item.pin)
+            if binding.pin is None:
+                continue
+            start = time.perf_counter()
+            resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
+            self.timing.add("symbols", time.perf_counter() - start)
+            if resolved is not None:
+                out.append(resolved)
+        return out
 
     # -- claims ----------------------------------------------------------
     def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:
@@ -420,7 +441,8 @@ class Engine:
                     self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} to {against[:12]}")
                 start = time.perf_counter()
                 snapshot = binding.store.snapshot(against)
-                result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot)
+                classify = symbolrefs.classify if evidence.kind is EvidenceKind.SYMBOL else drift.classify
+                result = classify(evidence, pin, binding.store, binding.pin, snapshot)
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result

@@ -15,7 +15,7 @@ import pytest
 from . import render
 from .dialects import ReportError
 from .engine import Engine
-from .model import Evidence, Record, Report
+from .model import Evidence, EvidenceKind, Record, Report
 from . import structure
 from .outcomes import (
     Outcome,
@@ -59,7 +59,7 @@ class MemreportFile(pytest.File):
         yield StructureItem.from_parent(self, name="structure", report=report)
         if report.all_references():
             yield ReferencesItem.from_parent(self, name="references", report=report)
-        for evidence in report.evidence:
+        for evidence in engine.checkable(report, report.evidence):
             yield from evidence_items(self, report, evidence, engine)
         for record in report.records:
             checks = record.evidence or claims.predicates.get(record.id) or claims.observations.get(record.id)
@@ -70,7 +70,7 @@ class MemreportFile(pytest.File):
         """One item per source the report's evidence is checked against."""
         names: dict[str, str | None] = {}
         for evidence in report.all_evidence():
-            if evidence.pin is None:
+            if evidence.pin is None and evidence.kind is not EvidenceKind.SYMBOL:
                 source = report.source(evidence.source)
                 names.setdefault(source.id if source else evidence.source or "SRC-1", evidence.source)
         if not names and report.sources:
@@ -89,7 +89,7 @@ class RecordNode(pytest.Collector):
 
     def collect(self):
         engine = engine_of(self)
-        for evidence in self.record.evidence:
+        for evidence in engine.checkable(self.report, self.record.evidence):
             yield from evidence_items(self, self.report, evidence, engine)
         if self.record.is_annotation:
             return

@@ -63,6 +63,7 @@ class EvidenceKind(str, Enum):
     PATH = "path"  # ``path`` exists (a file)
     LINES = "lines"  # ``path`` has lines ``cited_lines`` (their content is recorded at the pin)
     DIRECTORY = "directory"  # ``path`` exists as a directory
+    SYMBOL = "symbol"  # ``text`` names a definition in ``path`` (one of ``context`` until resolved)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ class Evidence:
     owner: str | None = None
     #: a human label for items and messages, e.g. a review's link text
     label: str | None = None
+    #: symbol evidence: the files its record or paragraph cites, where the definition may live
+    context: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -97,6 +100,8 @@ class Evidence:
         Cited paths add the path, since one line often cites several."""
         if self.kind is EvidenceKind.PATH or self.kind is EvidenceKind.DIRECTORY:
             return f"{self.kind.value}@L{self.line}:{self.path}"
+        if self.kind is EvidenceKind.SYMBOL:
+            return f"{self.kind.value}@L{self.line}:{self.text}"
         return f"{self.kind.value}@L{self.line}"
 
 

@@ -35,11 +35,14 @@ def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
         "key": evidence_key(evidence),
         "record": evidence.owner,
         "line": evidence.line,
+        "path": evidence.path,
     }
 
 
 def evidence_key(evidence: Evidence) -> str:
     """A stable identity of an evidence within its report (survives re-parsing)."""
+    if evidence.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
+        return f"symbol:{evidence.line}:{evidence.text}"
     cited = str(evidence.cited_lines) if evidence.cited_lines else ""
     return f"{evidence.kind.value}:{evidence.line}:{evidence.path}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
 

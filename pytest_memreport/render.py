@@ -34,6 +34,8 @@ def evidence_title(evidence: Evidence) -> str:
         return f"lines {evidence.cited_lines} of {evidence.path}"
     if evidence.kind is EvidenceKind.DIRECTORY:
         return f"directory {evidence.path}"
+    if evidence.kind is EvidenceKind.SYMBOL:
+        return f"symbol {evidence.text} in {evidence.path}"
     return f"cited path {evidence.path}"
 
 

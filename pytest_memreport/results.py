@@ -14,7 +14,9 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .model import Evidence, Record, Report
+from dataclasses import replace
+
+from .model import Evidence, EvidenceKind, Record, Report
 from .outcomes import evidence_key
 
 SCHEMA = "memreport/1"
@@ -73,6 +75,19 @@ def _evidence_json(evidence: Evidence, log: ResultLog, report: str) -> dict:
     return out
 
 
+def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) -> list[dict]:
+    """Evidence as JSON; a proposed symbol reference that named no definition is not evidence."""
+    out = []
+    for item in evidence:
+        if item.kind is EvidenceKind.SYMBOL:
+            pin = log.get(report, "pin", evidence_key(item))
+            if pin is None:
+                continue
+            item = replace(item, path=pin["path"])
+        out.append(_evidence_json(item, log, report))
+    return out
+
+
 def _record_json(record: Record, log: ResultLog, report: str) -> dict:
     out = {
         "id": record.id,
@@ -82,7 +97,7 @@ def _record_json(record: Record, log: ResultLog, report: str) -> dict:
         "statuses": [
             {"axis": s.axis, "qualifier": s.qualifier, "value": s.value, "line": s.line} for s in record.statuses
         ],
-        "evidence": [_evidence_json(e, log, report) for e in record.evidence],
+        "evidence": _evidence_list(record.evidence, log, report),
     }
     if record.part_of:
         out["part_of"] = record.part_of
@@ -114,7 +129,7 @@ def report_json(report: Report, log: ResultLog) -> dict:
         "sources": sources,
         "against": against,
         "records": [_record_json(r, log, report.path) for r in report.records],
-        "evidence": [_evidence_json(e, log, report.path) for e in report.evidence],
+        "evidence": _evidence_list(report.evidence, log, report.path),
         "statuses": [
             {"axis": s.axis, "qualifier": s.qualifier, "value": s.value, "line": s.line} for s in report.statuses
         ],

@@ -1,0 +1,115 @@
+"""Symbol references: a backticked identifier that names a definition in a cited file.
+
+A record (or a review paragraph) that cites ``store.py`` and mentions
+```Store.forget``` anchors its claim on that definition, not on line numbers.
+The dialect proposes such identifiers as ``symbol`` evidence with the files
+its context cites (``Evidence.context``); :func:`resolve` keeps those that
+name a definition at the pin (others are ordinary words: not checked, not
+failures); :func:`at_pin` and :func:`classify` then check them like quotations:
+present at the pin, and ``unchanged``, ``shifted``, ``moved`` with the file,
+``renamed`` (the same body under another name) or ``deleted`` since.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import symbols, verify
+from .drift import DELETED, MOVED, SHIFTED, UNCHANGED, DriftResult
+from .model import Evidence
+
+RENAMED = "renamed"
+
+
+def _definition(snapshot, path: str, name: str):
+    """``(textfile, definition)`` for ``name`` in ``path`` at ``snapshot``, or ``(textfile|None, None)``."""
+    if snapshot.refuse_reason(path):
+        return None, None
+    textfile = snapshot.read(path)
+    if textfile is None or not textfile.is_text:
+        return textfile, None
+    found = symbols.find_definitions(textfile.text, path, name, key=textfile.oid)
+    return textfile, (found[0] if found else None)
+
+
+def resolve(evidence: Evidence, snapshot) -> Evidence | None:
+    """The evidence bound to the cited file that defines its identifier at the pin, or ``None``."""
+    for path in evidence.context:
+        _, definition = _definition(snapshot, path, evidence.text or "")
+        if definition is not None:
+            return replace(evidence, path=path)
+    return None
+
+
+def at_pin(evidence: Evidence, snapshot) -> verify.PinResult:
+    """The definition exists in its file at the pin (lines and kind recorded)."""
+    textfile, definition = _definition(snapshot, evidence.path, evidence.text or "")
+    if definition is None:
+        status = verify.FILE_MISSING if textfile is None else verify.MISSING
+        return verify.PinResult(status, snapshot.rev, evidence.path,
+                                message=f"no definition named {evidence.text} in {evidence.path}")
+    return verify.PinResult(
+        verify.FOUND, snapshot.rev, evidence.path, lines=definition.lines, symbol=definition, oid=textfile.oid,
+        recorded_text=textfile.text[definition.start:definition.end],
+        message=f"{definition.kind} {definition.name} defined in {evidence.path} at lines {definition.lines}",
+    )
+
+
+def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, against) -> DriftResult:
+    """What became of the definition at ``against``: same file, renamed file, another name, or gone."""
+    name = evidence.text or ""
+    old = pin.symbol
+    path = evidence.path
+    if against.entry(path) is None:
+        followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
+        path = followed if followed and against.entry(followed) is not None else None
+    if path is None:
+        return _result(DELETED, against.rev, None, None, pin, f"{evidence.path} is gone and {name} with it")
+    textfile, definition = _definition(against, path, name)
+    moved = path != evidence.path
+    if definition is not None:
+        status = MOVED if moved else (UNCHANGED if definition.lines == old.lines else SHIFTED)
+        changed = _body_diff(pin, textfile, path, old, definition)
+        return _result(status, against.rev, path, definition.lines, pin,
+                       f"{definition.kind} {definition.name} at {path}:{definition.lines}",
+                       symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+    renamed = _same_body_elsewhere(pin, textfile, path, old)
+    if renamed is not None:
+        return _result(RENAMED, against.rev, path, renamed.lines, pin,
+                       f"{old.name} is now {renamed.kind} {renamed.name} at {path}:{renamed.lines}",
+                       symbol=renamed)
+    return _result(DELETED, against.rev, path, None, pin,
+                   f"no definition named {name} (or with its body) in {path} any more")
+
+
+def _body_diff(pin, textfile, path, old, new) -> str | None:
+    old_text = pin.recorded_text or ""
+    # Offsets of the pin's definition are relative to the whole pin file; the
+    # recorded text is just the body, so compare it as a definition of its own.
+    shifted_old = replace(old, start=0, end=len(old_text))
+    return symbols.body_token_diff(old_text, textfile.text, path, shifted_old, new)
+
+
+def _same_body_elsewhere(pin, textfile, path, old):
+    """A definition of the same kind whose tokens, name aside, equal the pin's body."""
+    if textfile is None or not textfile.is_text:
+        return None
+    old_text = pin.recorded_text or ""
+    old_tokens = symbols.tokens(old_text, path)
+    if old_tokens is None:
+        return None
+    bare = old.name.rsplit(".", 1)[-1]
+    wanted = [t.text for t in old_tokens if t.text != bare]
+    for candidate in symbols.definitions(textfile.text, path, key=textfile.oid) or ():
+        if candidate.kind != old.kind:
+            continue
+        new_tokens = symbols.tokens(textfile.text, path, key=textfile.oid, span=(candidate.start, candidate.end))
+        new_bare = candidate.name.rsplit(".", 1)[-1]
+        if new_tokens is not None and [t.text for t in new_tokens if t.text != new_bare] == wanted:
+            return candidate
+    return None
+
+
+def _result(status, rev, path, lines, pin, message, **extra) -> DriftResult:
+    return DriftResult(status, rev, path, lines, pin.lines, message=message, old_path=pin.path,
+                       old_symbol=pin.symbol, **extra)
