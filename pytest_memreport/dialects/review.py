@@ -424,13 +424,13 @@ class _Parser:
         return _Attribution(spec, self._main_source, None, before)
 
     def _blockquote_quotations(self) -> None:
-        fence_lines: set[int] = set()
-        for first, last in self.layout.fences:
-            fence_lines.add(first)
-            if last > first and 1 <= last <= self.count and _FENCE_LINE.fullmatch(
-                _strip_marker(self._text(last))
-            ):
-                fence_lines.add(last)
+        # A fence's marker lines are not quoted text (an indented code block has none).
+        fence_lines = {
+            line
+            for first, last in self.layout.fences
+            for line in {first, last}
+            if _FENCE_LINE.fullmatch(_strip_marker(self._text(line)))
+        }
         for first, last in self.layout.blockquotes:
             last = min(last, self.count)
             pending: list[tuple[int, str]] = []
