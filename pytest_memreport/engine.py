@@ -147,6 +147,13 @@ class Engine:
             self._reports[key] = cached
         return cached
 
+    def report_file(self, report: Report) -> Path:
+        """The report's file; relative (as displayed) when the run started in the current folder."""
+        path = Path(report.path)
+        if path.is_absolute() or Path.cwd().resolve() == self.options.rootdir.resolve():
+            return path
+        return self.options.rootdir / path
+
     def display_path(self, path: Path) -> str:
         """A report's name in items, messages and JSON: relative to where the run started."""
         try:
@@ -194,7 +201,7 @@ class Engine:
         claimed = self.claims_for(report).source(source_id)
         if claimed is not None and claimed.repo_path is not None:
             return claimed.repo_path
-        return (self.options.rootdir / report.path).resolve().parent
+        return self.report_file(report).resolve().parent
 
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
         """Resolve the repository and pinned commit for evidence of ``source_id``.
@@ -301,7 +308,7 @@ class Engine:
             return cached
         files: list[ClaimsFile] = []
         errors: list[str] = []
-        beside = claims_mod.claims_path_for(self.options.rootdir / report.path)
+        beside = claims_mod.claims_path_for(self.report_file(report))
         candidates = ([beside] if beside.is_file() else []) + [Path(p) for p in self.options.claims]
         for path in candidates:
             loaded = self._claims_file(path)

@@ -196,7 +196,8 @@ class DriftItem(EvidenceItem):
         binding = engine.binding(self.report, self.evidence.source, self.evidence.pin)
         pin = engine.pin_result(self.report, self.evidence)
         drift = engine.drift_result(self.report, self.evidence)
-        return drift_outcome(self.report, self.evidence, binding, pin, drift, strict=engine.options.strict)
+        return drift_outcome(self.report, self.evidence, binding, pin, drift, strict=engine.options.strict,
+                             against_problem=engine.against_problem(binding))
 
 
 class PredicateItem(MemreportItem):
@@ -323,7 +324,7 @@ class SourceItem(MemreportItem):
     def outcome(self) -> Outcome:
         engine = engine_of(self)
         binding = engine.binding(self.report, self.source_id)
-        return source_outcome(self.report, binding, engine.against_label(binding))
+        return source_outcome(self.report, binding, engine.against_label(binding), engine.against_problem(binding))
 
 
 class ReportErrorItem(MemreportItem):

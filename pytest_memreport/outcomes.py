@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import render, verify
+from . import render, symbols, verify
 from .model import Evidence, EvidenceKind, Report
 
 #: drift statuses that still support the claim
@@ -65,6 +65,8 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     """The pin item's verdict."""
     payload = _evidence_payload(report, evidence, "pin")
     payload["at_pin"] = result.as_json()
+    if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES):
+        payload["language"] = symbols.language_for(evidence.path)
     props = _properties(report, evidence, result.status)
     owner = f"{evidence.owner} " if evidence.owner else ""
     loc = render.location(report, evidence.line)
@@ -97,12 +99,18 @@ def _diff(quote: str, candidate: str) -> str:
     return render_diff(quote, candidate)
 
 
-def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinResult, drift, strict: bool) -> Outcome:
+def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinResult, drift, strict: bool,
+                  against_problem: str | None = None) -> Outcome:
     """The drift item's verdict."""
     payload = _evidence_payload(report, evidence, "drift")
     loc = render.location(report, evidence.line)
     if not pin.ok or drift is None:
-        why = binding.problem if pin.status == verify.COMMIT_MISSING else f"{pin.status} at the pin"
+        if pin.status == verify.COMMIT_MISSING:
+            why = binding.problem
+        elif pin.ok:
+            why = against_problem or "the against-revision is not available"
+        else:
+            why = f"{pin.status} at the pin"
         payload["at_against"] = {"rev": None, "status": "not-checked", "path": None, "lines": None, "candidates": []}
         return Outcome("skip", f"{loc}: drift not checked: {why}", payload=payload,
                        properties=_properties(report, evidence, "not-checked"))
@@ -120,7 +128,7 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     return Outcome("pass", f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
 
 
-def source_outcome(report: Report, binding, against: str | None) -> Outcome:
+def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None) -> Outcome:
     """The source item's verdict: the repository opens and the pin resolves."""
     payload = {
         "type": "source",
@@ -137,6 +145,9 @@ def source_outcome(report: Report, binding, against: str | None) -> Outcome:
              "location": render.location(report, binding.line or 1)}
     if binding.problem:
         return Outcome("fail", binding.problem, payload=payload, properties=props)
+    if against_problem:
+        return Outcome("fail", f"{render.location(report, binding.line or 1)}: {against_problem}",
+                       payload=payload, properties=props)
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .dialects import ReportError
-from . import rewrite, writeback
+from . import rewrite, structure, writeback
 from .engine import Engine
 from .gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportFile, MemreportItem
@@ -220,10 +220,26 @@ class MemreportSession:
                 continue
         return out
 
+    def coverage(self) -> dict:
+        """Per report: how many records and selection predicates an executable check guards."""
+        out = {}
+        for report in self.reports():
+            claims = self.engine.claims_for(report)
+            cov = structure.coverage(report, claims.predicates, claims.observations)
+            out[report.path] = {
+                "records_total": cov.records_total,
+                "records_guarded": cov.records_guarded,
+                "unguarded": list(cov.unguarded),
+                "selection_predicates_total": cov.selection_predicates_total,
+                "selection_predicates_compiled": cov.selection_predicates_compiled,
+                "absences_not_executable": structure.absences_not_executable(report, claims.predicates),
+            }
+        return out
+
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.paths or self.is_worker:
             return
-        lines = summary_lines(self.reports(), self.log)
+        lines = summary_lines(self.reports(), self.log, self.coverage())
         if lines:
             terminalreporter.section("memreport")
             for line in lines:
@@ -240,7 +256,7 @@ class MemreportSession:
             self.write_back(session)
         target = self.config.getoption("memreport_json")
         if target and self.paths and not self.is_worker:
-            data = build_json(self.reports(), self.log, {"timing": self.engine.timing.as_json()})
+            data = build_json(self.reports(), self.log, {"timing": self.engine.timing.as_json()}, self.coverage())
             write_json_atomic(Path(target), data)
 
     def write_back(self, session: pytest.Session) -> None:

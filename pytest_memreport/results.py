@@ -30,6 +30,8 @@ class ResultLog:
         self.outcomes: dict[str, Counter] = defaultdict(Counter)
         self.drift: dict[str, Counter] = defaultdict(Counter)
         self.pin: dict[str, Counter] = defaultdict(Counter)
+        #: quotations in files no tree-sitter grammar covers, by file kind
+        self.text_only: Counter = Counter()
         self.failures: dict[str, list[str]] = defaultdict(list)
 
     def add(self, payload: dict, outcome: str, headline: str = "") -> None:
@@ -40,6 +42,10 @@ class ResultLog:
         self.outcomes[report][f"{kind}:{outcome}"] += 1
         if kind == "pin":
             self.pin[report][payload["at_pin"]["status"]] += 1
+            if "language" in payload and payload["language"] is None:
+                suffix = payload.get("path", "").rsplit("/", 1)[-1]
+                suffix = "*." + suffix.rsplit(".", 1)[-1] if "." in suffix else suffix
+                self.text_only[suffix] += 1
         if kind == "drift":
             self.drift[report][payload["at_against"]["status"]] += 1
         if outcome == "failed" and headline:
@@ -138,8 +144,11 @@ def report_json(report: Report, log: ResultLog) -> dict:
     return out
 
 
-def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None) -> dict:
+def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None) -> dict:
     data = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
+    for entry in data["reports"]:
+        if coverage and entry["path"] in coverage:
+            entry["coverage"] = coverage[entry["path"]]
     if extra:
         data.update(extra)
     return data
@@ -160,9 +169,10 @@ def write_json_atomic(path: Path, data: dict) -> None:
         raise
 
 
-def summary_lines(reports: list[Report], log: ResultLog) -> list[str]:
+def summary_lines(reports: list[Report], log: ResultLog, coverage: dict | None = None) -> list[str]:
     """One line per report with counts by outcome and drift status, then its failures."""
     lines = []
+    coverage = coverage or {}
     for report in reports:
         pin = log.pin.get(report.path, Counter())
         parts = [f"{report.path} [{report.dialect}]"]
@@ -171,6 +181,18 @@ def summary_lines(reports: list[Report], log: ResultLog) -> list[str]:
         if drift:
             parts.append("drift " + ", ".join(f"{v} {k}" for k, v in sorted(drift.items())))
         lines.append("; ".join(parts))
+        cov = coverage.get(report.path)
+        if cov:
+            lines.append(
+                f"  guarded: {cov['records_guarded']} of {cov['records_total']} records have an executable check; "
+                f"{cov['selection_predicates_compiled']} of {cov['selection_predicates_total']} selection predicates "
+                "are compiled"
+            )
+            if cov.get("absences_not_executable"):
+                lines.append("  absence not executable (no predicate): " + ", ".join(cov["absences_not_executable"]))
         for failure in log.failures.get(report.path, [])[:50]:
             lines.append(f"  FAILED {failure}")
+    if log.text_only:
+        kinds = ", ".join(f"{k} ({v})" for k, v in sorted(log.text_only.items()))
+        lines.append(f"text-only matching (no tree-sitter grammar) for quotations in: {kinds}")
     return lines
