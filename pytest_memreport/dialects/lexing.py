@@ -1025,3 +1025,42 @@ BARE_URL = re.compile(r"https?://[^\s<>()\[\]`\"']+")
 def find_bare_urls(line: str) -> list[tuple[str, int]]:
     """Every bare URL in ``line`` with its column (trailing sentence punctuation dropped)."""
     return [(m.group().rstrip(".,;:!?"), m.start()) for m in BARE_URL.finditer(line)]
+
+
+#: a code span that reads as a symbol name: ``Store.forget``, ``cache::evict``, ``run_turn()``
+_SYMBOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def symbol_name(code: str) -> str | None:
+    """The identifier a backticked code span names, or ``None`` when it is not one.
+
+    A trailing ``()`` is dropped; ``::`` (Rust) becomes ``.`` as the symbols
+    layer qualifies names. Single letters are too weak to anchor anything.
+    """
+    text = code.strip()
+    if text.endswith("()"):
+        text = text[:-2]
+    if len(text) < 2 or not _SYMBOL_NAME.fullmatch(text):
+        return None
+    return text.replace("::", ".")
+
+
+def repository_of(url: str) -> tuple[str, str] | None:
+    """``(owner/name, https://host/owner/name)`` of a repository URL (any page
+    inside the repository will do; a ``.git`` suffix is dropped), or ``None``."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname
+    except ValueError:
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    if len(segments) < 2 or not host:
+        return None
+    owner, name = segments[0], segments[1]
+    if name.endswith(".git"):
+        name = name[: -len(".git")]
+    if not name:
+        return None
+    return f"{owner}/{name}", f"https://{host.lower()}/{owner}/{name}"

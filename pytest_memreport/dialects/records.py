@@ -150,6 +150,7 @@ def parse(path: str, text: str) -> Report:
 class _Parser:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
+        self.text = text
         self.lines = lexing.numbered_lines(text)
         self.markdown = lexing.is_markdown(path)
         self.front_matter_end = lexing.front_matter_end(self.lines) if self.markdown else None
@@ -197,6 +198,8 @@ class _Parser:
         self._assign_owners()
         sources = self._lines()
         self._quotations()
+        if self.markdown and "`" in self.text:
+            self._symbol_references()
         return Report(
             path=self.path,
             dialect=DIALECT,
@@ -210,6 +213,34 @@ class _Parser:
             line_count=self.count,
             meta=self.meta,
         )
+
+    def _symbol_references(self) -> None:
+        """Backticked identifiers in a record's prose, proposed as symbol evidence.
+
+        Whether one names a definition is only known at the pin (the engine
+        keeps those that do, in a file the record cites); here every identifier
+        span of a record that cites files is proposed once per line.
+        """
+        layout = lexing.markdown_layout(self.text, self.front_matter_end)
+        seen: set[tuple[int, str]] = set()
+        for inline in layout.inlines:
+            for piece in inline.pieces:
+                if piece.kind != "code" or self.not_prose[piece.line] or self.owner[piece.line] < 0:
+                    continue
+                name = lexing.symbol_name(piece.text)
+                draft = self.drafts[self.owner[piece.line]]
+                if name is None or (piece.line, name) in seen:
+                    continue
+                cited = tuple(dict.fromkeys(
+                    e.path for e in draft.evidence
+                    if e.kind in (EvidenceKind.PATH, EvidenceKind.QUOTE, EvidenceKind.LINES)
+                ))
+                if not cited or any(e.kind is EvidenceKind.QUOTE and e.line <= piece.line <= e.end_line
+                                    for e in draft.evidence):
+                    continue  # nothing to look in, or the span is part of a quotation
+                seen.add((piece.line, name))
+                draft.evidence.append(Evidence(EvidenceKind.SYMBOL, "", piece.line, piece.line, text=name,
+                                               owner=draft.id, context=cited))
 
     def _read_front_matter(self) -> None:
         if not self.front_matter_end:

@@ -1,0 +1,98 @@
+"""Backticked symbol references in a Markdown record, checked at the pin and followed since."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+STORE_PY = textwrap.dedent(
+    '''\
+    class Store:
+        def forget(self, entry_id):
+            self.entries = [e for e in self.entries if e.id != entry_id]
+            return len(self.entries)
+
+
+    def compact(entries):
+        return sorted(entries)[-200:]
+    '''
+)
+
+
+def report(pin: str) -> str:
+    return textwrap.dedent(
+        f"""\
+        # Store report
+
+        ## Boundary and evidence
+
+        The store at SRC-1 commit {pin}.
+
+        ## Claims
+
+        MEM-CLM-forget
+
+        Label: Forget
+
+        Forgetting goes through `Store.forget`, and `compact` trims the list; `entry_id` is a
+        parameter, not a definition. SRC-1: store.py.
+        """
+    )
+
+
+def run(pytester, repo, pin, *args):
+    path = pytester.path / "store.md"
+    path.write_text(report(pin), encoding="utf-8")
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo.path}", "-v",
+                                "--memreport-json", str(out), *args)
+    return result, json.loads(out.read_text())
+
+
+def symbols_of(data):
+    (record,) = [r for r in data["reports"][0]["records"] if r["id"] == "MEM-CLM-forget"]
+    return {e["text"]: e for e in record["evidence"] if e["kind"] == "symbol"}
+
+
+def test_definitions_are_checked_and_other_identifiers_are_not(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    result, data = run(pytester, repo, pin)
+    result.stdout.fnmatch_lines([
+        "*MEM-CLM-forget::symbol@L13:Store.forget PASSED*",
+        "*MEM-CLM-forget::symbol@L13:Store.forget::drift PASSED*",
+        "*MEM-CLM-forget::symbol@L13:compact PASSED*",
+    ])
+    assert "entry_id" not in result.stdout.str()
+    found = symbols_of(data)
+    assert set(found) == {"Store.forget", "compact"}
+    assert found["Store.forget"]["at_pin"]["symbol"] == {"kind": "method", "name": "Store.forget", "lines": [2, 4]}
+    assert found["compact"]["at_against"]["status"] == "unchanged"
+
+
+def test_renamed_moved_and_deleted(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    renamed = STORE_PY.replace("def compact(", "def trim(").replace(
+        "        return len(self.entries)\n", "")
+    repo.commit({"store.py": renamed}, "rename compact, drop forget's return")
+    repo.move("store.py", "pkg/store.py")
+    repo.commit(message="move")
+    result, data = run(pytester, repo, pin)
+    found = symbols_of(data)
+    assert found["compact"]["at_against"]["status"] == "renamed"
+    assert found["compact"]["at_against"]["symbol"]["name"] == "trim"
+    assert found["compact"]["at_against"]["path"] == "pkg/store.py"
+    forget = found["Store.forget"]["at_against"]
+    assert forget["status"] == "moved" and forget["path"] == "pkg/store.py"
+    assert forget["enclosing_changed"] is True
+    result.assert_outcomes(passed=8, warnings=1)
+
+
+def test_deleted_definition_fails(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    repo.commit({"store.py": STORE_PY.split("\n\n\ndef compact")[0] + "\n"}, "drop compact")
+    result, _ = run(pytester, repo, pin)
+    result.assert_outcomes(passed=7, failed=1)
+    assert "symbol compact in store.py deleted" in result.stdout.str()
