@@ -175,10 +175,15 @@ def test_reviewed_commit_pairs_with_its_repository_and_conflicts_are_findings():
     report = parse_md(text)
     assert [(s.id, s.pin, s.line) for s in report.sources] == [
         ("acme/widget", PIN, 2),
-        ("acme/gears", GEARS[:12], 5),
+        ("acme/gears", GEARS, 5),  # the commit link's full sha, not the short text
     ]
     assert [(f.line, f.code) for f in report.findings] == [(7, "structure")]
     assert "acme/gears is reviewed at" in report.findings[0].message
+
+
+def test_reviewed_commit_given_only_by_its_link():
+    report = parse_md(f"**Reviewed commit:** [this one](https://github.com/acme/widget/commit/{PIN})\n")
+    assert report.sources == (Source("acme/widget", PIN, "https://github.com/acme/widget", 1),)
 
 
 def test_pin_without_repository_is_the_default_source():

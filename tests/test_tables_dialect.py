@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_memreport.dialects import DIALECTS, detect_dialect, parse_report, read_report, tables
-from pytest_memreport.model import EvidenceKind, LineRange, Reference, Report, Source, Status
+from pytest_memreport.model import LineRange, Reference, Report, Source, Status
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tables"
 MARKDOWN = FIXTURES / "widget-run.md"

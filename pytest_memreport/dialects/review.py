@@ -71,6 +71,8 @@ _ATTRIBUTION = re.compile(r"(?:---|—)[ \t]+(\S.*)")
 _PLAIN_SOURCE = re.compile(
     r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
 )
+#: a line that states the reviewed commit (its sha may sit only in a commit link)
+_REVIEWED = re.compile(r"(?i)\breviewed[*_]*[ \t]+(?:commit|revision)")
 #: a blockquote marker, after indentation and an optional list marker
 _QUOTE_MARKER = re.compile(r"[ \t]{0,16}(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?>[ \t]?")
 #: a fence line inside a quotation
@@ -309,25 +311,29 @@ class _Parser:
                 continue
             url = lexing.find_repository_url(text)
             if url:
-                link = _repository_url(url)
+                link = lexing.repository_of(url)
                 if link is not None:
                     current = self._repository(link[0], link[1], number)
                     if self.main_repo is None:
                         self.main_repo = current.id.casefold()
-            pins = [pin for pin in lexing.find_pins(text) if pin.source is None]
-            if not pins:
+            pins = [pin.sha for pin in lexing.find_pins(text) if pin.source is None]
+            if not pins and not _REVIEWED.search(text):
                 continue
             commits = [t for t in self._link_targets(number) if t.kind == "commit"]
-            for pin in pins:
-                commit = next((c for c in commits if c.ref.lower() == pin.sha), None)
+            if not pins:
+                # ``**Reviewed commit:** [this commit](.../commit/<sha>)``: the link holds the sha.
+                pins = [commit.ref.lower() for commit in commits]
+            for sha in pins:
+                commit = next((c for c in commits if _same_commit(c.ref.lower(), sha)), None)
                 if commit is not None:
                     target = self._repository(commit.repo_id, commit.url, number)
+                    sha = max(sha, commit.ref.lower(), key=len)  # the link's full sha, if longer
                 elif current is not None:
                     target = current
                 else:
-                    pending.append((pin.sha, number))
+                    pending.append((sha, number))
                     continue
-                self._pin(target, pin.sha, number)
+                self._pin(target, sha, number)
         # Repositories named only by links, in order of mention.
         for line in self.lines:
             for link in self._link_targets(line.number):
@@ -344,7 +350,7 @@ class _Parser:
                 self.main_repo = "src-1"
 
     def _pin(self, repo: _Repository, sha: str, line: int) -> None:
-        if repo.pin is None or (repo.pin.startswith(sha) or sha.startswith(repo.pin)):
+        if repo.pin is None or _same_commit(repo.pin, sha):
             if repo.pin is None or len(sha) > len(repo.pin):
                 repo.pin = sha
             repo.pin_line = repo.pin_line or line
@@ -613,26 +619,12 @@ class _Parser:
                     self._path_evidence(spec, number, CITED_PATH)
 
 
+def _same_commit(one: str, other: str) -> bool:
+    """Whether two written shas name the same commit (a short sha is a prefix)."""
+    return one.startswith(other) or other.startswith(one)
+
+
 def _strip_marker(text: str) -> str:
     """A blockquote line without its ``>`` marker (one level); a lazy line as it is."""
     match = _QUOTE_MARKER.match(text)
     return text[match.end():] if match else text
-
-
-def _repository_url(url: str) -> tuple[str, str] | None:
-    """``(owner/name, url)`` of a ``https://host/owner/name`` repository URL."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    segments = [s for s in parts.path.split("/") if s]
-    if len(segments) < 2 or not parts.hostname:
-        return None
-    owner, name = segments[0], segments[1]
-    if name.endswith(".git"):
-        name = name[: -len(".git")]
-    if not name:
-        return None
-    return f"{owner}/{name}", f"https://{parts.hostname.lower()}/{owner}/{name}"

@@ -35,7 +35,6 @@ from ..model import (
     Evidence,
     EvidenceKind,
     Finding,
-    LineRange,
     Record,
     Reference,
     Report,
@@ -43,7 +42,7 @@ from ..model import (
     Status,
 )
 from . import lexing
-from .review import BACKTICKED_PATH, _repository_url, repo_path_spec
+from .review import BACKTICKED_PATH, repo_path_spec
 
 DIALECT = "tables"
 
@@ -291,7 +290,7 @@ class _Parser:
                 register.path = link.path
             return
         if word.lower().startswith(("http://", "https://")):
-            repository = _repository_url(word)
+            repository = lexing.repository_of(word)
             if repository is not None:
                 register.url = register.url or repository[1]
             return
@@ -524,8 +523,8 @@ class _Parser:
     def _source_for_link(self, link: lexing.RepositoryLink) -> str:
         """The ``SRC-n`` whose register URL is the link's repository, else ``owner/name``."""
         for register in self.registers.values():
-            if register.url and _repository_url(register.url) and \
-                    _repository_url(register.url)[0].casefold() == link.repo_id.casefold():
+            named = lexing.repository_of(register.url) if register.url else None
+            if named is not None and named[0].casefold() == link.repo_id.casefold():
                 return register.id
         return link.repo_id
 
