@@ -23,6 +23,7 @@ Matching is by characters first (:mod:`.match`), then by tokens
 from __future__ import annotations
 
 import posixpath
+import re
 import weakref
 from bisect import bisect_right
 from collections import Counter
@@ -45,6 +46,9 @@ _STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
 
 #: how many relocation places a one-line summary names before "and N more"
 _SUMMARY_PLACES = 4
+
+#: a word, as :mod:`.match` counts words
+_QUOTE_WORD = re.compile(r"\w+")
 
 #: how many files of a vanished directory are followed through history one by one
 _DIRECTORY_FOLLOWS = 3
@@ -480,7 +484,7 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     files sharing the origin's name, then its extension, are reported first.
     Token matching is tried, in files of the origin's language, only when
     character matching finds nothing, and only in files where the quote's
-    words lie close together (see :func:`_words_close`): lexing a file costs
+    words occur in order, close together (see :func:`_words_in_order`): lexing a file costs
     far more than looking at it.
     """
     words = pattern.words
@@ -501,29 +505,52 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     if language is None:
         return [], False
     reach = len(pattern.text) + match.MAX_GAP_CHARS
+    sequence = _QUOTE_WORD.findall(quote.replace("`", ""))
     for path, textfile in texts:
-        if symbols.language_for(path) == language and _words_close(words, textfile.text, reach):
+        if symbols.language_for(path) == language and _words_in_order(sequence, textfile.text, reach):
             lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
             if lines is not None:
                 places.append(Place(path, lines))
     return places, bool(places)
 
 
-def _words_close(words: tuple[str, ...], text: str, reach: int) -> bool:
-    """Whether some occurrence of the quote's longest word has every other word
-    within ``reach`` characters: a token match spans the quote's tokens plus
-    whatever layout and comments lie between them, which ``reach`` bounds by
-    the quote's length plus one elision gap (``match.MAX_GAP_CHARS``)."""
-    if not words:
+def _words_in_order(sequence: list[str], text: str, reach: int) -> bool:
+    """Whether the quote's words (``sequence``, in quote order) occur in
+    ``text`` in that order within ``reach`` characters.
+
+    A token match spans the quote's tokens plus whatever layout and comments
+    lie between them, so its words occur in order; ``reach`` bounds the span
+    by the quote's length plus one elision gap (``match.MAX_GAP_CHARS``).
+    Around each copy of the longest word, the words before it are taken at
+    their latest and those after at their earliest copies: the narrowest
+    span there is, so no match is ever ruled out within ``reach``.
+    """
+    if not sequence:
         return True
-    anchor, others = words[0], words[1:]
+    k = max(range(len(sequence)), key=lambda i: len(sequence[i]))
+    anchor, before, after = sequence[k], sequence[:k][::-1], sequence[k + 1 :]
     pos = text.find(anchor)
     while pos >= 0:
-        lo, hi = max(pos - reach, 0), pos + len(anchor) + reach
-        if all(text.find(word, lo, hi) >= 0 for word in others):
+        if _in_order_around(pos, anchor, before, after, text, reach):
             return True
         pos = text.find(anchor, pos + 1)
     return False
+
+
+def _in_order_around(pos: int, anchor: str, before: list[str], after: list[str], text: str, reach: int) -> bool:
+    start = pos
+    floor = max(pos - reach, 0)
+    for word in before:  # nearest copies first, walking back
+        start = text.rfind(word, floor, start)
+        if start < 0:
+            return False
+    end, limit = pos + len(anchor), start + reach
+    for word in after:
+        at = text.find(word, end, limit)
+        if at < 0:
+            return False
+        end = at + len(word)
+    return end <= limit
 
 
 class _TreeText:

@@ -1,0 +1,93 @@
+"""The whole-tree search's prefilters never rule out a real match (properties),
+and the search still finds a reformatted quote that moved to another file."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_memreport import drift
+from pytest_memreport.gitstore import GitStore
+
+
+def _brute_force(sequence: list[str], text: str, reach: int) -> bool:
+    """Some choice of copies, in order, spanning at most ``reach`` characters."""
+
+    def from_(index: int, at: int, first: int) -> bool:
+        if index == len(sequence):
+            return True
+        word = sequence[index]
+        pos = text.find(word, at)
+        while pos >= 0:
+            begin = pos if index == 0 else first
+            if pos + len(word) - begin <= reach and from_(index + 1, pos + len(word), begin):
+                return True
+            pos = text.find(word, pos + 1)
+        return False
+
+    return from_(0, 0, 0)
+
+
+_WORDS = st.lists(st.sampled_from(["a", "ab", "b", "ba", "abc", "c"]), min_size=1, max_size=4)
+_TEXT = st.text(alphabet="abc ;\n", max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sequence=_WORDS, text=_TEXT, reach=st.integers(1, 30))
+def test_words_in_order_agrees_with_brute_force(sequence, text, reach):
+    assert drift._words_in_order(sequence, text, reach) == _brute_force(sequence, text, reach)
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.sampled_from(["alpha", "beta", "gamma", "x"]), max_size=3),
+       files=st.lists(st.text(alphabet="alphbetgmx `\n", max_size=30), min_size=1, max_size=5))
+def test_joined_tree_text_finds_exactly_the_files_holding_every_word(words, files):
+    class Files:  # the part of a Snapshot the joined text reads
+        def files(self):
+            return [f"f{i}.txt" for i in range(len(files))]
+
+        def read(self, path):
+            from pytest_memreport.textfile import decode
+
+            return decode(path, "", files[int(path[1:-4])].encode(), 1 << 20)
+
+    found = drift._TreeText(Files()).containing(tuple(words))
+    expected = [f"f{i}.txt" for i, text in enumerate(files) if all(w in text.replace("`", "") for w in words)]
+    assert found == expected
+
+
+def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_repo):
+    repo = make_repo("target")
+    old = textwrap.dedent(
+        """\
+        def load(path):
+            return read_config(path, retries=3, timeout=30)
+        """
+    )
+    pin = repo.commit({"pkg/loader.py": old, "pkg/other.py": "x = 1\n"}, "first")
+    new = textwrap.dedent(
+        """\
+        def load(path):
+            return read_config(
+                path,  # where the file is
+                retries=3,
+                timeout=30,
+            )
+        """
+    )
+    later = repo.commit({"pkg/loader.py": "pass\n", "pkg/config_io.py": new}, "move and reformat")
+    store = GitStore.open(repo.path)
+    try:
+        against = store.snapshot(later)
+        pattern_quote = "return read_config(path, retries=3, timeout=30)"
+        places, by_tokens = drift._search_tree(
+            __import__("pytest_memreport.match", fromlist=["compile_quote"]).compile_quote(pattern_quote),
+            pattern_quote, against, exclude="pkg/loader.py", origin="pkg/loader.py",
+        )
+        assert by_tokens
+        assert [(p.path, p.lines.start, p.lines.end) for p in places] == [("pkg/config_io.py", 2, 6)]
+        assert pin != later
+    finally:
+        store.close()
