@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
@@ -619,7 +620,7 @@ def markdown_blocks(text: str, skip_through: int | None = None) -> list[Block]:
         for index in range(min(skip_through, len(source_lines))):
             source_lines[index] = ""
         text = "\n".join(source_lines)
-    tokens = _MARKDOWN.parse(text)
+    tokens = _tokens(text)
     blocks: list[Block] = []
     items: list[int] = []  # open list items, innermost last
     items_with_text: set[int] = set()
@@ -718,9 +719,10 @@ class Piece:
 class Inline:
     """The content of one paragraph, heading, list-item paragraph or table cell.
 
-    ``container`` is ``paragraph``, ``item``, ``heading`` or ``cell``;
-    ``quote_depth`` how many blockquotes enclose it; for a cell, ``row`` is
-    the report line of its table row and ``column`` its 0-based position.
+    ``container`` is ``paragraph``, ``item``, ``heading`` (``level`` 1-6)
+    or ``cell``; ``quote_depth`` how many blockquotes enclose it; for a cell,
+    ``row`` is the report line of its table row and ``column`` its 0-based
+    position.
     """
 
     container: str
@@ -730,6 +732,7 @@ class Inline:
     quote_depth: int = 0
     row: int | None = None
     column: int | None = None
+    level: int = 0
 
     @property
     def text(self) -> str:
@@ -773,6 +776,22 @@ class Layout:
     tables: tuple[Table, ...]
     blockquotes: tuple[tuple[int, int], ...]
     fences: tuple[tuple[int, int], ...]
+
+    @property
+    def headings(self) -> list[Inline]:
+        """The headings outside blockquotes, in order (``level`` says which)."""
+        return [i for i in self.inlines if i.container == "heading" and not i.quote_depth and i.text]
+
+
+_LAST_PARSE: list = [None, None]
+
+
+def _tokens(text: str) -> list:
+    """markdown-it's token stream for ``text``; the last one is kept, since a
+    dialect often walks the same report twice (blocks, then inline layout)."""
+    if _LAST_PARSE[0] != text:
+        _LAST_PARSE[:] = [text, _MARKDOWN.parse(text)]
+    return _LAST_PARSE[1]
 
 
 def _blank_front(text: str, skip_through: int | None) -> str:
@@ -832,7 +851,7 @@ def markdown_layout(text: str, skip_through: int | None = None) -> Layout:
     ``skip_through`` blanks lines 1..n first (front matter), keeping line
     numbers, as :func:`markdown_blocks` does.
     """
-    tokens = _MARKDOWN.parse(_blank_front(text, skip_through))
+    tokens = _tokens(_blank_front(text, skip_through))
     inlines: list[Inline] = []
     tables: list[Table] = []
     blockquotes: list[tuple[int, int]] = []
@@ -840,6 +859,7 @@ def markdown_layout(text: str, skip_through: int | None = None) -> Layout:
     quote_depth = 0
     items = 0
     container = "paragraph"
+    level = 0
     table: list | None = None  # [first, last, depth, rows]
     row: list | None = None  # [line, header, cells]
     in_head = False
@@ -857,6 +877,7 @@ def markdown_layout(text: str, skip_through: int | None = None) -> Layout:
             items = max(0, items - 1)
         elif kind == "heading_open":
             container = "heading"
+            level = int(token.tag[1:]) if token.tag[1:].isdigit() else 1
         elif kind == "heading_close":
             container = "paragraph"
         elif kind == "table_open" and token.map:
@@ -893,7 +914,8 @@ def markdown_layout(text: str, skip_through: int | None = None) -> Layout:
             if container == "heading":
                 last = first
             where = container if container == "heading" or not items else "item"
-            inlines.append(Inline(where, first, last, _pieces(token, first, last), quote_depth))
+            inlines.append(Inline(where, first, last, _pieces(token, first, last), quote_depth,
+                                  level=level if container == "heading" else 0))
     return Layout(tuple(inlines), tuple(tables), tuple(blockquotes), tuple(fences))
 
 
@@ -974,6 +996,7 @@ def is_sha(text: str) -> bool:
     return _SHA_ONLY.fullmatch(text) is not None
 
 
+@lru_cache(maxsize=4096)
 def parse_repository_link(href: str) -> RepositoryLink | None:
     """A link into a hosted repository (GitHub, GitLab's ``/-/`` form,
     ``raw.githubusercontent.com``), or ``None`` for any other link."""
