@@ -174,8 +174,8 @@ class _Parser:
         self.markdown = lexing.is_markdown(path)
         self.front_matter_end = lexing.front_matter_end(self.lines)
         if self.markdown:
-            self.blocks = lexing.markdown_blocks(text, self.front_matter_end)
             self.layout = lexing.markdown_layout(text, self.front_matter_end)
+            self.blocks: list[lexing.Block] = []
         else:
             body = [line for line in self.lines if line.number > (self.front_matter_end or 0)]
             self.blocks = lexing.plain_blocks(body)
@@ -202,7 +202,7 @@ class _Parser:
                     for piece in cell.pieces:
                         if piece.kind == "link":
                             self.links.setdefault(piece.line, []).append(piece)
-        self.headings = [(b.line, b.text.strip()) for b in self.blocks if b.kind == "heading" and b.text.strip()]
+        self.headings = [(heading.line, heading.text) for heading in self.layout.headings]
         self.heading_lines = [line for line, _ in self.headings]
 
     def _text(self, number: int) -> str:
@@ -260,13 +260,12 @@ class _Parser:
                 self.meta[key] = front[key]
 
     def _title(self) -> str | None:
-        for block in self.blocks:
-            if block.kind == "heading" and block.level == 1 and block.text.strip():
+        for heading in self.layout.headings:
+            if heading.level == 1:
+                return heading.text
+        for block in self.blocks:  # a plain-text rendering: its first line
+            if block.text.strip():
                 return block.text.strip()
-        if not self.markdown:
-            for block in self.blocks:
-                if block.text.strip():
-                    return block.text.strip()
         title = self.meta.get("front_matter", {}).get("title")
         return str(title) if title else None
 

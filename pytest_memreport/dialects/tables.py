@@ -167,8 +167,8 @@ class _Parser:
         self.markdown = lexing.is_markdown(path)
         self.front_matter_end = lexing.front_matter_end(self.lines) if self.markdown else None
         if self.markdown:
-            self.blocks = lexing.markdown_blocks(text, self.front_matter_end)
             self.layout = lexing.markdown_layout(text, self.front_matter_end)
+            self.blocks: list[lexing.Block] = []
             self.tables = list(self.layout.tables)
         else:
             self.blocks = lexing.plain_blocks(self.lines)
@@ -213,13 +213,12 @@ class _Parser:
         )
 
     def _title(self) -> str | None:
-        for block in self.blocks:
-            if block.kind == "heading" and block.level == 1 and block.text.strip():
+        for heading in self.layout.headings:
+            if heading.level == 1:
+                return heading.text
+        for block in self.blocks:  # a plain-text rendering: its first line
+            if block.text.strip():
                 return block.text.strip()
-        if not self.markdown:
-            for block in self.blocks:
-                if block.text.strip():
-                    return block.text.strip()
         return None
 
     # ------------------------------------------------------------------ sources
