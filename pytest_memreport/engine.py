@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import claims as claims_mod
 from . import drift, predicates, symbolrefs, verify
 from .claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
+from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 
@@ -120,6 +121,7 @@ class Engine:
         self._predicate_results: dict[tuple, predicates.PredicateResult] = {}
         self.loaded_paths: list[Path] = []
         self._observations: dict[tuple, object] = {}
+        self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
         self._announced: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
@@ -253,9 +255,16 @@ class Engine:
         if cached is not None:
             return cached
         binding = self.binding(report, evidence.source, evidence.pin)
+        ambiguous = self._ambiguous.get(key)
         if binding.pin is None:
             result = verify.PinResult(
                 verify.COMMIT_MISSING, binding.stated_pin or "", evidence.path, message=binding.problem or ""
+            )
+        elif ambiguous:
+            shown = ", ".join(ambiguous[:10]) + (f" and {len(ambiguous) - 10} more" if len(ambiguous) > 10 else "")
+            result = verify.PinResult(
+                verify.AMBIGUOUS, binding.pin, evidence.path,
+                message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
             )
         else:
             start = time.perf_counter()
@@ -273,6 +282,9 @@ class Engine:
         at the pin, they name a definition in a file their context cites."""
         out = []
         for item in evidence:
+            if item.label == BASENAME and "/" not in item.path:
+                out.append(self._resolve_basename(report, item))
+                continue
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)
                 continue
@@ -285,6 +297,23 @@ class Engine:
             if resolved is not None:
                 out.append(resolved)
         return out
+
+    def _resolve_basename(self, report: Report, evidence: Evidence) -> Evidence:
+        """A bare file name (``retry_timer.ts:313``) bound to the one file of the pinned
+        tree it names; several candidates are remembered so the pin check can list them."""
+        binding = self.binding(report, evidence.source, evidence.pin)
+        if binding.pin is None:
+            return evidence
+        files = binding.store.snapshot(binding.pin).files()
+        if evidence.path in files:  # a top-level file spelled exactly
+            return evidence
+        candidates = [f for f in files if f.rsplit("/", 1)[-1] == evidence.path]
+        if len(candidates) == 1:
+            # ``text`` keeps the name as written: results find the evidence by it.
+            return replace(evidence, path=candidates[0], text=evidence.text or evidence.path)
+        if candidates:
+            self._ambiguous[(report.path, evidence)] = candidates
+        return evidence
 
     # -- claims ----------------------------------------------------------
     def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:

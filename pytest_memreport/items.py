@@ -59,8 +59,7 @@ class MemreportFile(pytest.File):
         yield StructureItem.from_parent(self, name="structure", report=report)
         if report.all_references():
             yield ReferencesItem.from_parent(self, name="references", report=report)
-        for evidence in engine.checkable(report, report.evidence):
-            yield from evidence_items(self, report, evidence, engine)
+        yield from evidence_items(self, report, engine.checkable(report, report.evidence), engine)
         for record in report.records:
             checks = record.evidence or claims.predicates.get(record.id) or claims.observations.get(record.id)
             if checks and not (record.is_annotation and not record.evidence):
@@ -89,8 +88,7 @@ class RecordNode(pytest.Collector):
 
     def collect(self):
         engine = engine_of(self)
-        for evidence in engine.checkable(self.report, self.record.evidence):
-            yield from evidence_items(self, self.report, evidence, engine)
+        yield from evidence_items(self, self.report, engine.checkable(self.report, self.record.evidence), engine)
         if self.record.is_annotation:
             return
         claims = engine.claims_for(self.report)
@@ -110,10 +108,17 @@ class RecordNode(pytest.Collector):
         return self.path, self.record.line - 1, self.record.node_name
 
 
-def evidence_items(parent, report: Report, evidence: Evidence, engine: Engine):
-    yield EvidenceItem.from_parent(parent, name=evidence.name, report=report, evidence=evidence)
-    if engine.drift_enabled:
-        yield DriftItem.from_parent(parent, name=f"{evidence.name}::drift", report=report, evidence=evidence)
+def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Engine):
+    """A pin item and (with drift on) a drift item per evidence; names made unique in order."""
+    seen: dict[str, int] = {}
+    for item in evidence:
+        name = item.name
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:  # e.g. two quotations ending on one line
+            name = f"{name}#{seen[name]}"
+        yield EvidenceItem.from_parent(parent, name=name, report=report, evidence=item)
+        if engine.drift_enabled:
+            yield DriftItem.from_parent(parent, name=f"{name}::drift", report=report, evidence=item)
 
 
 class MemreportItem(pytest.Item):

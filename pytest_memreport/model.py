@@ -97,9 +97,13 @@ class Evidence:
     def name(self) -> str:
         """The item-name fragment for this evidence: ``quote@L141``.
 
-        Cited paths add the path, since one line often cites several."""
+        Cited paths and line anchors add the path (and a link's own commit),
+        since one line often cites several."""
+        at = f"@{self.pin[:12]}" if self.pin else ""
         if self.kind is EvidenceKind.PATH or self.kind is EvidenceKind.DIRECTORY:
-            return f"{self.kind.value}@L{self.line}:{self.path}"
+            return f"{self.kind.value}@L{self.line}:{self.path}{at}"
+        if self.kind is EvidenceKind.LINES:
+            return f"{self.kind.value}@L{self.line}:{self.path}:{self.cited_lines}{at}"
         if self.kind is EvidenceKind.SYMBOL:
             return f"{self.kind.value}@L{self.line}:{self.text}"
         return f"{self.kind.value}@L{self.line}"

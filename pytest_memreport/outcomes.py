@@ -44,7 +44,9 @@ def evidence_key(evidence: Evidence) -> str:
     if evidence.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
         return f"symbol:{evidence.line}:{evidence.text}"
     cited = str(evidence.cited_lines) if evidence.cited_lines else ""
-    return f"{evidence.kind.value}:{evidence.line}:{evidence.path}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
+    # A bare file name keeps its key once resolved to a path (see Engine.checkable).
+    where = evidence.text if evidence.label == "basename" and evidence.text else evidence.path
+    return f"{evidence.kind.value}:{evidence.line}:{where}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
 
 
 def _properties(report: Report, evidence: Evidence, status: str) -> dict:
@@ -73,6 +75,10 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     if result.status == verify.COMMIT_MISSING:
         # The source item fails once with the reason; its evidence is not checkable.
         return Outcome("skip", f"{loc}: not checked: {binding.problem}", payload=payload, properties=props)
+    if result.status == verify.FILE_MISSING and evidence.label == "backticked path":
+        # A backticked word that looks like a path is evidence only if the pin has it.
+        return Outcome("skip", f"{loc}: `{evidence.path}` is not a path at the pin; not evidence",
+                       payload=payload, properties=props)
     if result.ok:
         notes = [result.message]
         if result.note:

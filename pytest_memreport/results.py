@@ -58,8 +58,8 @@ class ResultLog:
         return [p for (k, _), p in self.payloads.get(report, {}).items() if k == kind]
 
 
-def _evidence_json(evidence: Evidence, log: ResultLog, report: str) -> dict:
-    key = evidence_key(evidence)
+def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | None = None) -> dict:
+    key = key or evidence_key(evidence)
     pin = log.get(report, "pin", key)
     drift = log.get(report, "drift", key)
     out = {
@@ -85,12 +85,13 @@ def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) 
     """Evidence as JSON; a proposed symbol reference that named no definition is not evidence."""
     out = []
     for item in evidence:
-        if item.kind is EvidenceKind.SYMBOL:
-            pin = log.get(report, "pin", evidence_key(item))
-            if pin is None:
-                continue
-            item = replace(item, path=pin["path"])
-        out.append(_evidence_json(item, log, report))
+        key = evidence_key(item)
+        pin = log.get(report, "pin", key)
+        if item.kind is EvidenceKind.SYMBOL and pin is None:
+            continue
+        if pin is not None and pin.get("path") and pin["path"] != item.path:
+            item = replace(item, path=pin["path"])  # resolved at collection (symbol, basename)
+        out.append(_evidence_json(item, log, report, key))
     return out
 
 

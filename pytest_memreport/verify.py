@@ -19,6 +19,7 @@ FILE_MISSING = "file-missing"
 COMMIT_MISSING = "commit-missing"
 REFUSED = "refused"
 UNREADABLE = "unreadable"
+AMBIGUOUS = "ambiguous"
 
 
 @dataclass(frozen=True)

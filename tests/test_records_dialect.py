@@ -366,11 +366,11 @@ def test_read_report_findings_for_empty_and_control_characters(tmp_path):
 
 
 def test_dialect_registry_and_unknown_dialect():
-    assert DIALECTS == {"records": records.parse}
+    assert DIALECTS["records"] is records.parse and set(DIALECTS) == {"records", "review", "tables"}
     assert detect_dialect("anything", "x.md") == "records"
     report = parse_report("x.txt", "MEM-OBJ-a\nLabel: A\n", dialect="records")
     assert report.dialect == "records"
-    with pytest.raises(ReportError, match="unknown report dialect 'poetry'; use one of records"):
+    with pytest.raises(ReportError, match="unknown report dialect 'poetry'; use one of records, review, tables"):
         parse_report("x.md", "", dialect="poetry")
 
 

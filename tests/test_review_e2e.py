@@ -106,11 +106,11 @@ def test_review_passes_at_its_pin(pytester, widget):
     result.assert_outcomes(passed=11)
     result.stdout.fnmatch_lines([
         "*review.md::structure PASSED*",
-        "*review.md::lines@L14 PASSED*",
-        "*review.md::directory@L16:src/core PASSED*",
+        "*review.md::lines@L14:src/core/engine.rs:8-10@* PASSED*",
+        "*review.md::directory@L16:src/core@* PASSED*",
         "*review.md::quote@L18 PASSED*",
         "*review.md::quote@L23 PASSED*",
-        "*review.md::path@L26:src/queue.rs PASSED*",
+        "*review.md::path@L26:src/queue.rs* PASSED*",
     ])
     assert repo.state() == before
 

@@ -144,6 +144,8 @@ class _Entry:
 def parse(path: str, text: str) -> Report:
     """Parse a record report (Markdown when ``path`` ends in ``.md``, else a
     plain-text rendering) into the report model. Never raises."""
+    if "\r" in text:  # read_report already did this; direct callers may not have
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return _Parser(path, text).parse()
 
 
