@@ -50,6 +50,14 @@ _SUMMARY_PLACES = 4
 #: a word, as :mod:`.match` counts words
 _QUOTE_WORD = re.compile(r"\w+")
 
+#: how far apart a reformatted quotation's words may lie in another file for the
+#: tree search to lex that file: four times the quote (a formatter that puts
+#: every argument on its own indented line stays well within that) plus room
+#: for a few inserted comment lines. Lexing is the costliest step there is, and
+#: without a bound every large file holding the quote's words would be lexed.
+_TOKEN_REACH_FACTOR = 4
+_TOKEN_REACH_SLACK = 500
+
 #: how many files of a vanished directory are followed through history one by one
 _DIRECTORY_FOLLOWS = 3
 
@@ -504,7 +512,7 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     language = symbols.language_for(origin)
     if language is None:
         return [], False
-    reach = len(pattern.text) + match.MAX_GAP_CHARS
+    reach = _TOKEN_REACH_FACTOR * len(pattern.text) + _TOKEN_REACH_SLACK
     sequence = _QUOTE_WORD.findall(quote.replace("`", ""))
     for path, textfile in texts:
         if symbols.language_for(path) == language and _words_in_order(sequence, textfile.text, reach):
@@ -520,7 +528,7 @@ def _words_in_order(sequence: list[str], text: str, reach: int) -> bool:
 
     A token match spans the quote's tokens plus whatever layout and comments
     lie between them, so its words occur in order; ``reach`` bounds the span
-    by the quote's length plus one elision gap (``match.MAX_GAP_CHARS``).
+    (see ``_TOKEN_REACH_FACTOR``).
     Around each copy of the longest word, the words before it are taken at
     their latest and those after at their earliest copies: the narrowest
     span there is, so no match is ever ruled out within ``reach``.
