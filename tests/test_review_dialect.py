@@ -127,7 +127,11 @@ def test_markdown_review_parenthesised_paths(markdown):
         ("path", "src/handlers/mod.rs", 43, 43, None, "acme/widget", None, "cited path"),
         ("path", "src/handlers/http.rs", 43, 43, None, "acme/widget", None, "cited path"),
     ]
-    assert len(markdown.evidence) == 13  # 6 links, 3 backticked, 2 quotations, 2 cited
+    assert len(markdown.evidence) == 14  # 6 links, 3 backticked, 2 quotations, 2 cited, 1 symbol
+    # A backticked name beside its paragraph's links is proposed in the files they cite.
+    (symbol,) = [e for e in markdown.evidence if e.kind.value == "symbol"]
+    assert (symbol.text, symbol.line, symbol.context) == (
+        "tokio.spawn", 22, ("docs/tuning.md", "src/core/defaults.toml", "Cargo.toml"))
     assert all(e.owner is None for e in markdown.evidence)
 
 

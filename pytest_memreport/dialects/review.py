@@ -223,6 +223,7 @@ class _Parser:
         self._bare_urls()
         self._backticked_paths()
         self._parenthesised_paths()
+        self._symbol_references()
         evidence = sorted(self.collected.evidence, key=lambda e: (e.line, e.end_line))
         return Report(
             path=self.path,
@@ -585,6 +586,26 @@ class _Parser:
                                         source=source, label=label))
         else:
             self.collected.add(Evidence(EvidenceKind.PATH, spec.path, line, line, source=source, label=label))
+
+    def _symbol_references(self) -> None:
+        """Backticked names beside the links of their paragraph, proposed as symbol
+        evidence in the files those links cite (kept only if they name a definition there)."""
+        files = [e for e in self.collected.evidence
+                 if e.kind in (EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.QUOTE)]
+        for inline in self.layout.inlines:
+            cited = [e for e in files if inline.line <= e.line <= inline.end_line]
+            if not cited:
+                continue
+            context = tuple(dict.fromkeys(e.path for e in cited))
+            for piece in inline.pieces:
+                if piece.kind != "code" or piece.line in self.quoted or piece.line in self.skip:
+                    continue
+                name = lexing.symbol_name(piece.text)
+                if name is None or repo_path_spec(piece.text) is not None:
+                    continue
+                self.collected.add(Evidence(EvidenceKind.SYMBOL, "", piece.line, piece.line, text=name,
+                                            source=cited[0].source, pin=cited[0].pin, context=context,
+                                            label=self._label(piece.text, piece.line)))
 
     def _backticked_paths(self) -> None:
         for inline in self.layout.inlines:
