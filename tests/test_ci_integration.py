@@ -1,0 +1,95 @@
+"""What CI sees: xdist workers, shards, GitHub annotations, JUnit properties, JSON timing."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import xml.etree.ElementTree as ET
+
+import pytest
+
+MODULE = "".join(f"LIMIT_{i} = {i * 7}\n" for i in range(1, 31))
+
+
+def report_text(pin: str) -> str:
+    records = []
+    for r in range(1, 7):
+        quotes = "\n\n".join(f"LIMIT_{i} = {i * 7} --- pkg/limits.py" for i in range(r * 4 - 3, r * 4 + 1))
+        records.append(f"MEM-OBJ-limit-{r}\n\nLabel: Limit {r}\n\n{quotes}\n")
+    body = "\n".join(records)
+    return f"Limits report\n\nBoundary and evidence\n\nSRC-1 commit {pin}.\n\nOperative objects\n\n{body}"
+
+
+@pytest.fixture
+def setup(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/limits.py": MODULE}, "limits")
+    # One quote edited since the pin, so runs contain a failure.
+    repo.commit({"pkg/limits.py": MODULE.replace("LIMIT_5 = 35", "LIMIT_5 = 36")}, "edit")
+    report = pytester.path / "limits.txt"
+    report.write_text(report_text(pin), encoding="utf-8")
+    return repo, report
+
+
+def outcomes(result) -> dict[str, str]:
+    """nodeid → outcome from a -rA run's short summary (works under xdist too)."""
+    found = {}
+    for line in result.stdout.lines:
+        m = re.match(r"^(PASSED|FAILED|SKIPPED|ERROR) (\S+)", line)
+        if m:
+            found[m.group(2)] = m.group(1)
+    return found
+
+
+def test_xdist_and_shards_cover_the_serial_run(pytester, setup):
+    repo, report = setup
+    base = ["--memreport", str(report), f"--memreport-repo={repo.path}", "-rA", "-p", "no:randomly"]
+    serial = outcomes(pytester.runpytest(*base))
+    assert len(serial) == 1 + 1 + 24 * 2 and list(serial.values()).count("FAILED") == 1
+    parallel = outcomes(pytester.runpytest_subprocess(*base, "-n", "2"))
+    assert parallel == serial
+    union: dict[str, str] = {}
+    for k in (1, 2, 3):
+        shard = outcomes(pytester.runpytest(*base, "--memreport-shard", f"{k}/3"))
+        assert shard and not set(shard) & set(union), "shards overlap"
+        union.update(shard)
+    assert union == serial
+
+
+def test_bad_shard_is_a_usage_error(pytester, setup):
+    repo, report = setup
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                "--memreport-shard", "4/3")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--memreport-shard '4/3': give K/N*"])
+
+
+def test_github_annotation_on_the_report_line(pytester, setup, monkeypatch):
+    repo, report = setup
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
+    assert len(annotations) == 1
+    assert annotations[0].startswith("::error file=limits.txt,line=25::limits.txt:25: MEM-OBJ-limit-2")
+    assert "changed" in annotations[0]
+
+
+def test_junit_properties_and_json_timing(pytester, setup):
+    repo, report = setup
+    xml_path = pytester.path / "junit.xml"
+    json_path = pytester.path / "out.json"
+    pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                       f"--junitxml={xml_path}", "--memreport-json", str(json_path))
+    root = ET.parse(xml_path).getroot()
+    # JUnit splits node ids at "::": the drift item is "drift" in class "...quote@L25".
+    case = next(c for c in root.iter("testcase")
+                if c.get("name") == "drift" and c.get("classname", "").endswith("MEM-OBJ-limit-2.quote@L25"))
+    props = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert props["record"] == "MEM-OBJ-limit-2"
+    assert props["evidence"] == "quote:pkg/limits.py"
+    assert props["status"] == "changed"
+    assert props["location"] == "limits.txt:25"
+    timing = json.loads(json_path.read_text())["timing"]
+    assert {"parse", "matching", "drift"} <= set(timing)
+    assert all(isinstance(v, float) for v in timing.values())
