@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import claims as claims_mod
-from . import drift, predicates, symbolrefs, verify
+from . import drift, predicates, symbolrefs, symbols, verify
 from .claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
@@ -81,6 +81,11 @@ class Timing:
 
     def as_json(self) -> dict:
         return {k: round(v, 4) for k, v in sorted(self.phases.items())}
+
+    def merge(self, other: dict) -> None:
+        """Add another process's phases (pytest-xdist workers report theirs)."""
+        for phase, seconds in other.items():
+            self.phases[phase] += float(seconds)
 
 
 @dataclass(frozen=True)
@@ -482,6 +487,14 @@ class Engine:
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result
+
+    def timing_json(self) -> dict:
+        """Per-phase seconds of this process. ``git`` (commands and blob reads) and
+        ``tree_sitter`` are also inside the phases that caused them."""
+        phases = Timing(defaultdict(float, self.timing.phases))
+        phases.add("git", sum(s.git_seconds for s in self._stores.values() if isinstance(s, GitStore)))
+        phases.add("tree_sitter", symbols.stats().seconds)
+        return phases.as_json()
 
     def _announce(self, message: str) -> None:
         if self.progress is not None:

@@ -30,6 +30,7 @@ import stat
 import subprocess
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -449,6 +450,8 @@ class GitStore:
         self.is_bare = is_bare
         self.max_file_bytes = max_file_bytes
         self.blobs = BlobCache(cache_bytes)
+        #: seconds spent waiting on git (commands and blob reads), for the JSON timing
+        self.git_seconds = 0.0
         self._env = _environment()
         self._reader: git.Git | None = None
         self._reader_lock = threading.Lock()
@@ -649,6 +652,7 @@ class GitStore:
             # Decided from the tree listing: a huge blob is never loaded.
             return TextFile(path, oid, "too-large", size=size)
         with self._reader_lock:
+            began = time.perf_counter()
             try:
                 _, kind, _, data = self._git().get_object_data(oid)
             except (ValueError, OSError) as err:
@@ -659,6 +663,8 @@ class GitStore:
                     f"{self.path}: cannot read {path} (object {oid[:12]}): {str(err).splitlines()[0]}; "
                     f"a partial clone may lack it: fetch it with `git fetch` in the repository"
                 ) from None
+            finally:
+                self.git_seconds += time.perf_counter() - began
         if _text(kind) != "blob":
             raise RepoError(f"{self.path}: {path} is a {_text(kind)}, not a file (object {oid[:12]})")
         return self._decode_cached(path, oid, data)
@@ -831,7 +837,9 @@ class GitStore:
 
     def _run(self, args: list[str], check: bool = True) -> bytes:
         """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure."""
+        began = time.perf_counter()
         result = _execute(args, self.path, self._env)
+        self.git_seconds += time.perf_counter() - began
         if check and result.returncode != 0:
             _raise_if_refused(result.stderr, self.path)
             message = result.stderr.decode("utf-8", "replace").strip().splitlines()

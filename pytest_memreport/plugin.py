@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from .dialects import ReportError
 from . import rewrite, structure, writeback
-from .engine import Engine
+from .dialects import ReportError
+from .engine import Engine, Timing
 from .gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportFile, MemreportItem
 from .options import OptionError, build_options, parse_shard
@@ -183,6 +184,7 @@ class MemreportSession:
         self.github = os.environ.get("GITHUB_ACTIONS") == "true"
         self.annotations: list[str] = []
         self.write_messages: list[str] = []
+        self.worker_timings: list[dict] = []
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -251,12 +253,25 @@ class MemreportSession:
         for annotation in self.annotations:
             terminalreporter.write_line(annotation)
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """pytest-xdist: a worker finished; keep its timing for the JSON."""
+        sent = getattr(node, "workeroutput", {}).get("memreport_timing")
+        if sent:
+            self.worker_timings.append(json.loads(sent))
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.is_worker:
+            self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
         if self.config.getoption("memreport_write") and self.paths and not self.is_worker:
             self.write_back(session)
         target = self.config.getoption("memreport_json")
         if target and self.paths and not self.is_worker:
-            data = build_json(self.reports(), self.log, {"timing": self.engine.timing.as_json()}, self.coverage())
+            timing = Timing(defaultdict(float))
+            timing.merge(self.engine.timing_json())
+            for worker in self.worker_timings:
+                timing.merge(worker)
+            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage())
             write_json_atomic(Path(target), data)
 
     def write_back(self, session: pytest.Session) -> None:
