@@ -39,10 +39,17 @@ def evidence_title(evidence: Evidence) -> str:
     return f"cited path {evidence.path}"
 
 
+#: how much of one source line a failure shows (a minified file is one huge line)
+_LINE_WIDTH = 200
+
+
 def numbered(text: str, first_line: int, limit: int = 12) -> list[str]:
-    """Source lines with their numbers, as pytest's doctest failures show them."""
+    """Source lines with their numbers, as pytest's doctest failures show them.
+
+    A line longer than ``_LINE_WIDTH`` characters is cut with ``…``, so a
+    one-line minified file cannot flood the terminal."""
     rows = text.split("\n")
-    shown = rows[:limit]
+    shown = [row if len(row) <= _LINE_WIDTH else row[: _LINE_WIDTH - 1] + "…" for row in rows[:limit]]
     out = [f"    {first_line + i:>5} | {row}" for i, row in enumerate(shown)]
     if len(rows) > limit:
         out.append(f"          | ... ({len(rows) - limit} more lines)")

@@ -1,0 +1,70 @@
+"""Shared helpers of the hardening tests: a one-record report around given
+evidence lines, a plugin run through pytester, and reading its JSON results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def records_report(pin: str, *evidence: str, record: str = "MEM-OBJ-subject") -> str:
+    """A record report pinned at ``pin`` whose one record holds ``evidence``.
+
+    Each evidence line (a quotation ``text --- path`` or a citation
+    ``SRC-1: a.py, b.py.``) is its own paragraph; the first one is on report
+    line 13 and every next one two lines further down (see :func:`line_of`).
+    """
+    head = [
+        "Hardening report",
+        "",
+        "Boundary and evidence",
+        "",
+        f"The target is at SRC-1 commit {pin}.",
+        "",
+        "Operative objects",
+        "",
+        record,
+        "",
+        "Label: Subject under test",
+        "",
+    ]
+    body: list[str] = []
+    for line in evidence:
+        body += [line, ""]
+    return "\n".join(head + body)
+
+
+def line_of(index: int) -> int:
+    """The report line of the ``index``-th (0-based) evidence line of :func:`records_report`."""
+    return 13 + 2 * index
+
+
+def run_report(pytester, text: str | bytes, repo: Path, *args: str, name: str = "report.md"):
+    """Write the report into the pytester folder and run the plugin on it (in process)."""
+    path = pytester.path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo}", "-rA", *args)
+
+
+def evidence_results(json_path: Path) -> dict[tuple[int, str, str], dict]:
+    """JSON evidence of the first report by ``(report line, kind, path)``."""
+    data = json.loads(Path(json_path).read_text(encoding="utf-8"))
+    (report,) = data["reports"]
+    found: dict[tuple[int, str, str], dict] = {}
+    for record in report["records"]:
+        for evidence in record["evidence"]:
+            found[(evidence["line"], evidence["kind"], evidence["path"])] = evidence
+    for evidence in report["evidence"]:
+        found[(evidence["line"], evidence["kind"], evidence["path"])] = evidence
+    return found
+
+
+def assert_clean(result) -> str:
+    """The run's whole output, after checking it shows no traceback; returned for more asserts."""
+    out = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in out, out[-3000:]
+    assert "INTERNALERROR" not in out, out[-3000:]
+    return out
