@@ -401,11 +401,15 @@ class _Drift:
         if candidate is not None:
             diff = match.render_diff(quote, candidate.text) or None
         renamed = f" (renamed from {self.path})" if home != self.path else ""
+        message = f"quotation no longer in {home}{renamed} {self.where}, nor anywhere else"
+        if textfile is not None and not textfile.is_text:
+            # Not read is not gone: say the file could not be searched.
+            message = f"{home}{renamed} cannot be searched {self.where}, and the quotation occurs nowhere else"
         return self.result(
             CHANGED, home, None,
             candidates=(Place(home, candidate.lines),) if candidate is not None else (),
             candidate=candidate, diff=diff, note=note,
-            message=f"quotation no longer in {home}{renamed} {self.where}, nor anywhere else",
+            message=message,
         )
 
     # -- the enclosing definition -------------------------------------------------------

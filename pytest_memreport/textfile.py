@@ -42,7 +42,7 @@ class TextFile:
         if self.status == "binary":
             return f"{self.path} is a binary file ({self.size} bytes)"
         if self.status == "too-large":
-            return f"{self.path} is {self.size} bytes, over the size limit"
+            return f"{self.path} is {self.size} bytes, over the size limit (raise it with --memreport-max-file-size)"
         return self.path
 
 
