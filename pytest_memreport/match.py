@@ -85,8 +85,10 @@ __all__ = [
     "compile_quote",
     "find",
     "line_of",
+    "may_match_by_tokens",
     "nearest",
     "render_diff",
+    "words_in_order",
 ]
 
 #: an elision's gap spans at most this many characters ...
@@ -824,6 +826,67 @@ def _chain(index: _TextIndex, occurrences: list[list[tuple[int, int]]]) -> list[
             found.append(index.span(start, end))
             taken_until = end
     return found
+
+
+# --------------------------------------------------------------------------- token prefilter
+
+#: how far apart a reformatted quotation's words may lie for a file to be worth
+#: lexing (:func:`may_match_by_tokens`): four times the quote (a formatter that
+#: puts every argument on its own indented line stays well within that) plus
+#: room for a few comment lines inserted between its tokens
+TOKEN_REACH_FACTOR = 4
+TOKEN_REACH_SLACK = 500
+
+
+def may_match_by_tokens(quote: str, text: str) -> bool:
+    """Whether ``quote`` can occur in ``text`` by tokens (what
+    :func:`.symbols.token_find` looks for), judged without lexing ``text``.
+
+    A token match spans the quote's tokens plus the layout and comments between
+    them, so the quote's words occur in ``text`` in order, within
+    ``TOKEN_REACH_FACTOR`` times the quote's length plus ``TOKEN_REACH_SLACK``
+    characters. ``False`` rules a match out; ``True`` only says lexing may
+    find one. Lexing a file costs a hundred times more than this check.
+    """
+    sequence = _WORD.findall(quote.replace("`", ""))
+    return words_in_order(sequence, text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK)
+
+
+def words_in_order(sequence: list[str], text: str, reach: int) -> bool:
+    """Whether the words of ``sequence`` occur in ``text`` in that order, as
+    substrings that do not overlap, from the first one's start to the last
+    one's end at most ``reach`` characters.
+
+    Around each copy of the longest word, the words before it are taken at
+    their latest copies and those after at their earliest: the narrowest span
+    there is, so no arrangement within ``reach`` is ever missed.
+    """
+    if not sequence:
+        return True
+    k = max(range(len(sequence)), key=lambda i: len(sequence[i]))
+    anchor, before, after = sequence[k], sequence[:k][::-1], sequence[k + 1 :]
+    pos = text.find(anchor)
+    while pos >= 0:
+        if _in_order_around(pos, anchor, before, after, text, reach):
+            return True
+        pos = text.find(anchor, pos + 1)
+    return False
+
+
+def _in_order_around(pos: int, anchor: str, before: list[str], after: list[str], text: str, reach: int) -> bool:
+    start = pos
+    floor = max(pos - reach, 0)
+    for word in before:  # nearest copies first, walking back
+        start = text.rfind(word, floor, start)
+        if start < 0:
+            return False
+    end, limit = pos + len(anchor), start + reach
+    for word in after:
+        at = text.find(word, end, limit)
+        if at < 0:
+            return False
+        end = at + len(word)
+    return end <= limit
 
 
 # --------------------------------------------------------------------------- nearest

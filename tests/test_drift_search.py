@@ -8,7 +8,7 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport import drift
+from pytest_memreport import drift, match
 from pytest_memreport.gitstore import GitStore
 
 
@@ -37,7 +37,18 @@ _TEXT = st.text(alphabet="abc ;\n", max_size=40)
 @settings(max_examples=300, deadline=None)
 @given(sequence=_WORDS, text=_TEXT, reach=st.integers(1, 30))
 def test_words_in_order_agrees_with_brute_force(sequence, text, reach):
-    assert drift._words_in_order(sequence, text, reach) == _brute_force(sequence, text, reach)
+    assert match.words_in_order(sequence, text, reach) == _brute_force(sequence, text, reach)
+
+
+def test_token_prefilter_keeps_reformatted_code_and_rules_out_the_rest():
+    quote = "return read_config(path, retries=3, timeout=30)"
+    wrapped = "x = 1\n\ndef load(path):\n    return read_config(\n        path,  # the file\n        retries=3,\n        timeout=30,\n    )\n"
+    assert match.may_match_by_tokens(quote, wrapped)
+    assert not match.may_match_by_tokens(quote, wrapped.replace("timeout=30", "timeout=31"))
+    reordered = "return read_config(path, timeout=30, retries=3)"
+    assert not match.may_match_by_tokens(quote, reordered)
+    far = "return read_config(path,\n" + "# filler line of comment text\n" * 200 + "retries=3, timeout=30)"
+    assert not match.may_match_by_tokens(quote, far)  # beyond the reach: not worth lexing
 
 
 @settings(max_examples=100, deadline=None)
