@@ -23,7 +23,6 @@ Matching is by characters first (:mod:`.match`), then by tokens
 from __future__ import annotations
 
 import posixpath
-import re
 import weakref
 from bisect import bisect_right
 from collections import Counter
@@ -46,17 +45,6 @@ _STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
 
 #: how many relocation places a one-line summary names before "and N more"
 _SUMMARY_PLACES = 4
-
-#: a word, as :mod:`.match` counts words
-_QUOTE_WORD = re.compile(r"\w+")
-
-#: how far apart a reformatted quotation's words may lie in another file for the
-#: tree search to lex that file: four times the quote (a formatter that puts
-#: every argument on its own indented line stays well within that) plus room
-#: for a few inserted comment lines. Lexing is the costliest step there is, and
-#: without a bound every large file holding the quote's words would be lexed.
-_TOKEN_REACH_FACTOR = 4
-_TOKEN_REACH_SLACK = 500
 
 #: how many files of a vanished directory are followed through history one by one
 _DIRECTORY_FOLLOWS = 3
@@ -477,6 +465,8 @@ def _locate(pattern, quote: str, textfile, path: str, near: LineRange | None) ->
     spans = match.find(pattern, textfile.text, key=textfile.oid or None)
     if spans:
         return _nearest([span.lines for span in spans], near), False
+    if not match.may_match_by_tokens(quote, textfile.text):
+        return None  # (lexing the file would find nothing)
     lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
     return (lines, True) if lines is not None else None
 
@@ -496,8 +486,8 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     files sharing the origin's name, then its extension, are reported first.
     Token matching is tried, in files of the origin's language, only when
     character matching finds nothing, and only in files where the quote's
-    words occur in order, close together (see :func:`_words_in_order`): lexing a file costs
-    far more than looking at it.
+    words occur in order, close together (:func:`.match.may_match_by_tokens`):
+    lexing a file costs far more than looking at it.
     """
     words = pattern.words
     plausible = sorted(
@@ -516,53 +506,12 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     language = symbols.language_for(origin)
     if language is None:
         return [], False
-    reach = _TOKEN_REACH_FACTOR * len(pattern.text) + _TOKEN_REACH_SLACK
-    sequence = _QUOTE_WORD.findall(quote.replace("`", ""))
     for path, textfile in texts:
-        if symbols.language_for(path) == language and _words_in_order(sequence, textfile.text, reach):
+        if symbols.language_for(path) == language and match.may_match_by_tokens(quote, textfile.text):
             lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
             if lines is not None:
                 places.append(Place(path, lines))
     return places, bool(places)
-
-
-def _words_in_order(sequence: list[str], text: str, reach: int) -> bool:
-    """Whether the quote's words (``sequence``, in quote order) occur in
-    ``text`` in that order within ``reach`` characters.
-
-    A token match spans the quote's tokens plus whatever layout and comments
-    lie between them, so its words occur in order; ``reach`` bounds the span
-    (see ``_TOKEN_REACH_FACTOR``).
-    Around each copy of the longest word, the words before it are taken at
-    their latest and those after at their earliest copies: the narrowest
-    span there is, so no match is ever ruled out within ``reach``.
-    """
-    if not sequence:
-        return True
-    k = max(range(len(sequence)), key=lambda i: len(sequence[i]))
-    anchor, before, after = sequence[k], sequence[:k][::-1], sequence[k + 1 :]
-    pos = text.find(anchor)
-    while pos >= 0:
-        if _in_order_around(pos, anchor, before, after, text, reach):
-            return True
-        pos = text.find(anchor, pos + 1)
-    return False
-
-
-def _in_order_around(pos: int, anchor: str, before: list[str], after: list[str], text: str, reach: int) -> bool:
-    start = pos
-    floor = max(pos - reach, 0)
-    for word in before:  # nearest copies first, walking back
-        start = text.rfind(word, floor, start)
-        if start < 0:
-            return False
-    end, limit = pos + len(anchor), start + reach
-    for word in after:
-        at = text.find(word, end, limit)
-        if at < 0:
-            return False
-        end = at + len(word)
-    return end <= limit
 
 
 class _TreeText:
