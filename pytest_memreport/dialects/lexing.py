@@ -356,6 +356,24 @@ def parse_path_spec(token: str) -> PathSpec | None:
     return PathSpec(token, tuple(ranges), bad)
 
 
+def cited_path_spec(token: str) -> PathSpec | None:
+    """:func:`parse_path_spec`, plus absolute paths, for places whose syntax says
+    a path is cited (after `` --- ``, in an ``SRC-n:`` list).
+
+    There an absolute path (``/etc/passwd``) is kept as written, so the checker
+    refuses it with its reason instead of the citation silently vanishing (and,
+    in a list, taking every later path with it)."""
+    spec = parse_path_spec(token)
+    if spec is not None:
+        return spec
+    bare = token.strip().lstrip(_LEADING)
+    if bare.startswith("/") and not bare.startswith("//"):
+        inner = parse_path_spec(bare[1:])
+        if inner is not None:
+            return PathSpec("/" + inner.path, inner.ranges, inner.bad_range)
+    return None
+
+
 # --------------------------------------------------------------------------- quotations
 
 _QUOTE_MARK = " --- "
@@ -391,7 +409,7 @@ def split_quotation(line: str) -> QuotationTail | None:
     tail = tail.strip()
     if not tail or any(ch.isspace() for ch in tail):
         return None
-    spec = parse_path_spec(tail)
+    spec = cited_path_spec(tail)
     if spec is None:
         return None
     return QuotationTail(text.strip(), spec)
@@ -429,7 +447,7 @@ def find_path_citations(line: str) -> list[PathCitation]:
             raw = token.group()
             if raw.lower() in _CONNECTIVES:
                 continue
-            spec = parse_path_spec(raw)
+            spec = cited_path_spec(raw)
             if spec is None:
                 break
             found.append(PathCitation(source, spec, token.start()))
