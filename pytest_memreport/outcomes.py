@@ -13,7 +13,9 @@ from . import render, symbols, verify
 from .model import Evidence, EvidenceKind, Report
 
 #: drift statuses that still support the claim
-DRIFT_PASSING = frozenset({"unchanged", "shifted", "moved", "relocated", "renamed", "not-checked"})
+#: (``not-checked`` is not among them: drift reports it only for a path the
+#: against-revision refuses, e.g. one that now goes through a symlink)
+DRIFT_PASSING = frozenset({"unchanged", "shifted", "moved", "relocated", "renamed"})
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,8 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     title = f"{loc}: {owner}{render.evidence_title(evidence)}"
     if drift.status not in DRIFT_PASSING:
         details = [f"  {line}" for line in drift.explain()]
-        return Outcome("fail", f"{title} {drift.status} at {render.short(drift.rev)}", tuple(details), payload, props)
+        verdict = "refused" if drift.status == "not-checked" else drift.status
+        return Outcome("fail", f"{title} {verdict} at {render.short(drift.rev)}", tuple(details), payload, props)
     if getattr(drift, "enclosing_changed", False):
         head = f"{title}: enclosing definition changed at {render.short(drift.rev)} ({drift.symbol_name()})"
         details = tuple(f"  {line}" for line in drift.explain())
