@@ -629,7 +629,9 @@ class GitStore:
             mode, _kind, oid, size = meta.decode("ascii").split()
             path = os.fsdecode(raw_path)
             kind = _KIND_BY_MODE.get(mode, "file")
-            entries[path] = TreeEntry(path, oid, kind, None if size == "-" else int(size))
+            # git prints "BAD" for a blob it cannot unpack (a corrupt object):
+            # keep the entry; reading it raises RepoError with the remedy.
+            entries[path] = TreeEntry(path, oid, kind, int(size) if size.isdigit() else None)
         return entries
 
     # -- blobs ----------------------------------------------------------------------
@@ -659,9 +661,11 @@ class GitStore:
                 # A dead or confused process must not poison later reads.
                 if self._reader is not None:
                     self._reader.clear_cache()
+                why = ("git cannot read the object" if isinstance(err, ValueError)
+                       else (str(err).splitlines() or [type(err).__name__])[0])
                 raise RepoError(
-                    f"{self.path}: cannot read {path} (object {oid[:12]}): {str(err).splitlines()[0]}; "
-                    f"a partial clone may lack it: fetch it with `git fetch` in the repository"
+                    f"{self.path}: cannot read {path} (object {oid[:12]}): {why}; it is missing or corrupt: "
+                    f"`git fsck` in the repository names damaged objects (a partial clone may lack it: `git fetch`)"
                 ) from None
             finally:
                 self.git_seconds += time.perf_counter() - began
