@@ -54,7 +54,7 @@ def test_token_prefilter_keeps_reformatted_code_and_rules_out_the_rest():
 @settings(max_examples=100, deadline=None)
 @given(words=st.lists(st.sampled_from(["alpha", "beta", "gamma", "x"]), max_size=3),
        files=st.lists(st.text(alphabet="alphbetgmx `\n", max_size=30), min_size=1, max_size=5))
-def test_joined_tree_text_finds_exactly_the_files_holding_every_word(words, files):
+def test_tree_text_finds_exactly_the_files_holding_every_word(words, files):
     class Files:  # the part of a Snapshot the joined text reads
         def files(self):
             return [f"f{i}.txt" for i in range(len(files))]
