@@ -144,8 +144,12 @@ class Engine:
         cached = self._reports.get(key)
         if cached is None:
             start = time.perf_counter()
-            text, _ = read_report(key)
+            text, read_findings = read_report(key)
             cached = parse_report(self.display_path(key), text, self.options.dialect)
+            if read_findings:
+                # An empty report or a control character is a structural finding
+                # (the structure item fails), not something to drop.
+                cached = replace(cached, findings=tuple(read_findings) + cached.findings)
             try:
                 self.report_bytes[cached.path] = key.read_bytes()
             except OSError:
@@ -274,10 +278,13 @@ class Engine:
         else:
             start = time.perf_counter()
             snapshot = binding.store.snapshot(binding.pin)
-            if evidence.kind is EvidenceKind.SYMBOL:
-                result = symbolrefs.at_pin(evidence, snapshot)
-            else:
-                result = verify.check_at_pin(evidence, snapshot)
+            try:
+                if evidence.kind is EvidenceKind.SYMBOL:
+                    result = symbolrefs.at_pin(evidence, snapshot)
+                else:
+                    result = verify.check_at_pin(evidence, snapshot)
+            except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
+                result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             self.timing.add("matching", time.perf_counter() - start)
         self._pin_results[key] = result
         return result
@@ -394,7 +401,12 @@ class Engine:
                     rev, problem = None, str(exc)
             if rev is not None:
                 start = time.perf_counter()
-                result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                try:
+                    result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                except RepoError as exc:
+                    # The search could not run: an error, never a pass (an absence over
+                    # files that could not be read proves nothing).
+                    result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
                 self.timing.add("predicates", time.perf_counter() - start)
                 answer = (result, None)
             else:
@@ -436,6 +448,10 @@ class Engine:
         if cached is None:
             wanted = self.options.against
             try:
+                if wanted.lower() == AGAINST_WORKTREE and store.is_bare:
+                    # Said once by the source item, rather than by every drift item.
+                    raise RevisionError(f"{store.path} is a bare repository and has no working tree; "
+                                        "give a revision instead")
                 cached = AGAINST_WORKTREE if wanted.lower() == AGAINST_WORKTREE else store.resolve(wanted)
             except RevisionError as exc:
                 cached = RevisionError(f"--memreport-against {wanted}: {exc}")

@@ -560,7 +560,7 @@ class GitStore:
         short = " (a short sha may also be ambiguous: give more digits)" if _SHORT_HEX.fullmatch(rev) else ""
         return (
             f"revision {rev!r} is not a commit in {self.path} (not a shallow clone): "
-            f"check the pin{short}, or `git fetch` the branch or tag that contains it"
+            f"check the revision{short}, or `git fetch` the branch or tag that contains it"
         )
 
     def has_commit(self, sha: str) -> bool:

@@ -15,6 +15,7 @@ import pytest
 from . import render
 from .dialects import ReportError
 from .engine import Engine
+from .gitstore import RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Record, Report
 from . import structure
 from .outcomes import (
@@ -141,7 +142,15 @@ class MemreportItem(pytest.Item):
         raise NotImplementedError
 
     def runtest(self) -> None:
-        outcome = self.outcome()
+        try:
+            outcome = self.outcome()
+        except (RepoError, RevisionError) as exc:
+            # The target repository failed under the check (a corrupt object, a
+            # clone removed mid-run): one line saying so, not a traceback.
+            where = render.location(self.report, self.line) if self.report is not None else str(self.path)
+            message = f"{where}: {exc}"
+            outcome = Outcome("fail", message, payload={"type": "error", "report": self.report.path if self.report
+                                                         else str(self.path), "line": self.line, "message": message})
         self.user_properties.append(("memreport", json.dumps(outcome.payload, sort_keys=True)))
         for key in ("record", "evidence", "status", "location"):
             value = outcome.properties.get(key)
