@@ -331,6 +331,9 @@ def _compose(text: str, path: str, first_line: int) -> Node | None:
     except yaml.YAMLError as exc:
         problem = " ".join(str(exc).split())
         raise ClaimsError(f"{path}:{first_line}: malformed YAML ({problem}); fix the YAML syntax") from None
+    except RecursionError:
+        # PyYAML recurses once per nesting level: thousands of "[" exhaust the stack.
+        raise ClaimsError(f"{path}:{first_line}: the YAML nests too deeply to read; simplify it") from None
 
 
 def _is_null(node: Node) -> bool:

@@ -257,6 +257,9 @@ class _Parser:
                 Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
             )
             return
+        except RecursionError:  # absurdly nested YAML: say so instead of crashing
+            self.findings.append(Finding(1, "front matter nests too deeply to read; simplify it", "parse"))
+            return
         if isinstance(data, dict):
             self.meta["front_matter"] = {str(key): value for key, value in data.items()}
 
