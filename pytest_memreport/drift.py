@@ -109,17 +109,13 @@ class DriftResult:
         if self.by_tokens:
             out["found_by"] = "tokens"
         if self.symbol is not None:
-            out["symbol"] = _symbol_json(self.symbol)
+            out["symbol"] = self.symbol.as_json()
         if self.enclosing_changed:
             out["enclosing_changed"] = True
             if self.enclosing_diff:
                 out["enclosing_diff"] = self.enclosing_diff
         if self.candidate is not None:
-            out["candidate"] = {
-                "lines": self.candidate.lines.as_list(),
-                "text": self.candidate.text,
-                "score": round(self.candidate.score, 1),
-            }
+            out["candidate"] = self.candidate.as_json()
         if self.note:
             out["note"] = self.note
         return out
@@ -184,9 +180,6 @@ class DriftResult:
             out.append(self.note)
         return out
 
-
-def _symbol_json(definition: symbols.Definition) -> dict:
-    return {"kind": definition.kind, "name": definition.name, "lines": definition.lines.as_list()}
 
 
 # -- entry point ---------------------------------------------------------------------

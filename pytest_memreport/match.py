@@ -127,6 +127,9 @@ class Candidate:
     text: str
     score: float
 
+    def as_json(self) -> dict:
+        return {"lines": self.lines.as_list(), "text": self.text, "score": round(self.score, 1)}
+
 
 # --------------------------------------------------------------------------- patterns
 

@@ -59,6 +59,9 @@ class Definition:
         """The name without its qualification: ``get`` for ``Store.get``."""
         return self.name.rsplit(".", 1)[-1]
 
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "lines": self.lines.as_list()}
+
 
 @dataclass(frozen=True)
 class Token:

@@ -62,20 +62,13 @@ class PinResult:
         if len(self.occurrences) > 1:
             out["occurrences"] = [r.as_list() for r in self.occurrences]
         if self.symbol is not None:
-            out["symbol"] = symbol_json(self.symbol)
+            out["symbol"] = self.symbol.as_json()
         if self.candidate is not None:
-            out["candidate"] = {
-                "lines": self.candidate.lines.as_list(),
-                "text": self.candidate.text,
-                "score": round(self.candidate.score, 1),
-            }
+            out["candidate"] = self.candidate.as_json()
         if self.note:
             out["note"] = self.note
         return out
 
-
-def symbol_json(definition: symbols.Definition) -> dict:
-    return {"kind": definition.kind, "name": definition.name, "lines": definition.lines.as_list()}
 
 
 def check_at_pin(evidence: Evidence, snapshot) -> PinResult:

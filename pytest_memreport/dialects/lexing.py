@@ -25,9 +25,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+import yaml
 from markdown_it import MarkdownIt
 
-from ..model import RECORD_KINDS, LineRange
+from ..model import RECORD_KINDS, Finding, LineRange
 
 # --------------------------------------------------------------------------- lines
 
@@ -1105,3 +1106,19 @@ def repository_of(url: str) -> tuple[str, str] | None:
     if not name:
         return None
     return f"{owner}/{name}", f"https://{host.lower()}/{owner}/{name}"
+
+
+def read_front_matter(lines, end: int | None) -> tuple[object, Finding | None]:
+    """The YAML between a report's ``---`` lines (``end`` is the closing line):
+    ``(data, None)``, or ``(None, finding)`` when it cannot be read."""
+    if not end:
+        return None, None
+    body = "\n".join(line.text for line in lines[1 : end - 1])
+    try:
+        return (yaml.safe_load(body) if body.strip() else {}), None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = 2 + mark.line if mark is not None else 1
+        return None, Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
+    except RecursionError:  # absurdly nested YAML: say so instead of crashing
+        return None, Finding(1, "front matter nests too deeply to read; simplify it", "parse")

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import yaml
 
 from ..model import (
     Evidence,
@@ -247,18 +246,9 @@ class _Parser:
     def _read_front_matter(self) -> None:
         if not self.front_matter_end:
             return
-        body = "\n".join(line.text for line in self.lines[1 : self.front_matter_end - 1])
-        try:
-            data = yaml.safe_load(body) if body.strip() else {}
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            line = 2 + mark.line if mark is not None else 1
-            self.findings.append(
-                Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
-            )
-            return
-        except RecursionError:  # absurdly nested YAML: say so instead of crashing
-            self.findings.append(Finding(1, "front matter nests too deeply to read; simplify it", "parse"))
+        data, finding = lexing.read_front_matter(self.lines, self.front_matter_end)
+        if finding is not None:
+            self.findings.append(finding)
             return
         if isinstance(data, dict):
             self.meta["front_matter"] = {str(key): value for key, value in data.items()}

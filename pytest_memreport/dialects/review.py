@@ -37,7 +37,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-import yaml
 
 from ..model import Evidence, EvidenceKind, Finding, LineRange, Report, Source
 from . import lexing
@@ -239,18 +238,9 @@ class _Parser:
     def _front_matter(self) -> None:
         if not self.front_matter_end:
             return
-        body = "\n".join(line.text for line in self.lines[1 : self.front_matter_end - 1])
-        try:
-            data = yaml.safe_load(body) if body.strip() else {}
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            line = 2 + mark.line if mark is not None else 1
-            self.findings.append(
-                Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
-            )
-            return
-        except RecursionError:  # absurdly nested YAML: say so instead of crashing
-            self.findings.append(Finding(1, "front matter nests too deeply to read; simplify it", "parse"))
+        data, finding = lexing.read_front_matter(self.lines, self.front_matter_end)
+        if finding is not None:
+            self.findings.append(finding)
             return
         if not isinstance(data, dict):
             return
