@@ -128,6 +128,8 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     title = f"{loc}: {owner}{render.evidence_title(evidence)}"
     if drift.status not in DRIFT_PASSING:
         details = [f"  {line}" for line in drift.explain()]
+        if evidence.kind is EvidenceKind.QUOTE:
+            details.insert(0, f"  quotation: {render.clip(evidence.text or '')}")
         verdict = "refused" if drift.status == "not-checked" else drift.status
         return Outcome("fail", f"{title} {verdict} at {render.short(drift.rev)}", tuple(details), payload, props)
     if getattr(drift, "enclosing_changed", False):
