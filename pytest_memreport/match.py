@@ -846,13 +846,33 @@ def may_match_by_tokens(quote: str, text: str) -> bool:
     :func:`.symbols.token_find` looks for), judged without lexing ``text``.
 
     A token match spans the quote's tokens plus the layout and comments between
-    them, so the quote's words occur in ``text`` in order, within
+    them, so the quote's code words (:func:`_code_words`) occur in ``text`` in
+    order, within
     ``TOKEN_REACH_FACTOR`` times the quote's length plus ``TOKEN_REACH_SLACK``
     characters. ``False`` rules a match out; ``True`` only says lexing may
     find one. Lexing a file costs a hundred times more than this check.
     """
-    sequence = _WORD.findall(quote.replace("`", ""))
-    return words_in_order(sequence, text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK)
+    return words_in_order(_code_words(quote), text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK)
+
+
+#: a string literal with an optional prefix (``u``, ``rb``, ``f``); alternatives
+#: are disjoint (a backslash or not), so it is linear
+_STRING_LITERAL = re.compile(r"""[A-Za-z]{0,3}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""", re.S)
+_COMMENT_OPENER = re.compile(r"#|//|/\*")
+
+
+@lru_cache(maxsize=4096)
+def _code_words(quote: str) -> list[str]:
+    """The words a token match of ``quote`` must find in the file, in order.
+
+    Token matching ignores comments and compares string literals normalized
+    (quote style, prefix letters), so only words outside string literals and
+    before anything that may open a comment count. Cutting too early only
+    weakens the check; it never rules out a match.
+    """
+    code = _STRING_LITERAL.sub(" ", quote.replace("`", ""))
+    opener = _COMMENT_OPENER.search(code)
+    return _WORD.findall(code[: opener.start()] if opener else code)
 
 
 def words_in_order(sequence: list[str], text: str, reach: int) -> bool:

@@ -47,6 +47,11 @@ def test_token_prefilter_keeps_reformatted_code_and_rules_out_the_rest():
     assert not match.may_match_by_tokens(quote, wrapped.replace("timeout=30", "timeout=31"))
     reordered = "return read_config(path, timeout=30, retries=3)"
     assert not match.may_match_by_tokens(quote, reordered)
+    # comments and string literals are not compared by tokens: edits there never rule a file out
+    commented = "total = add(a, b)  # old note about the sum"
+    assert match.may_match_by_tokens(commented, "total = add(\n    a, b\n)  # a new note\n")
+    prefixed = 'greeting = u"hello" + name'
+    assert match.may_match_by_tokens(prefixed, "greeting = 'hello' + name\n")
     far = "return read_config(path,\n" + "# filler line of comment text\n" * 200 + "retries=3, timeout=30)"
     assert not match.may_match_by_tokens(quote, far)  # beyond the reach: not worth lexing
 
@@ -100,5 +105,27 @@ def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_rep
         assert by_tokens
         assert [(p.path, p.lines.start, p.lines.end) for p in places] == [("pkg/config_io.py", 2, 6)]
         assert pin != later
+    finally:
+        store.close()
+
+
+def test_quote_whose_comment_was_edited_still_holds_by_tokens(make_repo):
+    from pytest_memreport import verify
+    from pytest_memreport.model import Evidence, EvidenceKind
+
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/calc.py": "def total(a, b):\n    return add(a, b)  # sum of both\n"}, "first")
+    later = repo.commit(
+        {"pkg/calc.py": "def total(a, b):\n    return add(\n        a,\n        b,\n    )  # both, summed\n"},
+        "reformat, reword the comment",
+    )
+    quote = "return add(a, b) # sum of both"
+    evidence = Evidence(EvidenceKind.QUOTE, "pkg/calc.py", 1, 1, text=quote)
+    store = GitStore.open(repo.path)
+    try:
+        at_pin = verify.check_at_pin(evidence, store.snapshot(pin))
+        assert at_pin.ok and at_pin.lines.start == 2
+        result = drift.classify(evidence, at_pin, store, pin, store.snapshot(later))
+        assert (result.status, result.by_tokens, result.lines.start, result.lines.end) == ("shifted", True, 2, 5)
     finally:
         store.close()
