@@ -857,7 +857,7 @@ def may_match_by_tokens(quote: str, text: str) -> bool:
 
 #: a string literal with an optional prefix (``u``, ``rb``, ``f``); alternatives
 #: are disjoint (a backslash or not), so it is linear
-_STRING_LITERAL = re.compile(r"""[A-Za-z]{0,3}(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""", re.S)
+_STRING_LITERAL = re.compile(r"""[A-Za-z]{0,3}(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""", re.S)
 _COMMENT_OPENER = re.compile(r"#|//|/\*")
 
 
@@ -866,13 +866,20 @@ def _code_words(quote: str) -> list[str]:
     """The words a token match of ``quote`` must find in the file, in order.
 
     Token matching ignores comments and compares string literals normalized
-    (quote style, prefix letters), so only words outside string literals and
-    before anything that may open a comment count. Cutting too early only
-    weakens the check; it never rules out a match.
+    (quote style and prefix letters; their words are kept as written), so the
+    words count that lie before anything that may open a comment, string
+    prefixes left out. Cutting too early only weakens the check; it never
+    rules out a match.
     """
-    code = _STRING_LITERAL.sub(" ", quote.replace("`", ""))
+    code = _STRING_LITERAL.sub(_string_words, quote.replace("`", ""))
     opener = _COMMENT_OPENER.search(code)
     return _WORD.findall(code[: opener.start()] if opener else code)
+
+
+def _string_words(literal: re.Match[str]) -> str:
+    # the body's words only: no prefix, and no ``#`` or ``//`` to read as a comment
+    body = literal.group(1) if literal.group(1) is not None else literal.group(2)
+    return " " + " ".join(_WORD.findall(body)) + " "
 
 
 def words_in_order(sequence: list[str], text: str, reach: int) -> bool:
