@@ -74,6 +74,7 @@ from itertools import accumulate
 
 from rapidfuzz import fuzz
 
+from . import symbols
 from .model import LineRange
 
 __all__ = [
@@ -841,45 +842,58 @@ TOKEN_REACH_FACTOR = 4
 TOKEN_REACH_SLACK = 500
 
 
-def may_match_by_tokens(quote: str, text: str) -> bool:
-    """Whether ``quote`` can occur in ``text`` by tokens (what
-    :func:`.symbols.token_find` looks for), judged without lexing ``text``.
+def may_match_by_tokens(quote: str, text: str, path: str) -> bool:
+    """Whether ``quote`` can occur by tokens in ``text``, the file at ``path``
+    (what :func:`.symbols.token_find` looks for), judged without lexing it.
 
-    A token match spans the quote's tokens plus the layout and comments between
-    them, so the quote's code words (:func:`_code_words`) occur in ``text`` in
-    order, within
+    Token matching drops comments and compares string literals normalized, so
+    the quote's code words (:func:`_code_words`) must occur in ``text`` in
+    order: a match spans them plus the layout and comments between, at most
     ``TOKEN_REACH_FACTOR`` times the quote's length plus ``TOKEN_REACH_SLACK``
-    characters. ``False`` rules a match out; ``True`` only says lexing may
-    find one. Lexing a file costs a hundred times more than this check.
+    characters. A quote that is all comment has no token to find, and without
+    a grammar for ``path`` there is no token matching at all. ``False`` rules
+    a match out; ``True`` only says lexing may find one (lexing a file costs a
+    hundred times more than this check).
     """
-    return words_in_order(_code_words(quote), text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK)
+    language = symbols.language_for(path)
+    if language is None:
+        return False
+    words = _code_words(quote, language)
+    if words is None:
+        return False
+    return words_in_order(words, text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK)
 
 
 #: a string literal with an optional prefix (``u``, ``rb``, ``f``); alternatives
 #: are disjoint (a backslash or not), so it is linear
 _STRING_LITERAL = re.compile(r"""[A-Za-z]{0,3}(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""", re.S)
-_COMMENT_OPENER = re.compile(r"#|//|/\*")
+#: what opens a comment, by grammar (``#`` is code in Rust and JavaScript)
+_COMMENT_OPENER = {"python": re.compile(r"#")}
+_C_COMMENT_OPENER = re.compile(r"//|/\*")
 
 
 @lru_cache(maxsize=4096)
-def _code_words(quote: str) -> list[str]:
-    """The words a token match of ``quote`` must find in the file, in order.
+def _code_words(quote: str, language: str) -> list[str] | None:
+    """The words a token match of ``quote`` must find in the file, in order;
+    ``None`` when the quote is all comment.
 
-    Token matching ignores comments and compares string literals normalized
-    (quote style and prefix letters; their words are kept as written), so the
-    words count that lie before anything that may open a comment, string
-    prefixes left out. Cutting too early only weakens the check; it never
-    rules out a match.
+    Words after anything that opens a comment do not count, nor string
+    prefixes (``u"a"`` matches ``"a"``); the words inside string literals do,
+    as written. Cutting too early only weakens the check; it never rules out
+    a match.
     """
+    # A literal keeps its quote marks (so it is not mistaken for nothing) and its words.
     code = _STRING_LITERAL.sub(_string_words, quote.replace("`", ""))
-    opener = _COMMENT_OPENER.search(code)
-    return _WORD.findall(code[: opener.start()] if opener else code)
+    opener = _COMMENT_OPENER.get(language, _C_COMMENT_OPENER).search(code)
+    if opener is not None:
+        code = code[: opener.start()]
+    return _WORD.findall(code) if code.strip() else None
 
 
 def _string_words(literal: re.Match[str]) -> str:
     # the body's words only: no prefix, and no ``#`` or ``//`` to read as a comment
     body = literal.group(1) if literal.group(1) is not None else literal.group(2)
-    return " " + " ".join(_WORD.findall(body)) + " "
+    return ' "' + " ".join(_WORD.findall(body)) + '" '
 
 
 def words_in_order(sequence: list[str], text: str, reach: int) -> bool:

@@ -43,17 +43,23 @@ def test_words_in_order_agrees_with_brute_force(sequence, text, reach):
 def test_token_prefilter_keeps_reformatted_code_and_rules_out_the_rest():
     quote = "return read_config(path, retries=3, timeout=30)"
     wrapped = "x = 1\n\ndef load(path):\n    return read_config(\n        path,  # the file\n        retries=3,\n        timeout=30,\n    )\n"
-    assert match.may_match_by_tokens(quote, wrapped)
-    assert not match.may_match_by_tokens(quote, wrapped.replace("timeout=30", "timeout=31"))
+    assert match.may_match_by_tokens(quote, wrapped, "pkg/a.py")
+    assert not match.may_match_by_tokens(quote, wrapped.replace("timeout=30", "timeout=31"), "pkg/a.py")
     reordered = "return read_config(path, timeout=30, retries=3)"
-    assert not match.may_match_by_tokens(quote, reordered)
+    assert not match.may_match_by_tokens(quote, reordered, "pkg/a.py")
     # comments and string literals are not compared by tokens: edits there never rule a file out
     commented = "total = add(a, b)  # old note about the sum"
-    assert match.may_match_by_tokens(commented, "total = add(\n    a, b\n)  # a new note\n")
+    assert match.may_match_by_tokens(commented, "total = add(\n    a, b\n)  # a new note\n", "pkg/a.py")
     prefixed = 'greeting = u"hello" + name'
-    assert match.may_match_by_tokens(prefixed, "greeting = 'hello' + name\n")
+    assert match.may_match_by_tokens(prefixed, "greeting = 'hello' + name\n", "pkg/a.py")
     far = "return read_config(path,\n" + "# filler line of comment text\n" * 200 + "retries=3, timeout=30)"
-    assert not match.may_match_by_tokens(quote, far)  # beyond the reach: not worth lexing
+    assert not match.may_match_by_tokens(quote, far, "pkg/a.py")  # beyond the reach: not worth lexing
+    # what opens a comment depends on the grammar; a quote that is all comment has no token
+    assert not match.may_match_by_tokens("# keep the newest entries", "# keep the newest entries\n", "pkg/a.py")
+    attribute = "#[derive(Debug, Clone)] pub struct Entry"
+    assert match.may_match_by_tokens(attribute, "#[derive(\n    Debug,\n    Clone,\n)]\npub struct Entry {}\n", "src/a.rs")
+    assert match.may_match_by_tokens("let n = a // 2", "let n = a // 2\n", "src/a.py")
+    assert not match.may_match_by_tokens(quote, wrapped, "docs/notes.txt")  # no grammar: no token matching
 
 
 @settings(max_examples=100, deadline=None)
