@@ -112,7 +112,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile) -> PinResult:
     occurrences = tuple(span.lines for span in spans)
     by_tokens = False
     # Lexing the whole file is the costliest step: only when the words allow a match.
-    if not occurrences and match.may_match_by_tokens(evidence.text or "", text):
+    if not occurrences and match.may_match_by_tokens(evidence.text or "", text, evidence.path):
         token_lines = symbols.token_find(evidence.text or "", text, evidence.path, key=textfile.oid)
         if token_lines is not None:
             occurrences, by_tokens = (token_lines,), True
