@@ -457,7 +457,7 @@ def _locate(pattern, quote: str, textfile, path: str, near: LineRange | None) ->
     spans = match.find(pattern, textfile.text, key=textfile.oid or None)
     if spans:
         return _nearest([span.lines for span in spans], near), False
-    if not match.may_match_by_tokens(quote, textfile.text):
+    if not match.may_match_by_tokens(quote, textfile.text, path):
         return None  # (lexing the file would find nothing)
     lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
     return (lines, True) if lines is not None else None
@@ -499,7 +499,7 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     if language is None:
         return [], False
     for path, textfile in texts:
-        if symbols.language_for(path) == language and match.may_match_by_tokens(quote, textfile.text):
+        if symbols.language_for(path) == language and match.may_match_by_tokens(quote, textfile.text, path):
             lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
             if lines is not None:
                 places.append(Place(path, lines))
