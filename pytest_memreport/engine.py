@@ -202,17 +202,26 @@ class Engine:
         repos = self.options.repos
         if source_id is not None and source_id in repos:
             return Path(repos[source_id])
-        if source_id is not None and "/" in source_id and None not in repos:
+        claimed = self.claims_for(report).source(source_id)
+        if claimed is not None and claimed.repo_path is not None and None not in repos:
+            return claimed.repo_path
+        if self.is_unmapped(report, source_id):
             # A link to another repository (owner/name) needs its own mapping.
             raise RepoError(
                 f"{report.path}: no local clone for {source_id}; give --memreport-repo {source_id}=PATH"
             )
         if None in repos:
             return Path(repos[None])
-        claimed = self.claims_for(report).source(source_id)
-        if claimed is not None and claimed.repo_path is not None:
-            return claimed.repo_path
         return self.report_file(report).resolve().parent
+
+    def is_unmapped(self, report: Report, source_id: str | None) -> bool:
+        """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
+        if source_id is None or "/" not in source_id or source_id in self.options.repos:
+            return False
+        if None in self.options.repos:
+            return False
+        claimed = self.claims_for(report).source(source_id)
+        return claimed is None or claimed.repo_path is None
 
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
         """Resolve the repository and pinned commit for evidence of ``source_id``.
@@ -294,6 +303,8 @@ class Engine:
         at the pin, they name a definition in a file their context cites."""
         out = []
         for item in evidence:
+            if self.is_unmapped(report, item.source):
+                continue  # one skipped source item says which option to give
             if item.label == BASENAME and "/" not in item.path:
                 out.append(self._resolve_basename(report, item))
                 continue

@@ -69,14 +69,19 @@ class MemreportFile(pytest.File):
     def _source_items(self, engine: Engine, report: Report):
         """One item per source the report's evidence is checked against."""
         names: dict[str, str | None] = {}
+        needs_pin: set[str] = set()
         for evidence in report.all_evidence():
-            if evidence.pin is None and evidence.kind is not EvidenceKind.SYMBOL:
-                source = report.source(evidence.source)
-                names.setdefault(source.id if source else evidence.source or "SRC-1", evidence.source)
+            source = report.source(evidence.source)
+            name = source.id if source else evidence.source or "SRC-1"
+            names.setdefault(name, evidence.source)
+            if evidence.pin is None:
+                needs_pin.add(name)
         if not names and report.sources:
             names[report.sources[0].id] = report.sources[0].id
+            needs_pin.add(report.sources[0].id)
         for name, key in names.items():
-            yield SourceItem.from_parent(self, name=f"source:{name}", report=report, source_id=key)
+            yield SourceItem.from_parent(self, name=f"source:{name}", report=report, source_id=key,
+                                         needs_pin=name in needs_pin)
 
 
 class RecordNode(pytest.Collector):
@@ -326,9 +331,10 @@ class ClaimsItem(MemreportItem):
 class SourceItem(MemreportItem):
     """A source's repository opens and its pinned commit exists."""
 
-    def __init__(self, *, source_id: str | None, **kwargs) -> None:
+    def __init__(self, *, source_id: str | None, needs_pin: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.source_id = source_id
+        self.needs_pin = needs_pin
 
     @property
     def line(self) -> int:
@@ -338,7 +344,8 @@ class SourceItem(MemreportItem):
     def outcome(self) -> Outcome:
         engine = engine_of(self)
         binding = engine.binding(self.report, self.source_id)
-        return source_outcome(self.report, binding, engine.against_label(binding), engine.against_problem(binding))
+        return source_outcome(self.report, binding, engine.against_label(binding), engine.against_problem(binding),
+                              needs_pin=self.needs_pin, unmapped=engine.is_unmapped(self.report, self.source_id))
 
 
 class ReportErrorItem(MemreportItem):

@@ -139,8 +139,14 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     return Outcome("pass", f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
 
 
-def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None) -> Outcome:
-    """The source item's verdict: the repository opens and the pin resolves."""
+def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None,
+                   needs_pin: bool = True, unmapped: bool = False) -> Outcome:
+    """The source item's verdict: the repository opens and the pin resolves.
+
+    A repository known only by URL with no local clone is skipped (its
+    citations are not collected); a source whose citations all carry their own
+    commit needs no pin of its own.
+    """
     payload = {
         "type": "source",
         "report": report.path,
@@ -154,6 +160,12 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     }
     props = {"record": "", "evidence": f"source:{binding.source_id}", "status": binding.pin_status,
              "location": render.location(report, binding.line or 1)}
+    if unmapped:
+        return Outcome("skip", binding.problem or f"no local clone for {binding.source_id}", payload=payload,
+                       properties=props)
+    if binding.pin_status == "unpinned" and not needs_pin:
+        return Outcome("pass", f"{binding.source_id}: every citation carries its own commit", payload=payload,
+                       properties=props)
     if binding.problem:
         return Outcome("fail", binding.problem, payload=payload, properties=props)
     if against_problem:
