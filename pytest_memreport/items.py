@@ -8,6 +8,7 @@ parsing or matching happens here.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -166,9 +167,9 @@ class MemreportItem(pytest.Item):
         if outcome.verdict == "skip":
             pytest.skip(outcome.headline)
         if outcome.verdict == "warn":
-            import warnings
-
-            warnings.warn(MemreportWarning(outcome.headline))
+            # Attributed to the report line, so pytest's warning summary points there.
+            warnings.warn_explicit(MemreportWarning(outcome.headline), MemreportWarning,
+                                   filename=str(self.path), lineno=self.line)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):
