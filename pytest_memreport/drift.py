@@ -23,6 +23,7 @@ Matching is by characters first (:mod:`.match`), then by tokens
 from __future__ import annotations
 
 import posixpath
+import re
 import weakref
 from collections import Counter
 from dataclasses import dataclass
@@ -483,7 +484,8 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     """
     words = pattern.words
     plausible = sorted(
-        (p for p in _tree_text(against).containing(words) if p != exclude), key=lambda p: (_affinity(p, origin), p)
+        (p for p in _tree_text(against).containing(words, _whole_words(pattern)) if p != exclude),
+        key=lambda p: (_affinity(p, origin), p),
     )
     places: list[Place] = []
     texts = []
@@ -513,8 +515,16 @@ class _TreeText:
     for every quote gone from its file.
 
     The texts are those the store's blob cache holds (no copies, but for the
-    few files with backticks), kept for as long as the snapshot lives.
+    few files with backticks), kept for as long as the snapshot lives. Once
+    enough quotes have been searched for, each file also gets a bit mask of
+    its words, so that most files are ruled out without being scanned.
     """
+
+    #: searches answered by scanning before the word masks (one pass over the
+    #: tree, as costly as some ninety scans) are built
+    SCANS_BEFORE_MASKS = 32
+    #: bits per file mask; words shorter than ``_MASKED_WORD`` are not masked
+    _MASK_BITS = 8192
 
     def __init__(self, against) -> None:
         self.files: list[tuple[str, str]] = []
@@ -524,13 +534,56 @@ class _TreeText:
                 continue
             text = textfile.text
             self.files.append((path, text.replace("`", "") if "`" in text else text))
+        self._masks: list[int] | None = None
+        self._searches = 0
 
-    def containing(self, words: tuple[str, ...]) -> list[str]:
-        """The paths of the files holding every one of ``words`` (all files when none)."""
+    def containing(self, words: tuple[str, ...], whole: tuple[str, ...] = ()) -> list[str]:
+        """The paths of the files holding every one of ``words`` (all files when none).
+
+        ``whole`` are words every such file holds as whole words (delimited by
+        non-word characters), as :func:`.match.find` requires of a quote's
+        words that touch no edge of an elided part.
+        """
         if not words:
             return [path for path, _ in self.files]
+        self._searches += 1
+        if self._masks is None and self._searches > self.SCANS_BEFORE_MASKS:
+            self._masks = [self._mask(set(_MASKED_WORD.findall(text))) for _, text in self.files]
+        wanted = self._mask({w for w in whole if _MASKED_WORD.fullmatch(w)})
         first, rest = words[0], words[1:]
-        return [path for path, text in self.files if first in text and all(word in text for word in rest)]
+        if self._masks is None or not wanted:
+            return [path for path, text in self.files if first in text and all(word in text for word in rest)]
+        return [
+            path
+            for (path, text), mask in zip(self.files, self._masks)
+            if mask & wanted == wanted and first in text and all(word in text for word in rest)
+        ]
+
+    @classmethod
+    def _mask(cls, words) -> int:
+        mask = 0
+        for word in words:
+            mask |= 1 << (hash(word) % cls._MASK_BITS)
+        return mask
+
+
+#: the words a file's mask records: long enough to be telling
+_MASKED_WORD = re.compile(r"\w{4,}")
+_WORD = re.compile(r"\w+")
+
+
+def _whole_words(pattern) -> tuple[str, ...]:
+    """The quote's words that no part edge touches: whole words in any file
+    that holds the quote (an elision, or the quote's own edge, may cut a word)."""
+    inner: list[str] = []
+    for part in pattern.parts:
+        words = _WORD.findall(part)
+        if words and (part[:1].isalnum() or part[:1] == "_"):
+            words = words[1:]
+        if words and (part[-1:].isalnum() or part[-1:] == "_"):
+            words = words[:-1]
+        inner.extend(words)
+    return tuple(inner)
 
 
 #: one tree text per snapshot, dropped with the snapshot

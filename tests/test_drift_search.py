@@ -80,6 +80,36 @@ def test_tree_text_finds_exactly_the_files_holding_every_word(words, files):
     assert found == expected
 
 
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.sampled_from(["alpha", "beta", "gammas", "x", "alphabet"]), min_size=1, max_size=3),
+       files=st.lists(st.text(alphabet="alphbetgmsx `\n", max_size=40), min_size=1, max_size=6))
+def test_word_masks_never_drop_a_file_holding_the_whole_words(words, files):
+    import re
+
+    class Files:
+        def files(self):
+            return [f"f{i}.txt" for i in range(len(files))]
+
+        def read(self, path):
+            from pytest_memreport.textfile import decode
+
+            return decode(path, "", files[int(path[1:-4])].encode(), 1 << 20)
+
+    tree = drift._TreeText(Files())
+    tree.SCANS_BEFORE_MASKS = 0  # masks from the first search on
+    whole = tuple(words)
+    found = set(tree.containing(tuple(words), whole))
+    plain = {f"f{i}.txt": text.replace("`", "") for i, text in enumerate(files)}
+    holding = {p for p, t in plain.items() if all(w in t for w in words)}
+    as_whole = {p for p in holding if all(re.search(rf"(?<!\w){w}(?!\w)", plain[p]) for w in whole)}
+    assert as_whole <= found <= holding
+
+
+def test_whole_words_leave_out_words_an_elision_or_an_edge_may_cut():
+    pattern = match.compile_quote("start = load_config(path) ... return config_value")
+    assert drift._whole_words(pattern) == ("load_config", "path")
+
+
 def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_repo):
     repo = make_repo("target")
     old = textwrap.dedent(
