@@ -199,7 +199,7 @@ class _Parser:
         self._assign_owners()
         sources = self._lines()
         self._quotations()
-        if self.markdown and "`" in self.text:
+        if self.markdown and "`" in self.text and any(draft.evidence for draft in self.drafts):
             self._symbol_references()
         return Report(
             path=self.path,
