@@ -954,9 +954,9 @@ def nearest(pattern: QuotePattern | str, text: str, *, key: object = None) -> Ca
         return None
     # Widened to whole lines, then narrowed by at most a line at either end, so
     # that a stray character of a neighbouring line does not drag that line in.
-    alignment = fuzz.partial_ratio_alignment(needle, hay.text)
-    first = max(bisect_right(hay.offsets, alignment.dest_start) - 1, 0)
-    last = max(bisect_right(hay.offsets, max(alignment.dest_start, alignment.dest_end - 1)) - 1, first)
+    dest_start, dest_end = _aligned_region(needle, hay.text)
+    first = max(bisect_right(hay.offsets, dest_start) - 1, 0)
+    last = max(bisect_right(hay.offsets, max(dest_start, dest_end - 1)) - 1, first)
     score, a, b = -1.0, first, last
     for lo in range(max(first - 1, 0), min(first + 2, len(hay.norms))):
         for hi in range(max(lo, last - 1), min(last + 2, len(hay.norms))):
@@ -968,10 +968,36 @@ def nearest(pattern: QuotePattern | str, text: str, *, key: object = None) -> Ca
     return Candidate(lines=lines, text="\n".join(original), score=round(score, 1))
 
 
+#: longest quote end aligned in full: rapidfuzz's partial alignment grows
+#: quadratically with the needle on repetitive text (800 characters against
+#: 400 KB of "a a a": seconds; a 6,000-character quote: minutes)
+_ALIGN_CHARS = 256
+
+
+def _aligned_region(needle: str, hay: str) -> tuple[int, int]:
+    """``(start, end)`` in ``hay`` of the region best aligned with ``needle``.
+
+    A long needle is aligned by its first and by its last ``_ALIGN_CHARS``
+    characters (whichever aligns better), the region stretched to the
+    needle's length: the same place for any quote that is mostly intact.
+    """
+    if len(needle) <= _ALIGN_CHARS:
+        found = fuzz.partial_ratio_alignment(needle, hay)
+        return found.dest_start, found.dest_end
+    head = fuzz.partial_ratio_alignment(needle[:_ALIGN_CHARS], hay)
+    tail = fuzz.partial_ratio_alignment(needle[-_ALIGN_CHARS:], hay)
+    if head.score >= tail.score:
+        return head.dest_start, min(len(hay), head.dest_start + len(needle))
+    return max(0, tail.dest_end - len(needle)), tail.dest_end
+
+
 # --------------------------------------------------------------------------- diff
 
 _DIFF_TOKEN = re.compile(r"(\s*)(\w+|[^\w\s])")
 _MAX_HUNKS = 6
+#: most quotation words a diff compares (and twice as many candidate words, plus slack)
+_DIFF_MAX_TOKENS = 1000
+_DIFF_SLACK = 100
 
 
 def render_diff(quote: str, candidate: str, width: int = 100) -> str:
@@ -980,6 +1006,11 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
     each at most ``width`` characters."""
     old = _diff_tokens(quote.replace("`", ""))
     new = _diff_tokens(candidate.replace("`", ""))
+    # SequenceMatcher is quadratic on repetitive tokens: a quote against one
+    # huge line compares at most the words that could correspond.
+    shown = min(len(old), _DIFF_MAX_TOKENS)
+    clipped = len(old) > shown or len(new) > 2 * shown + _DIFF_SLACK
+    old, new = old[:shown], new[: 2 * shown + _DIFF_SLACK]
     matcher = difflib.SequenceMatcher(None, [t for _, t in old], [t for _, t in new], autojunk=False)
     hunks = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     lines: list[str] = []
@@ -993,6 +1024,8 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
             lines.append(_clip(f"+ {_join(new[j1:j2])}", width))
     if len(hunks) > _MAX_HUNKS:
         lines.append(f"… {len(hunks) - _MAX_HUNKS} more changes")
+    if clipped and lines:
+        lines.append(f"… (compared the first {shown} words of the quotation)")
     return "\n".join(lines) if lines else "  (no difference after normalization)"
 
 
