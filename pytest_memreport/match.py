@@ -993,7 +993,10 @@ def _aligned_region(needle: str, hay: str) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------- diff
 
-_DIFF_TOKEN = re.compile(r"(\s*)(\w+|[^\w\s])")
+#: a word or one other non-space character; whether whitespace precedes it is
+#: looked up, not matched: ``(\s*)`` before the token would retry a trailing
+#: run of whitespace from each of its positions (quadratic)
+_DIFF_TOKEN = re.compile(r"\w+|[^\w\s]")
 _MAX_HUNKS = 6
 #: most quotation words a diff compares (and twice as many candidate words, plus slack)
 _DIFF_MAX_TOKENS = 1000
@@ -1030,7 +1033,7 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
 
 
 def _diff_tokens(text: str) -> list[tuple[bool, str]]:
-    return [(bool(m.group(1)), m.group(2)) for m in _DIFF_TOKEN.finditer(text)]
+    return [(m.start() > 0 and text[m.start() - 1].isspace(), m.group()) for m in _DIFF_TOKEN.finditer(text)]
 
 
 def _join(tokens: list[tuple[bool, str]]) -> str:

@@ -3,6 +3,8 @@ final newline, empty, one huge line. Each ends in a clear verdict."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from hostile_support import assert_clean, evidence_results, line_of, records_report, run_report
@@ -122,3 +124,18 @@ def test_one_megabyte_line_is_searched_and_a_failure_shows_it_clipped(pytester, 
     assert f"report.md:{line_of(1)}: MEM-OBJ-subject quotation of long/one.txt missing at" in out
     longest = max(len(line) for line in out.split("\n"))
     assert longest < 1000, f"a {longest}-character output line"
+
+
+def test_trailing_whitespace_run_does_not_slow_the_failure_diff(pytester, make_repo):
+    """The candidate shown for a missing quote ends in 200,000 spaces: its diff
+    once retried that run from each of its positions (quadratic: hours)."""
+    repo = make_repo("target")
+    pin = repo.commit({"pad.py": "LIMIT = 1" + " " * 200_000}, "padded")
+    text = records_report(pin, "LIMIT = 2 --- pad.py")
+    start = time.perf_counter()
+    result = run_report(pytester, text, repo.path, "--memreport-against", "none")
+    elapsed = time.perf_counter() - start
+    out = assert_clean(result)
+    result.assert_outcomes(passed=2, failed=1)
+    assert "- 2\n" in out and "+ 1\n" in out
+    assert elapsed < 30, f"{elapsed:.1f} s"
