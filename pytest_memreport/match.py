@@ -87,7 +87,9 @@ __all__ = [
     "find",
     "line_of",
     "may_match_by_tokens",
+    "may_occur",
     "nearest",
+    "reduced",
     "render_diff",
     "words_in_order",
 ]
@@ -830,6 +832,25 @@ def _chain(index: _TextIndex, occurrences: list[list[tuple[int, int]]]) -> list[
             found.append(index.span(start, end))
             taken_until = end
     return found
+
+
+# --------------------------------------------------------------------------- reduced forms
+
+
+def reduced(text: str) -> str:
+    """``text`` without backticks, whitespace and line-marker characters: the
+    form in which any occurrence of a quote holds each of its parts, so that
+    :func:`may_occur` can rule a text out for good (:func:`find` uses it too)."""
+    return _strip(text.replace("`", "")).translate(_RELAX)
+
+
+def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
+    """Whether :func:`find` may find ``pattern`` in a text whose :func:`reduced`
+    form is ``reduced_text``; ``False`` rules every occurrence out. Worth it
+    when one text is tried against many quotes and keeps its reduced form."""
+    if isinstance(pattern, str):
+        pattern = compile_quote(pattern)
+    return all(part.relaxed in reduced_text for part in pattern._parts)
 
 
 # --------------------------------------------------------------------------- token prefilter

@@ -165,3 +165,14 @@ def test_quote_whose_comment_was_edited_still_holds_by_tokens(make_repo):
         assert (result.status, result.by_tokens, result.lines.start, result.lines.end) == ("shifted", True, 2, 5)
     finally:
         store.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="ab1 _#-*/>`•.\n", max_size=60), data=st.data())
+def test_a_text_whose_reduced_form_rules_a_quote_out_holds_no_occurrence(text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    # a slice of the text as a report renders it (whitespace collapsed), or anything at all
+    quote = data.draw(st.one_of(st.just(" ".join(text[start:end].split())), st.text(alphabet="ab1 #-•.", max_size=12)))
+    if match.find(quote, text):
+        assert match.may_occur(quote, match.reduced(text))
