@@ -482,9 +482,9 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     words occur in order, close together (:func:`.match.may_match_by_tokens`):
     lexing a file costs far more than looking at it.
     """
-    words = pattern.words
+    tree = _tree_text(against)
     plausible = sorted(
-        (p for p in _tree_text(against).containing(words, _whole_words(pattern)) if p != exclude),
+        (p for p in tree.containing(pattern.words, _whole_words(pattern)) if p != exclude),
         key=lambda p: (_affinity(p, origin), p),
     )
     places: list[Place] = []
@@ -494,7 +494,8 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
         if textfile is None or not textfile.is_text:
             continue
         texts.append((path, textfile))
-        places.extend(Place(path, span.lines) for span in match.find(pattern, textfile.text, key=textfile.oid or None))
+        if match.may_occur(pattern, tree.reduced(path)):
+            places.extend(Place(path, span.lines) for span in match.find(pattern, textfile.text, key=textfile.oid or None))
     if places:
         return places, False
     language = symbols.language_for(origin)
@@ -517,7 +518,8 @@ class _TreeText:
     The texts are those the store's blob cache holds (no copies, but for the
     few files with backticks), kept for as long as the snapshot lives. Once
     enough quotes have been searched for, each file also gets a bit mask of
-    its words, so that most files are ruled out without being scanned.
+    its words, so that most files are ruled out without being scanned; files
+    that hold a quote's words keep their reduced form for the next quote.
     """
 
     #: searches answered by scanning before the word masks (one pass over the
@@ -536,6 +538,8 @@ class _TreeText:
             self.files.append((path, text.replace("`", "") if "`" in text else text))
         self._masks: list[int] | None = None
         self._searches = 0
+        self._plain = dict(self.files)
+        self._reduced: dict[str, str] = {}
 
     def containing(self, words: tuple[str, ...], whole: tuple[str, ...] = ()) -> list[str]:
         """The paths of the files holding every one of ``words`` (all files when none).
@@ -558,6 +562,14 @@ class _TreeText:
             for (path, text), mask in zip(self.files, self._masks)
             if mask & wanted == wanted and first in text and all(word in text for word in rest)
         ]
+
+    def reduced(self, path: str) -> str:
+        """The file's :func:`.match.reduced` form, kept: it rules the file out
+        for most quotes before :func:`.match.find` has to look."""
+        found = self._reduced.get(path)
+        if found is None:
+            found = self._reduced[path] = match.reduced(self._plain[path])
+        return found
 
     @classmethod
     def _mask(cls, words) -> int:
