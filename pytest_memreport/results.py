@@ -42,7 +42,7 @@ class ResultLog:
         self.outcomes[report][f"{kind}:{outcome}"] += 1
         if kind == "pin":
             self.pin[report][payload["at_pin"]["status"]] += 1
-            if "language" in payload and payload["language"] is None:
+            if payload.get("language", "") is None and payload["at_pin"]["status"] == "found":
                 suffix = payload.get("path", "").rsplit("/", 1)[-1]
                 suffix = "*." + suffix.rsplit(".", 1)[-1] if "." in suffix else suffix
                 self.text_only[suffix] += 1
