@@ -869,7 +869,8 @@ def may_match_by_tokens(quote: str, text: str, path: str) -> bool:
 
     Token matching drops comments and compares string literals normalized, so
     the quote's code words (:func:`_code_words`) must occur in ``text`` in
-    order: a match spans them plus the layout and comments between, at most
+    order, as whole words (a token never starts or ends inside a word): a
+    match spans them plus the layout and comments between, at most
     ``TOKEN_REACH_FACTOR`` times the quote's length plus ``TOKEN_REACH_SLACK``
     characters. A quote that is all comment has no token to find, and without
     a grammar for ``path`` there is no token matching at all. ``False`` rules
@@ -882,7 +883,7 @@ def may_match_by_tokens(quote: str, text: str, path: str) -> bool:
     words = _code_words(quote, language)
     if words is None:
         return False
-    return words_in_order(words, text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK)
+    return words_in_order(words, text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK, whole=True)
 
 
 #: a string literal with an optional prefix (``u``, ``rb``, ``f``); alternatives
@@ -917,10 +918,11 @@ def _string_words(literal: re.Match[str]) -> str:
     return ' "' + " ".join(_WORD.findall(body)) + '" '
 
 
-def words_in_order(sequence: list[str], text: str, reach: int) -> bool:
-    """Whether the words of ``sequence`` occur in ``text`` in that order, as
-    substrings that do not overlap, from the first one's start to the last
-    one's end at most ``reach`` characters.
+def words_in_order(sequence: list[str], text: str, reach: int, *, whole: bool = False) -> bool:
+    """Whether the words of ``sequence`` occur in ``text`` in that order, not
+    overlapping, from the first one's start to the last one's end at most
+    ``reach`` characters; with ``whole``, only copies that are whole words
+    of ``text`` (no word character either side) count.
 
     Around each copy of the longest word, the words before it are taken at
     their latest copies and those after at their earliest: the narrowest span
@@ -930,28 +932,55 @@ def words_in_order(sequence: list[str], text: str, reach: int) -> bool:
         return True
     k = max(range(len(sequence)), key=lambda i: len(sequence[i]))
     anchor, before, after = sequence[k], sequence[:k][::-1], sequence[k + 1 :]
-    pos = text.find(anchor)
+    find, rfind = (_find_whole, _rfind_whole) if whole else (_find_any, _rfind_any)
+    pos = find(text, anchor, 0, len(text))
     while pos >= 0:
-        if _in_order_around(pos, anchor, before, after, text, reach):
+        if _in_order_around(pos, anchor, before, after, text, reach, find, rfind):
             return True
-        pos = text.find(anchor, pos + 1)
+        pos = find(text, anchor, pos + 1, len(text))
     return False
 
 
-def _in_order_around(pos: int, anchor: str, before: list[str], after: list[str], text: str, reach: int) -> bool:
+def _in_order_around(pos, anchor, before, after, text, reach, find, rfind) -> bool:
     start = pos
     floor = max(pos - reach, 0)
     for word in before:  # nearest copies first, walking back
-        start = text.rfind(word, floor, start)
+        start = rfind(text, word, floor, start)
         if start < 0:
             return False
     end, limit = pos + len(anchor), start + reach
     for word in after:
-        at = text.find(word, end, limit)
+        at = find(text, word, end, limit)
         if at < 0:
             return False
         end = at + len(word)
     return end <= limit
+
+
+def _find_any(text: str, word: str, start: int, end: int) -> int:
+    return text.find(word, start, end)
+
+
+def _rfind_any(text: str, word: str, start: int, end: int) -> int:
+    return text.rfind(word, start, end)
+
+
+def _whole_at(text: str, at: int, size: int) -> bool:
+    return not (at > 0 and _is_word(text[at - 1])) and not (at + size < len(text) and _is_word(text[at + size]))
+
+
+def _find_whole(text: str, word: str, start: int, end: int) -> int:
+    at = text.find(word, start, end)
+    while at >= 0 and not _whole_at(text, at, len(word)):
+        at = text.find(word, at + 1, end)
+    return at
+
+
+def _rfind_whole(text: str, word: str, start: int, end: int) -> int:
+    at = text.rfind(word, start, end)
+    while at >= 0 and not _whole_at(text, at, len(word)):
+        at = text.rfind(word, start, at + len(word) - 1)
+    return at
 
 
 # --------------------------------------------------------------------------- nearest

@@ -12,19 +12,25 @@ from pytest_memreport import drift, match
 from pytest_memreport.gitstore import GitStore
 
 
-def _brute_force(sequence: list[str], text: str, reach: int) -> bool:
+def _brute_force(sequence: list[str], text: str, reach: int, whole: bool = False) -> bool:
     """Some choice of copies, in order, spanning at most ``reach`` characters."""
+    import re
+
+    def copies(word: str) -> list[int]:
+        if whole:
+            return [m.start() for m in re.finditer(rf"(?<!\w)(?={re.escape(word)}(?!\w))", text)]
+        return [m.start() for m in re.finditer(f"(?={re.escape(word)})", text)]
 
     def from_(index: int, at: int, first: int) -> bool:
         if index == len(sequence):
             return True
         word = sequence[index]
-        pos = text.find(word, at)
-        while pos >= 0:
+        for pos in copies(word):
+            if pos < at:
+                continue
             begin = pos if index == 0 else first
             if pos + len(word) - begin <= reach and from_(index + 1, pos + len(word), begin):
                 return True
-            pos = text.find(word, pos + 1)
         return False
 
     return from_(0, 0, 0)
@@ -35,9 +41,9 @@ _TEXT = st.text(alphabet="abc ;\n", max_size=40)
 
 
 @settings(max_examples=300, deadline=None)
-@given(sequence=_WORDS, text=_TEXT, reach=st.integers(1, 30))
-def test_words_in_order_agrees_with_brute_force(sequence, text, reach):
-    assert match.words_in_order(sequence, text, reach) == _brute_force(sequence, text, reach)
+@given(sequence=_WORDS, text=_TEXT, reach=st.integers(1, 30), whole=st.booleans())
+def test_words_in_order_agrees_with_brute_force(sequence, text, reach, whole):
+    assert match.words_in_order(sequence, text, reach, whole=whole) == _brute_force(sequence, text, reach, whole)
 
 
 def test_token_prefilter_keeps_reformatted_code_and_rules_out_the_rest():
