@@ -1,0 +1,266 @@
+"""Properties over generated reports and small git histories.
+
+Reports in the records dialect are generated whole (sources, records, labels,
+statuses, quotations, cited paths, Markdown noise), then mutated, and random
+bytes are read as reports too. Properties:
+
+* nothing but :class:`ReportError` escapes ``read_report``; nothing escapes
+  ``parse_report`` in any dialect, nor ``Engine.pin_result``/``drift_result``
+  over a real repository built from a generated history;
+* every finding and every piece of evidence points at a line of the report;
+* parsing and checking are deterministic; verifying a report twice writes the
+  same JSON (timing aside).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hostile_support import run_report
+from pytest_memreport.dialects import ReportError, parse_report, read_report
+from pytest_memreport.engine import Engine, RunOptions
+from repo_builder import RepoBuilder
+
+# -- report strategies ------------------------------------------------------------------------------
+
+PATHS = ("pkg/store.py", "pkg/cache.ts", "conf/limits.yaml", "README.md", "src/deep/x.go", "notes.txt")
+CODE_LINES = (
+    "LIMIT = 200",
+    "def keep(entries):",
+    "    return entries[-LIMIT:]",
+    "const MAX = 600;",
+    "export function drop(key) { cache.delete(key); }",
+    "limits:",
+    "  - ttl: 30",
+    "func Get(k string) (v int) {",
+    "# the newest entries only",
+    "x = `${name}.json`",
+)
+WORDS = st.sampled_from(
+    "the cache keeps entries and drops stale ones when limit is reached by writer reader store".split()
+)
+_SHA = st.text(alphabet="0123456789abcdef", min_size=40, max_size=40)
+_SLUG = st.text(alphabet=string.ascii_lowercase + string.digits, min_size=1, max_size=8)
+_RECORD_ID = st.builds(
+    lambda lens, kind, slug: f"{lens}-{kind}-{slug}",
+    st.sampled_from(["MEM", "RT", "EPI"]),
+    st.sampled_from(["CMP", "OBJ", "RTE", "CLM", "ABS", "BAP", "XYZ"]),
+    _SLUG,
+)
+_PROSE = st.lists(WORDS, min_size=1, max_size=12).map(lambda w: " ".join(w).capitalize() + ".")
+_RANGE = st.one_of(
+    st.just(""),
+    st.builds(lambda a, b: f":{min(a, b)}-{max(a, b)}", st.integers(0, 40), st.integers(0, 40)),
+    st.builds(lambda a: f":{a}", st.integers(1, 40)),
+)
+
+
+def _quotation(code_lines) -> st.SearchStrategy[str]:
+    return st.builds(
+        lambda lines, path, cited: " ".join(lines) + f" --- {path}{cited}",
+        st.lists(st.sampled_from(code_lines), min_size=1, max_size=3),
+        st.sampled_from(PATHS + ("/etc/passwd", "../up.py", ".git/config")),
+        _RANGE,
+    )
+
+
+_CITATION = st.lists(st.sampled_from(PATHS), min_size=1, max_size=4).map(lambda p: "SRC-1: " + ", ".join(p) + ".")
+_STATUS = st.builds(
+    lambda q, axis, value: f"  • {q}{axis} conclusion status: {value}",
+    st.sampled_from(["", "signoff and "]),
+    st.sampled_from(["implementation", "operation"]),
+    st.sampled_from(["uninspected", "afforded", "observed", "wired", "bogus", "causally supported"]),
+)
+_NOISE = st.sampled_from(
+    [
+        "## Routes", "> quoted aside", "- a list item", "1. numbered", "```", "```memreport",
+        "| a | b |", "|---|---|", "| MEM-OBJ-x | y |", "---", "* * *", "<div>", "[link](https://x.invalid)",
+        "Part of: MEM-OBJ-parent", "On MEM-RTE-other", "\t\tindented", "•", "…", "[...]",
+        "- contains: {path: pkg/store.py, text: LIMIT}", "Selection predicate: everything",
+    ]
+)
+
+
+@st.composite
+def _record(draw, code_lines=CODE_LINES) -> list[str]:
+    lines = [draw(_RECORD_ID), ""]
+    if draw(st.booleans()):
+        lines += [f"Label: {draw(_PROSE)}", ""]
+    body = st.one_of(_quotation(code_lines), _CITATION, _PROSE, _STATUS, _NOISE)
+    for part in draw(st.lists(body, min_size=1, max_size=6)):
+        lines += [part, ""]
+    return lines
+
+
+@st.composite
+def records_reports(draw, pin: str | None = None, code_lines=CODE_LINES) -> str:
+    """A whole record report: title, boundary with a pin, records in sections."""
+    stated = pin or draw(_SHA)  # a given pin is always stated; a made-up one may be left out
+    forms = [f"The target is at SRC-1 commit {stated}.", f"git rev-parse HEAD matched {stated}"]
+    if pin is None:
+        forms.append("No pin is stated.")
+    lines = [draw(_PROSE), "", "Boundary and evidence", ""]
+    lines += [draw(st.sampled_from(forms)), ""]
+    for section in draw(st.lists(st.sampled_from(["Operative objects", "Routes", "Claims"]), min_size=1, max_size=3)):
+        lines += [section, ""]
+        for record in draw(st.lists(_record(code_lines), min_size=1, max_size=3)):
+            lines += record
+    return "\n".join(lines)
+
+
+_HOSTILE = "\r\n\t\x00\x07\ufeff\u2028`*_>#-|[]()•…:/\\ "
+
+
+@st.composite
+def mutated(draw, base) -> str:
+    """``base`` with a few edits: characters inserted or deleted, lines repeated, dropped or swapped."""
+    text = draw(base)
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["insert", "delete", "repeat", "drop", "swap", "truncate"]))
+        lines = text.split("\n")
+        if kind == "insert":
+            at = draw(st.integers(0, len(text)))
+            text = text[:at] + draw(st.text(alphabet=_HOSTILE, min_size=1, max_size=4)) + text[at:]
+        elif kind == "delete" and text:
+            at = draw(st.integers(0, len(text) - 1))
+            text = text[:at] + text[at + draw(st.integers(1, 5)):]
+        elif kind == "repeat":
+            at = draw(st.integers(0, len(lines) - 1))
+            text = "\n".join(lines[: at + 1] + lines[at:])
+        elif kind == "drop" and len(lines) > 1:
+            at = draw(st.integers(0, len(lines) - 1))
+            text = "\n".join(lines[:at] + lines[at + 1:])
+        elif kind == "swap" and len(lines) > 1:
+            a, b = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+            lines[a], lines[b] = lines[b], lines[a]
+            text = "\n".join(lines)
+        elif kind == "truncate":
+            text = text[: draw(st.integers(0, len(text)))]
+    return text
+
+
+ANY_REPORT = st.one_of(records_reports(), mutated(records_reports()), st.text(alphabet=_HOSTILE + "abcMEOBJ-1 ", max_size=300))
+
+
+# -- properties of reading and parsing -------------------------------------------------------------------
+
+
+def assert_positions(report, line_count: int) -> None:
+    """Every finding, record and piece of evidence points at a line of the report."""
+    last = max(line_count, 1)
+    for finding in report.findings:
+        assert 1 <= finding.line <= last, finding
+    for record in report.records:
+        assert 1 <= record.line <= record.end_line <= last, record
+        for status in record.statuses:
+            assert 1 <= status.line <= last, status
+    for evidence in report.all_evidence():
+        assert 1 <= evidence.line <= evidence.end_line <= last, evidence
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.binary(max_size=400) | ANY_REPORT.map(lambda t: t.encode("utf-8", "surrogatepass")))
+def test_read_report_raises_only_report_error(data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "report.md"
+        path.write_bytes(data)
+        try:
+            text, findings = read_report(path)
+        except ReportError as exc:
+            assert str(exc).startswith(str(path)) and "\n" not in str(exc)
+            return
+    assert "\r" not in text and not text.startswith("\ufeff")
+    for finding in findings:
+        assert 1 <= finding.line <= text.count("\n") + 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=ANY_REPORT, dialect=st.sampled_from([None, "records", "review", "tables"]))
+def test_parse_report_never_raises_and_points_inside_the_report(text, dialect):
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as read_report hands it over
+    report = parse_report("report.md", text, dialect)
+    assert report.line_count in (text.count("\n"), text.count("\n") + 1)
+    assert_positions(report, text.count("\n") + 1)
+    # Deterministic: the same text parses to the same report.
+    assert parse_report("report.md", text, dialect) == report
+
+
+# -- properties over small git histories -------------------------------------------------------------------
+
+_FILE_CONTENT = st.lists(st.sampled_from(CODE_LINES + ("", "pass", "}")), min_size=0, max_size=6).map(
+    lambda lines: "\n".join(lines) + ("\n" if lines else "")
+)
+# A commit: each path gets new content, is deleted (None), or is left alone (absent key).
+_COMMIT = st.dictionaries(st.sampled_from(PATHS), st.none() | _FILE_CONTENT, max_size=4)
+_FIRST_COMMIT = st.dictionaries(st.sampled_from(PATHS), _FILE_CONTENT, min_size=3, max_size=len(PATHS))
+_HISTORY = st.builds(lambda first, later: [first, *later], _FIRST_COMMIT, st.lists(_COMMIT, max_size=2))
+
+
+def build_history(root: Path, history: list[dict]) -> tuple[RepoBuilder, str]:
+    """A real repository from generated commits; returns it and its first commit (the pin)."""
+    repo = RepoBuilder(root)
+    first = None
+    for number, commit in enumerate(history):
+        for path, content in sorted(commit.items()):
+            present = (root / path).exists()
+            if content is None and present:
+                repo.delete(path)
+            elif content is not None:
+                repo.write({path: content})
+        sha = repo.commit(message=f"commit {number}")
+        first = first or sha
+    return repo, first
+
+
+def engine_results(repo_path: Path, report) -> list:
+    """Every evidence's pin and drift result as JSON, from a fresh engine."""
+    engine = Engine(RunOptions(repos={None: str(repo_path)}, against="HEAD", rootdir=repo_path.parent))
+    try:
+        out = []
+        for evidence in report.all_evidence():
+            pin = engine.pin_result(report, evidence)
+            drift = engine.drift_result(report, evidence)
+            out.append((evidence.line, pin.as_json(), drift.as_json() if drift is not None else None))
+        return out
+    finally:
+        engine.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=_HISTORY, data=st.data())
+def test_engine_checks_never_raise_and_are_deterministic(history, data):
+    with tempfile.TemporaryDirectory() as folder:
+        repo, pin = build_history(Path(folder) / "target", history)
+        text = data.draw(st.one_of(records_reports(pin=pin), mutated(records_reports(pin=pin))), label="report")
+        report = parse_report("report.md", text)
+        first = engine_results(repo.path, report)
+        assert engine_results(repo.path, report) == first
+        for line, at_pin, _ in first:
+            assert 1 <= line <= max(report.line_count, 1)
+            assert at_pin["status"] in {"found", "missing", "file-missing", "commit-missing", "refused",
+                                        "unreadable", "ambiguous"}
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(history=_HISTORY, data=st.data())
+def test_verifying_twice_writes_the_same_json(pytester, history, data, tmp_path_factory):
+    root = tmp_path_factory.mktemp("history") / "target"
+    repo, pin = build_history(root, history)
+    text = data.draw(records_reports(pin=pin), label="report")
+    outputs = []
+    for run in ("first", "second"):
+        out_json = pytester.path / f"{run}.json"
+        result = run_report(pytester, text, repo.path, "--memreport-json", str(out_json))
+        assert "Traceback" not in result.stdout.str()
+        data_json = json.loads(out_json.read_text(encoding="utf-8"))
+        assert "timing" in data_json
+        data_json.pop("timing")
+        outputs.append(data_json)
+    assert outputs[0] == outputs[1]
