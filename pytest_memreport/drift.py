@@ -46,6 +46,10 @@ _STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
 #: how many relocation places a one-line summary names before "and N more"
 _SUMMARY_PLACES = 4
 
+#: what a path that is no longer a regular file has become
+_KIND_PHRASES = {"symlink": "a symbolic link (not followed)", "dir": "a directory",
+                 "submodule": "a submodule (gitlink)"}
+
 #: how many files of a vanished directory are followed through history one by one
 _DIRECTORY_FOLLOWS = 3
 
@@ -350,8 +354,10 @@ class _Drift:
         if places:
             return self._relocated(places, by_tokens, note)
         if home is None:
+            # A file replaced by a symlink (or a folder, or a submodule) is not read through it.
+            gone = "is gone" if entry is None else f"is now {_KIND_PHRASES.get(entry.kind, entry.kind)}"
             return self.result(DELETED, None, None, note=note,
-                               message=f"{self.path} is gone {self.where} and the quotation occurs nowhere")
+                               message=f"{self.path} {gone} {self.where} and the quotation occurs nowhere")
         return self._changed(pattern, quote, home, note)
 
     def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:

@@ -90,7 +90,8 @@ def check_at_pin(evidence: Evidence, snapshot) -> PinResult:
     if entry.kind in ("symlink", "submodule"):
         what = "a symbolic link (not followed)" if entry.kind == "symlink" else "a submodule (gitlink); its content is another repository"
         if evidence.kind is EvidenceKind.PATH:
-            return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, note=f"{evidence.path} is {what}")
+            return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, message=f"{evidence.path} exists",
+                             note=f"{evidence.path} is {what}")
         return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path} is {what}")
     if evidence.kind is EvidenceKind.PATH:
         return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, message=f"{evidence.path} exists")

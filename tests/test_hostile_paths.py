@@ -168,6 +168,8 @@ def test_worktree_against_reads_nothing_outside_the_working_tree(pytester, make_
     out = assert_clean(result)
     result.assert_outcomes(passed=7, failed=3)
     assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of pkg/b.py deleted at worktree" in out
+    assert ("pkg/b.py is now a symbolic link (not followed) in the working tree "
+            "and the quotation occurs nowhere") in out
     assert f"report.md:{line_of(1)}: MEM-OBJ-subject quotation of docs/d.txt refused at worktree" in out
     assert "docs/d.txt in the working tree: goes through a symlink at docs" in out
     assert f"report.md:{line_of(2)}: MEM-OBJ-subject quotation of gone/g.txt deleted at worktree" in out
