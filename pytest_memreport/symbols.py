@@ -306,7 +306,10 @@ def _definition_query(language: str) -> Query:
 # Parse cache and statistics
 
 _CACHE_SIZE = 512
+#: trees, tokens and indexes cost many times their text: bound the cache by text size too
+_CACHE_CHARS = 16 * 1024 * 1024
 _TREES: OrderedDict[tuple, _Parsed] = OrderedDict()
+_cached_chars = 0
 _seconds = 0.0
 _parses = 0
 
@@ -324,7 +327,9 @@ def reset_stats() -> None:
 
 def clear_cache() -> None:
     """Forget every parsed tree."""
+    global _cached_chars
     _TREES.clear()
+    _cached_chars = 0
 
 
 class _ByteToChar:
@@ -482,7 +487,7 @@ class _Parsed:
 
 def _parse(text: str, language: str, key: str | None) -> _Parsed:
     """The cached parse of ``text``; at most one parse per (language, key)."""
-    global _seconds, _parses
+    global _seconds, _parses, _cached_chars
     cache_key = (language, "key", key) if key is not None else (language, "text", hash(text), len(text))
     parsed = _TREES.get(cache_key)
     # Equal keys with different texts would be a caller's mistake; comparing
@@ -496,10 +501,14 @@ def _parse(text: str, language: str, key: str | None) -> _Parsed:
     _seconds += time.perf_counter() - began
     _parses += 1
     parsed = _Parsed(language, text, tree)
+    replaced = _TREES.pop(cache_key, None)
+    if replaced is not None:
+        _cached_chars -= len(replaced.text)
     _TREES[cache_key] = parsed
-    _TREES.move_to_end(cache_key)
-    while len(_TREES) > _CACHE_SIZE:
-        _TREES.popitem(last=False)
+    _cached_chars += len(text)
+    while len(_TREES) > 1 and (len(_TREES) > _CACHE_SIZE or _cached_chars > _CACHE_CHARS):
+        _, evicted = _TREES.popitem(last=False)
+        _cached_chars -= len(evicted.text)
     return parsed
 
 
