@@ -88,6 +88,8 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         return Outcome("pass", "; ".join(notes), payload=payload, properties=props)
     headline = f"{loc}: {owner}{render.evidence_title(evidence)} {result.status} at {_where(binding, result.rev, evidence.path)}"
     details = [f"  {result.message}"]
+    if result.note:  # e.g. read as Latin-1: a reason an accented quote may not match
+        details.append(f"  {result.note}")
     if evidence.kind is EvidenceKind.QUOTE:
         details.append(f"  quotation: {render.clip(evidence.text or '')}")
     if result.candidate is not None:

@@ -139,3 +139,13 @@ def test_trailing_whitespace_run_does_not_slow_the_failure_diff(pytester, make_r
     result.assert_outcomes(passed=2, failed=1)
     assert "- 2\n" in out and "+ 1\n" in out
     assert elapsed < 30, f"{elapsed:.1f} s"
+
+
+def test_a_missing_quote_in_a_latin1_file_says_how_the_file_was_read(pytester, odd_files):
+    repo, pin = odd_files
+    text = records_report(pin, "café = 'crèmes' --- enc/latin.txt")
+    result = run_report(pytester, text, repo.path, "--memreport-against", "none")
+    out = assert_clean(result)
+    result.assert_outcomes(passed=2, failed=1)
+    assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of enc/latin.txt missing at" in out
+    assert "  enc/latin.txt is not valid UTF-8; read as Latin-1" in out
