@@ -224,6 +224,18 @@ class _Drift:
         self.against = against
         self.path = evidence.path
         self.where = "in the working tree" if against.rev == WORKTREE else f"at {render.short(against.rev)}"
+        self._pin_symbol = pin.symbol
+        self._pin_symbol_known = getattr(pin, "symbol_known", True)
+
+    @property
+    def pin_symbol(self) -> symbols.Definition | None:
+        """The definition enclosing the evidence at the pin, looked up only when needed."""
+        if not self._pin_symbol_known:
+            self._pin_symbol_known = True
+            pinned = self.store.snapshot(self.pin_sha).read(self.path)
+            if pinned is not None and pinned.is_text and self.pin.lines is not None:
+                self._pin_symbol = symbols.enclosing(pinned.text, self.path, self.pin.lines, key=pinned.oid)
+        return self._pin_symbol
 
     def result(self, status: str, path: str | None, lines: LineRange | None, **fields) -> DriftResult:
         fields.setdefault("old_lines", self.pin.lines)
@@ -327,7 +339,7 @@ class _Drift:
         # Same blob as at the pin: the quote is where it was; nothing to read.
         if entry is not None and entry.kind == "file" and self.pin.oid and entry.oid == self.pin.oid:
             return self.result(UNCHANGED, self.path, self.pin.lines, by_tokens=self.pin.by_tokens,
-                               symbol=self.pin.symbol, old_symbol=self.pin.symbol,
+                               symbol=self._pin_symbol, old_symbol=self._pin_symbol,
                                message=f"{self.path} is unchanged {self.where}")
         pattern = match.compile_quote(quote)
         note = None
@@ -371,13 +383,13 @@ class _Drift:
             textfile = self.against.read(first.path)
             if textfile is not None and textfile.is_text:
                 symbol = symbols.enclosing(textfile.text, first.path, first.lines, key=textfile.oid or None)
-                old = self.pin.symbol
+                old = self.pin_symbol
                 # Another definition around it is context, not drift; the same one is compared.
                 if symbol is not None and old is not None and symbol.bare_name == old.bare_name:
                     enclosing_diff = self._body_diff(first.path, textfile.text, symbol)
                     enclosing_changed = enclosing_diff is not None
         return self.result(RELOCATED, first.path, first.lines, candidates=tuple(places), by_tokens=by_tokens,
-                           symbol=symbol, old_symbol=self.pin.symbol, enclosing_changed=bool(enclosing_changed),
+                           symbol=symbol, old_symbol=self.pin_symbol, enclosing_changed=bool(enclosing_changed),
                            enclosing_diff=enclosing_diff, note=note, message=message)
 
     def _changed(self, pattern, quote: str, home: str, note: str | None) -> DriftResult:
@@ -402,7 +414,7 @@ class _Drift:
     # -- the enclosing definition -------------------------------------------------------
 
     def _with_symbol(self, status: str, path: str, lines: LineRange, textfile, **fields) -> DriftResult:
-        old = self.pin.symbol
+        old = self.pin_symbol
         text = textfile.text
         symbol = symbols.enclosing(text, path, lines, key=textfile.oid or None)
         enclosing_changed, enclosing_diff = False, None
@@ -422,7 +434,7 @@ class _Drift:
 
     def _body_diff(self, path: str, text: str, symbol: symbols.Definition) -> str | None:
         """The token difference between the pin's enclosing definition and ``symbol``."""
-        old = self.pin.symbol
+        old = self.pin_symbol
         if old is None or symbols.language_for(path) != symbols.language_for(self.path):
             return None
         pinned = self.store.snapshot(self.pin_sha).read(self.path)

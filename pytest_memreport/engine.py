@@ -46,6 +46,9 @@ class RunOptions:
     strict: bool = False
     #: run claims-file observations (``--memreport-run``)
     run_observations: bool = False
+    #: look up every quotation's enclosing definition at the pin (for JSON); without
+    #: it, drift looks it up only for files that changed since the pin
+    want_symbols: bool = True
     max_file_bytes: int = 5 * 1024 * 1024
     rootdir: Path = Path(".")
 
@@ -291,7 +294,7 @@ class Engine:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
-                    result = verify.check_at_pin(evidence, snapshot)
+                    result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             self.timing.add("matching", time.perf_counter() - start)

@@ -66,6 +66,7 @@ def build_options(
     strict: bool,
     claims: list[str] | None = None,
     run_observations: bool = False,
+    want_symbols: bool = True,
     external: list[str] | None = None,
     max_file_size: str | None,
     rootdir: Path,
@@ -81,6 +82,7 @@ def build_options(
         external=tuple(p.strip().rstrip("-") for p in external or () if p.strip()),
         strict=strict,
         run_observations=run_observations,
+        want_symbols=want_symbols,
         max_file_bytes=parse_size(max_file_size, RunOptions().max_file_bytes),
         rootdir=rootdir,
     )

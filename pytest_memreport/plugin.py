@@ -95,6 +95,8 @@ def pytest_configure(config: pytest.Config) -> None:
             pins=config.getoption("memreport_pin"),
             against=repin or config.getoption("memreport_against") or config.getini("memreport_against"),
             run_observations=config.getoption("memreport_run"),
+            # Enclosing definitions of unchanged files are only shown in JSON.
+            want_symbols=bool(config.getoption("memreport_json")),
             dialect=config.getoption("memreport_dialect"),
             claims=config.getoption("memreport_claims"),
             external=config.getoption("memreport_external"),

@@ -46,6 +46,8 @@ class PinResult:
     #: the content of cited lines at the pin (line anchors), for drift
     recorded_text: str | None = None
     oid: str | None = None
+    #: false when the enclosing definition was not looked up (nothing asked for it)
+    symbol_known: bool = True
     note: str | None = None
     message: str = ""
 
@@ -71,8 +73,12 @@ class PinResult:
 
 
 
-def check_at_pin(evidence: Evidence, snapshot) -> PinResult:
-    """Check ``evidence`` against ``snapshot`` (a commit's or the working tree's files)."""
+def check_at_pin(evidence: Evidence, snapshot, with_symbol: bool = True) -> PinResult:
+    """Check ``evidence`` against ``snapshot`` (a commit's or the working tree's files).
+
+    ``with_symbol=False`` skips finding the enclosing definition (a tree-sitter
+    parse of the file); drift looks it up itself when the file changed.
+    """
     refusal = snapshot.refuse_reason(evidence.path)
     if refusal:
         return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path}: {refusal}")
@@ -101,11 +107,11 @@ def check_at_pin(evidence: Evidence, snapshot) -> PinResult:
     if not textfile.is_text:
         return PinResult(UNREADABLE, snapshot.rev, evidence.path, oid=textfile.oid, message=textfile.describe())
     if evidence.kind is EvidenceKind.LINES:
-        return _check_lines(evidence, snapshot.rev, textfile)
-    return locate_quote(evidence, snapshot.rev, textfile)
+        return _check_lines(evidence, snapshot.rev, textfile, with_symbol)
+    return locate_quote(evidence, snapshot.rev, textfile, with_symbol)
 
 
-def locate_quote(evidence: Evidence, rev: str, textfile) -> PinResult:
+def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
     """Find a quotation in one file's text, by characters first, then by tokens."""
     text = textfile.text
     pattern = match.compile_quote(evidence.text or "")
@@ -125,10 +131,11 @@ def locate_quote(evidence: Evidence, rev: str, textfile) -> PinResult:
         )
     lines = _preferred(occurrences, evidence.cited_lines)
     inside = evidence.cited_lines.contains(lines) if evidence.cited_lines else None
-    definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid)
+    definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid) if with_symbol else None
     return PinResult(
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
         occurrences=occurrences, symbol=definition, oid=textfile.oid, note=textfile.note,
+        symbol_known=with_symbol,
         message=_found_message(evidence, lines, inside, by_tokens),
     )
 
@@ -153,7 +160,7 @@ def _found_message(evidence: Evidence, lines: LineRange, inside: bool | None, by
     return where
 
 
-def _check_lines(evidence: Evidence, rev: str, textfile) -> PinResult:
+def _check_lines(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
     """A line anchor (``#L10-L20``): the lines exist; their content is recorded for drift."""
     cited = evidence.cited_lines
     lines = textfile.text.split("\n")
@@ -166,8 +173,9 @@ def _check_lines(evidence: Evidence, rev: str, textfile) -> PinResult:
             message=f"{evidence.path} has {have} lines; the anchor cites lines {cited}",
         )
     content = "\n".join(lines[cited.start - 1 : cited.end])
-    definition = symbols.enclosing(textfile.text, evidence.path, cited, key=textfile.oid)
+    definition = symbols.enclosing(textfile.text, evidence.path, cited, key=textfile.oid) if with_symbol else None
     return PinResult(
         FOUND, rev, evidence.path, lines=cited, in_cited_range=True, recorded_text=content,
         symbol=definition, oid=textfile.oid, message=f"{evidence.path} lines {cited} exist",
+        symbol_known=with_symbol,
     )
