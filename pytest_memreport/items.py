@@ -17,7 +17,7 @@ from . import render
 from .dialects import ReportError
 from .engine import Engine
 from .gitstore import RepoError, RevisionError
-from .model import Evidence, EvidenceKind, Record, Report
+from .model import Evidence, Record, Report
 from . import structure
 from .outcomes import (
     Outcome,

@@ -1205,3 +1205,30 @@ def read_front_matter(lines, end: int | None) -> tuple[object, Finding | None]:
         return None, Finding(line, "front matter is not valid YAML; fix it or remove the --- lines", "parse")
     except RecursionError:  # absurdly nested YAML: say so instead of crashing
         return None, Finding(1, "front matter nests too deeply to read; simplify it", "parse")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A report's text as the review and tables dialects read it: numbered
+    lines, and either markdown-it's layout (Markdown) or plain blocks (text)."""
+
+    text: str
+    lines: list
+    markdown: bool
+    front_matter_end: int | None
+    layout: Layout
+    blocks: list
+
+
+def document(path: str, text: str, *, plain_front_matter: bool) -> Document:
+    """Read ``text`` once for a dialect. ``plain_front_matter`` keeps a plain-text
+    rendering's leading ``---`` block out of its blocks (reviews have one)."""
+    # markdown-it reads a lone CR as a line break; read_report already made them LF.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = numbered_lines(text)
+    markdown = is_markdown(path)
+    front = front_matter_end(lines) if (markdown or plain_front_matter) else None
+    if markdown:
+        return Document(text, lines, True, front, markdown_layout(text, front), [])
+    body = [line for line in lines if line.number > (front or 0)]
+    return Document(text, lines, False, front, Layout((), (), (), ()), plain_blocks(body))

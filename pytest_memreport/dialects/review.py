@@ -166,19 +166,10 @@ class _Collected:
 class _Parser:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
-        # markdown-it reads a lone CR as a line break; read_report already made them LF.
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        self.lines = lexing.numbered_lines(text)
+        doc = lexing.document(path, text, plain_front_matter=True)
+        self.lines, self.markdown, self.front_matter_end = doc.lines, doc.markdown, doc.front_matter_end
+        self.layout, self.blocks = doc.layout, doc.blocks
         self.count = len(self.lines)
-        self.markdown = lexing.is_markdown(path)
-        self.front_matter_end = lexing.front_matter_end(self.lines)
-        if self.markdown:
-            self.layout = lexing.markdown_layout(text, self.front_matter_end)
-            self.blocks: list[lexing.Block] = []
-        else:
-            body = [line for line in self.lines if line.number > (self.front_matter_end or 0)]
-            self.blocks = lexing.plain_blocks(body)
-            self.layout = lexing.Layout((), (), (), ())
         self.findings: list[Finding] = []
         self.collected = _Collected()
         self.meta: dict = {}

@@ -160,20 +160,11 @@ class _Token:
 class _Parser:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
-        # markdown-it reads a lone CR as a line break; read_report already made them LF.
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        self.lines = lexing.numbered_lines(text)
+        doc = lexing.document(path, text, plain_front_matter=False)
+        self.lines, self.markdown, self.front_matter_end = doc.lines, doc.markdown, doc.front_matter_end
+        self.layout, self.blocks = doc.layout, doc.blocks
         self.count = len(self.lines)
-        self.markdown = lexing.is_markdown(path)
-        self.front_matter_end = lexing.front_matter_end(self.lines) if self.markdown else None
-        if self.markdown:
-            self.layout = lexing.markdown_layout(text, self.front_matter_end)
-            self.blocks: list[lexing.Block] = []
-            self.tables = list(self.layout.tables)
-        else:
-            self.blocks = lexing.plain_blocks(self.lines)
-            self.layout = lexing.Layout((), (), (), ())
-            self.tables = lexing.plain_tables(self.blocks)
+        self.tables = list(self.layout.tables) if self.markdown else lexing.plain_tables(self.blocks)
         self.findings: list[Finding] = []
         self.registers: dict[str, _Register] = {}
         self.revision: tuple[str, int] | None = None
