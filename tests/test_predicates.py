@@ -190,9 +190,9 @@ def test_glob_matching_is_fast_on_adversarial_patterns():
 
     pattern = "/".join(["**", "a*"] * 12) + "/b"
     path = "/".join(["a"] * 60)
-    started = time.perf_counter()
+    started = time.process_time()
     assert not glob_match(pattern, path)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
 
 
 def test_select_files_sorted_and_unique():

@@ -286,8 +286,8 @@ def test_parser_never_raises_and_positions_hold(parts, name):
     ],
 )
 def test_adversarial_lines_parse_quickly(text):
-    start = time.perf_counter()
+    start = time.process_time()
     tables.parse("r.md", text)
     tables.parse("r.txt", text)
     detect_dialect(text, "r.md")
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
