@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from . import render
+from . import render, structure
+from .claims import describe_unknown_record, unknown_records
 from .dialects import ReportError
 from .engine import Engine
 from .gitstore import RepoError, RevisionError
 from .model import Evidence, Record, Report
-from . import structure
 from .outcomes import (
     Outcome,
     drift_outcome,
@@ -318,8 +318,6 @@ class ClaimsItem(MemreportItem):
         declared = set()
         for report in engine.loaded_reports() or [self.report]:
             declared |= report.declared_ids()
-        from .claims import describe_unknown_record, unknown_records
-
         for file, line, rid in unknown_records(claims.files, declared | self.report.declared_ids()):
             entries.append((0, describe_unknown_record(file, line, rid, declared)))
         extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries]}}
@@ -358,10 +356,3 @@ class ReportErrorItem(MemreportItem):
 
     def outcome(self) -> Outcome:
         return Outcome("fail", self.message, payload={"type": "report-error", "report": str(self.path), "message": self.message})
-
-
-def report_path_of(item: pytest.Item) -> Path:
-    return Path(item.path)
-
-
-__all__ = ["MemreportFile", "ENGINE_KEY", "CheckFailed", "MemreportItem", "render"]
