@@ -39,6 +39,7 @@ from pathlib import Path
 import git
 
 from . import textfile
+from .lru import SizedLRU
 from .textfile import TextFile
 
 #: decoded files kept in memory, by total size
@@ -156,41 +157,23 @@ def _prefixes(path: str) -> Iterator[str]:
 # -- blob cache ------------------------------------------------------------------
 
 
-class BlobCache:
+class BlobCache(SizedLRU[TextFile]):
     """Decoded files by object id, least recently used first out, bounded by total bytes."""
 
     def __init__(self, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        super().__init__(max_bytes)
         self.max_bytes = max_bytes
-        self.total_bytes = 0
-        self._items: OrderedDict[str, tuple[TextFile, int]] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def __len__(self) -> int:
-        return len(self._items)
+    @property
+    def total_bytes(self) -> int:
+        return self.total_weight
 
-    def get(self, oid: str) -> TextFile | None:
-        with self._lock:
-            item = self._items.get(oid)
-            if item is None:
-                return None
-            self._items.move_to_end(oid)
-            return item[0]
-
-    def put(self, oid: str, file: TextFile) -> None:
+    def put(self, oid: str, file: TextFile) -> None:  # type: ignore[override]
         # A str costs at least one byte per character, often more; the raw size
         # is a fair lower bound and keeps the arithmetic cheap.
         weight = max(file.size, len(file.text or "")) + 64
-        if weight > self.max_bytes:
-            return
-        with self._lock:
-            old = self._items.pop(oid, None)
-            if old is not None:
-                self.total_bytes -= old[1]
-            self._items[oid] = (file, weight)
-            self.total_bytes += weight
-            while self.total_bytes > self.max_bytes:
-                _, (_, dropped) = self._items.popitem(last=False)
-                self.total_bytes -= dropped
+        if weight <= self.max_bytes:
+            super().put(oid, file, weight)
 
 
 # -- snapshots --------------------------------------------------------------------

@@ -67,7 +67,6 @@ from __future__ import annotations
 import difflib
 import re
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import accumulate
@@ -75,6 +74,7 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from . import symbols
+from .lru import SizedLRU
 from .model import LineRange
 
 __all__ = [
@@ -537,8 +537,8 @@ class _TextIndex:
         return Span(start, end, LineRange(self.line_of(start), self.line_of(end - 1)))
 
 
-_INDEX_CACHE: OrderedDict[tuple[str, object], _TextIndex] = OrderedDict()
-_cached_chars = 0
+#: text indexes, bounded in entries and in characters (a text's forms are a few times its size)
+_INDEX_CACHE: SizedLRU[_TextIndex] = SizedLRU(_INDEX_CACHE_CHARS, _INDEX_CACHE_SIZE)
 
 
 def _index_for(text: str, key: object = None) -> _TextIndex:
@@ -547,19 +547,9 @@ def _index_for(text: str, key: object = None) -> _TextIndex:
     cache_key = ("id", id(text)) if key is None else ("key", key)
     entry = _INDEX_CACHE.get(cache_key)
     if entry is not None and (entry.text is text or entry.text == text):
-        _INDEX_CACHE.move_to_end(cache_key)
         return entry
-    global _cached_chars
     entry = _TextIndex(text)
-    old = _INDEX_CACHE.pop(cache_key, None)
-    if old is not None:
-        _cached_chars -= len(old.text)
-    _INDEX_CACHE[cache_key] = entry
-    _cached_chars += len(text)
-    # bounded in entries and in characters (a text's forms are a few times its size)
-    while len(_INDEX_CACHE) > 1 and (len(_INDEX_CACHE) > _INDEX_CACHE_SIZE or _cached_chars > _INDEX_CACHE_CHARS):
-        _, evicted = _INDEX_CACHE.popitem(last=False)
-        _cached_chars -= len(evicted.text)
+    _INDEX_CACHE.put(cache_key, entry, len(text))
     return entry
 
 

@@ -22,7 +22,6 @@ import bisect
 import difflib
 import re
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import import_module
@@ -30,6 +29,7 @@ from typing import Any, Callable, Iterator
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from .lru import SizedLRU
 from .model import LineRange
 
 # --------------------------------------------------------------------------
@@ -308,8 +308,7 @@ def _definition_query(language: str) -> Query:
 _CACHE_SIZE = 512
 #: trees, tokens and indexes cost many times their text: bound the cache by text size too
 _CACHE_CHARS = 16 * 1024 * 1024
-_TREES: OrderedDict[tuple, _Parsed] = OrderedDict()
-_cached_chars = 0
+_TREES: SizedLRU[_Parsed] = SizedLRU(_CACHE_CHARS, _CACHE_SIZE)
 _seconds = 0.0
 _parses = 0
 
@@ -327,9 +326,7 @@ def reset_stats() -> None:
 
 def clear_cache() -> None:
     """Forget every parsed tree."""
-    global _cached_chars
     _TREES.clear()
-    _cached_chars = 0
 
 
 class _ByteToChar:
@@ -487,13 +484,12 @@ class _Parsed:
 
 def _parse(text: str, language: str, key: str | None) -> _Parsed:
     """The cached parse of ``text``; at most one parse per (language, key)."""
-    global _seconds, _parses, _cached_chars
+    global _seconds, _parses
     cache_key = (language, "key", key) if key is not None else (language, "text", hash(text), len(text))
     parsed = _TREES.get(cache_key)
     # Equal keys with different texts would be a caller's mistake; comparing
     # is a memcmp (identity first), far cheaper than a wrong answer.
     if parsed is not None and (parsed.text is text or parsed.text == text):
-        _TREES.move_to_end(cache_key)
         return parsed
     source = text.encode("utf-8", "surrogatepass")
     began = time.perf_counter()
@@ -501,14 +497,7 @@ def _parse(text: str, language: str, key: str | None) -> _Parsed:
     _seconds += time.perf_counter() - began
     _parses += 1
     parsed = _Parsed(language, text, tree)
-    replaced = _TREES.pop(cache_key, None)
-    if replaced is not None:
-        _cached_chars -= len(replaced.text)
-    _TREES[cache_key] = parsed
-    _cached_chars += len(text)
-    while len(_TREES) > 1 and (len(_TREES) > _CACHE_SIZE or _cached_chars > _CACHE_CHARS):
-        _, evicted = _TREES.popitem(last=False)
-        _cached_chars -= len(evicted.text)
+    _TREES.put(cache_key, parsed, len(text))
     return parsed
 
 
