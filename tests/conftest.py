@@ -9,6 +9,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from repo_builder import RepoBuilder  # noqa: E402
 
+from pytest_memreport.dialects import parse_report, read_report  # noqa: E402
+from pytest_memreport.model import Report  # noqa: E402
+
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
@@ -20,3 +23,10 @@ def make_repo(tmp_path):
         return RepoBuilder(tmp_path / name)
 
     return factory
+
+
+def load_report(path: Path) -> Report:
+    """Read and parse a fixture report as the plugin does; it must read without findings."""
+    text, findings = read_report(path)
+    assert findings == []
+    return parse_report(str(path), text)

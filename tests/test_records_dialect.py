@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import load_report
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,10 +34,7 @@ PLAIN = FIXTURES / "lantern-memory.txt"
 PIN = "0123456789abcdef0123456789abcdef01234567"
 
 
-def load(path: Path) -> Report:
-    text, findings = read_report(path)
-    assert findings == []
-    return parse_report(str(path), text)
+load = load_report
 
 
 def record(report: Report, node: str):

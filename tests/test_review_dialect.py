@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import load_report
 from conftest import SEEDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,10 +28,7 @@ OLD = "fedcba9876543210fedcba9876543210fedcba98"
 GEARS = "00112233445566778899aabbccddeeff00112233"
 
 
-def load(path: Path) -> Report:
-    text, findings = read_report(path)
-    assert findings == []
-    return parse_report(str(path), text)
+load = load_report
 
 
 def rows(report: Report) -> list[tuple]:

@@ -12,10 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import load_report
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport.dialects import DIALECTS, detect_dialect, parse_report, read_report, tables
+from pytest_memreport.dialects import DIALECTS, detect_dialect, tables
 from pytest_memreport.model import LineRange, Reference, Report, Source, Status
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tables"
@@ -26,10 +27,7 @@ SECOND = "b2c3d4e5f60718293a4b5c6d7e8f9012345678a1"
 URL = "https://github.com/acme/widget"
 
 
-def load(path: Path) -> Report:
-    text, findings = read_report(path)
-    assert findings == []
-    return parse_report(str(path), text)
+load = load_report
 
 
 def evidence_rows(items) -> list[tuple]:
