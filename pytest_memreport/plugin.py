@@ -187,6 +187,7 @@ class MemreportSession:
         self.annotations: list[str] = []
         self.write_messages: list[str] = []
         self.worker_timings: list[dict] = []
+        self._coverage: dict | None = None
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -225,7 +226,10 @@ class MemreportSession:
         return out
 
     def coverage(self) -> dict:
-        """Per report: how many records and selection predicates an executable check guards."""
+        """Per report: how many records and selection predicates an executable check guards
+        (computed once, for the JSON and the summary alike)."""
+        if self._coverage is not None:
+            return self._coverage
         out = {}
         for report in self.reports():
             claims = self.engine.claims_for(report)
@@ -238,6 +242,7 @@ class MemreportSession:
                 "selection_predicates_compiled": cov.selection_predicates_compiled,
                 "absences_not_executable": structure.absences_not_executable(report, claims.predicates),
             }
+        self._coverage = out
         return out
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
