@@ -51,6 +51,9 @@ class RunOptions:
     want_symbols: bool = True
     max_file_bytes: int = 5 * 1024 * 1024
     rootdir: Path = Path(".")
+    #: ``evidence``: a pin and a drift item per evidence; ``record``: one item per record
+    #: checking all its evidence (``--memreport-items``)
+    items: str = "evidence"
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,19 @@ def parse_shard(value: str | None) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2))
 
 
+#: ``--memreport-items`` values: one item per evidence check, or one per record
+ITEM_MODES = ("evidence", "record")
+
+
+def parse_items(option: str | None, ini: str | None) -> str:
+    """``--memreport-items`` (or, without it, the ``memreport_items`` ini key) → ``evidence`` or ``record``."""
+    value, name = (option, "--memreport-items") if option is not None else (ini, "ini key memreport_items")
+    mode = (value or "evidence").strip()
+    if mode not in ITEM_MODES:
+        raise OptionError(f"{name} {value!r}: give evidence (an item per evidence) or record (an item per record)")
+    return mode
+
+
 def parse_size(value: str | int | None, default: int) -> int:
     """``"5M"``, ``"512k"``, ``"1000000"`` → bytes."""
     if value in (None, ""):
@@ -70,6 +83,8 @@ def build_options(
     external: list[str] | None = None,
     max_file_size: str | None,
     rootdir: Path,
+    items: str | None = None,
+    items_ini: str | None = None,
 ) -> RunOptions:
     """Plain :class:`RunOptions` from the raw option values."""
     repo_map = {k: str(Path(v).expanduser()) for k, v in split_keyed(repos, "--memreport-repo").items()}
@@ -85,6 +100,7 @@ def build_options(
         want_symbols=want_symbols,
         max_file_bytes=parse_size(max_file_size, RunOptions().max_file_bytes),
         rootdir=rootdir,
+        items=parse_items(items, items_ini),
     )
 
 
