@@ -1,4 +1,5 @@
-"""pytest collectors and items: a report file, its records, one item per check.
+"""pytest collectors and items: a report file, its records, one item per check
+(or, with ``--memreport-items=record``, one item for all of a record's evidence).
 
 This is a thin layer: every item asks the session's :class:`Engine` for a
 check result and turns it into pass, fail or skip plus readable text. No
@@ -23,6 +24,7 @@ from .outcomes import (
     Outcome,
     drift_outcome,
     evidence_outcome,
+    group_outcome,
     listing_outcome,
     observation_outcome,
     predicate_outcome,
@@ -116,16 +118,40 @@ class RecordNode(pytest.Collector):
 
 
 def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Engine):
-    """A pin item and (with drift on) a drift item per evidence; names made unique in order."""
+    """The items checking ``evidence``: per evidence, one item per check (names made unique
+    in order); with ``--memreport-items=record``, one item for all of it."""
+    if engine.options.items == "record":
+        if evidence:
+            record = parent.record if isinstance(parent, RecordNode) else None
+            yield EvidenceGroupItem.from_parent(parent, name="evidence", report=report, evidence=evidence,
+                                                record=record)
+        return
     seen: dict[str, int] = {}
     for item in evidence:
         name = item.name
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:  # e.g. two quotations ending on one line
             name = f"{name}#{seen[name]}"
-        yield EvidenceItem.from_parent(parent, name=name, report=report, evidence=item)
-        if engine.drift_enabled:
-            yield DriftItem.from_parent(parent, name=f"{name}::drift", report=report, evidence=item)
+        for kind in evidence_checks(engine):
+            yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item)
+
+
+def evidence_checks(engine: Engine) -> tuple[type[EvidenceItem], ...]:
+    """What is checked of every evidence, as item kinds: at its pin and, with drift on, at
+    the against-revision. Per-evidence items are one kind each; a group item runs them all."""
+    return (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
+
+
+def checked(report: Report | None, line: int, path: Path, check, *args) -> Outcome:
+    """``check(*args)``; a repository failing under it (a corrupt object, a clone removed
+    mid-run) is a failing outcome of one line, not a traceback."""
+    try:
+        return check(*args)
+    except (RepoError, RevisionError) as exc:
+        where = render.location(report, line) if report is not None else str(path)
+        message = f"{where}: {exc}"
+        return Outcome("fail", message, payload={"type": "error", "report": report.path if report else str(path),
+                                                 "line": line, "message": message})
 
 
 class MemreportItem(pytest.Item):
@@ -148,16 +174,12 @@ class MemreportItem(pytest.Item):
         raise NotImplementedError
 
     def runtest(self) -> None:
-        try:
-            outcome = self.outcome()
-        except (RepoError, RevisionError) as exc:
-            # The target repository failed under the check (a corrupt object, a
-            # clone removed mid-run): one line saying so, not a traceback.
-            where = render.location(self.report, self.line) if self.report is not None else str(self.path)
-            message = f"{where}: {exc}"
-            outcome = Outcome("fail", message, payload={"type": "error", "report": self.report.path if self.report
-                                                         else str(self.path), "line": self.line, "message": message})
+        outcome = checked(self.report, self.line, self.path, self.outcome)
         self.user_properties.append(("memreport", json.dumps(outcome.payload, sort_keys=True)))
+        self.conclude(outcome)
+
+    def conclude(self, outcome: Outcome) -> None:
+        """Give ``outcome`` to pytest: its JUnit properties, then fail, skip or warn."""
         for key in ("record", "evidence", "status", "location"):
             value = outcome.properties.get(key)
             if value is not None:
@@ -167,9 +189,11 @@ class MemreportItem(pytest.Item):
         if outcome.verdict == "skip":
             pytest.skip(outcome.headline)
         if outcome.verdict == "warn":
-            # Attributed to the report line, so pytest's warning summary points there.
-            warnings.warn_explicit(MemreportWarning(outcome.headline), MemreportWarning,
-                                   filename=str(self.path), lineno=self.line)
+            self.warn_at(self.line, outcome.headline)
+
+    def warn_at(self, line: int, message: str) -> None:
+        # Attributed to the report line, so pytest's warning summary points there.
+        warnings.warn_explicit(MemreportWarning(message), MemreportWarning, filename=str(self.path), lineno=line)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):
@@ -191,6 +215,9 @@ class MemreportWarning(UserWarning):
 class EvidenceItem(MemreportItem):
     """One piece of evidence checked at its pinned commit."""
 
+    #: appended to the evidence's name to make this item's name
+    name_suffix = ""
+
     def __init__(self, *, evidence: Evidence, **kwargs) -> None:
         super().__init__(**kwargs)
         self.evidence = evidence
@@ -199,25 +226,70 @@ class EvidenceItem(MemreportItem):
     def line(self) -> int:
         return self.evidence.line
 
+    @staticmethod
+    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+        binding = engine.binding(report, evidence.source, evidence.pin)
+        return evidence_outcome(report, evidence, binding, engine.pin_result(report, evidence))
+
     def outcome(self) -> Outcome:
-        engine = engine_of(self)
-        binding = engine.binding(self.report, self.evidence.source, self.evidence.pin)
-        result = engine.pin_result(self.report, self.evidence)
-        return evidence_outcome(self.report, self.evidence, binding, result)
+        return self.check(engine_of(self), self.report, self.evidence)
 
 
 class DriftItem(EvidenceItem):
     """What became of one piece of evidence at the against-revision."""
 
     marker_name = "memreport_drift"
+    name_suffix = "::drift"
 
-    def outcome(self) -> Outcome:
-        engine = engine_of(self)
-        binding = engine.binding(self.report, self.evidence.source, self.evidence.pin)
-        pin = engine.pin_result(self.report, self.evidence)
-        drift = engine.drift_result(self.report, self.evidence)
-        return drift_outcome(self.report, self.evidence, binding, pin, drift, strict=engine.options.strict,
+    @staticmethod
+    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+        binding = engine.binding(report, evidence.source, evidence.pin)
+        pin = engine.pin_result(report, evidence)
+        drift = engine.drift_result(report, evidence)
+        return drift_outcome(report, evidence, binding, pin, drift, strict=engine.options.strict,
                              against_problem=engine.against_problem(binding))
+
+
+class EvidenceGroupItem(MemreportItem):
+    """All checkable evidence of a record, or of a report outside its records, as one item
+    (``--memreport-items=record``): pytest's own cost is paid per record, not per check.
+
+    Each check is the one its per-evidence item would run, and reaches the session on its
+    own (a ``memreport-part`` property with its outcome, headline and payload), so JSON,
+    summary and annotations stay per evidence.
+    """
+
+    def __init__(self, *, evidence: list[Evidence], record: Record | None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.evidence = evidence
+        self.record = record
+
+    @property
+    def line(self) -> int:
+        return self.record.line if self.record is not None else self.evidence[0].line
+
+    def runtest(self) -> None:
+        engine = engine_of(self)
+        parts = []
+        for evidence in self.evidence:
+            for kind in evidence_checks(engine):
+                part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
+                self.user_properties.append(("memreport-part", part_property(part)))
+                if part.verdict == "warn":
+                    self.warn_at(evidence.line, part.headline)
+                parts.append(part)
+        self.conclude(group_outcome(self.report, self.record.id if self.record else "", self.line, parts))
+
+
+#: a part's verdict as the pytest outcome its own item would have had
+_PYTEST_OUTCOME = {"fail": "failed", "skip": "skipped", "warn": "passed", "pass": "passed"}
+
+
+def part_property(outcome: Outcome) -> str:
+    """One check of a group item, for the session: what its own item's report would carry."""
+    failed = outcome.verdict == "fail"
+    return json.dumps({"outcome": _PYTEST_OUTCOME[outcome.verdict], "headline": outcome.headline if failed else "",
+                       "payload": outcome.payload}, sort_keys=True)
 
 
 class PredicateItem(MemreportItem):

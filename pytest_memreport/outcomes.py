@@ -141,6 +141,34 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     return Outcome("pass", f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
 
 
+#: verdicts from worst to best; a group's status is that of its worst part
+_VERDICTS = ("fail", "warn", "skip", "pass")
+
+
+def group_outcome(report: Report, record_id: str, line: int, parts: list[Outcome]) -> Outcome:
+    """The verdict of several checks reported as one item (``--memreport-items=record``).
+
+    Fails when any part failed, showing each failing part's headline and details;
+    skips only when every part skipped; passes otherwise. A part's warning is not
+    the group's: the item gives it at that part's own report line. ``record_id`` is
+    empty for evidence outside any record, which is then named by the report.
+    """
+    title = record_id or report.path
+    worst = min(parts, key=lambda part: _VERDICTS.index(part.verdict))
+    props = {"record": record_id, "status": str(worst.properties.get("status", "")),
+             "location": render.location(report, line)}
+    failed = [part for part in parts if part.verdict == "fail"]
+    if failed:
+        details: list[str] = []
+        for part in failed:
+            details += ["", part.headline, *part.details]
+        return Outcome("fail", f"{title}: {len(failed)} of {len(parts)} checks failed", tuple(details),
+                       properties=props)
+    if worst.verdict == "skip":
+        return Outcome("skip", f"{title}: none of {len(parts)} checks ran; {worst.headline}", properties=props)
+    return Outcome("pass", f"{title}: {len(parts)} checks hold", properties=props)
+
+
 def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None,
                    needs_pin: bool = True, unmapped: bool = False) -> Outcome:
     """The source item's verdict: the repository opens and the pin resolves.

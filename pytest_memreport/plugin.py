@@ -54,10 +54,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="force the report dialect (default: detected per report)")
     group.addoption("--memreport-shard", default=None, metavar="K/N",
                     help="run only the K-th of N deterministic slices of the report items (CI matrices)")
+    group.addoption("--memreport-items", default=None, metavar="evidence|record",
+                    help="evidence: a pin and a drift item per evidence (default); record: one item per record "
+                         "checking all its evidence (large report sets)")
     group.addoption("--memreport-max-file-size", default=None, metavar="BYTES",
                     help="target files larger than this are not read (default 5M)")
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
     parser.addini("memreport_against", default="HEAD", help="default for --memreport-against")
+    parser.addini("memreport_items", default="evidence", help="default for --memreport-items")
 
 
 def report_paths(config: pytest.Config) -> list[Path]:
@@ -103,6 +107,8 @@ def pytest_configure(config: pytest.Config) -> None:
             strict=config.getoption("memreport_strict"),
             max_file_size=config.getoption("memreport_max_file_size"),
             rootdir=config.invocation_params.dir,
+            items=config.getoption("memreport_items"),
+            items_ini=config.getini("memreport_items"),
         )
         shard = parse_shard(config.getoption("memreport_shard"))
     except OptionError as exc:
@@ -149,9 +155,9 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return int.from_bytes(digest[:8], "big") % n == k - 1
 
 
-def github_annotation(payload: dict, report: pytest.TestReport, headline: str) -> str:
-    """``::error file=<report>,line=<n>::<message>`` for a failed item."""
-    message = headline or report.nodeid
+def github_annotation(payload: dict, headline: str, nodeid: str) -> str:
+    """``::error file=<report>,line=<n>::<message>`` for a failed check."""
+    message = headline or nodeid
     # Workflow-command data escapes: %, CR and LF (GitHub's documented encoding).
     message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     path = str(payload.get("report", "")).replace(",", "%2C").replace(":", "%3A")
@@ -211,10 +217,16 @@ class MemreportSession:
                 headline = ""
                 if report.failed and report.longrepr is not None:
                     headline = str(report.longrepr).split("\n", 1)[0]
-                payload = json.loads(value)
-                self.log.add(payload, report.outcome, headline)
-                if report.failed and self.github:
-                    self.annotations.append(github_annotation(payload, report, headline))
+                self.add_result(json.loads(value), report.outcome, headline, report.nodeid)
+            elif name == "memreport-part":  # one check of a record's item (--memreport-items=record)
+                part = json.loads(value)
+                self.add_result(part["payload"], part["outcome"], part["headline"], report.nodeid)
+
+    def add_result(self, payload: dict, outcome: str, headline: str, nodeid: str) -> None:
+        """One check's result (pytest outcome word, failure headline) into the log and annotations."""
+        self.log.add(payload, outcome, headline)
+        if outcome == "failed" and self.github:
+            self.annotations.append(github_annotation(payload, headline, nodeid))
 
     def reports(self):
         out = []
