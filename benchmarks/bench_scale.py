@@ -514,8 +514,10 @@ def phase_engine(root: Path, manifest: dict, profile: bool) -> dict:
     from pytest_memreport.engine import Engine, RunOptions
 
     start = time.perf_counter()
-    engine = Engine(RunOptions(repos={None: str(root / "repo")}, against="HEAD", rootdir=root))
-    reports = [engine.report(root / "reports" / name) for name in manifest["reports"]]
+    # As `pytest --memreport` runs by default: enclosing definitions only where drift needs them.
+    engine = Engine(RunOptions(repos={None: str(root / "repo")}, against="HEAD", rootdir=root, want_symbols=False))
+    engine.loaded_paths = [root / "reports" / name for name in manifest["reports"]]
+    reports = [engine.report(path) for path in engine.loaded_paths]
     parsed = time.perf_counter()
     pins: Counter = Counter()
     drifts: Counter = Counter()

@@ -414,6 +414,10 @@ class _Drift:
     # -- the enclosing definition -------------------------------------------------------
 
     def _with_symbol(self, status: str, path: str, lines: LineRange, textfile, **fields) -> DriftResult:
+        if (textfile.oid and textfile.oid == self.pin.oid and lines == self.pin.lines
+                and symbols.language_for(path) == symbols.language_for(self.path)):
+            # A file renamed without an edit: the same definition encloses the quote.
+            return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
         old = self.pin_symbol
         text = textfile.text
         symbol = symbols.enclosing(text, path, lines, key=textfile.oid or None)
@@ -491,139 +495,141 @@ def _nearest(occurrences: list[LineRange], near: LineRange | None) -> LineRange:
 def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str) -> tuple[list[Place], bool]:
     """Every place in ``against`` (but ``exclude``) where the quote occurs.
 
-    This reads the whole tree, so it runs only for quotes gone from their
-    file. A file must contain every word of the quote (outside backticks, which
-    rendering eats) to be matched at all, as :func:`.match.find` requires;
-    files sharing the origin's name, then its extension, are reported first.
-    Token matching is tried, in files of the origin's language, only when
-    character matching finds nothing, and only in files where the quote's
-    words occur in order, close together (:func:`.match.may_match_by_tokens`):
-    lexing a file costs far more than looking at it.
+    It runs only for quotes gone from their file. The files worth reading are
+    those holding the quote's two longest words, which ``git grep`` names (one
+    pass for every quote expected to need it, see :func:`expect_searches`);
+    a quote without such words reads every file. A file must also hold every
+    word of the quote (outside backticks, which rendering eats) before
+    :func:`.match.find` looks. Files sharing the origin's name, then its
+    extension, are reported first. Token matching is tried, in files of the
+    origin's language, only when character matching finds nothing, and only in
+    files where the quote's code words occur in order, close together
+    (:func:`.match.may_match_by_tokens`): lexing a file costs far more than
+    looking at it.
     """
-    tree = _tree_text(against)
-    plausible = sorted(
-        (p for p in tree.containing(pattern.words, _whole_words(pattern)) if p != exclude),
-        key=lambda p: (_affinity(p, origin), p),
-    )
+    index = _word_index(against)
     places: list[Place] = []
-    texts = []
-    for path in plausible:
-        textfile = against.read(path)
-        if textfile is None or not textfile.is_text:
-            continue
-        texts.append((path, textfile))
-        if match.may_occur(pattern, tree.reduced(path)):
-            places.extend(Place(path, span.lines) for span in match.find(pattern, textfile.text, key=textfile.oid or None))
+    for path, text in _readable(against, index.holding(_probes(pattern.whole_words)), exclude, origin):
+        if match.may_occur_in(pattern, text.text, key=text.oid or None):
+            places.extend(Place(path, span.lines) for span in match.find(pattern, text.text, key=text.oid or None))
     if places:
         return places, False
     language = symbols.language_for(origin)
-    if language is None:
+    words = match.code_words(quote, origin)
+    if language is None or words is None:
         return [], False
-    for path, textfile in texts:
-        if symbols.language_for(path) == language and match.may_match_by_tokens(quote, textfile.text, path):
-            lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
+    for path, text in _readable(against, index.holding(_probes(words)), exclude, origin):
+        if symbols.language_for(path) == language and match.may_match_by_tokens(quote, text.text, path):
+            lines = symbols.token_find(quote, text.text, path, key=text.oid or None)
             if lines is not None:
                 places.append(Place(path, lines))
     return places, bool(places)
 
 
-class _TreeText:
-    """Every text file of one snapshot, backticks dropped (rendering drops them
-    from quotes), read once: the files holding a quote's words are then found
-    by C-speed ``in`` tests rather than by reading every file of the tree again
-    for every quote gone from its file.
+def _readable(against, candidates: set[str] | None, exclude: str | None, origin: str):
+    """``(path, text file)`` of the candidate files (every file when ``None``)
+    that can be read as text, the origin's namesakes first."""
+    paths = against.files() if candidates is None else candidates
+    for path in sorted((p for p in paths if p != exclude), key=lambda p: (_affinity(p, origin), p)):
+        textfile = against.read(path)
+        if textfile is not None and textfile.is_text:
+            yield path, textfile
 
-    The texts are those the store's blob cache holds (no copies, but for the
-    few files with backticks), kept for as long as the snapshot lives. Once
-    enough quotes have been searched for, each file also gets a bit mask of
-    its words, so that most files are ruled out without being scanned; files
-    that hold a quote's words keep their reduced form for the next quote.
+
+def expect_searches(against, store, pin_sha: str, quotes) -> None:
+    """Announce quotes (``(evidence, quote text)`` pairs, pinned at ``pin_sha``)
+    that may have to be searched for in all of ``against``, so that the first
+    search asks ``git grep`` for all of their words at once.
+
+    A quote whose file kept its blob, or which is still in its file (at its
+    path, or where the whole ``pin..against`` diff renamed it), is left out:
+    the guess costs only time when wrong, either way.
+    """
+    index = _word_index(against)
+    pinned = store.snapshot(pin_sha)
+    renames = None
+    for evidence, quote in quotes:
+        old = pinned.oid(evidence.path)
+        if old is None:
+            continue  # not at the pin as cited: there is no drift to classify
+        entry = against.entry(evidence.path)
+        if entry is not None and entry.kind == "file" and entry.oid == old:
+            continue
+        home = evidence.path if entry is not None and entry.kind == "file" else None
+        if home is None:
+            if renames is None:
+                renames = store.renames(pin_sha, "HEAD" if against.rev == WORKTREE else against.rev)
+            home = renames.get(evidence.path)
+        pattern = match.compile_quote(quote)
+        textfile = against.read(home) if home is not None else None
+        if textfile is not None and textfile.is_text and match.find(pattern, textfile.text, key=textfile.oid or None):
+            continue
+        index.expect(_probes(pattern.whole_words))
+        index.expect(_probes(match.code_words(quote, evidence.path) or ()))
+
+
+class _WordIndex:
+    """Which files of one snapshot hold which words as whole words.
+
+    ``git grep`` answers for many words in one pass over the snapshot, so
+    words announced by :meth:`expect` are asked for together with the first
+    word some search needs. Files where a backtick splits a word (which a
+    quote shows joined) hold every word as far as this index says. Only the
+    words asked for are kept: a set of paths per word, not the tree's texts.
     """
 
-    #: searches answered by scanning before the word masks (one pass over the
-    #: tree, as costly as some ninety scans) are built
-    SCANS_BEFORE_MASKS = 32
-    #: bits per file mask; words shorter than ``_MASKED_WORD`` are not masked
-    _MASK_BITS = 8192
-
     def __init__(self, against) -> None:
-        self.files: list[tuple[str, str]] = []
-        for path in against.files():
-            textfile = against.read(path)
-            if textfile is None or not textfile.is_text:
-                continue
-            text = textfile.text
-            self.files.append((path, text.replace("`", "") if "`" in text else text))
-        self._masks: list[int] | None = None
-        self._searches = 0
-        self._plain = dict(self.files)
-        self._reduced: dict[str, str] = {}
+        self._against = against
+        self._paths: dict[str, set[str]] = {}
+        self._expected: set[str] = set()
+        self._spliced: set[str] | None = None
+        self._unavailable = False
 
-    def containing(self, words: tuple[str, ...], whole: tuple[str, ...] = ()) -> list[str]:
-        """The paths of the files holding every one of ``words`` (all files when none).
+    def expect(self, words) -> None:
+        self._expected.update(w for w in words if w not in self._paths)
 
-        ``whole`` are words every such file holds as whole words (delimited by
-        non-word characters), as :func:`.match.find` requires of a quote's
-        words that touch no edge of an elided part.
-        """
-        if not words:
-            return [path for path, _ in self.files]
-        self._searches += 1
-        if self._masks is None and self._searches > self.SCANS_BEFORE_MASKS:
-            self._masks = [self._mask(set(_MASKED_WORD.findall(text))) for _, text in self.files]
-        wanted = self._mask({w for w in whole if _MASKED_WORD.fullmatch(w)})
-        first, rest = words[0], words[1:]
-        if self._masks is None or not wanted:
-            return [path for path, text in self.files if first in text and all(word in text for word in rest)]
-        return [
-            path
-            for (path, text), mask in zip(self.files, self._masks)
-            if mask & wanted == wanted and first in text and all(word in text for word in rest)
-        ]
-
-    def reduced(self, path: str) -> str:
-        """The file's :func:`.match.reduced` form, kept: it rules the file out
-        for most quotes before :func:`.match.find` has to look."""
-        found = self._reduced.get(path)
-        if found is None:
-            found = self._reduced[path] = match.reduced(self._plain[path])
-        return found
-
-    @classmethod
-    def _mask(cls, words) -> int:
-        mask = 0
-        for word in words:
-            mask |= 1 << (hash(word) % cls._MASK_BITS)
-        return mask
+    def holding(self, words: tuple[str, ...]) -> set[str] | None:
+        """The files holding every one of ``words``; ``None`` when the index
+        cannot tell (no words, or git cannot search): read every file then."""
+        if not words or self._unavailable:
+            return None
+        missing = {w for w in words if w not in self._paths}
+        if missing:
+            wanted, self._expected = (self._expected | missing) - self._paths.keys(), set()
+            found = self._against.files_with_words(wanted)
+            if self._spliced is None and found is not None:
+                self._spliced = self._against.files_with_spliced_words()
+            if found is None or self._spliced is None:
+                self._unavailable = True
+                return None
+            self._paths.update(found)
+        first, *rest = words
+        return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
 
 
-#: the words a file's mask records: long enough to be telling
-_MASKED_WORD = re.compile(r"\w{4,}")
-_WORD = re.compile(r"\w+")
+#: a probe word: ASCII (git's word characters), long enough to be telling
+_PROBE_WORD = re.compile(r"[A-Za-z0-9_]{4,}")
+#: probes per quote: a file must hold them all to be read
+_PROBES = 3
 
 
-def _whole_words(pattern) -> tuple[str, ...]:
-    """The quote's words that no part edge touches: whole words in any file
-    that holds the quote (an elision, or the quote's own edge, may cut a word)."""
-    inner: list[str] = []
-    for part in pattern.parts:
-        words = _WORD.findall(part)
-        if words and (part[:1].isalnum() or part[:1] == "_"):
-            words = words[1:]
-        if words and (part[-1:].isalnum() or part[-1:] == "_"):
-            words = words[:-1]
-        inner.extend(words)
-    return tuple(inner)
+def _probes(words) -> tuple[str, ...]:
+    """The longest compound identifiers among ``words`` (``load_entry``,
+    ``scanQuota``): a handful of files hold each. Plain words are left out:
+    their every copy in the tree would be a line of ``git grep`` output, and
+    a quote of plain words only (prose, comments) reads every file instead."""
+    names = (w for w in words if _PROBE_WORD.fullmatch(w) and match.is_compound(w))
+    return match.rarest_words(names, _PROBES)
 
 
-#: one tree text per snapshot, dropped with the snapshot
-_TREE_TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: one word index per snapshot, dropped with the snapshot
+_WORD_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _tree_text(against) -> _TreeText:
-    found = _TREE_TEXTS.get(against)
+def _word_index(against) -> _WordIndex:
+    found = _WORD_INDEXES.get(against)
     if found is None:
-        found = _TREE_TEXTS[against] = _TreeText(against)
+        found = _WORD_INDEXES[against] = _WordIndex(against)
     return found
 
 

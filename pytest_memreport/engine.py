@@ -134,6 +134,8 @@ class Engine:
         self._observations: dict[tuple, object] = {}
         self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
         self._announced: set = set()
+        #: (repository, pin, against) whose quotes were announced to drift's tree search
+        self._searches_expected: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
@@ -515,11 +517,37 @@ class Engine:
                     self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} to {against[:12]}")
                 start = time.perf_counter()
                 snapshot = binding.store.snapshot(against)
+                if pair not in self._searches_expected:
+                    self._searches_expected.add(pair)
+                    drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
                 classify = symbolrefs.classify if evidence.kind is EvidenceKind.SYMBOL else drift.classify
                 result = classify(evidence, pin, binding.store, binding.pin, snapshot)
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result
+
+    def _quotes_pinned_at(self, binding: Binding):
+        """``(evidence, quote text)`` of every loaded report's quotations (and
+        cited lines, as recorded at the pin) checked in ``binding``'s repository
+        at its pin; cited lines are read only in files changed since."""
+        against = self.against_rev(binding.store)
+        changed = None
+        for report in self.loaded_reports():
+            for evidence in report.all_evidence():
+                if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES):
+                    continue
+                other = self.binding(report, evidence.source, evidence.pin)
+                if other.store is not binding.store or other.pin != binding.pin:
+                    continue
+                if evidence.kind is EvidenceKind.QUOTE:
+                    yield evidence, evidence.text or ""
+                    continue
+                if changed is None:
+                    changed = binding.store.changed_paths(binding.pin, "HEAD" if against == AGAINST_WORKTREE else against)
+                if evidence.path in changed or against == AGAINST_WORKTREE:
+                    pin = self.pin_result(report, evidence)
+                    if pin.ok and (pin.recorded_text or "").strip():
+                        yield evidence, pin.recorded_text
 
     def timing_json(self) -> dict:
         """Per-phase seconds of this process. ``git`` (commands and blob reads) and

@@ -13,6 +13,8 @@ Guarantees, because the target repository belongs to the user:
 * Blobs are read through one persistent ``git cat-file --batch`` process
   (gitpython), never one process per file; decoded files are cached by object
   id in an LRU bounded by total bytes, shared by all snapshots of the store.
+* Which files of a snapshot hold some words is one ``git grep`` for all the
+  words (:meth:`Snapshot.files_with_words`), not a read of every file.
 * Every snapshot lookup goes through the same path hygiene: absolute paths,
   ``..`` escaping the root, ``.git`` internals and paths that pass through a
   symlink or a submodule are refused with a one-line reason
@@ -32,7 +34,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -215,6 +217,26 @@ class Snapshot:
 
     exists_dir = is_dir
 
+    def files_with_words(self, words: Collection[str]) -> dict[str, set[str]] | None:
+        """For each of ``words`` (ASCII identifiers), the files holding it as a
+        whole word, found by ``git grep`` in one pass over the snapshot; ``None``
+        when git cannot answer (the caller then reads the files itself).
+
+        A superset is fine for the caller, a miss is not: binary files are
+        searched as text, and git's word characters (ASCII letters, digits,
+        ``_``) are fewer than Python's, so its word boundaries are looser.
+        """
+        return self._store._grep_words(words, self._grep_scope())
+
+    def files_with_spliced_words(self) -> set[str] | None:
+        """Files where a backtick sits between word characters (`` foo`s ``):
+        after rendering drops backticks, words occur there that no word search
+        of the raw text finds. ``None`` when git cannot answer."""
+        return self._store._grep_spliced(self._grep_scope())
+
+    def _grep_scope(self) -> list[str]:
+        raise NotImplementedError
+
     def oid(self, path: str) -> str | None:
         """The object id of ``path`` (blob, tree or submodule commit), or ``None``."""
         found = self.entry(path)
@@ -276,6 +298,9 @@ class CommitSnapshot(Snapshot):
         if found is None or found.kind != "file":
             return None
         return self._store._read_blob(found.path, found.oid, found.size)
+
+    def _grep_scope(self) -> list[str]:
+        return [self.rev]
 
     def files(self) -> list[str]:
         entries = self._listing()
@@ -370,6 +395,9 @@ class WorktreeSnapshot(Snapshot):
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return None
             return handle.read(self._store.max_file_bytes + 1)
+
+    def _grep_scope(self) -> list[str]:
+        return ["--untracked"]  # tracked and untracked files, ignored ones excluded (as in files())
 
     def files(self) -> list[str]:
         if self._files is None:
@@ -820,6 +848,56 @@ class GitStore:
         if interrupted is not None:
             raise interrupted
 
+    # -- searching -----------------------------------------------------------------------
+
+    def _grep_words(self, words: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
+        """``git grep -w -o`` for many words at once: one alternation is one pass
+        over the files (one ``-e`` per word would be one pass per word)."""
+        found: dict[str, set[str]] = {word: set() for word in words}
+        if not found:
+            return found
+        for chunk in _word_chunks(sorted(found)):
+            patterns = [arg for alternation in chunk for arg in ("-e", f"({alternation})")]
+            out = self._grep([*_GREP_WORDS, *patterns], scope)
+            if out is None:
+                return None
+            for line in set(out.split(b"\n")):  # a word's every occurrence is a line; one per file counts
+                path, _, word = line.rpartition(b"\0")
+                if path:
+                    found.setdefault(word.decode("ascii"), set()).add(self._grep_path(path, scope))
+        return found
+
+    def _grep_spliced(self, scope: list[str]) -> set[str] | None:
+        # The lines holding a backtick, tested here: a fixed string is one fast
+        # pass, where git's regex engine is several times slower on a class.
+        out = self._grep(["-z", "-a", "-F", "-e", "`"], scope)
+        if out is None:
+            return None
+        spliced = set()
+        for line in out.split(b"\n"):
+            path, _, content = line.partition(b"\0")
+            if path and _SPLICED_WORD.search(content):
+                spliced.add(self._grep_path(path, scope))
+        return spliced
+
+    def _grep(self, args: list[str], scope: list[str]) -> bytes | None:
+        """``git grep`` output; ``b""`` when nothing matched, ``None`` when git failed
+        (e.g. a partial clone lacking blobs, which grep must not fetch)."""
+        began = time.perf_counter()
+        result = _execute(["grep", "--no-color", "--no-line-number", "--no-column", "--full-name", *args, *scope],
+                          self.path, self._env)
+        self.git_seconds += time.perf_counter() - began
+        if result.returncode == 1 and not result.stderr:
+            return b""
+        return result.stdout if result.returncode == 0 else None
+
+    @staticmethod
+    def _grep_path(raw: bytes, scope: list[str]) -> str:
+        """A repository path from a grep line (``<sha>:`` prefixed for a commit)."""
+        if scope and scope[0] != "--untracked":
+            raw = raw[len(scope[0]) + 1 :]
+        return os.fsdecode(raw)
+
     # -- running git ------------------------------------------------------------------------
 
     def _run(self, args: list[str], check: bool = True) -> bytes:
@@ -835,6 +913,37 @@ class GitStore:
                 f"{message[0] if message else 'exit status ' + str(result.returncode)}"
             )
         return result.stdout
+
+
+#: whole words, only the matched word printed: ``<path>\0<word>`` per occurrence
+_GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
+#: a backtick between word characters (git's, which are ASCII)
+_SPLICED_WORD = re.compile(rb"[A-Za-z0-9_]`+[A-Za-z0-9_]")
+#: alternations per ``-e`` and per process stay well under the kernel's limits
+#: on one argument (128 KiB) and on all of them
+_GREP_ALTERNATION_CHARS = 60_000
+_GREP_PROCESS_CHARS = 600_000
+
+
+def _word_chunks(words: list[str]) -> Iterator[list[str]]:
+    """``a|b|c`` alternations, grouped so that each group fits one ``git grep``."""
+    group: list[str] = []
+    current: list[str] = []
+    current_chars = group_chars = 0
+    for word in words:
+        if current and current_chars + len(word) + 1 > _GREP_ALTERNATION_CHARS:
+            group.append("|".join(current))
+            group_chars += current_chars
+            current, current_chars = [], 0
+            if group_chars > _GREP_PROCESS_CHARS:
+                yield group
+                group, group_chars = [], 0
+        current.append(word)
+        current_chars += len(word) + 1
+    if current:
+        group.append("|".join(current))
+    if group:
+        yield group
 
 
 def _text(value: str | bytes) -> str:

@@ -174,6 +174,23 @@ _COMMON_WORDS = frozenset(
 )
 
 
+#: a compound identifier: ``snake_case``, ``camelCase``, or one with a digit
+_COMPOUND = re.compile(r"[^\W_]_[^\W_]|[a-z][A-Z]|\d")
+
+
+def is_compound(word: str) -> bool:
+    """``snake_case``, ``camelCase`` or with a digit: a name, likely one module's own."""
+    return _COMPOUND.search(word) is not None
+
+
+def rarest_words(words, count: int) -> tuple[str, ...]:
+    """The ``count`` of ``words`` likeliest to be rare in a text: keywords
+    last, then compound identifiers (one module's names) before plain words,
+    longest first."""
+    ranked = sorted(set(words), key=lambda w: (w in _COMMON_WORDS, not _COMPOUND.search(w), -len(w), w))
+    return tuple(ranked[:count])
+
+
 def _is_word(ch: str) -> bool:
     # the same test as the regex ``\w`` (sre: alnum or underscore)
     return ch.isalnum() or ch == "_"
@@ -293,6 +310,21 @@ class QuotePattern:
         """Every distinct word, longest first (the fallback's prefilter)."""
         found = {w for p in self._parts for w in _WORD.findall(p.raw)}
         return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+    @cached_property
+    def whole_words(self) -> tuple[str, ...]:
+        """The words every occurrence holds whole (no word character either
+        side): all of them but a part's first or last word where an elision
+        may cut it."""
+        out: dict[str, None] = {}
+        for part in self._parts:
+            words = _WORD.findall(part.raw)
+            if words and _is_word(part.raw[0]) and not part.check_start:
+                words = words[1:]
+            if words and _is_word(part.raw[-1]) and not part.check_end:
+                words = words[:-1]
+            out.update(dict.fromkeys(words))
+        return tuple(out)
 
     @cached_property
     def regexes(self) -> tuple[re.Pattern[str], ...]:
@@ -836,11 +868,29 @@ def reduced(text: str) -> str:
 
 def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
     """Whether :func:`find` may find ``pattern`` in a text whose :func:`reduced`
-    form is ``reduced_text``; ``False`` rules every occurrence out. Worth it
-    when one text is tried against many quotes and keeps its reduced form."""
+    form is ``reduced_text``; ``False`` rules every occurrence out."""
     if isinstance(pattern, str):
         pattern = compile_quote(pattern)
     return all(part.relaxed in reduced_text for part in pattern._parts)
+
+
+def may_occur_in(pattern: QuotePattern, text: str, *, key: object = None) -> bool:
+    """:func:`may_occur` for a text tried against many quotes (a search of a
+    whole tree): every word of the quote is in it, and the reduced form, kept
+    by ``key`` (a blob id) in a cache bounded by size, holds every part."""
+    plain = text.replace("`", "") if "`" in text else text
+    if not all(word in plain for word in pattern.words):
+        return False
+    reduced_text = _REDUCED_CACHE.get(key) if key is not None else None
+    if reduced_text is None:
+        reduced_text = reduced(text)
+        if key is not None:
+            _REDUCED_CACHE.put(key, reduced_text, len(reduced_text))
+    return may_occur(pattern, reduced_text)
+
+
+#: reduced forms for :func:`may_occur_in`, bounded in characters
+_REDUCED_CACHE: SizedLRU[str] = SizedLRU(64_000_000, 1 << 20)
 
 
 # --------------------------------------------------------------------------- token prefilter
@@ -867,13 +917,18 @@ def may_match_by_tokens(quote: str, text: str, path: str) -> bool:
     a match out; ``True`` only says lexing may find one (lexing a file costs a
     hundred times more than this check).
     """
-    language = symbols.language_for(path)
-    if language is None:
-        return False
-    words = _code_words(quote, language)
+    words = code_words(quote, path)
     if words is None:
         return False
     return words_in_order(words, text, TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK, whole=True)
+
+
+def code_words(quote: str, path: str) -> list[str] | None:
+    """The words a token match of ``quote`` in the file at ``path`` holds, in
+    order, each as a whole word; ``None`` when the quote is all comment or no
+    grammar covers ``path`` (then nothing matches by tokens)."""
+    language = symbols.language_for(path)
+    return None if language is None else _code_words(quote, language)
 
 
 #: a string literal with an optional prefix (``u``, ``rb``, ``f``); alternatives

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,52 +69,74 @@ def test_token_prefilter_keeps_reformatted_code_and_rules_out_the_rest():
     assert not match.may_match_by_tokens(quote, wrapped, "docs/notes.txt")  # no grammar: no token matching
 
 
-@settings(max_examples=100, deadline=None)
-@given(words=st.lists(st.sampled_from(["alpha", "beta", "gamma", "x"]), max_size=3),
-       files=st.lists(st.text(alphabet="alphbetgmx `\n", max_size=30), min_size=1, max_size=5))
-def test_tree_text_finds_exactly_the_files_holding_every_word(words, files):
-    class Files:  # the part of a Snapshot the joined text reads
-        def files(self):
-            return [f"f{i}.txt" for i in range(len(files))]
-
-        def read(self, path):
-            from pytest_memreport.textfile import decode
-
-            return decode(path, "", files[int(path[1:-4])].encode(), 1 << 20)
-
-    found = drift._TreeText(Files()).containing(tuple(words))
-    expected = [f"f{i}.txt" for i, text in enumerate(files) if all(w in text.replace("`", "") for w in words)]
-    assert found == expected
+#: files of one real repository whose words the index must find: words next to
+#: punctuation, non-ASCII letters, backticks (one splitting a word), binary bytes
+_INDEXED_FILES = {
+    "pkg/store.py": "def load_entry(key):\n    return cache_table.get(key)  # fetch_entry\n",
+    "pkg/naive.py": "cafécache_table = 1\nrésumé = cache_table\n",
+    "docs/guide.md": "Call `load`_entry or `cache_table`.\nThe fetch`_entry` helper.\n",
+    "web/app.ts": "const greeting = `hello ${load_entry}`;\nexport function fetch_entry() {}\n",
+    "bin/blob.dat": b"\x00\x01load_entry\x00cache_table\xff",
+    "misc/other.txt": "load_entry_more cache_tables fetch_entry2\n",
+}
 
 
-@settings(max_examples=100, deadline=None)
-@given(words=st.lists(st.sampled_from(["alpha", "beta", "gammas", "x", "alphabet"]), min_size=1, max_size=3),
-       files=st.lists(st.text(alphabet="alphbetgmsx `\n", max_size=40), min_size=1, max_size=6))
-def test_word_masks_never_drop_a_file_holding_the_whole_words(words, files):
-    import re
+@pytest.fixture(scope="module")
+def indexed_tree(tmp_path_factory):
+    from repo_builder import RepoBuilder
 
-    class Files:
-        def files(self):
-            return [f"f{i}.txt" for i in range(len(files))]
-
-        def read(self, path):
-            from pytest_memreport.textfile import decode
-
-            return decode(path, "", files[int(path[1:-4])].encode(), 1 << 20)
-
-    tree = drift._TreeText(Files())
-    tree.SCANS_BEFORE_MASKS = 0  # masks from the first search on
-    whole = tuple(words)
-    found = set(tree.containing(tuple(words), whole))
-    plain = {f"f{i}.txt": text.replace("`", "") for i, text in enumerate(files)}
-    holding = {p for p, t in plain.items() if all(w in t for w in words)}
-    as_whole = {p for p in holding if all(re.search(rf"(?<!\w){w}(?!\w)", plain[p]) for w in whole)}
-    assert as_whole <= found <= holding
+    repo = RepoBuilder(tmp_path_factory.mktemp("indexed") / "target")
+    sha = repo.commit(_INDEXED_FILES, "files")
+    store = GitStore.open(repo.path)
+    yield store, store.snapshot(sha)
+    store.close()
 
 
-def test_whole_words_leave_out_words_an_elision_or_an_edge_may_cut():
+@settings(max_examples=150, deadline=None)
+@given(path=st.sampled_from(sorted(_INDEXED_FILES)), data=st.data())
+def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, data):
+    store, snapshot = indexed_tree
+    text = _INDEXED_FILES[path]
+    text = text.decode("latin-1") if isinstance(text, bytes) else text
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    quote = " ".join(text[start:end].replace("`", "").split())
+    pattern = match.compile_quote(quote)
+    index = drift._WordIndex(snapshot)
+    candidates = index.holding(drift._probes(pattern.whole_words))
+    holding = {p for p in snapshot.files()
+               if snapshot.read(p).is_text and match.find(pattern, snapshot.read(p).text)}
+    if candidates is not None:
+        assert holding <= candidates
+
+
+def test_word_index_asks_git_once_for_every_expected_word(indexed_tree):
+    store, snapshot = indexed_tree
+    index = drift._WordIndex(snapshot)
+    index.expect(["fetch_entry", "cache_table"])
+    before = store.git_seconds
+    assert index.holding(("load_entry",)) == {"pkg/store.py", "web/app.ts", "bin/blob.dat", "docs/guide.md"}
+    asked = store.git_seconds
+    assert asked > before
+    # the expected words were answered by the same pass: no git runs for them
+    assert index.holding(("cache_table",)) == {"pkg/store.py", "pkg/naive.py", "bin/blob.dat", "docs/guide.md"}
+    assert index.holding(("fetch_entry", "cache_table")) == {"pkg/store.py", "docs/guide.md"}
+    assert store.git_seconds == asked
+    assert index.holding(()) is None  # no word to ask for: every file is read
+
+
+def test_whole_words_leave_out_only_words_an_elision_may_cut():
+    # the quote's own edges are token edges (``= 200`` is not found in ``= 2000``); an elision may cut
     pattern = match.compile_quote("start = load_config(path) ... return config_value")
-    assert drift._whole_words(pattern) == ("load_config", "path")
+    assert pattern.whole_words == ("start", "load_config", "path", "config_value")
+    assert match.compile_quote("... tail_word) + head_word ...").whole_words == ()
+    assert match.compile_quote("(first_word)").whole_words == ("first_word",)
+
+
+def test_probes_are_the_longest_ascii_compound_names():
+    words = ["return", "segment", "scanQuota", "x", "rate_limit2", "déjà_vu", "value", "a_b", "max_entries_v2"]
+    assert drift._probes(words) == ("max_entries_v2", "rate_limit2", "scanQuota")
+    assert drift._probes(["segment", "value", "histogram"]) == ()  # plain words: read every file
 
 
 def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_repo):
@@ -182,3 +205,77 @@ def test_a_text_whose_reduced_form_rules_a_quote_out_holds_no_occurrence(text, d
     quote = data.draw(st.one_of(st.just(" ".join(text[start:end].split())), st.text(alphabet="ab1 #-•.", max_size=12)))
     if match.find(quote, text):
         assert match.may_occur(quote, match.reduced(text))
+
+
+def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path):
+    """The engine announces the run's quotes to the tree search: the first
+    relocation asks git for the words of the second too."""
+    from pytest_memreport.engine import Engine, RunOptions
+
+    repo = make_repo("target")
+    pin = repo.commit({
+        "pkg/a.py": "def first_helper():\n    return load_entry(cache_key)\n",
+        "pkg/b.py": "def second_helper():\n    return store_value(row_id)\n",
+        "pkg/c.py": "UNCHANGED_NAME = 1\n",
+    }, "first")
+    repo.commit({
+        "pkg/a.py": "pass\n", "pkg/b.py": "pass\n",
+        "lib/moved_a.py": "def first_helper():\n    return load_entry(cache_key)\n",
+        "lib/moved_b.py": "def second_helper():\n    return store_value(row_id)\n",
+    }, "move the bodies out")
+    report = tmp_path / "report.txt"
+    report.write_text(textwrap.dedent(f"""\
+        Store memory report
+
+        The target is the store package at SRC-1 commit {pin}.
+
+        Operative objects
+
+        MEM-OBJ-store
+
+        Label: Store
+
+        return load_entry(cache_key) --- pkg/a.py
+
+        return store_value(row_id) --- pkg/b.py
+
+        UNCHANGED_NAME = 1 --- pkg/c.py
+        """), encoding="utf-8")
+    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=tmp_path, want_symbols=False))
+    engine.loaded_paths = [report]
+    try:
+        parsed = engine.report(report)
+        quotes = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+        assert len(quotes) == 3, parsed
+        first = engine.drift_result(parsed, quotes[0])
+        assert (first.status, first.path) == ("relocated", "lib/moved_a.py")
+        store = engine.binding(parsed, quotes[0].source).store
+        index = drift._word_index(store.snapshot(engine.against_rev(store)))
+        # asked in the same pass: the second quote's names, not the unchanged file's
+        assert {"load_entry", "cache_key", "store_value", "row_id"} <= index._paths.keys()
+        assert "UNCHANGED_NAME" not in index._paths
+        known = dict(index._paths)
+        second = engine.drift_result(parsed, quotes[1])
+        assert (second.status, second.path) == ("relocated", "lib/moved_b.py")
+        assert index._paths == known and not index._expected  # answered by the first grep
+    finally:
+        engine.close()
+
+
+def test_working_tree_search_sees_untracked_files_and_skips_ignored_ones(make_repo):
+    repo = make_repo("target")
+    repo.commit({".gitignore": "build/\n", "pkg/a.py": "load_entry = 1\n"}, "first")
+    (repo.path / "notes").mkdir()
+    (repo.path / "notes" / "draft.py").write_text("x = load_entry\n", encoding="utf-8")
+    (repo.path / "build").mkdir()
+    (repo.path / "build" / "out.py").write_text("load_entry()\n", encoding="utf-8")
+    (repo.path / "docs.md").write_text("see `load`_entry\n", encoding="utf-8")
+    store = GitStore.open(repo.path)
+    try:
+        worktree = store.snapshot("worktree")
+        assert worktree.files_with_words(["load_entry", "absent_name"]) == {
+            "load_entry": {"pkg/a.py", "notes/draft.py"}, "absent_name": set()}
+        assert worktree.files_with_spliced_words() == {"docs.md"}
+        assert store.snapshot("HEAD").files_with_spliced_words() == set()
+    finally:
+        store.close()
