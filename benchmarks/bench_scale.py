@@ -735,6 +735,10 @@ def main() -> None:
         e2e["items"] = items
         print(f"(b) pytest     {e2e['seconds']:7.2f} s  ({items} items, {items / e2e['seconds']:.0f} items/s; "
               f"{e2e['summary']})  peak {e2e['rss_mb']:.0f} MB", flush=True)
+    if "pytest" not in args.skip:
+        grouped = results["pytest_record"] = run_pytest(root, manifest, manifest["reports"], ["--memreport-items=record"])
+        print(f"(b2) pytest    {grouped['seconds']:7.2f} s  (--memreport-items=record: {grouped['summary']})  "
+              f"peak {grouped['rss_mb']:.0f} MB", flush=True)
     if "pytest" in results:
         # What pytest itself costs for that many items: the end-to-end floor of any plugin.
         items = results["pytest"]["items"]
@@ -751,12 +755,17 @@ def main() -> None:
               f"{naive['sample_pin_seconds'] / naive['sample'] * 1000:.1f} ms each; with a second `git show HEAD:path` "
               f"for drift: {naive['with_head_seconds']:.1f} s)", flush=True)
     if "pytest" in results:
-        print(f"ratios: (b)/(d) end-to-end vs floor = {results['pytest']['seconds'] / floor['seconds']:.1f}x", end="")
-        print(f"; (b)/(e) vs pytest's no-op floor = {results['pytest']['seconds'] / results['noop']['seconds']:.1f}x", end="")
+        b, b2 = results["pytest"]["seconds"], results["pytest_record"]["seconds"]
+        print(f"ratios: (b)/(d) end-to-end vs floor = {b / floor['seconds']:.1f}x (record items: "
+              f"{b2 / floor['seconds']:.1f}x)", end="")
+        print(f"; (b)/(e) vs pytest's no-op floor = {b / results['noop']['seconds']:.1f}x", end="")
         if "engine" in results:
             print(f"; (a)/(d) engine vs floor = {results['engine']['seconds'] / floor['seconds']:.1f}x", end="")
         if "naive" in results:
-            print(f"; (c)/(b) naive vs end-to-end = {results['naive']['seconds'] / results['pytest']['seconds']:.1f}x", end="")
+            naive = results["naive"]
+            print(f"; (c)/(b) naive vs end-to-end = {naive['seconds'] / b:.1f}x (record items: "
+                  f"{naive['seconds'] / b2:.1f}x; naive with its HEAD read for drift: "
+                  f"{naive['with_head_seconds'] / b:.1f}x / {naive['with_head_seconds'] / b2:.1f}x)", end="")
         print(flush=True)
     if "collect" not in args.skip:
         half = manifest["reports"][: len(manifest["reports"]) // 2]

@@ -480,9 +480,10 @@ def _locate(pattern, quote: str, textfile, path: str, near: LineRange | None) ->
     spans = match.find(pattern, textfile.text, key=textfile.oid or None)
     if spans:
         return _nearest([span.lines for span in spans], near), False
-    if not match.may_match_by_tokens(quote, textfile.text, path):
+    windows = match.token_windows(quote, textfile.text, path)
+    if not windows:
         return None  # (lexing the file would find nothing)
-    lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None)
+    lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None, windows=windows)
     return (lines, True) if lines is not None else None
 
 
@@ -496,42 +497,48 @@ def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str)
     """Every place in ``against`` (but ``exclude``) where the quote occurs.
 
     It runs only for quotes gone from their file. The files worth reading are
-    those holding the quote's two longest words, which ``git grep`` names (one
-    pass for every quote expected to need it, see :func:`expect_searches`);
-    a quote without such words reads every file. A file must also hold every
-    word of the quote (outside backticks, which rendering eats) before
-    :func:`.match.find` looks. Files sharing the origin's name, then its
-    extension, are reported first. Token matching is tried, in files of the
-    origin's language, only when character matching finds nothing, and only in
-    files where the quote's code words occur in order, close together
-    (:func:`.match.may_match_by_tokens`): lexing a file costs far more than
-    looking at it.
+    those holding the quote's longest compound names, which ``git grep``
+    names (one pass for every quote expected to need it, see
+    :func:`expect_searches`); a quote without such names reads every file (in
+    pipelined batches). A file must also hold every word of the quote
+    (outside backticks, which rendering eats) and its reduced form every part
+    before :func:`.match.find` looks. Files sharing the origin's name, then
+    its extension, are reported first. Token matching is tried, in files of
+    the origin's language, only when character matching finds nothing, and
+    only in the windows where the quote's code words occur in order, close
+    together (:func:`.match.token_windows`): lexing costs far more than
+    looking.
     """
     index = _word_index(against)
     places: list[Place] = []
-    for path, text in _readable(against, index.holding(_probes(pattern.whole_words)), exclude, origin):
+    for path, text in _readable(against, index.holding(_probes(pattern.whole_words)), exclude):
         if match.may_occur_in(pattern, text.text, key=text.oid or None):
             places.extend(Place(path, span.lines) for span in match.find(pattern, text.text, key=text.oid or None))
     if places:
-        return places, False
+        return _by_affinity(places, origin), False
     language = symbols.language_for(origin)
     words = match.code_words(quote, origin)
     if language is None or words is None:
         return [], False
-    for path, text in _readable(against, index.holding(_probes(words)), exclude, origin):
-        if symbols.language_for(path) == language and match.may_match_by_tokens(quote, text.text, path):
-            lines = symbols.token_find(quote, text.text, path, key=text.oid or None)
+    for path, text in _readable(against, index.holding(_probes(words)), exclude):
+        windows = match.token_windows(quote, text.text, path) if symbols.language_for(path) == language else []
+        if windows:
+            lines = symbols.token_find(quote, text.text, path, key=text.oid or None, windows=windows)
             if lines is not None:
                 places.append(Place(path, lines))
-    return places, bool(places)
+    return _by_affinity(places, origin), bool(places)
 
 
-def _readable(against, candidates: set[str] | None, exclude: str | None, origin: str):
+def _by_affinity(places: list[Place], origin: str) -> list[Place]:
+    """Files sharing the origin's name first, then its extension (stable within)."""
+    return sorted(places, key=lambda place: _affinity(place.path, origin))
+
+
+def _readable(against, candidates: set[str] | None, exclude: str | None):
     """``(path, text file)`` of the candidate files (every file when ``None``)
-    that can be read as text, the origin's namesakes first."""
-    paths = against.files() if candidates is None else candidates
-    for path in sorted((p for p in paths if p != exclude), key=lambda p: (_affinity(p, origin), p)):
-        textfile = against.read(path)
+    that can be read as text."""
+    paths = against.files() if candidates is None else sorted(candidates)
+    for path, textfile in against.read_many(p for p in paths if p != exclude):
         if textfile is not None and textfile.is_text:
             yield path, textfile
 

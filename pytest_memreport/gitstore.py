@@ -24,6 +24,7 @@ Guarantees, because the target repository belongs to the user:
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import re
@@ -34,7 +35,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -50,6 +51,8 @@ DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
 #: commit snapshots (tree listings) kept per store
 _SNAPSHOT_CACHE = 64
 
+#: blob bytes fetched per pipelined batch when many files are read at once
+_PREFETCH_BYTES = 16 * 1024 * 1024
 #: git's ``-l``: how many files inexact rename detection may compare. Exact
 #: renames are found regardless; git's own default (1000) misses inexact moves
 #: of larger trees, a higher one costs quadratic time on huge diffs.
@@ -117,6 +120,7 @@ class TreeEntry:
 # -- path hygiene -----------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalize_path(path: str) -> tuple[str | None, str | None]:
     """Lexically normalize a repository-relative path.
 
@@ -206,6 +210,11 @@ class Snapshot:
         """Every regular file path, sorted."""
         raise NotImplementedError
 
+    def read_many(self, paths: Iterable[str]) -> Iterator[tuple[str, TextFile | None]]:
+        """``(path, read(path))`` for each path, in order: for reading many files at once."""
+        for path in paths:
+            yield path, self.read(path)
+
     def refuse_reason(self, path: str) -> str | None:
         """A one-line reason this path is refused, or ``None`` when it may be looked up."""
         raise NotImplementedError
@@ -250,6 +259,7 @@ class CommitSnapshot(Snapshot):
         self.rev = sha
         self._store = store
         self._entries: dict[str, TreeEntry] | None = None
+        self._looked_up: dict[str, TreeEntry | None] = {}
         self._files: list[str] | None = None
         self._lock = threading.Lock()
 
@@ -282,6 +292,10 @@ class CommitSnapshot(Snapshot):
         return None
 
     def entry(self, path: str) -> TreeEntry | None:
+        try:
+            return self._looked_up[path]
+        except KeyError:
+            pass
         clean, reason = normalize_path(path)
         if clean is None:
             return None
@@ -289,8 +303,9 @@ class CommitSnapshot(Snapshot):
             return TreeEntry("", self._store._tree_of(self.rev), "dir")
         entries = self._listing()
         found = entries.get(clean)
-        if found is None or self._crossing(clean, entries) is not None:
-            return None
+        if found is not None and self._crossing(clean, entries) is not None:
+            found = None
+        self._looked_up[path] = found  # a commit never changes: asked again, answered at once
         return found
 
     def read(self, path: str) -> TextFile | None:
@@ -301,6 +316,25 @@ class CommitSnapshot(Snapshot):
 
     def _grep_scope(self) -> list[str]:
         return [self.rev]
+
+    def read_many(self, paths: Iterable[str]) -> Iterator[tuple[str, TextFile | None]]:
+        # Chunk by chunk: the blobs of a chunk are fetched in one pipelined
+        # batch, then read from the cache, so memory holds one chunk beyond it.
+        chunk: list[str] = []
+        weight = 0
+        for path in paths:
+            chunk.append(path)
+            found = self.entry(path)
+            weight += (found.size or 0) if found is not None else 0
+            if weight >= _PREFETCH_BYTES:
+                yield from self._read_chunk(chunk)
+                chunk, weight = [], 0
+        yield from self._read_chunk(chunk)
+
+    def _read_chunk(self, paths: list[str]) -> Iterator[tuple[str, TextFile | None]]:
+        self._store._prefetch([e for e in map(self.entry, paths) if e is not None and e.kind == "file"])
+        for path in paths:
+            yield path, self.read(path)
 
     def files(self) -> list[str]:
         entries = self._listing()
@@ -684,6 +718,32 @@ class GitStore:
             raise RepoError(f"{self.path}: {path} is a {_text(kind)}, not a file (object {oid[:12]})")
         return self._decode_cached(path, oid, data)
 
+    def _prefetch(self, entries: list[TreeEntry]) -> None:
+        """Fetch the blobs of ``entries`` that are not cached in one ``git cat-file
+        --batch`` run: the requests are pipelined, where the persistent reader
+        answers one at a time. Whatever it cannot fetch is left to :meth:`_read_blob`,
+        which says what is wrong."""
+        wanted = {e.oid: e.path for e in entries
+                  if self.blobs.get(e.oid) is None and (e.size is None or e.size <= self.max_file_bytes)}
+        if len(wanted) < 2:
+            return
+        began = time.perf_counter()
+        result = _execute(["cat-file", "--batch"], self.path, self._env,
+                          stdin=b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
+        self.git_seconds += time.perf_counter() - began
+        out, pos = result.stdout, 0
+        for oid, path in wanted.items():
+            end = out.find(b"\n", pos)
+            if end < 0:
+                return
+            header = out[pos:end].split()
+            pos = end + 1
+            if len(header) != 3 or header[1] != b"blob":
+                continue  # missing, or not a blob: the one-by-one read reports it
+            size = int(header[2])
+            self._decode_cached(path, oid, out[pos : pos + size])
+            pos += size + 1
+
     def _decode_cached(self, path: str, oid: str, data: bytes) -> TextFile:
         cached = self.blobs.get(oid)
         if cached is not None:
@@ -969,10 +1029,13 @@ def _raise_if_refused(stderr: bytes, path: Path) -> None:
         )
 
 
-def _execute(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+def _execute(
+    args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(
-            ["git", "--no-optional-locks", *_QUIET_CONFIG, *args], cwd=cwd, env=env, capture_output=True
+            ["git", "--no-optional-locks", *_QUIET_CONFIG, *args], cwd=cwd, env=env, capture_output=True,
+            input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
         )
     except FileNotFoundError:
         raise RepoError("git is not installed or not on PATH: install git to check reports") from None

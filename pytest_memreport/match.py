@@ -67,6 +67,7 @@ from __future__ import annotations
 import difflib
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import accumulate
@@ -903,6 +904,34 @@ TOKEN_REACH_FACTOR = 4
 TOKEN_REACH_SLACK = 500
 
 
+def token_windows(quote: str, text: str, path: str) -> list[tuple[int, int]]:
+    """Where in ``text`` a token match of ``quote`` (:func:`.symbols.token_find`)
+    can lie: character spans, merged and in order; empty when nowhere (see
+    :func:`may_match_by_tokens` for the rule). Lexing only these spans finds
+    what lexing the whole file would."""
+    words = code_words(quote, path)
+    if words is None:
+        return []
+    reach = TOKEN_REACH_FACTOR * len(quote) + TOKEN_REACH_SLACK
+    windows: list[tuple[int, int]] = []
+    # A match holding these words lies within ``reach`` of them; the margin
+    # keeps a trailing comma's closer (which decides whether it counts) inside.
+    spans = sorted(
+        (max(0, start - reach - _WINDOW_MARGIN), min(len(text), end + reach + _WINDOW_MARGIN))
+        for start, end in in_order_spans(words, text, reach, whole=True)
+    )
+    for low, high in spans:
+        if windows and low <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], high))
+        else:
+            windows.append((low, high))
+    return windows
+
+
+#: characters added on both sides of a token window
+_WINDOW_MARGIN = 64
+
+
 def may_match_by_tokens(quote: str, text: str, path: str) -> bool:
     """Whether ``quote`` can occur by tokens in ``text``, the file at ``path``
     (what :func:`.symbols.token_find` looks for), judged without lexing it.
@@ -968,38 +997,52 @@ def words_in_order(sequence: list[str], text: str, reach: int, *, whole: bool = 
     overlapping, from the first one's start to the last one's end at most
     ``reach`` characters; with ``whole``, only copies that are whole words
     of ``text`` (no word character either side) count.
+    """
+    return next(in_order_spans(sequence, text, reach, whole=whole), None) is not None
 
-    Around each copy of the longest word, the words before it are taken at
-    their latest copies and those after at their earliest: the narrowest span
-    there is, so no arrangement within ``reach`` is ever missed.
+
+def in_order_spans(sequence: list[str], text: str, reach: int, *, whole: bool = False) -> Iterator[tuple[int, int]]:
+    """The spans of :func:`words_in_order`'s arrangements, one per copy of
+    the rarest word that has one, in text order.
+
+    Around each copy, the words before it are taken at their latest copies
+    and those after at their earliest: the narrowest span there is, so no
+    arrangement within ``reach`` is ever missed, and every arrangement holding
+    that copy lies within ``reach`` of the span yielded for it.
     """
     if not sequence:
-        return True
-    k = max(range(len(sequence)), key=lambda i: len(sequence[i]))
+        yield 0, 0
+        return
+    # The anchor is the word with the fewest copies (counted in C); a word
+    # with none rules the text out before any copy is looked at.
+    copies = [text.count(word) for word in sequence]
+    if not all(copies):
+        return
+    k = min(range(len(sequence)), key=copies.__getitem__)
     anchor, before, after = sequence[k], sequence[:k][::-1], sequence[k + 1 :]
     find, rfind = (_find_whole, _rfind_whole) if whole else (_find_any, _rfind_any)
     pos = find(text, anchor, 0, len(text))
     while pos >= 0:
-        if _in_order_around(pos, anchor, before, after, text, reach, find, rfind):
-            return True
+        span = _in_order_around(pos, anchor, before, after, text, reach, find, rfind)
+        if span is not None:
+            yield span
         pos = find(text, anchor, pos + 1, len(text))
-    return False
 
 
-def _in_order_around(pos, anchor, before, after, text, reach, find, rfind) -> bool:
+def _in_order_around(pos, anchor, before, after, text, reach, find, rfind) -> tuple[int, int] | None:
     start = pos
     floor = max(pos - reach, 0)
     for word in before:  # nearest copies first, walking back
         start = rfind(text, word, floor, start)
         if start < 0:
-            return False
+            return None
     end, limit = pos + len(anchor), start + reach
     for word in after:
         at = find(text, word, end, limit)
         if at < 0:
-            return False
+            return None
         end = at + len(word)
-    return end <= limit
+    return (start, end) if end <= limit else None
 
 
 def _find_any(text: str, word: str, start: int, end: int) -> int:

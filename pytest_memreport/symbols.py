@@ -460,6 +460,28 @@ class _Parsed:
             self._code = (tokens, [end_lines[i] for i in kept], [t.start for t in tokens])
         return self._code
 
+    def window_code_tokens(self, start: int, end: int) -> tuple[list[Token], list[int]]:
+        """Tokens without comments (and their end lines) of the nodes overlapping
+        characters ``start``-``end``: from the whole file's tokens when they are
+        known, else by lexing only there (lexing a large file costs far more
+        than parsing it)."""
+        if self._code is not None:
+            code, end_lines, starts = self._code
+            begin, stop = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
+            if begin and code[begin - 1].end > start:  # the token the window starts in
+                begin -= 1
+            return code[begin:stop], end_lines[begin:stop]
+        window = (self.byte(start), self.byte(end))
+        lexemes, end_lines = _lex(self.tree, self.text, self.char, self.language, window)
+        kept = [i for i, t in enumerate(lexemes) if t.kind != "comment" and t.start < end and t.end > start]
+        return [lexemes[i] for i in kept], [end_lines[i] for i in kept]
+
+    def byte(self, offset: int) -> int:
+        """The UTF-8 byte offset of character ``offset``."""
+        if self.char.identity:
+            return offset
+        return len(self.text[:offset].encode("utf-8", "surrogatepass"))
+
     def code_index(self) -> tuple[str, dict[str, int], list[int]]:
         """The comparable token stream as a string, one character per token.
 
@@ -638,19 +660,28 @@ def _unwrap_value(node: Node) -> Node:
 # Lexing
 
 
-def _lex(tree: Tree, text: str, char: _ByteToChar, language: str) -> tuple[list[Token], list[int]]:
-    """Walk the tree once: leaves become tokens, strings and comments whole."""
+def _lex(
+    tree: Tree, text: str, char: _ByteToChar, language: str, window: tuple[int, int] | None = None
+) -> tuple[list[Token], list[int]]:
+    """Walk the tree once: leaves become tokens, strings and comments whole.
+
+    With ``window`` (byte offsets), subtrees wholly outside it are skipped:
+    the tokens are those of nodes overlapping it, as the whole walk gives them.
+    """
     global _seconds
     lexicon = _LEXICONS[language]
     tokens: list[Token] = []
     end_lines: list[int] = []
+    low, high = window if window is not None else (0, -1)
     began = time.perf_counter()
     cursor = tree.walk()
     while True:
         node = cursor.node
         assert node is not None
         kind = None
-        if node.is_named and node.type in lexicon.comments:
+        if window is not None and (node.end_byte <= low or node.start_byte >= high):
+            kind = "outside"
+        elif node.is_named and node.type in lexicon.comments:
             kind = "comment"
         elif node.is_named and node.type in lexicon.strings:
             kind = "string"
@@ -658,7 +689,7 @@ def _lex(tree: Tree, text: str, char: _ByteToChar, language: str) -> tuple[list[
             kind = "code"
         if kind is None and cursor.goto_first_child():
             continue
-        if kind is not None and node.end_byte > node.start_byte and node.type not in lexicon.layout:
+        if kind not in (None, "outside") and node.end_byte > node.start_byte and node.type not in lexicon.layout:
             start, end = char(node.start_byte), char(node.end_byte)
             if kind == "comment":  # a Rust line comment owns its newline; the region should not
                 while end > start and text[end - 1] in "\r\n":
@@ -742,17 +773,10 @@ def tokens(
     parsed = _parsed_for(text, path, key)
     if parsed is None:
         return None
-    code, _end_lines, starts = parsed.code_tokens()
     if span is None:
-        return list(code)
-    begin = bisect.bisect_left(starts, span[0])
-    result = []
-    for token in code[begin:]:
-        if token.start >= span[1]:
-            break
-        if token.end <= span[1]:
-            result.append(token)
-    return result
+        return list(parsed.code_tokens()[0])
+    code, _end_lines = parsed.window_code_tokens(*span)
+    return [token for token in code if token.start >= span[0] and token.end <= span[1]]
 
 
 def regions(text: str, path: str, key: str | None = None) -> list[Region] | None:
@@ -841,16 +865,25 @@ def _fragment_tokens(quote: str, language: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def token_find(quote: str, text: str, path: str, key: str | None = None) -> LineRange | None:
+def token_find(
+    quote: str, text: str, path: str, key: str | None = None, windows: list[tuple[int, int]] | None = None
+) -> LineRange | None:
     """The lines of the first place where ``quote``'s tokens occur
     contiguously in ``text``: matching that ignores layout, comments, quote
-    style and trailing commas. ``None`` when absent or no grammar applies."""
+    style and trailing commas. ``None`` when absent or no grammar applies.
+
+    ``windows`` (character spans, in order, from
+    :func:`.match.token_windows`) are where any such place must lie: only
+    they are lexed.
+    """
     parsed = _parsed_for(text, path, key)
     if parsed is None:
         return None
     needle = _fragment_tokens(quote, parsed.language)
     if not needle:
         return None
+    if windows is not None and parsed._code_index is None:
+        return _find_in_windows(parsed, needle, windows)
     haystack, vocabulary, positions = parsed.code_index()
     codes = [vocabulary.get(t) for t in needle]
     if None in codes:
@@ -861,6 +894,19 @@ def token_find(quote: str, text: str, path: str, key: str | None = None) -> Line
     code, end_lines, _starts = parsed.code_tokens()
     first, last = positions[at], positions[at + len(needle) - 1]
     return LineRange(code[first].line, end_lines[last])
+
+
+def _find_in_windows(parsed: _Parsed, needle: tuple[str, ...], windows: list[tuple[int, int]]) -> LineRange | None:
+    first = needle[0]
+    for start, end in windows:
+        code, end_lines = parsed.window_code_tokens(start, end)
+        texts = [t.text for t in code]
+        kept = _without_trailing_commas(texts)
+        sequence = [texts[i] for i in kept]
+        for at in range(len(sequence) - len(needle) + 1):
+            if sequence[at] == first and tuple(sequence[at : at + len(needle)]) == needle:
+                return LineRange(code[kept[at]].line, end_lines[kept[at + len(needle) - 1]])
+    return None
 
 
 def value_of(text: str, path: str, symbol: str, key: str | None = None) -> str | None:

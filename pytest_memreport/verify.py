@@ -118,9 +118,10 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
     spans = match.find(pattern, text)
     occurrences = tuple(span.lines for span in spans)
     by_tokens = False
-    # Lexing the whole file is the costliest step: only when the words allow a match.
-    if not occurrences and match.may_match_by_tokens(evidence.text or "", text, evidence.path):
-        token_lines = symbols.token_find(evidence.text or "", text, evidence.path, key=textfile.oid)
+    # Lexing is the costliest step: only where the quote's words allow a match.
+    windows = match.token_windows(evidence.text or "", text, evidence.path) if not occurrences else []
+    if windows:
+        token_lines = symbols.token_find(evidence.text or "", text, evidence.path, key=textfile.oid, windows=windows)
         if token_lines is not None:
             occurrences, by_tokens = (token_lines,), True
     if not occurrences:

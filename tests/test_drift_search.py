@@ -279,3 +279,31 @@ def test_working_tree_search_sees_untracked_files_and_skips_ignored_ones(make_re
         assert store.snapshot("HEAD").files_with_spliced_words() == set()
     finally:
         store.close()
+
+
+_CODE_LINES = [
+    "def load(path, retries=3):", "    value = read_config(path, retries)", "    # a comment about value",
+    "    return value", "items = [1, 2, 3,]", "name = 'hello world'", "total = add(a, b)",
+    "class Store:", "    def get(self, key):", "        return self.cache.get(key, None)",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.sampled_from(_CODE_LINES), min_size=1, max_size=40), data=st.data())
+def test_lexing_token_windows_finds_what_lexing_the_whole_file_finds(lines, data):
+    from pytest_memreport import symbols
+
+    text = "\n".join(lines) + "\n"
+    first = data.draw(st.integers(0, len(lines) - 1))
+    last = data.draw(st.integers(first, min(len(lines) - 1, first + 3)))
+    quote = " ".join(" ".join(lines[first : last + 1]).split())
+    # reformatted in the file: arguments wrapped, commas trailing, a filler comment between
+    text = text.replace("(path, retries)", "(\n        path,\n        retries,\n    )").replace("# a comment", "# another comment")
+    windows = match.token_windows(quote, text, "pkg/a.py")
+    # a key of its own: a fresh parse, lexed only in the windows
+    fresh = f"windows-{next(_FRESH_KEYS)}"
+    windowed = symbols.token_find(quote, text, "pkg/a.py", key=fresh, windows=windows) if windows else None
+    assert windowed == symbols.token_find(quote, text, "pkg/a.py")
+
+
+_FRESH_KEYS = __import__("itertools").count()
