@@ -639,13 +639,23 @@ def phase_naive(root: Path, manifest: dict, sample: int) -> dict:
             "rss_mb": _rss_mb()}
 
 
+def _compiled_once(root: Path) -> dict:
+    """The environment with bytecode caching on, into a folder of the benchmark's
+    own: as on a CI machine, modules (and pytest's assertion-rewritten plugins)
+    are compiled by the first run only, even where PYTHONDONTWRITEBYTECODE is set,
+    and nothing is written beside the installed packages."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(root.parent / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_phase(name: str, args, extra: list[str] = ()) -> dict:
     """Run one phase in a fresh interpreter (so its peak memory is its own)."""
     out = Path(args.workdir).resolve() / f"phase-{name}.json"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--phase", name, "--result", str(out),
            "--files", str(args.files), "--quotes", str(args.quotes), "--reports", str(args.reports),
            "--workdir", str(args.workdir), "--naive-sample", str(args.naive_sample), *extra]
-    subprocess.run(cmd, check=True)
+    subprocess.run(cmd, check=True, env=_compiled_once(Path(args.workdir).resolve() / "x"))
     return json.loads(out.read_text(encoding="utf-8"))
 
 
@@ -654,7 +664,7 @@ def run_pytest(root: Path, manifest: dict, reports: list[str], extra: list[str],
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "outcome_log",
            *(arg for name in reports for arg in ("--memreport", f"reports/{name}")),
            "--memreport-repo", str(root / "repo"), *extra]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(HERE.parent)]),
+    env = dict(_compiled_once(root), PYTHONPATH=os.pathsep.join([str(HERE), str(HERE.parent)]),
                BENCH_OUTCOMES=str(outcomes or ""))
     env.pop("PYTEST_ADDOPTS", None)
     log = root / f"pytest-{hashlib.sha1(' '.join(extra + reports).encode()).hexdigest()[:8]}.log"
@@ -729,6 +739,8 @@ def main() -> None:
                    "not parsed" if got is None else got[0] if got[0] != "found" else got[1])] += 1
         print("    constructed -> product: " + ", ".join(f"{a}->{b}: {n}" for (a, b), n in sorted(cross.items())))
     serial_outcomes = Path(args.workdir).resolve() / "outcomes-serial.json"
+    (root / "nothing").mkdir(exist_ok=True)
+    run_pytest(root, manifest, [], ["--collect-only", "nothing"])  # compiles what every run imports, untimed
     if "pytest" not in args.skip:
         e2e = results["pytest"] = run_pytest(root, manifest, manifest["reports"], [], serial_outcomes)
         items = len(json.loads(serial_outcomes.read_text()))
@@ -739,6 +751,11 @@ def main() -> None:
         grouped = results["pytest_record"] = run_pytest(root, manifest, manifest["reports"], ["--memreport-items=record"])
         print(f"(b2) pytest    {grouped['seconds']:7.2f} s  (--memreport-items=record: {grouped['summary']})  "
               f"peak {grouped['rss_mb']:.0f} MB", flush=True)
+        # The naive baseline checks the pin only: so does this run.
+        pinned = results["pytest_pin_only"] = run_pytest(root, manifest, manifest["reports"],
+                                                         ["--memreport-items=record", "--memreport-against=none"])
+        print(f"(b3) pytest    {pinned['seconds']:7.2f} s  (record items, pin only as the naive baseline: "
+              f"--memreport-against=none: {pinned['summary']})  peak {pinned['rss_mb']:.0f} MB", flush=True)
     if "pytest" in results:
         # What pytest itself costs for that many items: the end-to-end floor of any plugin.
         items = results["pytest"]["items"]
@@ -763,14 +780,15 @@ def main() -> None:
             print(f"; (a)/(d) engine vs floor = {results['engine']['seconds'] / floor['seconds']:.1f}x", end="")
         if "naive" in results:
             naive = results["naive"]
+            b3 = results["pytest_pin_only"]["seconds"]
             print(f"; (c)/(b) naive vs end-to-end = {naive['seconds'] / b:.1f}x (record items: "
                   f"{naive['seconds'] / b2:.1f}x; naive with its HEAD read for drift: "
-                  f"{naive['with_head_seconds'] / b:.1f}x / {naive['with_head_seconds'] / b2:.1f}x)", end="")
+                  f"{naive['with_head_seconds'] / b:.1f}x / {naive['with_head_seconds'] / b2:.1f}x; "
+                  f"pin only, both: {naive['seconds'] / b3:.1f}x)", end="")
         print(flush=True)
     if "collect" not in args.skip:
         half = manifest["reports"][: len(manifest["reports"]) // 2]
         n_quotes = sum(1 for q in quotes if q["report"] in half)
-        (root / "nothing").mkdir(exist_ok=True)
 
         def collect(reports: list[str], extra: list[str]) -> dict:
             # the faster of two runs: the differences below are small beside the noise of a busy machine
