@@ -190,14 +190,14 @@ class DriftResult:
 # -- entry point ---------------------------------------------------------------------
 
 
-def classify(evidence: Evidence, pin, store, pin_sha: str, against) -> DriftResult:
+def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: frozenset[str] = frozenset()) -> DriftResult:
     """What became of ``evidence`` (found at ``pin_sha``, see ``pin``) in ``against``.
 
     ``store`` is the target's :class:`~pytest_memreport.gitstore.GitStore`
     (renames and history following); ``against`` a snapshot of it (a commit,
     or the working tree with ``rev == "worktree"``).
     """
-    drift = _Drift(evidence, pin, store, pin_sha, against)
+    drift = _Drift(evidence, pin, store, pin_sha, against, reports)
     refusal = against.refuse_reason(evidence.path)
     if refusal:
         return drift.result(NOT_CHECKED, None, None, message=f"{evidence.path} {drift.where}: {refusal}")
@@ -216,8 +216,10 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against) -> DriftResu
 class _Drift:
     """The inputs of one classification and the steps between them."""
 
-    def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against) -> None:
+    def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against, reports=frozenset()) -> None:
         self.evidence = evidence
+        #: the checked reports' own paths in the target: quoting code is not where it went
+        self.reports = reports
         self.pin = pin
         self.store = store
         self.pin_sha = pin_sha
@@ -362,7 +364,7 @@ class _Drift:
                                              message=message, note=textfile.note)
             elif textfile is not None:
                 note = textfile.describe()
-        places, by_tokens = _search_tree(pattern, quote, self.against, exclude=home, origin=self.path)
+        places, by_tokens = _search_tree(pattern, quote, self.against, exclude={home, *self.reports}, origin=self.path)
         if places:
             return self._relocated(places, by_tokens, note)
         if home is None:
@@ -493,8 +495,8 @@ def _nearest(occurrences: list[LineRange], near: LineRange | None) -> LineRange:
     return min(occurrences, key=lambda lines: abs(lines.start - near.start))
 
 
-def _search_tree(pattern, quote: str, against, exclude: str | None, origin: str) -> tuple[list[Place], bool]:
-    """Every place in ``against`` (but ``exclude``) where the quote occurs.
+def _search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tuple[list[Place], bool]:
+    """Every place in ``against`` (but the paths in ``exclude``) where the quote occurs.
 
     It runs only for quotes gone from their file. The files worth reading are
     those holding the quote's longest compound names, which ``git grep``
@@ -534,11 +536,11 @@ def _by_affinity(places: list[Place], origin: str) -> list[Place]:
     return sorted(places, key=lambda place: _affinity(place.path, origin))
 
 
-def _readable(against, candidates: set[str] | None, exclude: str | None):
+def _readable(against, candidates: set[str] | None, exclude: set):
     """``(path, text file)`` of the candidate files (every file when ``None``)
     that can be read as text."""
     paths = against.files() if candidates is None else sorted(candidates)
-    for path, textfile in against.read_many(p for p in paths if p != exclude):
+    for path, textfile in against.read_many(p for p in paths if p not in exclude):
         if textfile is not None and textfile.is_text:
             yield path, textfile
 

@@ -134,6 +134,7 @@ class Engine:
         self._observations: dict[tuple, object] = {}
         self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
         self._announced: set = set()
+        self._report_paths: dict[Path, frozenset[str]] = {}
         #: (repository, pin, against) whose quotes were announced to drift's tree search
         self._searches_expected: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
@@ -520,11 +521,28 @@ class Engine:
                 if pair not in self._searches_expected:
                     self._searches_expected.add(pair)
                     drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
-                classify = symbolrefs.classify if evidence.kind is EvidenceKind.SYMBOL else drift.classify
-                result = classify(evidence, pin, binding.store, binding.pin, snapshot)
+                if evidence.kind is EvidenceKind.SYMBOL:
+                    result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
+                else:
+                    result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
+                                            reports=self._reports_inside(binding.store))
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result
+
+    def _reports_inside(self, store: GitStore) -> frozenset[str]:
+        """The loaded reports that lie in ``store``'s working tree, as repository paths."""
+        found = self._report_paths.get(store.path)
+        if found is None:
+            root = store.path.resolve()
+            inside = set()
+            for path in self.loaded_paths:
+                try:
+                    inside.add(Path(path).resolve().relative_to(root).as_posix())
+                except ValueError:
+                    continue
+            found = self._report_paths[store.path] = frozenset(inside)
+        return found
 
     def _quotes_pinned_at(self, binding: Binding):
         """``(evidence, quote text)`` of every loaded report's quotations (and

@@ -165,7 +165,7 @@ def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_rep
         pattern_quote = "return read_config(path, retries=3, timeout=30)"
         places, by_tokens = drift._search_tree(
             __import__("pytest_memreport.match", fromlist=["compile_quote"]).compile_quote(pattern_quote),
-            pattern_quote, against, exclude="pkg/loader.py", origin="pkg/loader.py",
+            pattern_quote, against, exclude={"pkg/loader.py"}, origin="pkg/loader.py",
         )
         assert by_tokens
         assert [(p.path, p.lines.start, p.lines.end) for p in places] == [("pkg/config_io.py", 2, 6)]
@@ -307,3 +307,38 @@ def test_lexing_token_windows_finds_what_lexing_the_whole_file_finds(lines, data
 
 
 _FRESH_KEYS = __import__("itertools").count()
+
+
+def test_a_report_inside_the_target_is_not_where_its_quote_went(make_repo):
+    """A repository analysing itself: the report's own copy of a quote that
+    left the code is not a relocation (it is where the quote came from)."""
+    from pytest_memreport.engine import Engine, RunOptions
+
+    repo = make_repo("target")
+    quote = "return read_entry(store_key)"
+    report = textwrap.dedent(f"""\
+        Store memory report
+
+        The target is this repository at SRC-1 commit PIN.
+
+        Operative objects
+
+        MEM-OBJ-store
+
+        Label: Store
+
+        {quote} --- pkg/a.py
+        """)
+    pin = repo.commit({"pkg/a.py": f"def load():\n    {quote}\n"}, "first")
+    repo.commit({"pkg/a.py": "def load():\n    return None\n",
+                 "docs/report.txt": report.replace("PIN", pin)}, "edit the code, commit the report")
+    path = repo.path / "docs" / "report.txt"
+    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=repo.path, want_symbols=False))
+    engine.loaded_paths = [path]
+    try:
+        parsed = engine.report(path)
+        [evidence] = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+        assert engine.pin_result(parsed, evidence).ok
+        assert engine.drift_result(parsed, evidence).status == "changed"
+    finally:
+        engine.close()
