@@ -14,6 +14,8 @@ The classes, cheapest first:
 ``relocated``   the quote left its file and now occurs elsewhere (every place is listed)
 ``changed``     the file is there but the quote is not, anywhere (nearest candidate + diff)
 ``deleted``     the file is gone and the quote occurs nowhere
+``ahead``       not true at the pin, but at the against-revision (:func:`ahead`):
+                the report was written against newer code than its pin
 
 Only quotes that are gone from their file pay for the whole-tree search.
 Matching is by characters first (:mod:`.match`), then by tokens
@@ -28,7 +30,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from . import match, render, symbols
+from . import match, render, symbols, verify
 from .gitstore import WORKTREE
 from .model import Evidence, EvidenceKind, LineRange
 
@@ -39,6 +41,7 @@ RELOCATED = "relocated"
 CHANGED = "changed"
 DELETED = "deleted"
 NOT_CHECKED = "not-checked"
+AHEAD = "ahead"
 
 #: statuses under which the quote still holds in its (possibly renamed) file
 _STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
@@ -211,6 +214,19 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
             return drift.cited_path(note="the cited lines are blank at the pin; only the file was checked")
         return drift.quotation(pin.recorded_text)
     return drift.quotation(evidence.text or "")
+
+
+def ahead(evidence: Evidence, against) -> DriftResult | None:
+    """Evidence that is missing at its pin but holds, as cited, in ``against``:
+    the report is ahead of its pin (re-pinning makes it true). ``None`` otherwise."""
+    found = verify.check_at_pin(evidence, against, with_symbol=False)
+    if not found.ok:
+        return None
+    where = "in the working tree" if against.rev == WORKTREE else f"at {render.short(against.rev)}"
+    lines = f" lines {found.lines} of" if found.lines else ""
+    return DriftResult(AHEAD, against.rev, evidence.path, found.lines, None, by_tokens=found.by_tokens,
+                       old_path=evidence.path,
+                       message=f"not at the pin, but at{lines} {evidence.path} {where}: the report is ahead of its pin")
 
 
 class _Drift:

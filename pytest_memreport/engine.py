@@ -506,7 +506,9 @@ class Engine:
         result = None
         pin = self.pin_result(report, evidence)
         binding = self.binding(report, evidence.source, evidence.pin)
-        if pin.ok and binding.store is not None and binding.pin is not None and self.drift_enabled:
+        if pin.status in (verify.MISSING, verify.FILE_MISSING) and binding.store is not None and self.drift_enabled:
+            result = self._ahead(binding, evidence)
+        elif pin.ok and binding.store is not None and binding.pin is not None and self.drift_enabled:
             try:
                 against = self.against_rev(binding.store)
             except RevisionError:
@@ -529,6 +531,22 @@ class Engine:
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result
+
+    def _ahead(self, binding: Binding, evidence: Evidence) -> drift.DriftResult | None:
+        """Evidence missing at its pin that holds at the against-revision (see :func:`.drift.ahead`)."""
+        try:
+            against = self.against_rev(binding.store)
+        except RevisionError:
+            return None
+        if against == binding.pin or evidence.kind is EvidenceKind.SYMBOL:
+            return None
+        start = time.perf_counter()
+        try:
+            return drift.ahead(evidence, binding.store.snapshot(against))
+        except RepoError:
+            return None  # the pin item already says what is wrong
+        finally:
+            self.timing.add("drift", time.perf_counter() - start)
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
         """The loaded reports that lie in ``store``'s working tree, as repository paths."""

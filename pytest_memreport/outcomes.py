@@ -114,6 +114,13 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     """The drift item's verdict."""
     payload = _evidence_payload(report, evidence, "drift")
     loc = render.location(report, evidence.line)
+    if drift is not None and drift.status == "ahead":
+        # The pin item fails; this one says how to make the report true.
+        payload["at_against"] = drift.as_json()
+        owner = f"{evidence.owner} " if evidence.owner else ""
+        return Outcome("pass", f"{loc}: {owner}{render.evidence_title(evidence)} {drift.message}; re-pin with "
+                       f"--memreport-repin {render.short(drift.rev)} --memreport-write",
+                       payload=payload, properties=_properties(report, evidence, drift.status))
     if not pin.ok or drift is None:
         if pin.status == verify.COMMIT_MISSING:
             why = binding.problem

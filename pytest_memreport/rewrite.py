@@ -93,6 +93,11 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
     return regressions
 
 
+#: drift statuses under which evidence holds at the re-pin revision (``ahead``:
+#: written against it already, though missing at the old pin)
+_REPIN_HOLDS = (DRIFT_PASSING - {"not-checked"}) | {"ahead"}
+
+
 def repin_blockers(report: Report, log: ResultLog) -> list[str]:
     """Everything that does not hold at the re-pin revision, one line each."""
     blockers = []
@@ -103,9 +108,9 @@ def repin_blockers(report: Report, log: ResultLog) -> list[str]:
         where = f"{report.path}:{evidence.line}"
         if pin is None or drift is None:
             blockers.append(f"{where}: {evidence.kind.value} {evidence.path} was not checked in this run")
-        elif pin["at_pin"]["status"] != "found":
+        elif pin["at_pin"]["status"] != "found" and drift["at_against"]["status"] != "ahead":
             blockers.append(f"{where}: {evidence.kind.value} {evidence.path} is {pin['at_pin']['status']} at the pin")
-        elif drift["at_against"]["status"] not in DRIFT_PASSING - {"not-checked"}:
+        elif drift["at_against"]["status"] not in _REPIN_HOLDS:
             blockers.append(f"{where}: {evidence.kind.value} {evidence.path} is {drift['at_against']['status']} there")
     for payload in log.of_type(report.path, "predicate-against"):
         status = payload["at_against"]["status"]
