@@ -184,3 +184,31 @@ def test_repin_moves_pin_and_paths(pytester, make_repo):
     assert f"SRC-1 commit {later} is the boundary." in new
     assert 'entry_id] --- pkg/store.py' in new
     assert "SRC-1: pkg/store.py." in new
+
+
+def test_quote_written_against_newer_code_is_ahead_and_repins(pytester, make_repo):
+    """The author updated a quote to today's code but not the pin: the pin item
+    fails, the drift item says the report is ahead, and re-pinning makes it true."""
+    repo, pin, report = setup(pytester, make_repo)
+    later = repo.commit({"store.py": STORE_PY.replace('!= entry_id', '!= str(entry_id)')}, "edit")
+    report.write_text(report.read_text(encoding="utf-8").replace('!= entry_id]', '!= str(entry_id)]'),
+                      encoding="utf-8")
+    (pytester.path / "store.claims.yaml").write_text("schema: memreport-claims/1\nrecords: {}\n", encoding="utf-8")
+    results = pytester.path / "results.json"
+    checked = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                 f"--memreport-json={results}")
+    checked.assert_outcomes(failed=1, passed=6)
+    assert "FAILED store.txt::MEM-RTE-forget::quote@L15 - " in checked.stdout.str()
+    assert "drift 1 ahead, 1 unchanged" in checked.stdout.str()
+    [quote] = [e for r in json.loads(results.read_text())["reports"] for rec in r["records"]
+               for e in rec["evidence"] if e["kind"] == "quote"]
+    assert (quote["at_pin"]["status"], quote["at_against"]["status"], quote["at_against"]["lines"]) == (
+        "missing", "ahead", [6, 6])
+    result = pytester.runpytest(
+        "--memreport", str(report), f"--memreport-repo={repo.path}", "--memreport-write",
+        f"--memreport-repin={later}",
+    )
+    assert f"SRC-1 pin {pin[:12]} -> {later[:12]}" in result.stdout.str()
+    assert f"SRC-1 commit {later} is the boundary." in report.read_text(encoding="utf-8")
+    again = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    assert again.ret == 0, again.stdout.str()
