@@ -1155,10 +1155,13 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
     matcher = difflib.SequenceMatcher(None, [t for _, t in old], [t for _, t in new], autojunk=False)
     hunks = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     lines: list[str] = []
+    shown_to = 0  # the quote's words shown so far: context never repeats them
     for _tag, i1, i2, j1, j2 in hunks[:_MAX_HUNKS]:
-        context = _join(old[max(0, i1 - 5) : i1])
+        start = max(shown_to, i1 - 5)
+        context = _join(old[start:i1])
         if context:
-            lines.append(_clip(f"  {'…' if i1 > 5 else ''}{context}", width))
+            lines.append(_clip(f"  {'…' if start > shown_to else ''}{context}", width))
+        shown_to = i2
         if i2 > i1:
             lines.append(_clip(f"- {_join(old[i1:i2])}", width))
         if j2 > j1:
