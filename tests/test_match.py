@@ -554,5 +554,5 @@ def test_adversarial_input_stays_linear(name):
 
 def test_render_diff_context_never_repeats_what_a_change_removed():
     diff = render_diff('return [e for e in entries if e["id"] != str(entry_id)]',
-                             'return [e for e in entries if e["id"] != entry_id]')
+                       'return [e for e in entries if e["id"] != entry_id]')
     assert diff.splitlines() == ['  …id"] !=', "- str(", "  entry_id", "- )"]
