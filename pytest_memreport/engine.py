@@ -21,40 +21,7 @@ from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
-
-#: ``--memreport-against`` values that are not revisions
-AGAINST_WORKTREE = "worktree"
-AGAINST_NONE = "none"
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """Everything a run is told, as plain values (parsed once by the plugin).
-
-    In ``repos`` and ``pins`` the key ``None`` is the default for every source
-    without its own entry; other keys are ``SRC-n`` ids or ``owner/name``.
-    """
-
-    repos: dict = field(default_factory=dict)
-    pins: dict = field(default_factory=dict)
-    against: str = "HEAD"
-    dialect: str | None = None
-    #: claims files named on the command line (each report's own is found beside it)
-    claims: tuple = ()
-    #: record-ID prefixes declared elsewhere on purpose (``--memreport-external``)
-    external: tuple = ()
-    strict: bool = False
-    #: run claims-file observations (``--memreport-run``)
-    run_observations: bool = False
-    #: look up every quotation's enclosing definition at the pin (for JSON); without
-    #: it, drift looks it up only for files that changed since the pin
-    want_symbols: bool = True
-    max_file_bytes: int = 5 * 1024 * 1024
-    rootdir: Path = Path(".")
-    #: ``evidence``: a pin and a drift item per evidence; ``record``: one item per record
-    #: checking all its evidence (``--memreport-items``)
-    items: str = "evidence"
-
+from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 
 @dataclass(frozen=True)
 class Binding:

@@ -1,19 +1,55 @@
-"""Command-line values turned into plain :class:`~pytest_memreport.engine.RunOptions`.
+"""Command-line values turned into plain :class:`RunOptions`.
 
 Kept apart from ``plugin.py`` so that the parsing of ``KEY=VALUE`` options is a
-plain function with plain inputs (and tested as such).
+plain function with plain inputs (and tested as such), and light: the plugin
+validates options in every pytest run, and imports the engine only when there
+are reports to check.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import AGAINST_NONE, RunOptions
 
 #: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
 _KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)=(.+)$")
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
+
+
+#: ``--memreport-against`` values that are not revisions
+AGAINST_WORKTREE = "worktree"
+AGAINST_NONE = "none"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Everything a run is told, as plain values (parsed once by the plugin).
+
+    In ``repos`` and ``pins`` the key ``None`` is the default for every source
+    without its own entry; other keys are ``SRC-n`` ids or ``owner/name``.
+    """
+
+    repos: dict = field(default_factory=dict)
+    pins: dict = field(default_factory=dict)
+    against: str = "HEAD"
+    dialect: str | None = None
+    #: claims files named on the command line (each report's own is found beside it)
+    claims: tuple = ()
+    #: record-ID prefixes declared elsewhere on purpose (``--memreport-external``)
+    external: tuple = ()
+    strict: bool = False
+    #: run claims-file observations (``--memreport-run``)
+    run_observations: bool = False
+    #: look up every quotation's enclosing definition at the pin (for JSON); without
+    #: it, drift looks it up only for files that changed since the pin
+    want_symbols: bool = True
+    max_file_bytes: int = 5 * 1024 * 1024
+    rootdir: Path = Path(".")
+    #: ``evidence``: a pin and a drift item per evidence; ``record``: one item per record
+    #: checking all its evidence (``--memreport-items``)
+    items: str = "evidence"
 
 
 class OptionError(ValueError):

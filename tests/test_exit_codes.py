@@ -119,8 +119,8 @@ def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
     [
         # a collection error; the summary meets it again: an internal error
         ("engine", "parse_report", None, pytest.ExitCode.INTERNAL_ERROR),
-        ("plugin", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
-        ("plugin", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
+        ("session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
+        ("session", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
         ("writeback", "apply_edits", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
     ],
 )

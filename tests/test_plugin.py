@@ -216,3 +216,19 @@ def test_missing_report_path_is_a_usage_error(pytester):
     result = pytester.runpytest("--memreport", "absent.md")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--memreport absent.md: no such file*"])
+
+
+def test_a_run_without_reports_loads_nothing_of_the_engine(pytester):
+    """Installed, the plugin loads in every pytest run: without --memreport it
+    costs an option parser, not git, tree-sitter or markdown-it."""
+    pytester.makepyfile(
+        """
+        import sys
+
+        def test_modules():
+            ours = {name for name in sys.modules if name.startswith("pytest_memreport")}
+            assert ours == {"pytest_memreport", "pytest_memreport.plugin", "pytest_memreport.options"}
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)

@@ -1,0 +1,221 @@
+"""The plugin's per-run state, loaded only when a run has reports to check.
+
+:func:`start` builds the :class:`~pytest_memreport.engine.Engine` and registers
+a :class:`MemreportSession`, whose hooks collect every check's payload into a
+:class:`~pytest_memreport.results.ResultLog` (also under pytest-xdist) and turn
+it into the summary, annotations, JSON and write-back. ``plugin.py`` imports
+this module lazily, so that a pytest run without reports pays nothing for the
+engine, git, tree-sitter or markdown-it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from . import rewrite, structure, writeback
+from .dialects import ReportError
+from .engine import Engine, Timing
+from .gitstore import RepoError, RevisionError
+from .items import ENGINE_KEY, MemreportItem
+from .options import RunOptions
+from .results import ResultLog, build_json, summary_lines, write_json_atomic
+
+
+def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:
+    """The engine and the session of a run that checks ``paths``."""
+    engine = Engine(options)
+    engine.loaded_paths = paths
+    config.stash[ENGINE_KEY] = engine
+    config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
+    engine.progress = _progress_writer(config)
+
+
+def _progress_writer(config: pytest.Config):
+    """Announce long steps (observations; with -v, history walks) that pytest's progress does not show."""
+    if hasattr(config, "workerinput"):
+        return None
+    verbose = config.getoption("verbose") > 0
+
+    def write(message: str) -> None:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None or (message.startswith("memreport: following") and not verbose):
+            return
+        reporter.ensure_newline()
+        reporter.write_line(message)
+
+    return write
+
+
+def in_shard(nodeid: str, k: int, n: int) -> bool:
+    """Whether an item belongs to shard ``k`` of ``n`` (stable across runs and machines)."""
+    digest = hashlib.sha1(nodeid.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % n == k - 1
+
+
+def github_annotation(payload: dict, headline: str, nodeid: str) -> str:
+    """``::error file=<report>,line=<n>::<message>`` for a failed check."""
+    message = headline or nodeid
+    # Workflow-command data escapes: %, CR and LF (GitHub's documented encoding).
+    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    path = str(payload.get("report", "")).replace(",", "%2C").replace(":", "%3A")
+    line = payload.get("line") or 1
+    return f"::error file={path},line={line}::{message}"
+
+
+class MemreportSession:
+    """Per-run state of the plugin: the engine, the report paths and the result log.
+
+    Registered as a plugin object so its hooks see the run's config (under
+    pytest-xdist the controller gets every worker's reports here too).
+    """
+
+    def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path], shard=None) -> None:
+        self.config = config
+        self.engine = engine
+        self.paths = paths
+        self.log = ResultLog()
+        self.is_worker = hasattr(config, "workerinput")
+        self.shard = shard
+        self.github = os.environ.get("GITHUB_ACTIONS") == "true"
+        self.annotations: list[str] = []
+        self.write_messages: list[str] = []
+        self.worker_timings: list[dict] = []
+        self._coverage: dict | None = None
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        if self.shard is None:
+            return
+        kept, dropped = [], []
+        for item in items:
+            if isinstance(item, MemreportItem) and not in_shard(item.nodeid, *self.shard):
+                dropped.append(item)
+            else:
+                kept.append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" and not (report.when == "setup" and report.skipped):
+            return
+        for name, value in report.user_properties:
+            if name == "memreport":
+                headline = ""
+                if report.failed and report.longrepr is not None:
+                    headline = str(report.longrepr).split("\n", 1)[0]
+                self.add_result(json.loads(value), report.outcome, headline, report.nodeid)
+            elif name == "memreport-part":  # one check of a record's item (--memreport-items=record)
+                part = json.loads(value)
+                self.add_result(part["payload"], part["outcome"], part["headline"], report.nodeid)
+
+    def add_result(self, payload: dict, outcome: str, headline: str, nodeid: str) -> None:
+        """One check's result (pytest outcome word, failure headline) into the log and annotations."""
+        self.log.add(payload, outcome, headline)
+        if outcome == "failed" and self.github:
+            self.annotations.append(github_annotation(payload, headline, nodeid))
+
+    def reports(self):
+        out = []
+        for path in self.paths:
+            try:
+                out.append(self.engine.report(path))
+            except ReportError:  # an unreadable report is a failing item already
+                continue
+        return out
+
+    def coverage(self) -> dict:
+        """Per report: how many records and selection predicates an executable check guards
+        (computed once, for the JSON and the summary alike)."""
+        if self._coverage is not None:
+            return self._coverage
+        out = {}
+        for report in self.reports():
+            claims = self.engine.claims_for(report)
+            cov = structure.coverage(report, claims.predicates, claims.observations)
+            out[report.path] = {
+                "records_total": cov.records_total,
+                "records_guarded": cov.records_guarded,
+                "unguarded": list(cov.unguarded),
+                "selection_predicates_total": cov.selection_predicates_total,
+                "selection_predicates_compiled": cov.selection_predicates_compiled,
+                "absences_not_executable": structure.absences_not_executable(report, claims.predicates),
+            }
+        self._coverage = out
+        return out
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.paths or self.is_worker:
+            return
+        lines = summary_lines(self.reports(), self.log, self.coverage())
+        if lines:
+            terminalreporter.section("memreport")
+            for line in lines:
+                terminalreporter.write_line(line)
+        for message in self.write_messages:
+            terminalreporter.write_line(message)
+        # GitHub reads workflow commands from any output line; one per failure,
+        # on the report line, so the failure shows in the report's diff view.
+        for annotation in self.annotations:
+            terminalreporter.write_line(annotation)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """pytest-xdist: a worker finished; keep its timing for the JSON."""
+        sent = getattr(node, "workeroutput", {}).get("memreport_timing")
+        if sent:
+            self.worker_timings.append(json.loads(sent))
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.is_worker:
+            self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
+        if self.config.getoption("memreport_write") and self.paths and not self.is_worker:
+            self.write_back(session)
+        target = self.config.getoption("memreport_json")
+        if target and self.paths and not self.is_worker:
+            timing = Timing(defaultdict(float))
+            timing.merge(self.engine.timing_json())
+            for worker in self.worker_timings:
+                timing.merge(worker)
+            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage())
+            write_json_atomic(Path(target), data)
+
+    def write_back(self, session: pytest.Session) -> None:
+        """Apply each report's rewrite plan; refusals fail the run with one line each."""
+        repin = self.config.getoption("memreport_repin")
+        for report in self.reports():
+            original = self.engine.report_bytes.get(report.path)
+            if original is None:
+                continue
+            try:
+                sha = None
+                if repin:
+                    binding = self.engine.binding(report, None)
+                    if binding.store is None:
+                        raise RepoError(binding.problem or "no target repository")
+                    sha = binding.store.resolve(repin)
+                plan = rewrite.plan(report, original, self.log, sha)
+                if plan.blockers:
+                    self.write_messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
+                    self.write_messages.extend(f"  {b}" for b in plan.blockers)
+                    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+                    plan = rewrite.plan(report, original, self.log, None)
+                self.write_messages.extend(f"regression: {r}" for r in plan.regressions)
+                if writeback.apply_edits(self.engine.options.rootdir / report.path, original, list(plan.edits)):
+                    self.write_messages.extend(f"wrote {c}" for c in plan.changes)
+                else:
+                    self.write_messages.append(f"{report.path}: nothing to write")
+            except (writeback.WritebackError, RevisionError, RepoError) as exc:
+                self.write_messages.append(f"{report.path}: not written: {exc}")
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_unconfigure(self) -> None:
+        self.engine.close()
+
+
