@@ -9,6 +9,7 @@ line number, not copied from the parser's output.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from pathlib import Path
 
@@ -765,3 +766,31 @@ def test_long_adversarial_lines_scale_linearly(fragment):
 
     small, large = parse(10), parse(40)
     assert large <= 8 * small + 0.05, (small, large)
+
+
+def test_path_citation_list_runs_on_over_a_line_break():
+    text = textwrap.dedent("""\
+        MEM-OBJ-a
+
+        Label: A
+
+        The store and its index. SRC-1:
+        pkg/store.py, pkg/index.py,
+        pkg/cache.py and
+        pkg/extra.py. Then pkg/not_cited.py is prose.
+
+        MEM-OBJ-b
+
+        Label: B
+
+        Held by SRC-1: pkg/b.py
+        pkg/b_too.py starts a sentence of its own, not the list.
+
+        Cited as SRC-1:
+
+        pkg/after_blank.py is in the next paragraph.
+        """)
+    report = parse_report("r.md", text)
+    paths = {record.id: [e.path for e in record.evidence] for record in report.records}
+    assert paths == {"MEM-OBJ-a": ["pkg/store.py", "pkg/index.py", "pkg/cache.py", "pkg/extra.py"],
+                     "MEM-OBJ-b": ["pkg/b.py"]}

@@ -419,6 +419,8 @@ def split_quotation(line: str) -> QuotationTail | None:
 # --------------------------------------------------------------------------- path citations
 
 _CITATION = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
+#: ``SRC-1:`` ending a line: its paths follow on the next line of the paragraph
+_CITATION_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
 _CONNECTIVES = frozenset({"and", "&", "+", "plus", "or"})
 _TOKEN = re.compile(r"\S+")
 
@@ -439,22 +441,41 @@ def find_path_citations(line: str) -> list[PathCitation]:
     path tokens are taken, separated by commas, semicolons or ``and``; the
     list ends at the first other word or at a token that closes a sentence.
     """
+    return path_citations(line)[0]
+
+
+def path_citations(line: str, carried: str | None = None) -> tuple[list[PathCitation], str | None]:
+    """:func:`find_path_citations`, for a paragraph read line by line: a list
+    left open at the end of the previous line (after ``SRC-n:``, a comma or
+    ``and``) continues at the start of this one when ``carried`` names its
+    source. Returns the citations and the source whose list is still open at
+    the end of this line (``None`` when closed)."""
     found: list[PathCitation] = []
-    if "SRC-" not in line:
-        return found
-    for match in _CITATION.finditer(line):
-        source = f"SRC-{int(match.group(1))}"
-        for token in _TOKEN.finditer(line, match.end()):
+    starts = [(carried, 0)] if carried else []
+    if "SRC-" in line:
+        starts += [(f"SRC-{int(m.group(1))}", m.end()) for m in _CITATION.finditer(line)]
+        at_end = _CITATION_AT_END.search(line)
+        if at_end is not None:
+            starts.append((f"SRC-{int(at_end.group(1))}", len(line)))
+    still_open = None
+    for source, start in sorted(starts, key=lambda pair: pair[1]):
+        still_open = source  # ``SRC-1:`` and nothing after it yet
+        for token in _TOKEN.finditer(line, start):
             raw = token.group()
             if raw.lower() in _CONNECTIVES:
+                still_open = source
                 continue
             spec = cited_path_spec(raw)
             if spec is None:
+                still_open = None
                 break
             found.append(PathCitation(source, spec, token.start()))
-            if raw.rstrip(_WRAPPING + ")]}").endswith((".", "!", "?")):
+            bare = raw.rstrip(_WRAPPING + ")]}")
+            if bare.endswith((".", "!", "?")):
+                still_open = None
                 break  # ``a/b.py.`` ends the sentence and the list
-    return found
+            still_open = source if bare.endswith((",", ";")) else None
+    return found, still_open
 
 
 # --------------------------------------------------------------------------- prose or code

@@ -430,9 +430,11 @@ class _Parser:
         source_pins: dict[str, tuple[str, int]] = {}
         report_pins: list[tuple[str, int]] = []
         urls: dict[str, tuple[str, int]] = {}
+        carried = None  # a source whose path list runs on into the next line
         for line in self.lines:
             number, text = line.number, line.text
             if self.not_prose[number] or not text.strip():
+                carried = None
                 continue
             owner = self.drafts[self.owner[number]] if self.owner[number] >= 0 else None
             mentioned = lexing.find_source_ids(text)
@@ -459,7 +461,8 @@ class _Parser:
                 urls.setdefault(mentioned[0] if mentioned else "SRC-1", (url, number))
             for status in lexing.find_statuses(text):
                 self._status(owner, status, number)
-            for citation in lexing.find_path_citations(text):
+            citations, carried = lexing.path_citations(text, carried)
+            for citation in citations:
                 self._citation(owner, citation, number)
             self._references(owner, text, number)
         return self._sources(first_mention, source_pins, report_pins, urls)
