@@ -529,16 +529,24 @@ def _search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tup
     """
     index = _word_index(against)
     places: list[Place] = []
-    for path, text in _readable(against, index.holding(_probes(pattern.whole_words)), exclude):
-        if match.may_occur_in(pattern, text.text, key=text.oid or None):
-            places.extend(Place(path, span.lines) for span in match.find(pattern, text.text, key=text.oid or None))
+    candidates = index.holding(_probes(pattern.whole_words))
+    scanned = candidates is None
+    if scanned:
+        candidates = index.scan(*_character_scan(pattern))
+    for path, text in _readable(against, candidates, exclude):
+        if not scanned and not match.may_occur_in(pattern, text.text, key=text.oid or None):
+            continue
+        places.extend(Place(path, span.lines) for span in match.find(pattern, text.text, key=text.oid or None))
     if places:
         return _by_affinity(places, origin), False
     language = symbols.language_for(origin)
     words = match.code_words(quote, origin)
     if language is None or words is None:
         return [], False
-    for path, text in _readable(against, index.holding(_probes(words)), exclude):
+    candidates = index.holding(_probes(words))
+    if candidates is None:
+        candidates = index.scan(*_token_scan(quote, origin))
+    for path, text in _readable(against, candidates, exclude):
         windows = match.token_windows(quote, text.text, path) if symbols.language_for(path) == language else []
         if windows:
             lines = symbols.token_find(quote, text.text, path, key=text.oid or None, windows=windows)
@@ -552,11 +560,24 @@ def _by_affinity(places: list[Place], origin: str) -> list[Place]:
     return sorted(places, key=lambda place: _affinity(place.path, origin))
 
 
-def _readable(against, candidates: set[str] | None, exclude: set):
-    """``(path, text file)`` of the candidate files (every file when ``None``)
-    that can be read as text."""
-    paths = against.files() if candidates is None else sorted(candidates)
-    for path, textfile in against.read_many(p for p in paths if p not in exclude):
+def _character_scan(pattern):
+    """The scan finding the files a quote without probe words may occur in."""
+    return (("characters", pattern.text),
+            lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()))
+
+
+def _token_scan(quote: str, origin: str):
+    """The scan finding the files of the origin's language where a quote
+    without probe words may occur by tokens."""
+    language = symbols.language_for(origin)
+    return (("tokens", language, quote),
+            lambda path, text, reduced: symbols.language_for(path) == language
+            and bool(match.token_windows(quote, text, path)))
+
+
+def _readable(against, candidates: set[str], exclude: set):
+    """``(path, text file)`` of the candidate files that can be read as text."""
+    for path, textfile in against.read_many(p for p in sorted(candidates) if p not in exclude):
         if textfile is not None and textfile.is_text:
             yield path, textfile
 
@@ -589,8 +610,16 @@ def expect_searches(against, store, pin_sha: str, quotes) -> None:
         textfile = against.read(home) if home is not None else None
         if textfile is not None and textfile.is_text and match.find(pattern, textfile.text, key=textfile.oid or None):
             continue
-        index.expect(_probes(pattern.whole_words))
-        index.expect(_probes(match.code_words(quote, evidence.path) or ()))
+        probes = _probes(pattern.whole_words)
+        index.expect(probes)
+        if not probes:
+            index.expect_scan(*_character_scan(pattern))
+        words = match.code_words(quote, evidence.path)
+        if words is not None:
+            probes = _probes(words)
+            index.expect(probes)
+            if not probes:
+                index.expect_scan(*_token_scan(quote, evidence.path))
 
 
 class _WordIndex:
@@ -609,9 +638,39 @@ class _WordIndex:
         self._expected: set[str] = set()
         self._spliced: set[str] | None = None
         self._unavailable = False
+        self._scanned: dict[object, set[str]] = {}
+        self._expected_scans: dict[object, object] = {}
 
     def expect(self, words) -> None:
         self._expected.update(w for w in words if w not in self._paths)
+
+    def expect_scan(self, key, test) -> None:
+        """Announce a :meth:`scan`, so that the first scan answers it too."""
+        if key not in self._scanned:
+            self._expected_scans[key] = test
+
+    def scan(self, key, test) -> set[str]:
+        """The files for which ``test(path, text, reduced)`` holds (``reduced``
+        gives the text's :func:`.match.reduced` form, made once per file).
+
+        For quotes without probe words every file must be looked at; one pass
+        over the snapshot answers every scan announced so far, holding one
+        batch of files at a time.
+        """
+        if key in self._scanned:
+            return self._scanned[key]
+        tests = {**self._expected_scans, key: test}
+        self._expected_scans = {}
+        found: dict[object, set[str]] = {k: set() for k in tests}
+        for path, textfile in self._against.read_many(self._against.files()):
+            if textfile is None or not textfile.is_text:
+                continue
+            text, reduced = textfile.text, _Once(match.reduced, textfile.text)
+            for k, check in tests.items():
+                if check(path, text, reduced):
+                    found[k].add(path)
+        self._scanned.update(found)
+        return found[key]
 
     def holding(self, words: tuple[str, ...]) -> set[str] | None:
         """The files holding every one of ``words``; ``None`` when the index
@@ -630,6 +689,20 @@ class _WordIndex:
             self._paths.update(found)
         first, *rest = words
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
+
+
+class _Once:
+    """``function(argument)``, computed on the first call and kept."""
+
+    __slots__ = ("_function", "_argument", "_value")
+
+    def __init__(self, function, argument) -> None:
+        self._function, self._argument, self._value = function, argument, None
+
+    def __call__(self):
+        if self._value is None:
+            self._value = self._function(self._argument)
+        return self._value
 
 
 #: a probe word: ASCII (git's word characters), long enough to be telling

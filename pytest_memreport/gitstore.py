@@ -46,7 +46,7 @@ from .lru import SizedLRU
 from .textfile import TextFile
 
 #: decoded files kept in memory, by total size
-DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
+DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 
 #: commit snapshots (tree listings) kept per store
 _SNAPSHOT_CACHE = 64

@@ -879,8 +879,7 @@ def may_occur_in(pattern: QuotePattern, text: str, *, key: object = None) -> boo
     """:func:`may_occur` for a text tried against many quotes (a search of a
     whole tree): every word of the quote is in it, and the reduced form, kept
     by ``key`` (a blob id) in a cache bounded by size, holds every part."""
-    plain = text.replace("`", "") if "`" in text else text
-    if not all(word in plain for word in pattern.words):
+    if not holds_words(pattern, text):
         return False
     reduced_text = _REDUCED_CACHE.get(key) if key is not None else None
     if reduced_text is None:
@@ -890,8 +889,15 @@ def may_occur_in(pattern: QuotePattern, text: str, *, key: object = None) -> boo
     return may_occur(pattern, reduced_text)
 
 
+def holds_words(pattern: QuotePattern, text: str) -> bool:
+    """Whether ``text`` (backticks dropped) holds every word of the quote, as
+    any occurrence of it does."""
+    plain = text.replace("`", "") if "`" in text else text
+    return all(word in plain for word in pattern.words)
+
+
 #: reduced forms for :func:`may_occur_in`, bounded in characters
-_REDUCED_CACHE: SizedLRU[str] = SizedLRU(64_000_000, 1 << 20)
+_REDUCED_CACHE: SizedLRU[str] = SizedLRU(16_000_000, 1 << 16)
 
 
 # --------------------------------------------------------------------------- token prefilter

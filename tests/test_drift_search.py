@@ -342,3 +342,46 @@ def test_a_report_inside_the_target_is_not_where_its_quote_went(make_repo):
         assert engine.drift_result(parsed, evidence).status == "changed"
     finally:
         engine.close()
+
+
+def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp_path):
+    """Quotes of plain words (no compound name to ask git for) read every
+    file, once for all of them."""
+    from pytest_memreport.engine import Engine, RunOptions
+
+    repo = make_repo("target")
+    first, second = "# keep the newest entries first", "# drop whatever is older than a day"
+    pin = repo.commit({"pkg/a.py": f"x = 1\n{first}\n", "pkg/b.py": f"y = 2\n{second}\n",
+                       "pkg/c.py": "z = 3\n"}, "first")
+    repo.commit({"pkg/a.py": "x = 1\n", "pkg/b.py": "y = 2\n", "pkg/c.py": f"z = 3\n{first}\n{second}\n"},
+                "move the comments")
+    report = tmp_path / "report.txt"
+    report.write_text(textwrap.dedent(f"""\
+        Store memory report
+
+        The target is the store package at SRC-1 commit {pin}.
+
+        Operative objects
+
+        MEM-OBJ-store
+
+        Label: Store
+
+        {first} --- pkg/a.py
+
+        {second} --- pkg/b.py
+        """), encoding="utf-8")
+    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=tmp_path, want_symbols=False))
+    engine.loaded_paths = [report]
+    try:
+        parsed = engine.report(report)
+        quotes = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+        results = [engine.drift_result(parsed, quote) for quote in quotes[:1]]
+        store = engine.binding(parsed, quotes[0].source).store
+        index = drift._word_index(store.snapshot(engine.against_rev(store)))
+        assert len(index._scanned) == 2 and not index._expected_scans  # both answered by the first pass
+        results.append(engine.drift_result(parsed, quotes[1]))
+        assert [(r.status, r.path, r.lines.start) for r in results] == [
+            ("relocated", "pkg/c.py", 2), ("relocated", "pkg/c.py", 3)]
+    finally:
+        engine.close()
