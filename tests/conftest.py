@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import sys
 from pathlib import Path
 
@@ -30,3 +32,19 @@ def load_report(path: Path) -> Report:
     text, findings = read_report(path)
     assert findings == []
     return parse_report(str(path), text)
+
+
+def summary_outcomes(result, kinds: tuple[str, ...] = ("PASSED", "FAILED", "SKIPPED", "ERROR")) -> dict[str, str]:
+    """nodeid → outcome from a ``-rA`` run's short summary (works under xdist too).
+
+    pytest lists a skip by location rather than node id: leave ``SKIPPED``
+    out of ``kinds`` where two skips may share one.
+    """
+    found = {}
+    pattern = re.compile(rf"^({'|'.join(kinds)}) (\S+)")
+    for line in result.stdout.lines:
+        m = pattern.match(line)
+        if m:
+            found[m.group(2)] = m.group(1)
+    return found
+

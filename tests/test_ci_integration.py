@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import summary_outcomes
 
 MODULE = "".join(f"LIMIT_{i} = {i * 7}\n" for i in range(1, 31))
 
@@ -31,26 +32,16 @@ def setup(pytester, make_repo):
     return repo, report
 
 
-def outcomes(result) -> dict[str, str]:
-    """nodeid → outcome from a -rA run's short summary (works under xdist too)."""
-    found = {}
-    for line in result.stdout.lines:
-        m = re.match(r"^(PASSED|FAILED|SKIPPED|ERROR) (\S+)", line)
-        if m:
-            found[m.group(2)] = m.group(1)
-    return found
-
-
 def test_xdist_and_shards_cover_the_serial_run(pytester, setup):
     repo, report = setup
     base = ["--memreport", str(report), f"--memreport-repo={repo.path}", "-rA", "-p", "no:randomly"]
-    serial = outcomes(pytester.runpytest(*base))
+    serial = summary_outcomes(pytester.runpytest(*base))
     assert len(serial) == 1 + 1 + 24 * 2 and list(serial.values()).count("FAILED") == 1
-    parallel = outcomes(pytester.runpytest_subprocess(*base, "-n", "2"))
+    parallel = summary_outcomes(pytester.runpytest_subprocess(*base, "-n", "2"))
     assert parallel == serial
     union: dict[str, str] = {}
     for k in (1, 2, 3):
-        shard = outcomes(pytester.runpytest(*base, "--memreport-shard", f"{k}/3"))
+        shard = summary_outcomes(pytester.runpytest(*base, "--memreport-shard", f"{k}/3"))
         assert shard and not set(shard) & set(union), "shards overlap"
         union.update(shard)
     assert union == serial

@@ -3,6 +3,7 @@ and the search still finds a reformatted quote that moved to another file."""
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 
 import pytest
@@ -11,6 +12,29 @@ from hypothesis import strategies as st
 
 from pytest_memreport import drift, match
 from pytest_memreport.gitstore import GitStore
+
+
+def _store_report(path, pin: str, citations: list[tuple[str, str]]) -> None:
+    """Write a record report pinning SRC-1 at ``pin``, one quotation line per ``(quote, path)``."""
+    lines = "\n\n".join(f"{quote} --- {cited}" for quote, cited in citations)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"Store memory report\n\nThe target is the store package at SRC-1 commit {pin}.\n\n"
+                    f"Operative objects\n\nMEM-OBJ-store\n\nLabel: Store\n\n{lines}\n", encoding="utf-8")
+
+
+@contextlib.contextmanager
+def _engine_over(repo_path, report_path):
+    """An engine with only ``report_path`` loaded, drift against HEAD: ``(engine, report, its quotes)``."""
+    from pytest_memreport.engine import Engine, RunOptions
+
+    engine = Engine(RunOptions(repos={None: str(repo_path)}, against="HEAD", rootdir=report_path.parent,
+                               want_symbols=False))
+    engine.loaded_paths = [report_path]
+    try:
+        parsed = engine.report(report_path)
+        yield engine, parsed, [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+    finally:
+        engine.close()
 
 
 def _brute_force(sequence: list[str], text: str, reach: int, whole: bool = False) -> bool:
@@ -224,28 +248,9 @@ def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path
         "lib/moved_b.py": "def second_helper():\n    return store_value(row_id)\n",
     }, "move the bodies out")
     report = tmp_path / "report.txt"
-    report.write_text(textwrap.dedent(f"""\
-        Store memory report
-
-        The target is the store package at SRC-1 commit {pin}.
-
-        Operative objects
-
-        MEM-OBJ-store
-
-        Label: Store
-
-        return load_entry(cache_key) --- pkg/a.py
-
-        return store_value(row_id) --- pkg/b.py
-
-        UNCHANGED_NAME = 1 --- pkg/c.py
-        """), encoding="utf-8")
-    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=tmp_path, want_symbols=False))
-    engine.loaded_paths = [report]
-    try:
-        parsed = engine.report(report)
-        quotes = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+    _store_report(report, pin, [("return load_entry(cache_key)", "pkg/a.py"),
+                                ("return store_value(row_id)", "pkg/b.py"), ("UNCHANGED_NAME = 1", "pkg/c.py")])
+    with _engine_over(repo.path, report) as (engine, parsed, quotes):
         assert len(quotes) == 3, parsed
         first = engine.drift_result(parsed, quotes[0])
         assert (first.status, first.path) == ("relocated", "lib/moved_a.py")
@@ -258,8 +263,6 @@ def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path
         second = engine.drift_result(parsed, quotes[1])
         assert (second.status, second.path) == ("relocated", "lib/moved_b.py")
         assert index._paths == known and not index._expected  # answered by the first grep
-    finally:
-        engine.close()
 
 
 def test_working_tree_search_sees_untracked_files_and_skips_ignored_ones(make_repo):
@@ -312,43 +315,21 @@ _FRESH_KEYS = __import__("itertools").count()
 def test_a_report_inside_the_target_is_not_where_its_quote_went(make_repo):
     """A repository analysing itself: the report's own copy of a quote that
     left the code is not a relocation (it is where the quote came from)."""
-    from pytest_memreport.engine import Engine, RunOptions
-
     repo = make_repo("target")
     quote = "return read_entry(store_key)"
-    report = textwrap.dedent(f"""\
-        Store memory report
-
-        The target is this repository at SRC-1 commit PIN.
-
-        Operative objects
-
-        MEM-OBJ-store
-
-        Label: Store
-
-        {quote} --- pkg/a.py
-        """)
     pin = repo.commit({"pkg/a.py": f"def load():\n    {quote}\n"}, "first")
-    repo.commit({"pkg/a.py": "def load():\n    return None\n",
-                 "docs/report.txt": report.replace("PIN", pin)}, "edit the code, commit the report")
-    path = repo.path / "docs" / "report.txt"
-    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=repo.path, want_symbols=False))
-    engine.loaded_paths = [path]
-    try:
-        parsed = engine.report(path)
-        [evidence] = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+    report = repo.path / "docs" / "report.txt"
+    _store_report(report, pin, [(quote, "pkg/a.py")])
+    repo.commit({"pkg/a.py": "def load():\n    return None\n", "docs/report.txt": report.read_text()},
+                "edit the code, commit the report")
+    with _engine_over(repo.path, report) as (engine, parsed, [evidence]):
         assert engine.pin_result(parsed, evidence).ok
         assert engine.drift_result(parsed, evidence).status == "changed"
-    finally:
-        engine.close()
 
 
 def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp_path):
     """Quotes of plain words (no compound name to ask git for) read every
     file, once for all of them."""
-    from pytest_memreport.engine import Engine, RunOptions
-
     repo = make_repo("target")
     first, second = "# keep the newest entries first", "# drop whatever is older than a day"
     pin = repo.commit({"pkg/a.py": f"x = 1\n{first}\n", "pkg/b.py": f"y = 2\n{second}\n",
@@ -356,32 +337,12 @@ def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp
     repo.commit({"pkg/a.py": "x = 1\n", "pkg/b.py": "y = 2\n", "pkg/c.py": f"z = 3\n{first}\n{second}\n"},
                 "move the comments")
     report = tmp_path / "report.txt"
-    report.write_text(textwrap.dedent(f"""\
-        Store memory report
-
-        The target is the store package at SRC-1 commit {pin}.
-
-        Operative objects
-
-        MEM-OBJ-store
-
-        Label: Store
-
-        {first} --- pkg/a.py
-
-        {second} --- pkg/b.py
-        """), encoding="utf-8")
-    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=tmp_path, want_symbols=False))
-    engine.loaded_paths = [report]
-    try:
-        parsed = engine.report(report)
-        quotes = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
-        results = [engine.drift_result(parsed, quote) for quote in quotes[:1]]
+    _store_report(report, pin, [(first, "pkg/a.py"), (second, "pkg/b.py")])
+    with _engine_over(repo.path, report) as (engine, parsed, quotes):
+        results = [engine.drift_result(parsed, quotes[0])]
         store = engine.binding(parsed, quotes[0].source).store
         index = drift._word_index(store.snapshot(engine.against_rev(store)))
         assert len(index._scanned) == 2 and not index._expected_scans  # both answered by the first pass
         results.append(engine.drift_result(parsed, quotes[1]))
         assert [(r.status, r.path, r.lines.start) for r in results] == [
             ("relocated", "pkg/c.py", 2), ("relocated", "pkg/c.py", 3)]
-    finally:
-        engine.close()

@@ -14,6 +14,7 @@ import re
 import textwrap
 
 import pytest
+from conftest import summary_outcomes
 
 STORE_PY = "LIMIT = 200\nSIZE = 512\n\n\ndef keep(entries):\n    return entries[-LIMIT:]\n"
 # At HEAD: SIZE changed (a drift failure), keep() grew a line (a warning for its quotation).
@@ -92,13 +93,7 @@ def run(pytester, repo, *args: str, report: str = "report.md", subprocess: bool 
 
 
 def outcomes(result) -> dict[str, str]:
-    """nodeid → outcome from a -rA run's short summary (works under xdist too; skips: see below)."""
-    found = {}
-    for line in result.stdout.lines:
-        m = re.match(r"^(PASSED|FAILED|ERROR) (\S+)", line)
-        if m:
-            found[m.group(2)] = m.group(1)
-    return found
+    return summary_outcomes(result, ("PASSED", "FAILED", "ERROR"))  # skips: see below
 
 
 def skipped_ids(result) -> set[str]:
