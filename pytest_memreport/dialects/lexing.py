@@ -1228,6 +1228,15 @@ def read_front_matter(lines, end: int | None) -> tuple[object, Finding | None]:
         return None, Finding(1, "front matter nests too deeply to read; simplify it", "parse")
 
 
+def front_matter_mapping(lines, end: int | None, findings: list) -> dict | None:
+    """The front matter when it is a mapping, else ``None``; when it cannot be
+    read, the finding saying why is appended to ``findings``."""
+    data, finding = read_front_matter(lines, end)
+    if finding is not None:
+        findings.append(finding)
+    return data if isinstance(data, dict) else None
+
+
 @dataclass(frozen=True)
 class Document:
     """A report's text as the review and tables dialects read it: numbered
@@ -1239,6 +1248,19 @@ class Document:
     front_matter_end: int | None
     layout: Layout
     blocks: list
+
+
+class DocumentParser:
+    """What the review and tables parsers start from: the report read once
+    (:func:`document`), its line count, and the findings gathered so far."""
+
+    def __init__(self, path: str, text: str, *, plain_front_matter: bool) -> None:
+        self.path = path
+        doc = document(path, text, plain_front_matter=plain_front_matter)
+        self.lines, self.markdown, self.front_matter_end = doc.lines, doc.markdown, doc.front_matter_end
+        self.layout, self.blocks = doc.layout, doc.blocks
+        self.count = len(self.lines)
+        self.findings: list[Finding] = []
 
 
 def document(path: str, text: str, *, plain_front_matter: bool) -> Document:

@@ -246,11 +246,8 @@ class _Parser:
     def _read_front_matter(self) -> None:
         if not self.front_matter_end:
             return
-        data, finding = lexing.read_front_matter(self.lines, self.front_matter_end)
-        if finding is not None:
-            self.findings.append(finding)
-            return
-        if isinstance(data, dict):
+        data = lexing.front_matter_mapping(self.lines, self.front_matter_end, self.findings)
+        if data is not None:
             self.meta["front_matter"] = {str(key): value for key, value in data.items()}
 
     # ------------------------------------------------------------------ pass 1: structure

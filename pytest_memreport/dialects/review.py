@@ -163,14 +163,9 @@ class _Collected:
             self.evidence.append(evidence)
 
 
-class _Parser:
+class _Parser(lexing.DocumentParser):
     def __init__(self, path: str, text: str) -> None:
-        self.path = path
-        doc = lexing.document(path, text, plain_front_matter=True)
-        self.lines, self.markdown, self.front_matter_end = doc.lines, doc.markdown, doc.front_matter_end
-        self.layout, self.blocks = doc.layout, doc.blocks
-        self.count = len(self.lines)
-        self.findings: list[Finding] = []
+        super().__init__(path, text, plain_front_matter=True)
         self.collected = _Collected()
         self.meta: dict = {}
         self.repos: dict[str, _Repository] = {}  # casefolded id -> repository, in order of mention
@@ -229,11 +224,8 @@ class _Parser:
     def _front_matter(self) -> None:
         if not self.front_matter_end:
             return
-        data, finding = lexing.read_front_matter(self.lines, self.front_matter_end)
-        if finding is not None:
-            self.findings.append(finding)
-            return
-        if not isinstance(data, dict):
+        data = lexing.front_matter_mapping(self.lines, self.front_matter_end, self.findings)
+        if data is None:
             return
         front = json_safe(data)
         self.meta["front_matter"] = front

@@ -157,15 +157,10 @@ class _Token:
     code: bool
 
 
-class _Parser:
+class _Parser(lexing.DocumentParser):
     def __init__(self, path: str, text: str) -> None:
-        self.path = path
-        doc = lexing.document(path, text, plain_front_matter=False)
-        self.lines, self.markdown, self.front_matter_end = doc.lines, doc.markdown, doc.front_matter_end
-        self.layout, self.blocks = doc.layout, doc.blocks
-        self.count = len(self.lines)
+        super().__init__(path, text, plain_front_matter=False)
         self.tables = list(self.layout.tables) if self.markdown else lexing.plain_tables(self.blocks)
-        self.findings: list[Finding] = []
         self.registers: dict[str, _Register] = {}
         self.revision: tuple[str, int] | None = None
         self.rows: list[_Row] = []
