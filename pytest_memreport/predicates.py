@@ -352,13 +352,19 @@ def _files_phrase(scan: _Scan) -> str:
 # --------------------------------------------------------------------------- kinds
 
 
-def _contains(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
-    args = pred.args
+def _scanned(args: dict[str, Any], snapshot: Any, kind: str, where: str = "in", note: str = ""):
+    """What every text predicate starts from: the scan of its boundary, the
+    boundary, the short revision and the head of its message
+    (``contains 'x' in pkg/*.py at 1a2b3c:``)."""
     rev = _short_rev(snapshot)
     scan = _scan(args, snapshot)
-    boundary = tuple(scan.boundary)
-    pattern = _pattern_text(args) + _in_text(args)
-    head = f"contains {pattern} in {_boundary_text(args)} at {rev}:"
+    head = f"{kind} {_pattern_text(args) + _in_text(args)} {where} {_boundary_text(args)} at {rev}{note}:"
+    return scan, tuple(scan.boundary), rev, head
+
+
+def _contains(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
+    args = pred.args
+    scan, boundary, rev, head = _scanned(args, snapshot, "contains")
     if scan.missing:
         return PredicateResult(False, f"{head} {scan.missing} at {rev}.", boundary)
     if scan.hits:
@@ -393,11 +399,7 @@ def _nearest_note(args: dict[str, Any], snapshot: Any, scan: _Scan) -> str:
 
 def _absent(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
     args = pred.args
-    rev = _short_rev(snapshot)
-    scan = _scan(args, snapshot)
-    boundary = tuple(scan.boundary)
-    pattern = _pattern_text(args) + _in_text(args)
-    head = f"absent {pattern} from {_boundary_text(args)} at {rev}:"
+    scan, boundary, rev, head = _scanned(args, snapshot, "absent", "from")
     if not scan.boundary:
         why = f" ({scan.missing})" if scan.missing else ""
         return PredicateResult(
@@ -424,12 +426,8 @@ def _absent(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
 
 def _count(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
     args = pred.args
-    rev = _short_rev(snapshot)
-    scan = _scan(args, snapshot)
-    boundary = tuple(scan.boundary)
-    pattern = _pattern_text(args) + _in_text(args)
     expected = _expected_count(args)
-    head = f"count of {pattern} in {_boundary_text(args)} at {rev} ({expected}):"
+    scan, boundary, rev, head = _scanned(args, snapshot, "count of", note=f" ({expected})")
     if not scan.boundary:
         why = f" ({scan.missing})" if scan.missing else ""
         return PredicateResult(
