@@ -187,6 +187,7 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     payload = {
         "type": "source",
         "report": report.path,
+        "line": binding.line or 1,  # where the source is declared: annotations point there
         "source": {
             "id": binding.source_id,
             "repo": binding.repo_label or None,

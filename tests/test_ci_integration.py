@@ -65,6 +65,17 @@ def test_github_annotation_on_the_report_line(pytester, setup, monkeypatch):
     assert "changed" in annotations[0]
 
 
+def test_an_unknown_pin_is_annotated_on_the_source_line(pytester, setup, monkeypatch):
+    repo, report = setup
+    text = report.read_text(encoding="utf-8")
+    pin = text.split("SRC-1 commit ", 1)[1].split(".", 1)[0]
+    report.write_text(text.replace(pin, "0" * 40), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
+    assert annotations and annotations[0].startswith("::error file=limits.txt,line=5::limits.txt:5: ")
+
+
 def test_junit_properties_and_json_timing(pytester, setup):
     repo, report = setup
     xml_path = pytester.path / "junit.xml"
