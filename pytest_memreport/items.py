@@ -9,6 +9,7 @@ parsing or matching happens here.
 from __future__ import annotations
 
 import json
+import traceback
 import warnings
 from pathlib import Path
 
@@ -154,6 +155,16 @@ def checked(report: Report | None, line: int, path: Path, check, *args) -> Outco
                                                  "line": line, "message": message})
 
 
+def internal_error(report: Report, line: int, exc: Exception) -> Outcome:
+    """A check that raised: a failing outcome carrying the traceback (a per-check
+    item would show it as pytest does), so that a record's other checks still run."""
+    where = render.location(report, line)
+    message = f"{where}: internal error in pytest-memreport: {type(exc).__name__}: {exc}"
+    details = tuple("  " + row for chunk in traceback.format_exception(exc) for row in chunk.rstrip("\n").split("\n"))
+    return Outcome("fail", message, details,
+                   payload={"type": "error", "report": report.path, "line": line, "message": message})
+
+
 class MemreportItem(pytest.Item):
     """Base of every check item: runs ``outcome()`` and reports it."""
 
@@ -273,7 +284,10 @@ class EvidenceGroupItem(MemreportItem):
         parts = []
         for evidence in self.evidence:
             for kind in evidence_checks(engine):
-                part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
+                try:
+                    part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
+                except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
+                    part = internal_error(self.report, evidence.line, exc)
                 self.user_properties.append(("memreport-part", part_property(part)))
                 if part.verdict == "warn":
                     self.warn_at(evidence.line, part.headline)

@@ -10,6 +10,7 @@ would meet a bug.
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
@@ -179,3 +180,19 @@ def test_absence_when_the_against_revision_is_missing_fails_the_run(pytester, ta
     # The absence is not checked there (skipped, saying why) and the source item fails once with the reason.
     assert "absent not checked: --memreport-against gone-branch" in out
     assert "FAILED report.md::source:SRC-1" in out
+
+
+def test_an_exception_in_one_check_of_a_record_item_leaves_the_others_running(pytester, target):
+    repo, pin = target
+    break_function(pytester, "drift", "classify")
+    json_path = pytester.path / "out.json"
+    result = run_report(pytester, report_for(pin), repo.path, "--memreport-items=record",
+                        f"--memreport-json={json_path}")
+    out = result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["MEM-OBJ-subject: 1 of 2 checks failed"])
+    assert "internal error in pytest-memreport: RuntimeError: injected failure in drift.classify" in out
+    assert 'raise RuntimeError("injected failure in drift.classify")' in out  # the traceback is shown
+    statuses = [e["at_pin"]["status"] for r in json.loads(json_path.read_text())["reports"]
+                for rec in r["records"] for e in rec["evidence"]]
+    assert statuses and set(statuses) == {"found"}  # the pin checks ran and reported
