@@ -623,13 +623,16 @@ def expect_searches(against, store, pin_sha: str, quotes) -> None:
 
 
 class _WordIndex:
-    """Which files of one snapshot hold which words as whole words.
+    """Which files of one snapshot a tree search must read.
 
-    ``git grep`` answers for many words in one pass over the snapshot, so
-    words announced by :meth:`expect` are asked for together with the first
-    word some search needs. Files where a backtick splits a word (which a
-    quote shows joined) hold every word as far as this index says. Only the
-    words asked for are kept: a set of paths per word, not the tree's texts.
+    For a quote with names: the files holding them as whole words. ``git
+    grep`` answers for many words in one pass over the snapshot, so words
+    announced by :meth:`expect` are asked for together with the first word
+    some search needs. Files where a backtick splits a word (which a quote
+    shows joined) hold every word as far as this index says. For a quote of
+    plain words: the files passing its test in one pass over every file
+    (:meth:`scan`), shared by every scan announced by :meth:`expect_scan`.
+    Only answers are kept (sets of paths), never the tree's texts.
     """
 
     def __init__(self, against) -> None:
