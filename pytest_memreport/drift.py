@@ -594,6 +594,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> None:
     index = _word_index(against)
     pinned = store.snapshot(pin_sha)
     renames = None
+    changed: list[tuple[Evidence, str, str | None]] = []
     for evidence, quote in quotes:
         old = pinned.oid(evidence.path)
         if old is None:
@@ -606,6 +607,10 @@ def expect_searches(against, store, pin_sha: str, quotes) -> None:
             if renames is None:
                 renames = store.renames(pin_sha, "HEAD" if against.rev == WORKTREE else against.rev)
             home = renames.get(evidence.path)
+        changed.append((evidence, quote, home))
+    # Their files are read now and classified soon after: one batch.
+    against.prefetch(home for _, _, home in changed if home is not None)
+    for evidence, quote, home in changed:
         pattern = match.compile_quote(quote)
         textfile = against.read(home) if home is not None else None
         if textfile is not None and textfile.is_text and match.find(pattern, textfile.text, key=textfile.oid or None):

@@ -102,6 +102,8 @@ class Engine:
         self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
         self._announced: set = set()
         self._report_paths: dict[Path, frozenset[str]] = {}
+        #: (repository, pin) whose cited files were read ahead in one batch
+        self._prefetched: set = set()
         #: (repository, pin, against) whose quotes were announced to drift's tree search
         self._searches_expected: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
@@ -263,6 +265,10 @@ class Engine:
         else:
             start = time.perf_counter()
             snapshot = binding.store.snapshot(binding.pin)
+            if (binding.store.path, binding.pin) not in self._prefetched:
+                # The run's other citations at this pin will be read too: one batch.
+                self._prefetched.add((binding.store.path, binding.pin))
+                snapshot.prefetch(evidence.path for _, evidence in self._cited_at(binding))
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
@@ -529,28 +535,32 @@ class Engine:
             found = self._report_paths[store.path] = frozenset(inside)
         return found
 
-    def _quotes_pinned_at(self, binding: Binding):
-        """``(evidence, quote text)`` of every loaded report's quotations (and
-        cited lines, as recorded at the pin) checked in ``binding``'s repository
-        at its pin; cited lines are read only in files changed since."""
-        against = self.against_rev(binding.store)
-        changed = None
+    def _cited_at(self, binding: Binding):
+        """``(report, evidence)`` of every loaded report's quotations and cited
+        lines checked in ``binding``'s repository at its pin."""
         for report in self.loaded_reports():
             for evidence in report.all_evidence():
                 if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES):
                     continue
                 other = self.binding(report, evidence.source, evidence.pin)
-                if other.store is not binding.store or other.pin != binding.pin:
-                    continue
-                if evidence.kind is EvidenceKind.QUOTE:
-                    yield evidence, evidence.text or ""
-                    continue
-                if changed is None:
-                    changed = binding.store.changed_paths(binding.pin, "HEAD" if against == AGAINST_WORKTREE else against)
-                if evidence.path in changed or against == AGAINST_WORKTREE:
-                    pin = self.pin_result(report, evidence)
-                    if pin.ok and (pin.recorded_text or "").strip():
-                        yield evidence, pin.recorded_text
+                if other.store is binding.store and other.pin == binding.pin:
+                    yield report, evidence
+
+    def _quotes_pinned_at(self, binding: Binding):
+        """``(evidence, quote text)`` of :meth:`_cited_at`: quotations as written,
+        cited lines as recorded at the pin (read only in files changed since)."""
+        against = self.against_rev(binding.store)
+        changed = None
+        for report, evidence in self._cited_at(binding):
+            if evidence.kind is EvidenceKind.QUOTE:
+                yield evidence, evidence.text or ""
+                continue
+            if changed is None:
+                changed = binding.store.changed_paths(binding.pin, "HEAD" if against == AGAINST_WORKTREE else against)
+            if evidence.path in changed or against == AGAINST_WORKTREE:
+                pin = self.pin_result(report, evidence)
+                if pin.ok and (pin.recorded_text or "").strip():
+                    yield evidence, pin.recorded_text
 
     def timing_json(self) -> dict:
         """Per-phase seconds of this process. ``git`` (commands and blob reads) and

@@ -215,6 +215,11 @@ class Snapshot:
         for path in paths:
             yield path, self.read(path)
 
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Read ahead the files at ``paths`` that will be read soon, as far as
+        half the blob cache holds them (a hint: nothing is said about paths
+        that are not files)."""
+
     def refuse_reason(self, path: str) -> str | None:
         """A one-line reason this path is refused, or ``None`` when it may be looked up."""
         raise NotImplementedError
@@ -330,6 +335,18 @@ class CommitSnapshot(Snapshot):
                 yield from self._read_chunk(chunk)
                 chunk, weight = [], 0
         yield from self._read_chunk(chunk)
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        entries, weight = [], 0
+        for path in dict.fromkeys(paths):
+            found = self.entry(path)
+            if found is None or found.kind != "file":
+                continue
+            weight += found.size or 0
+            if weight > self._store.blobs.max_bytes // 2:
+                break
+            entries.append(found)
+        self._store._prefetch(entries)
 
     def _read_chunk(self, paths: list[str]) -> Iterator[tuple[str, TextFile | None]]:
         self._store._prefetch([e for e in map(self.entry, paths) if e is not None and e.kind == "file"])

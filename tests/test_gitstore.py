@@ -676,3 +676,18 @@ def test_normalized_paths_stay_inside_the_repository(raw):
         assert "\\" not in clean and not (parts and parts[0][1:] == ":")
         assert all(part not in ("", ".", "..") and part.casefold() != ".git" for part in parts)
         assert normalize_path(clean) == (clean, None)
+
+
+def test_prefetch_reads_ahead_within_half_the_blob_cache(make_repo):
+    repo = make_repo("target")
+    files = {f"pkg/m{i}.py": f"VALUE_{i} = {i}\n" + "x" * 1000 + "\n" for i in range(6)}
+    sha = repo.commit({**files, "pkg/sub/keep.txt": "kept\n"}, "files")
+    store = GitStore.open(repo.path, cache_bytes=7000)  # half of it holds three of the files
+    try:
+        snapshot = store.snapshot(sha)
+        snapshot.prefetch(["pkg/missing.py", "pkg/sub", *sorted(files)])
+        cached = [path for path in sorted(files) if store.blobs.get(snapshot.oid(path)) is not None]
+        assert cached == ["pkg/m0.py", "pkg/m1.py", "pkg/m2.py"]
+        assert snapshot.read("pkg/m1.py").text.startswith("VALUE_1 = 1")
+    finally:
+        store.close()
