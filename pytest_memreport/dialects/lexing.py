@@ -408,7 +408,7 @@ def split_quotation(line: str) -> QuotationTail | None:
     else:
         return None
     tail = tail.strip()
-    if not tail or any(ch.isspace() for ch in tail):
+    if not tail or len(tail.split(None, 1)) > 1:  # one token, or it is prose
         return None
     spec = cited_path_spec(tail)
     if spec is None:
