@@ -16,6 +16,7 @@ import pytest
 from .options import OptionError, build_options, parse_shard
 
 PATHS_KEY = pytest.StashKey[list]()
+RESOLVED_KEY = pytest.StashKey[frozenset]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -128,8 +129,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     paths = parent.config.stash.get(PATHS_KEY, [])
     if not paths:
         return None
-    resolved = file_path.resolve()
-    if any(resolved == p.resolve() for p in paths):
+    wanted = parent.config.stash.get(RESOLVED_KEY, None)
+    if wanted is None:  # resolved once: pytest asks for every file it walks
+        wanted = parent.config.stash[RESOLVED_KEY] = frozenset(p.resolve() for p in paths)
+    if file_path.resolve() in wanted:
         from .items import MemreportFile
 
         return MemreportFile.from_parent(parent, path=file_path)
