@@ -582,14 +582,15 @@ def _readable(against, candidates: set[str], exclude: set):
             yield path, textfile
 
 
-def expect_searches(against, store, pin_sha: str, quotes) -> None:
+def expect_searches(against, store, pin_sha: str, quotes) -> int:
     """Announce quotes (``(evidence, quote text)`` pairs, pinned at ``pin_sha``)
     that may have to be searched for in all of ``against``, so that the first
     search asks ``git grep`` for all of their words at once.
 
     A quote whose file kept its blob, or which is still in its file (at its
     path, or where the whole ``pin..against`` diff renamed it), is left out:
-    the guess costs only time when wrong, either way.
+    the guess costs only time when wrong, either way. Returns how many
+    quotes were announced.
     """
     index = _word_index(against)
     pinned = store.snapshot(pin_sha)
@@ -610,6 +611,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> None:
         changed.append((evidence, quote, home))
     # Their files are read now and classified soon after: one batch.
     against.prefetch(home for _, _, home in changed if home is not None)
+    announced = 0
     for evidence, quote, home in changed:
         pattern = match.compile_quote(quote)
         textfile = against.read(home) if home is not None else None
@@ -625,6 +627,8 @@ def expect_searches(against, store, pin_sha: str, quotes) -> None:
             index.expect(probes)
             if not probes:
                 index.expect_scan(*_token_scan(quote, evidence.path))
+        announced += 1
+    return announced
 
 
 class _WordIndex:

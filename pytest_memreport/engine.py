@@ -495,7 +495,10 @@ class Engine:
                 snapshot = binding.store.snapshot(against)
                 if pair not in self._searches_expected:
                     self._searches_expected.add(pair)
-                    drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
+                    gone = drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
+                    if gone:
+                        self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
+                                       f"quotation(s) no longer in their files")
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
                 else:

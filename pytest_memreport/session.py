@@ -36,6 +36,10 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     engine.progress = _progress_writer(config)
 
 
+#: progress lines shown only with -v: steps of seconds, not of minutes
+_VERBOSE_ONLY = ("memreport: following", "memreport: searching")
+
+
 def _progress_writer(config: pytest.Config):
     """Announce long steps (observations; with -v, history walks) that pytest's progress does not show."""
     if hasattr(config, "workerinput"):
@@ -44,7 +48,7 @@ def _progress_writer(config: pytest.Config):
 
     def write(message: str) -> None:
         reporter = config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is None or (message.startswith("memreport: following") and not verbose):
+        if reporter is None or (message.startswith(_VERBOSE_ONLY) and not verbose):
             return
         reporter.ensure_newline()
         reporter.write_line(message)

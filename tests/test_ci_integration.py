@@ -94,3 +94,12 @@ def test_junit_properties_and_json_timing(pytester, setup):
     timing = json.loads(json_path.read_text())["timing"]
     assert {"parse", "matching", "drift"} <= set(timing)
     assert all(isinstance(v, float) for v in timing.values())
+
+
+def test_verbose_runs_say_when_the_tree_is_searched(pytester, setup):
+    repo, report = setup
+    quiet = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    assert "memreport: searching" not in quiet.stdout.str()
+    loud = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-v")
+    # the one edited quotation is no longer in its file: the tree is searched for it
+    loud.stdout.fnmatch_lines(["memreport: following *", "memreport: searching * for 1 quotation(s) no longer in their files"])
