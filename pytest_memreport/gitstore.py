@@ -938,15 +938,15 @@ class GitStore:
             out = self._grep([*_GREP_WORDS, *patterns], scope)
             if out is None:
                 return None
-            for line in set(out.split(b"\n")):  # a word's every occurrence is a line; one per file counts
-                path, _, word = line.rpartition(b"\0")
-                if path:
-                    found.setdefault(word.decode("ascii"), set()).add(self._grep_path(path, scope))
+            for path, word in set(_path_word_pairs(out)):  # every occurrence is a pair; one per file counts
+                found.setdefault(word.decode("ascii"), set()).add(self._grep_path(path, scope))
         return found
 
     def _grep_spliced(self, scope: list[str]) -> set[str] | None:
         # The lines holding a backtick, tested here: a fixed string is one fast
         # pass, where git's regex engine is several times slower on a class.
+        # (A path with a newline in it is misread here: such a file is then
+        # only searched when its words are, which fails safe.)
         out = self._grep(["-z", "-a", "-F", "-e", "`"], scope)
         if out is None:
             return None
@@ -1000,6 +1000,20 @@ _SPLICED_WORD = re.compile(rb"[A-Za-z0-9_]`+[A-Za-z0-9_]")
 #: on one argument (128 KiB) and on all of them
 _GREP_ALTERNATION_CHARS = 60_000
 _GREP_PROCESS_CHARS = 600_000
+
+
+def _path_word_pairs(out: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """``(path, word)`` from ``git grep -z -o`` output, ``path\0word\n`` per
+    match. A path may hold a newline (``-z`` does not quote it); a word never
+    does, so each field after a NUL is the word up to its first newline, then
+    the next path."""
+    fields = out.split(b"\0")
+    path = fields[0]
+    for field in fields[1:]:
+        word, _, rest = field.partition(b"\n")
+        if path and word:
+            yield path, word
+        path = rest
 
 
 def _word_chunks(words: list[str]) -> Iterator[list[str]]:

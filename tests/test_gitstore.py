@@ -715,3 +715,13 @@ def test_word_search_split_over_several_patterns_and_processes(make_repo, monkey
     assert split == whole
     assert whole["name_005"] == {"a.py"} and whole["name_015"] == {"a.py", "b.py"}
     assert whole["name_035"] == {"b.py"} and whole["missing_name"] == set()
+
+
+def test_word_search_reads_paths_with_newlines(make_repo):
+    repo = make_repo("target")
+    sha = repo.commit({"odd\nname.py": "load_entry = 1\nload_entry()\n", "plain.py": "load_entry\n"}, "odd")
+    store = GitStore.open(repo.path)
+    try:
+        assert store.snapshot(sha).files_with_words(["load_entry"]) == {"load_entry": {"odd\nname.py", "plain.py"}}
+    finally:
+        store.close()
