@@ -438,6 +438,11 @@ class _Drift:
             return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
         old = self.pin_symbol
         text = textfile.text
+        if old is not None and textfile.oid:
+            # Usually an edit of the pin's file, parsed already: reparse only what changed.
+            pinned = self.store.snapshot(self.pin_sha).read(self.path)
+            if pinned is not None and pinned.is_text and symbols.language_for(path) == symbols.language_for(self.path):
+                symbols.reparse(text, path, textfile.oid, pinned.text, pinned.oid)
         symbol = symbols.enclosing(text, path, lines, key=textfile.oid or None)
         enclosing_changed, enclosing_diff = False, None
         # Without a grammar for the new path there is nothing to compare with.

@@ -777,3 +777,25 @@ def test_comment_regions_stop_before_the_line_break():
     text = "/// let x = 1;\r\nfn f() {}\r\n// y\r\n"
     assert [text[r.start : r.end] for r in regions(text, "a.rs")] == ["/// let x = 1;", "// y"]
     assert definitions(text, "a.rs")[0].lines == LineRange(2, 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_reparsing_an_edit_gives_the_tree_of_a_fresh_parse(data):
+    from pytest_memreport import symbols
+
+    lines = ["class Store:", "    def get(self, key):", "        return self.cache.get(key)  # é",
+             "    def put(self, key, value):", "        self.cache[key] = value", "", "def helper(x):",
+             "    return x * 2", "NAME = 'ü'"]
+    old = "\n".join(data.draw(st.lists(st.sampled_from(lines), min_size=1, max_size=12))) + "\n"
+    start = data.draw(st.integers(0, len(old)))
+    end = data.draw(st.integers(start, len(old)))
+    new = old[:start] + data.draw(st.sampled_from(["", "x", "\n    pass\n", "def f():\n    return 1\n", "é"])) + old[end:]
+    key_old, key_new = f"old-{old!r}", f"new-{new!r}-{old!r}"
+    symbols.definitions(old, "pkg/a.py", key=key_old)  # the pin's parse, cached
+    symbols.reparse(new, "pkg/a.py", key_new, old, key_old)
+    reparsed = symbols._TREES.get(("python", "key", key_new))
+    assert reparsed is not None
+    fresh = symbols._parser("python").parse(new.encode("utf-8"))
+    assert str(reparsed.tree.root_node) == str(fresh.root_node)
+    assert symbols.definitions(new, "pkg/a.py", key=key_new) == symbols.definitions(new, "pkg/a.py")
