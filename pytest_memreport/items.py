@@ -9,6 +9,7 @@ parsing or matching happens here.
 from __future__ import annotations
 
 import json
+import re
 import traceback
 import warnings
 from pathlib import Path
@@ -33,6 +34,9 @@ from .outcomes import (
 )
 
 ENGINE_KEY = pytest.StashKey[Engine]()
+
+#: ``report.md:12: `` opening a headline
+_LOCATION_PREFIX = re.compile(r"^\S+:\d+: ")
 
 
 class CheckFailed(Exception):
@@ -198,7 +202,10 @@ class MemreportItem(pytest.Item):
         if outcome.verdict == "fail":
             raise CheckFailed(outcome)
         if outcome.verdict == "skip":
-            pytest.skip(outcome.headline)
+            # Located at the item (its report line), not at this line of items.py;
+            # pytest prints that location, so the headline's own is left out.
+            raise pytest.skip.Exception(_LOCATION_PREFIX.sub("", outcome.headline, count=1),
+                                        _use_item_location=True)
         if outcome.verdict == "warn":
             self.warn_at(self.line, outcome.headline)
 

@@ -294,3 +294,12 @@ def test_the_ini_key_sets_the_mode_and_is_checked(pytester, target):
     result = run(pytester, repo)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: ini key memreport_items 'records': give evidence*"])
+
+
+def test_a_skip_is_reported_at_its_report_line(pytester, target):
+    repo, _ = target
+    for mode in ("evidence", "record"):
+        out = run(pytester, repo, f"--memreport-items={mode}").stdout.str()
+        skips = [line for line in out.splitlines() if line.startswith("SKIPPED ")]
+        assert skips and all(re.match(r"SKIPPED \[\d+\] report\.md:\d+: \S", line) for line in skips), skips
+        assert "items.py" not in out
