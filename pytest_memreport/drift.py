@@ -24,6 +24,7 @@ Matching is by characters first (:mod:`.match`), then by tokens
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import weakref
@@ -245,13 +246,19 @@ class _Drift:
         self._pin_symbol = pin.symbol
         self._pin_symbol_known = getattr(pin, "symbol_known", True)
 
+    @functools.cached_property
+    def pinned_text(self):
+        """The evidence's file at the pin as text, or ``None`` (read once, when needed)."""
+        pinned = self.store.snapshot(self.pin_sha).read(self.path)
+        return pinned if pinned is not None and pinned.is_text else None
+
     @property
     def pin_symbol(self) -> symbols.Definition | None:
         """The definition enclosing the evidence at the pin, looked up only when needed."""
         if not self._pin_symbol_known:
             self._pin_symbol_known = True
-            pinned = self.store.snapshot(self.pin_sha).read(self.path)
-            if pinned is not None and pinned.is_text and self.pin.lines is not None:
+            pinned = self.pinned_text
+            if pinned is not None and self.pin.lines is not None:
                 self._pin_symbol = symbols.enclosing(pinned.text, self.path, self.pin.lines, key=pinned.oid)
         return self._pin_symbol
 
@@ -438,11 +445,11 @@ class _Drift:
             return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
         old = self.pin_symbol
         text = textfile.text
-        if old is not None and textfile.oid:
+        pinned = self.pinned_text
+        if old is not None and textfile.oid and pinned is not None and (
+                symbols.language_for(path) == symbols.language_for(self.path)):
             # Usually an edit of the pin's file, parsed already: reparse only what changed.
-            pinned = self.store.snapshot(self.pin_sha).read(self.path)
-            if pinned is not None and pinned.is_text and symbols.language_for(path) == symbols.language_for(self.path):
-                symbols.reparse(text, path, textfile.oid, pinned.text, pinned.oid)
+            symbols.reparse(text, path, textfile.oid, pinned.text, pinned.oid)
         symbol = symbols.enclosing(text, path, lines, key=textfile.oid or None)
         enclosing_changed, enclosing_diff = False, None
         # Without a grammar for the new path there is nothing to compare with.
@@ -464,8 +471,8 @@ class _Drift:
         old = self.pin_symbol
         if old is None or symbols.language_for(path) != symbols.language_for(self.path):
             return None
-        pinned = self.store.snapshot(self.pin_sha).read(self.path)
-        if pinned is None or not pinned.is_text:
+        pinned = self.pinned_text
+        if pinned is None:
             return None
         if _same_code(pinned.text, self.path, old, text, path, symbol):
             return None
