@@ -1262,6 +1262,16 @@ class DocumentParser:
         self.count = len(self.lines)
         self.findings: list[Finding] = []
 
+    def heading_title(self) -> str | None:
+        """The first level-1 heading, or a plain-text rendering's first line."""
+        for heading in self.layout.headings:
+            if heading.level == 1:
+                return heading.text
+        for block in self.blocks:
+            if block.text.strip():
+                return block.text.strip()
+        return None
+
 
 def document(path: str, text: str, *, plain_front_matter: bool) -> Document:
     """Read ``text`` once for a dialect. ``plain_front_matter`` keeps a plain-text

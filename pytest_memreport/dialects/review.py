@@ -234,13 +234,7 @@ class _Parser(lexing.DocumentParser):
                 self.meta[key] = front[key]
 
     def _title(self) -> str | None:
-        for heading in self.layout.headings:
-            if heading.level == 1:
-                return heading.text
-        for block in self.blocks:  # a plain-text rendering: its first line
-            if block.text.strip():
-                return block.text.strip()
-        title = self.meta.get("front_matter", {}).get("title")
+        title = self.heading_title() or self.meta.get("front_matter", {}).get("title")
         return str(title) if title else None
 
     def _heading_for(self, line: int) -> str | None:

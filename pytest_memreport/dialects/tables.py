@@ -188,7 +188,7 @@ class _Parser(lexing.DocumentParser):
         return Report(
             path=self.path,
             dialect=DIALECT,
-            title=self._title(),
+            title=self.heading_title(),
             sources=sources,
             records=records,
             evidence=tuple(sorted(self.report_evidence, key=lambda e: (e.line, e.end_line))),
@@ -197,15 +197,6 @@ class _Parser(lexing.DocumentParser):
             findings=tuple(sorted(self.findings, key=lambda f: f.line)),
             line_count=self.count,
         )
-
-    def _title(self) -> str | None:
-        for heading in self.layout.headings:
-            if heading.level == 1:
-                return heading.text
-        for block in self.blocks:  # a plain-text rendering: its first line
-            if block.text.strip():
-                return block.text.strip()
-        return None
 
     # ------------------------------------------------------------------ sources
 
