@@ -313,22 +313,29 @@ def part_property(outcome: Outcome) -> str:
                        "payload": outcome.payload}, sort_keys=True)
 
 
-class PredicateItem(MemreportItem):
+class ClaimsEntryItem(MemreportItem):
+    """An item checking one entry of a claims file: located at that entry's line."""
+
+    #: the predicate or observation (``file``, ``line``, ``record_id``)
+    entry = None
+
+    @property
+    def line(self) -> int:
+        return self.entry.line
+
+    def reportinfo(self):
+        return Path(self.entry.file), self.entry.line - 1, f"{self.entry.record_id} {self.name}"
+
+
+class PredicateItem(ClaimsEntryItem):
     """A claims-file predicate evaluated at the pin (or, as ``::drift``, at the against-revision)."""
 
     marker_name = "memreport_predicate"
 
     def __init__(self, *, predicate, at_against: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.predicate = predicate
+        self.predicate = self.entry = predicate
         self.at_against = at_against
-
-    @property
-    def line(self) -> int:
-        return self.predicate.line
-
-    def reportinfo(self):
-        return Path(self.predicate.file), self.predicate.line - 1, f"{self.predicate.record_id} {self.name}"
 
     def outcome(self) -> Outcome:
         engine = engine_of(self)
@@ -336,7 +343,7 @@ class PredicateItem(MemreportItem):
         return predicate_outcome(self.report, self.predicate, result, problem, "against" if self.at_against else "pin")
 
 
-class ObserveItem(MemreportItem):
+class ObserveItem(ClaimsEntryItem):
     """A claims-file observation: the target's own tests run at the pin in a temporary worktree."""
 
     marker_name = "memreport_observe"
@@ -344,14 +351,7 @@ class ObserveItem(MemreportItem):
     def __init__(self, *, record: Record, observation, **kwargs) -> None:
         super().__init__(**kwargs)
         self.record = record
-        self.observation = observation
-
-    @property
-    def line(self) -> int:
-        return self.observation.line
-
-    def reportinfo(self):
-        return Path(self.observation.file), self.observation.line - 1, f"{self.record.id} {self.name}"
+        self.observation = self.entry = observation
 
     def outcome(self) -> Outcome:
         engine = engine_of(self)
