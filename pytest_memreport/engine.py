@@ -100,12 +100,12 @@ class Engine:
         self.loaded_paths: list[Path] = []
         self._observations: dict[tuple, object] = {}
         self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
-        self._announced: set = set()
         self._report_paths: dict[Path, frozenset[str]] = {}
         #: (repository, pin) whose cited files were read ahead in one batch
         self._prefetched: set = set()
-        #: (repository, pin, against) whose quotes were announced to drift's tree search
-        self._searches_expected: set = set()
+        #: (repository, pin, against) pairs drift has started on: announced, and
+        #: their quotes handed to drift's tree search
+        self._drift_started: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
@@ -488,13 +488,13 @@ class Engine:
                 against = None
             if against is not None:
                 pair = (binding.store.path, binding.pin, against)
-                if pair not in self._announced and against != binding.pin:
-                    self._announced.add(pair)
-                    self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} to {against[:12]}")
                 start = time.perf_counter()
                 snapshot = binding.store.snapshot(against)
-                if pair not in self._searches_expected:
-                    self._searches_expected.add(pair)
+                if pair not in self._drift_started:  # the first drift check from this pin to against
+                    self._drift_started.add(pair)
+                    if against != binding.pin:
+                        self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} "
+                                       f"to {against[:12]}")
                     gone = drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
                     if gone:
                         self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
