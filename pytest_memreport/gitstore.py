@@ -326,12 +326,12 @@ class CommitSnapshot(Snapshot):
         # Chunk by chunk: the blobs of a chunk are fetched in one pipelined
         # batch, then read from the cache, so memory holds one chunk beyond it.
         chunk: list[str] = []
-        weight = 0
+        weight, limit = 0, min(_PREFETCH_BYTES, self._store.blobs.max_bytes // 2)
         for path in paths:
             chunk.append(path)
             found = self.entry(path)
             weight += (found.size or 0) if found is not None else 0
-            if weight >= _PREFETCH_BYTES:
+            if weight >= limit:
                 yield from self._read_chunk(chunk)
                 chunk, weight = [], 0
         yield from self._read_chunk(chunk)
@@ -349,7 +349,7 @@ class CommitSnapshot(Snapshot):
         self._store._prefetch(entries)
 
     def _read_chunk(self, paths: list[str]) -> Iterator[tuple[str, TextFile | None]]:
-        self._store._prefetch([e for e in map(self.entry, paths) if e is not None and e.kind == "file"])
+        self.prefetch(paths)  # a chunk fits half the cache: all of it is fetched
         for path in paths:
             yield path, self.read(path)
 
