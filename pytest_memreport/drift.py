@@ -374,7 +374,7 @@ class _Drift:
         if home is not None:
             textfile = self.against.read(home)
             if textfile is not None and textfile.is_text:
-                found = _locate(pattern, quote, textfile, home, self.pin.lines)
+                found = _locate(quote, textfile, home, self.pin.lines)
                 if found is not None:
                     lines, by_tokens = found
                     if home != self.path:
@@ -505,16 +505,10 @@ def _without_trailing_commas(texts: list[str]) -> list[str]:
 # -- locating ----------------------------------------------------------------------
 
 
-def _locate(pattern, quote: str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:
+def _locate(quote: str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:
     """Where the quote is in one file (the occurrence nearest ``near``), and whether only by tokens."""
-    spans = match.find(pattern, textfile.text, key=textfile.oid or None)
-    if spans:
-        return _nearest([span.lines for span in spans], near), False
-    windows = match.token_windows(quote, textfile.text, path)
-    if not windows:
-        return None  # (lexing the file would find nothing)
-    lines = symbols.token_find(quote, textfile.text, path, key=textfile.oid or None, windows=windows)
-    return (lines, True) if lines is not None else None
+    found, by_tokens = verify.occurrences(quote, textfile.text, path, key=textfile.oid or None)
+    return (_nearest(list(found), near), by_tokens) if found else None
 
 
 def _nearest(occurrences: list[LineRange], near: LineRange | None) -> LineRange:

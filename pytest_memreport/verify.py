@@ -114,31 +114,35 @@ def check_at_pin(evidence: Evidence, snapshot, with_symbol: bool = True) -> PinR
 def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
     """Find a quotation in one file's text, by characters first, then by tokens."""
     text = textfile.text
-    pattern = match.compile_quote(evidence.text or "")
-    spans = match.find(pattern, text)
-    occurrences = tuple(span.lines for span in spans)
-    by_tokens = False
-    # Lexing is the costliest step: only where the quote's words allow a match.
-    windows = match.token_windows(evidence.text or "", text, evidence.path) if not occurrences else []
-    if windows:
-        token_lines = symbols.token_find(evidence.text or "", text, evidence.path, key=textfile.oid, windows=windows)
-        if token_lines is not None:
-            occurrences, by_tokens = (token_lines,), True
-    if not occurrences:
-        candidate = match.nearest(pattern, text)
+    found, by_tokens = occurrences(evidence.text or "", text, evidence.path, key=textfile.oid or None)
+    if not found:
+        candidate = match.nearest(match.compile_quote(evidence.text or ""), text, key=textfile.oid or None)
         return PinResult(
             MISSING, rev, evidence.path, candidate=candidate, oid=textfile.oid, note=textfile.note,
             message=f"quotation not found in {evidence.path}",
         )
-    lines = _preferred(occurrences, evidence.cited_lines)
+    lines = _preferred(found, evidence.cited_lines)
     inside = evidence.cited_lines.contains(lines) if evidence.cited_lines else None
     definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid) if with_symbol else None
     return PinResult(
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
-        occurrences=occurrences, symbol=definition, oid=textfile.oid, note=textfile.note,
+        occurrences=found, symbol=definition, oid=textfile.oid, note=textfile.note,
         symbol_known=with_symbol,
         message=_found_message(evidence, lines, inside, by_tokens),
     )
+
+
+def occurrences(quote: str, text: str, path: str, key: str | None = None) -> tuple[tuple[LineRange, ...], bool]:
+    """Where ``quote`` occurs in ``text`` (the file at ``path``): every place by
+    characters, else the first by tokens (then the flag is true); ``()`` when
+    nowhere. ``key`` (a blob id) keys the per-text caches."""
+    spans = match.find(match.compile_quote(quote), text, key=key)
+    if spans:
+        return tuple(span.lines for span in spans), False
+    # Lexing is the costliest step: only where the quote's words allow a match.
+    windows = match.token_windows(quote, text, path)
+    lines = symbols.token_find(quote, text, path, key=key, windows=windows) if windows else None
+    return ((lines,), True) if lines is not None else ((), False)
 
 
 def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> LineRange:
