@@ -14,9 +14,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import claims as claims_mod
-from . import drift, predicates, symbolrefs, symbols, verify
-from .claims import ClaimsError, ClaimsFile, Observation, Predicate
+from .dialects import claims as claims_mod
+from .checks import drift, predicates, symbolrefs, verify
+from .text import symbols
+from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
@@ -410,7 +411,7 @@ class Engine:
     # -- observations ----------------------------------------------------
     def observation_result(self, report: Report, record, observation):
         """Run one observation at the record's pin (once per process); ``(result, problem)``."""
-        from . import observe
+        from .checks import observe
 
         key = (report.path, observation)
         if key in self._observations:

@@ -41,9 +41,9 @@ from pathlib import Path
 
 import git
 
-from . import textfile
+from .text import textfile
 from .lru import SizedLRU
-from .textfile import TextFile
+from .text.textfile import TextFile
 
 #: decoded files kept in memory, by total size
 DEFAULT_CACHE_BYTES = 64 * 1024 * 1024

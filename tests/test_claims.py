@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport.claims import (
+from pytest_memreport.dialects.claims import (
     PREDICATE_KINDS,
     ClaimsError,
     claims_path_for,
@@ -407,7 +407,7 @@ def test_inline_predicates_of_a_report_by_record():
                    inline_predicates=(TextBlock("- contains: {path: a.py, text: x}\n- symbol: {path: a.py, name: f}", 24, 25),)),
         ),
     )
-    from pytest_memreport.claims import inline_predicates
+    from pytest_memreport.dialects.claims import inline_predicates
 
     found = inline_predicates(report)
     assert {rid: [(p.kind, p.line, p.file) for p in preds] for rid, preds in found.items()} == {

@@ -15,7 +15,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport import drift, verify
+from pytest_memreport.checks import drift, verify
 from pytest_memreport.gitstore import GitStore
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport import drift, match
+from pytest_memreport.checks import drift
+from pytest_memreport.text import match
 from pytest_memreport.gitstore import GitStore
 
 
@@ -188,7 +189,7 @@ def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_rep
         against = store.snapshot(later)
         pattern_quote = "return read_config(path, retries=3, timeout=30)"
         places, by_tokens = drift._search_tree(
-            __import__("pytest_memreport.match", fromlist=["compile_quote"]).compile_quote(pattern_quote),
+            __import__("pytest_memreport.text.match", fromlist=["compile_quote"]).compile_quote(pattern_quote),
             pattern_quote, against, exclude={"pkg/loader.py"}, origin="pkg/loader.py",
         )
         assert by_tokens
@@ -199,7 +200,7 @@ def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_rep
 
 
 def test_quote_whose_comment_was_edited_still_holds_by_tokens(make_repo):
-    from pytest_memreport import verify
+    from pytest_memreport.checks import verify
     from pytest_memreport.model import Evidence, EvidenceKind
 
     repo = make_repo("target")
@@ -294,7 +295,7 @@ _CODE_LINES = [
 @settings(max_examples=200, deadline=None)
 @given(lines=st.lists(st.sampled_from(_CODE_LINES), min_size=1, max_size=40), data=st.data())
 def test_lexing_token_windows_finds_what_lexing_the_whole_file_finds(lines, data):
-    from pytest_memreport import symbols
+    from pytest_memreport.text import symbols
 
     text = "\n".join(lines) + "\n"
     first = data.draw(st.integers(0, len(lines) - 1))

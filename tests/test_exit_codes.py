@@ -86,11 +86,11 @@ def test_the_healthy_run_passes(pytester, target):
     ("module", "name", "failing_items"),
     [
         # the observation needs the record's quoted lines at the pin, so it fails too
-        ("verify", "check_at_pin", ["quote@L13", "quote@L13::drift", "observe?0?"]),
-        ("drift", "classify", ["quote@L13::drift"]),
-        ("predicates", "evaluate", ["predicate?0?:absent", "predicate?0?:absent::drift"]),
-        ("structure", "structure_findings", ["structure"]),
-        ("observe", "run_observation", ["observe?0?"]),
+        ("checks.verify", "check_at_pin", ["quote@L13", "quote@L13::drift", "observe?0?"]),
+        ("checks.drift", "classify", ["quote@L13::drift"]),
+        ("checks.predicates", "evaluate", ["predicate?0?:absent", "predicate?0?:absent::drift"]),
+        ("checks.structure", "structure_findings", ["structure"]),
+        ("checks.observe", "run_observation", ["observe?0?"]),
     ],
 )
 def test_an_exception_inside_a_check_fails_its_items(pytester, target, module, name, failing_items):
@@ -108,7 +108,7 @@ def test_an_exception_inside_a_check_fails_its_items(pytester, target, module, n
 def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
     """A clone removed or damaged mid-run: the check says so in one line, no traceback."""
     repo, pin = target
-    break_function(pytester, "drift", "classify", 'RepoError("/gone/repo: `git diff-tree` failed: bad object")')
+    break_function(pytester, "checks.drift", "classify", 'RepoError("/gone/repo: `git diff-tree` failed: bad object")')
     result = run_report(pytester, report_for(pin), repo.path)
     out = assert_clean(result)
     result.assert_outcomes(passed=6, failed=1, skipped=1)
@@ -120,9 +120,9 @@ def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
     [
         # a collection error; the summary meets it again: an internal error
         ("engine", "parse_report", None, pytest.ExitCode.INTERNAL_ERROR),
-        ("session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
-        ("session", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
-        ("writeback", "apply_edits", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
+        ("integration.session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
+        ("integration.session", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
+        ("outputs.writeback", "apply_edits", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
     ],
 )
 def test_an_exception_outside_items_fails_the_run(pytester, target, module, name, option, status):
@@ -184,15 +184,15 @@ def test_absence_when_the_against_revision_is_missing_fails_the_run(pytester, ta
 
 def test_an_exception_in_one_check_of_a_record_item_leaves_the_others_running(pytester, target):
     repo, pin = target
-    break_function(pytester, "drift", "classify")
+    break_function(pytester, "checks.drift", "classify")
     json_path = pytester.path / "out.json"
     result = run_report(pytester, report_for(pin), repo.path, "--memreport-items=record",
                         f"--memreport-json={json_path}")
     out = result.stdout.str()
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["MEM-OBJ-subject: 1 of 2 checks failed"])
-    assert "internal error in pytest-memreport: RuntimeError: injected failure in drift.classify" in out
-    assert 'raise RuntimeError("injected failure in drift.classify")' in out  # the traceback is shown
+    assert "internal error in pytest-memreport: RuntimeError: injected failure in checks.drift.classify" in out
+    assert 'raise RuntimeError("injected failure in checks.drift.classify")' in out  # the traceback is shown
     statuses = [e["at_pin"]["status"] for r in json.loads(json_path.read_text())["reports"]
                 for rec in r["records"] for e in rec["evidence"]]
     assert statuses and set(statuses) == {"found"}  # the pin checks ran and reported

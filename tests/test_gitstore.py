@@ -20,7 +20,7 @@ from pytest_memreport.gitstore import (
     TreeEntry,
     normalize_path,
 )
-from pytest_memreport.textfile import TextFile
+from pytest_memreport.text.textfile import TextFile
 
 
 def numbered(stem: str, count: int) -> str:

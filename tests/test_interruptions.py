@@ -147,7 +147,7 @@ def kill_at(point: str) -> str:
         import os
         import signal
 
-        from pytest_memreport import writeback
+        from pytest_memreport.outputs import writeback
 
         _calls = {{"read": 0}}
         _read_unchanged = writeback._read_unchanged

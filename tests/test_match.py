@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport.match import (
+from pytest_memreport.text.match import (
     MAX_GAP_LINES,
     Candidate,
     Span,

@@ -13,10 +13,10 @@ from pathlib import Path
 import git
 import pytest
 
-from pytest_memreport.claims import Observation
+from pytest_memreport.dialects.claims import Observation
 from pytest_memreport.gitstore import GitStore
 from pytest_memreport.model import LineRange, Record, Status
-from pytest_memreport.observe import (
+from pytest_memreport.checks.observe import (
     ERROR,
     FAILED,
     NOT_FOUND,
@@ -31,7 +31,7 @@ from pytest_memreport.observe import (
     evidence_text,
     run_observation,
 )
-from pytest_memreport.verify import FOUND, MISSING, PinResult
+from pytest_memreport.checks.verify import FOUND, MISSING, PinResult
 
 STORE_PY = textwrap.dedent(
     '''\
@@ -357,9 +357,9 @@ def test_covers_refuses_commands_it_cannot_measure(target, store, run, expected)
 
 SIGTERM_SCRIPT = """
 import sys
-from pytest_memreport.claims import Observation
+from pytest_memreport.dialects.claims import Observation
 from pytest_memreport.gitstore import GitStore
-from pytest_memreport.observe import Terminated, run_observation
+from pytest_memreport.checks.observe import Terminated, run_observation
 store = GitStore.open(sys.argv[1])
 obs = Observation("echo started; sleep 30", ".", 60.0, {}, "operation", False, "c.yaml", 1, 0, "MEM-OBJ-x")
 try:
@@ -507,8 +507,8 @@ store[key] = value return len(store) --- store.py:4-6
 
 def test_report_record_is_promoted_once(target, store, tmp_path):
     from pytest_memreport.dialects import parse_report
-    from pytest_memreport.verify import check_at_pin
-    from pytest_memreport.writeback import apply_edits, promotion_edits
+    from pytest_memreport.checks.verify import check_at_pin
+    from pytest_memreport.outputs.writeback import apply_edits, promotion_edits
 
     repo, pin, _ = target
     before = repo.state()

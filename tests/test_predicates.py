@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport.claims import Predicate, parse_inline
+from pytest_memreport.dialects.claims import Predicate, parse_inline
 from pytest_memreport.gitstore import GitStore
-from pytest_memreport.predicates import Hit, evaluate, glob_match, select_files
+from pytest_memreport.checks.predicates import Hit, evaluate, glob_match, select_files
 
 
 def pred(yaml_item: str) -> Predicate:
@@ -474,7 +474,7 @@ def test_a_missed_quotation_shows_the_nearest_text(target):
 
 
 def test_many_matches_and_skipped_files_keep_messages_short(make_repo):
-    from pytest_memreport.predicates import MAX_KEPT_MATCHES
+    from pytest_memreport.checks.predicates import MAX_KEPT_MATCHES
 
     repo = make_repo("noisy")
     files: dict[str, str | bytes] = {f"bin/b{i}.dat": b"\x00\x01" for i in range(8)}

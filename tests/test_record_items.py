@@ -228,7 +228,7 @@ def test_a_repository_failure_fails_its_check_not_the_others(pytester, target):
     pytester.makeconftest(
         textwrap.dedent(
             """\
-            from pytest_memreport import drift
+            from pytest_memreport.checks import drift
             from pytest_memreport.gitstore import RepoError
 
             _original = drift.classify

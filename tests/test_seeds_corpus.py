@@ -163,7 +163,7 @@ def test_seed_003_values():
 def test_memory_report_references_resolve_with_its_runtime_sibling():
     """FORMAT.md: a memory report cites records of its sibling runtime report; with both
     loaded every reference resolves, and alone the memory report's RT references dangle."""
-    from pytest_memreport.structure import dangling_references
+    from pytest_memreport.checks.structure import dangling_references
 
     memory, runtime = parse_seed("000_179139e58c876b34.txt"), parse_seed("003_5dd1e8b43d2948ac.txt")
     alone = dangling_references([memory])[memory.path]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_memreport.claims import parse_claims
+from pytest_memreport.dialects.claims import parse_claims
 from pytest_memreport.model import (
     Evidence,
     EvidenceKind,
@@ -13,7 +13,7 @@ from pytest_memreport.model import (
     Status,
     TextBlock,
 )
-from pytest_memreport.structure import (
+from pytest_memreport.checks.structure import (
     Coverage,
     absences_not_executable,
     coverage,
@@ -240,7 +240,7 @@ Feeds MEM-OBJ-entry-table through MEM-RTE-entry-refresh.
 
 
 def test_parsed_reports_that_cite_each_other(tmp_path):
-    from pytest_memreport.claims import inline_predicates
+    from pytest_memreport.dialects.claims import inline_predicates
     from pytest_memreport.dialects import parse_report, read_report
 
     reports = []

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport import symbols
+from pytest_memreport.text import symbols
 from pytest_memreport.model import LineRange
-from pytest_memreport.symbols import (
+from pytest_memreport.text.symbols import (
     Definition,
     available_languages,
     body_token_diff,
@@ -782,7 +782,7 @@ def test_comment_regions_stop_before_the_line_break():
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_reparsing_an_edit_gives_the_tree_of_a_fresh_parse(data):
-    from pytest_memreport import symbols
+    from pytest_memreport.text import symbols
 
     lines = ["class Store:", "    def get(self, key):", "        return self.cache.get(key)  # é",
              "    def put(self, key, value):", "        self.cache[key] = value", "", "def helper(x):",

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_memreport.model import LineRange, Record, Status
-from pytest_memreport.observe import ObservationResult, Promotion, decide
-from pytest_memreport.verify import FOUND, PinResult
-from pytest_memreport.writeback import (
+from pytest_memreport.checks.observe import ObservationResult, Promotion, decide
+from pytest_memreport.checks.verify import FOUND, PinResult
+from pytest_memreport.outputs.writeback import (
     Edit,
     WritebackError,
     already_present,
@@ -413,7 +413,7 @@ def test_only_the_intended_bytes_change(report, evidence):
 KILL_SCRIPT = """
 import sys
 from pathlib import Path
-from pytest_memreport.writeback import Edit, apply_edits
+from pytest_memreport.outputs.writeback import Edit, apply_edits
 path = Path(sys.argv[1])
 original = path.read_bytes()
 edits = [Edit(0, 0, "NEW HEADER\\n", "head"), Edit(len(original) // 2, len(original) // 2 + 5, "XXXXXXX", "middle")]

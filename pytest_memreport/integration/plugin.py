@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .options import OptionError, build_options, parse_shard
+from ..options import OptionError, build_options, parse_shard
 
 PATHS_KEY = pytest.StashKey[list]()
 RESOLVED_KEY = pytest.StashKey[frozenset]()

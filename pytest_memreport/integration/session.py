@@ -2,7 +2,7 @@
 
 :func:`start` builds the :class:`~pytest_memreport.engine.Engine` and registers
 a :class:`MemreportSession`, whose hooks collect every check's payload into a
-:class:`~pytest_memreport.results.ResultLog` (also under pytest-xdist) and turn
+:class:`~pytest_memreport.outputs.results.ResultLog` (also under pytest-xdist) and turn
 it into the summary, annotations, JSON and write-back. ``plugin.py`` imports
 this module lazily, so that a pytest run without reports pays nothing for the
 engine, git, tree-sitter or markdown-it.
@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from . import rewrite, structure, writeback
-from .dialects import ReportError
-from .engine import Engine, Timing
-from .gitstore import RepoError, RevisionError
+from ..outputs import rewrite, writeback
+from ..checks import structure
+from ..dialects import ReportError
+from ..engine import Engine, Timing
+from ..gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportItem
-from .options import RunOptions
-from .results import ResultLog, build_json, summary_lines, write_json_atomic
+from ..options import RunOptions
+from ..outputs.results import ResultLog, build_json, summary_lines, write_json_atomic
 
 
 def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:

@@ -1,6 +1,6 @@
 """Evaluating a claims predicate against one revision of the target.
 
-:func:`evaluate` takes a :class:`~pytest_memreport.claims.Predicate` and a
+:func:`evaluate` takes a :class:`~pytest_memreport.dialects.claims.Predicate` and a
 snapshot (one commit's tree, or the working tree) and returns a
 :class:`PredicateResult`: whether it holds, one readable paragraph saying why,
 the files searched and the matches found. Nothing here runs git: files come
@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from . import match as _match
-from . import symbols as _symbols
-from .claims import Predicate
+from ..text import match as _match
+from ..text import symbols as _symbols
+from ..dialects.claims import Predicate
 
 #: how many offending matches a message lists before saying "and N more"
 DEFAULT_MAX_LISTED = 10

@@ -1,7 +1,7 @@
 """What became of a piece of evidence, true at its pin, at another revision.
 
 :func:`classify` takes one :class:`~pytest_memreport.model.Evidence`, its
-:class:`~pytest_memreport.verify.PinResult` (which must be ``found``), the
+:class:`~pytest_memreport.checks.verify.PinResult` (which must be ``found``), the
 target's :class:`~pytest_memreport.gitstore.GitStore`, the pin commit and the
 :class:`~pytest_memreport.gitstore.Snapshot` to check against (a commit or the
 working tree), and returns a :class:`DriftResult`.
@@ -31,9 +31,10 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from . import match, render, symbols, verify
-from .gitstore import WORKTREE
-from .model import Evidence, EvidenceKind, LineRange
+from ..text import match, render, symbols
+from . import verify
+from ..gitstore import WORKTREE
+from ..model import Evidence, EvidenceKind, LineRange
 
 UNCHANGED = "unchanged"
 SHIFTED = "shifted"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from dataclasses import replace
 
-from .model import Evidence, EvidenceKind, Record, Report
-from .outcomes import evidence_key
+from ..model import Evidence, EvidenceKind, Record, Report
+from ..integration.outcomes import evidence_key
 
 SCHEMA = "memreport/1"
 

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from . import render, structure
-from .claims import describe_unknown_record, unknown_records
-from .dialects import ReportError
-from .engine import Engine
-from .gitstore import RepoError, RevisionError
-from .model import Evidence, Record, Report
+from ..text import render
+from ..checks import structure
+from ..dialects.claims import describe_unknown_record, unknown_records
+from ..dialects import ReportError
+from ..engine import Engine
+from ..gitstore import RepoError, RevisionError
+from ..model import Evidence, Record, Report
 from .outcomes import (
     Outcome,
     drift_outcome,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from .model import LEGACY_STATUS, STATUS_VALUES, Finding, Report
+from ..model import LEGACY_STATUS, STATUS_VALUES, Finding, Report
 
 #: The two status axes every route must state.
 ROUTE_AXES: tuple[str, ...] = ("implementation", "operation")

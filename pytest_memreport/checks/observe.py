@@ -1,6 +1,6 @@
 """Running the target's own tests to observe a record's operation; promotion rules.
 
-An *observation* (declared in a claims file, :class:`~pytest_memreport.claims.Observation`)
+An *observation* (declared in a claims file, :class:`~pytest_memreport.dialects.claims.Observation`)
 is a command, usually the target's test suite or one test of it, that would
 show a record's behaviour actually happening. :func:`run_observation` runs it
 in a temporary detached worktree of the target at the pinned commit (the
@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from .model import LineRange, Record, Status
+from ..model import LineRange, Record, Status
+from ..text.layout import bullet_prefix, is_table_row
 
 PASSED = "passed"
 FAILED = "failed"
@@ -200,7 +201,7 @@ def run_observation(
 ) -> ObservationResult:
     """Run ``observation`` in a temporary worktree of ``store`` at ``pin_sha``.
 
-    ``observation`` is a :class:`~pytest_memreport.claims.Observation`;
+    ``observation`` is a :class:`~pytest_memreport.dialects.claims.Observation`;
     ``store`` a :class:`~pytest_memreport.gitstore.GitStore`. ``quoted`` lists
     the record's quotations as located at the pin (repo-relative path, lines),
     used when the observation has ``covers: true``.
@@ -282,7 +283,7 @@ def _checkout(store, pin_sha: str) -> Iterator[Path]:
     Only errors raised while creating the worktree are translated; whatever
     the body raises passes through untouched.
     """
-    from .gitstore import RepoError, RevisionError
+    from ..gitstore import RepoError, RevisionError
 
     manager = store.worktree(pin_sha)
     try:
@@ -708,8 +709,6 @@ def _evidence_prefix(report_text: str | None, line: int) -> tuple[str, bool]:
     """The bullet for evidence under the status on report ``line``; whether that is a table row."""
     if report_text is None:
         return "  • ", False
-    from .writeback import bullet_prefix, is_table_row
-
     lines = report_text.splitlines()
     if not 1 <= line <= len(lines):
         return "  • ", False

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import observe, writeback
-from .model import EvidenceKind, LineRange, Report
-from .outcomes import DRIFT_PASSING, evidence_key, predicate_key
+from ..checks import observe
+from . import writeback
+from ..model import EvidenceKind, LineRange, Report
+from ..integration.outcomes import DRIFT_PASSING, evidence_key, predicate_key
 from .results import ResultLog
 
 

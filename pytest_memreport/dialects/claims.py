@@ -24,7 +24,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 if TYPE_CHECKING:
-    from .model import Report
+    from ..model import Report
 
 #: The schema string this module reads. New optional keys keep ``/1``; any
 #: change in the meaning of an existing key bumps the version.

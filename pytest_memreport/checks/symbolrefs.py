@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import symbols, verify
+from ..text import symbols
+from . import verify
 from .drift import DELETED, MOVED, SHIFTED, UNCHANGED, DriftResult
-from .model import Evidence
+from ..model import Evidence
 
 RENAMED = "renamed"
 

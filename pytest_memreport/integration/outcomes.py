@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import render, symbols, verify
-from .model import Evidence, EvidenceKind, Report
+from ..text import render, symbols
+from ..checks import verify
+from ..model import Evidence, EvidenceKind, Report
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
@@ -104,7 +105,7 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
 
 
 def _diff(quote: str, candidate: str) -> str:
-    from .match import render_diff
+    from ..text.match import render_diff
 
     return render_diff(quote, candidate)
 
@@ -270,7 +271,7 @@ def listing_outcome(report: Report, kind: str, headline_ok: str, headline_fail: 
 
 def observation_outcome(report: Report, record, observation, result, problem: str | None, enabled: bool) -> Outcome:
     """An observation's verdict: skipped unless enabled; passes when the run passed (and covered)."""
-    from .observe import display_command
+    from ..checks.observe import display_command
 
     command = display_command(observation.run)
     loc = f"{observation.file}:{observation.line}"

@@ -75,8 +75,8 @@ from itertools import accumulate
 from rapidfuzz import fuzz
 
 from . import symbols
-from .lru import SizedLRU
-from .model import LineRange
+from ..lru import SizedLRU
+from ..model import LineRange
 
 __all__ = [
     "MAX_GAP_CHARS",

@@ -29,8 +29,8 @@ from typing import Any, Callable, Iterator
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from .lru import SizedLRU
-from .model import LineRange
+from ..lru import SizedLRU
+from ..model import LineRange
 
 # --------------------------------------------------------------------------
 # Public data

@@ -6,7 +6,7 @@ them; nothing here decides pass or fail.
 
 from __future__ import annotations
 
-from .model import Evidence, EvidenceKind, Report
+from ..model import Evidence, EvidenceKind, Report
 
 #: how much of a long quotation a failure shows
 _QUOTE_WIDTH = 300

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import match, symbols
-from .model import Evidence, EvidenceKind, LineRange
+from ..text import match, symbols
+from ..model import Evidence, EvidenceKind, LineRange
 
 FOUND = "found"
 MISSING = "missing"

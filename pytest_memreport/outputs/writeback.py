@@ -17,24 +17,21 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from .model import Status
+from ..model import Status
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .observe import Promotion
+    from ..checks.observe import Promotion
 
 _BOM = b"\xef\xbb\xbf"
 #: Temporary files are named ``.<report name>.<pid>.<random>.memreport-tmp``:
 #: the pid lets a later run recognise (and remove) one left by a killed run.
 _TEMP_SUFFIX = ".memreport-tmp"
-#: A bullet or indentation that opens a status line: ``  • ``, ``- ``, ``* ``.
-_BULLET = re.compile(r"[ \t]*(?:[•*+\-][ \t]+)?")
 
 
 class WritebackError(Exception):
@@ -252,22 +249,6 @@ def evidence_anchor(report_bytes: bytes, status_line: int) -> int:
             break
         last += 1
     return last
-
-
-def is_table_row(line_text: str) -> bool:
-    """A Markdown pipe-table row or a tab-separated row of a text rendering."""
-    stripped = line_text.strip()
-    return stripped.startswith("|") or "\t" in stripped
-
-
-def bullet_prefix(status_line_text: str) -> str:
-    """The indentation and bullet that open a status line (``"  • "``, ``"- "``, or ``""``)."""
-    if status_line_text.lstrip().startswith("|"):
-        return "- "  # a Markdown table row: evidence goes below the table as a list item
-    if "\t" in status_line_text.strip():
-        return "• "  # a tab-separated table row of a text rendering
-    match = _BULLET.match(status_line_text)
-    return match.group(0) if match else ""
 
 
 # -- applying edits --------------------------------------------------------------------
