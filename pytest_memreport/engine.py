@@ -18,10 +18,12 @@ from .dialects import claims as claims_mod
 from .checks import drift, predicates, symbolrefs, verify
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
-from .dialects import ReportError, parse_report, read_report
-from .dialects.tables import BASENAME
+from .checks import paths as tree_paths
+from .dialects import ReportError, parse_folder, read_report
+from .dialects.runs import RunFile
+from .dialects.tables import INLINE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
-from .model import Evidence, EvidenceKind, Report, Source
+from .model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 
 @dataclass(frozen=True)
@@ -83,6 +85,12 @@ class ReportClaims:
         return None
 
 
+def _where_stated(report: Report, source: Source) -> str:
+    """``file:line`` where a source (its register row or pin) is stated."""
+    where = source.file or report.path
+    return f"{where}:{source.line}" if source.line else where
+
+
 class Engine:
     """Caches everything one process needs: parsed reports, stores, results."""
 
@@ -101,6 +109,9 @@ class Engine:
         self.loaded_paths: list[Path] = []
         self._observations: dict[tuple, object] = {}
         self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
+        self._mapped: dict[tuple[str, Evidence], str] = {}
+        self._not_evidence_reasons: dict[tuple[str, Evidence], str] = {}
+        self._tree_indexes: dict = {}
         self._report_paths: dict[Path, frozenset[str]] = {}
         #: (repository, pin) whose cited files were read ahead in one batch
         self._prefetched: set = set()
@@ -118,24 +129,53 @@ class Engine:
 
     # -- reports ---------------------------------------------------------
     def report(self, path: Path) -> Report:
-        """Read and parse a report once; raises :class:`ReportError` for bad input."""
+        """Read and parse a report once; raises :class:`ReportError` for bad input.
+
+        A report is parsed with the other loaded reports of its folder: the
+        files of an analysis run share its register and pin (:mod:`.dialects.runs`)."""
         key = Path(path).resolve()
         cached = self._reports.get(key)
         if cached is None:
-            start = time.perf_counter()
-            text, read_findings = read_report(key)
-            cached = parse_report(self.display_path(key), text, self.options.dialect)
-            if read_findings:
-                # An empty report or a control character is a structural finding
-                # (the structure item fails), not something to drop.
-                cached = replace(cached, findings=tuple(read_findings) + cached.findings)
+            self._parse_folder(key)
+            cached = self._reports[key]
+        if isinstance(cached, ReportError):
+            raise cached
+        return cached
+
+    def _parse_folder(self, key: Path) -> None:
+        start = time.perf_counter()
+        members = [key]
+        for loaded in self.loaded_paths:
+            other = Path(loaded).resolve()
+            if other.parent == key.parent and other not in members and other not in self._reports:
+                members.append(other)
+        order = {p: i for i, p in enumerate(Path(p).resolve() for p in self.loaded_paths)}
+        members.sort(key=lambda p: order.get(p, -1))
+        files: list[RunFile] = []
+        paths: dict[str, Path] = {}
+        for member in members:
             try:
-                self.report_bytes[cached.path] = key.read_bytes()
+                text, read_findings = read_report(member)
+            except ReportError as exc:
+                self._reports[member] = exc
+                continue
+            name = self.display_path(member)
+            paths[name] = member
+            files.append(RunFile(name, text, tuple(read_findings)))
+            try:
+                self.report_bytes[name] = member.read_bytes()
             except OSError:
                 pass
-            self.timing.add("parse", time.perf_counter() - start)
-            self._reports[key] = cached
-        return cached
+        try:
+            runs = parse_folder(self.display_path(key.parent), files, self.options.dialect)
+        except ReportError as exc:
+            for name, member in paths.items():
+                self._reports[member] = exc
+            runs = []
+        for run in runs:
+            for report in run.reports:
+                self._reports[paths[report.path]] = report
+        self.timing.add("parse", time.perf_counter() - start)
 
     def report_file(self, report: Report) -> Path:
         """The report's file; relative (as displayed) when the run started in the current folder."""
@@ -181,6 +221,9 @@ class Engine:
         repos = self.options.repos
         if source_id is not None and source_id in repos:
             return Path(repos[source_id])
+        named = self._named_repo(report, source_id)
+        if named is not None:
+            return named
         claimed = self.claims_for(report).source(source_id)
         if claimed is not None and claimed.repo_path is not None and None not in repos:
             return claimed.repo_path
@@ -191,13 +234,40 @@ class Engine:
             )
         if None in repos:
             return Path(repos[None])
+        source = report.source(source_id)
+        if source is not None and source.repository and any(k and "/" in k for k in repos):
+            given = ", ".join(sorted(k for k in repos if k and "/" in k))
+            raise RepoError(
+                f"{_where_stated(report, source)}: the report names {source.repository}, but --memreport-repo "
+                f"maps only {given}; give --memreport-repo {source.repository}=PATH"
+            )
         return self.report_file(report).resolve().parent
+
+    def _named_repo(self, report: Report, source_id: str | None) -> Path | None:
+        """The clone given for the repository the report names for this source
+        (``github.com/owner/name`` → ``--memreport-repo owner/name=PATH``), matched
+        case-insensitively as GitHub does; also for a link's ``owner/name``."""
+        source = report.source(source_id)
+        wanted = source.repository if source is not None and source.repository else None
+        if wanted is None and source_id and "/" in source_id:
+            wanted = source_id
+        if wanted is None:
+            return None
+        folded = wanted.casefold()
+        for key, path in self.options.repos.items():
+            if key is not None and "/" in key and key.casefold() == folded:
+                return Path(path)
+        for key in (wanted, source_id):
+            claimed = self.claims_for(report).source(key) if key else None
+            if claimed is not None and claimed.repo_path is not None:
+                return claimed.repo_path
+        return None
 
     def is_unmapped(self, report: Report, source_id: str | None) -> bool:
         """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
         if source_id is None or "/" not in source_id or source_id in self.options.repos:
             return False
-        if None in self.options.repos:
+        if None in self.options.repos or self._named_repo(report, source_id) is not None:
             return False
         claimed = self.claims_for(report).source(source_id)
         return claimed is None or claimed.repo_path is None
@@ -228,7 +298,7 @@ class Engine:
             return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
         label = str(store.path)
         if stated is None:
-            where = f"{report.path}:{source.line}" if source.line else report.path
+            where = _where_stated(report, source)
             return Binding(
                 sid, store, None, "unpinned",
                 f"{where}: no pinned commit for {sid}; state it in the report (e.g. `{sid} commit <sha>`) "
@@ -240,7 +310,7 @@ class Engine:
             sha = store.resolve(stated)
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
-            where = f"{report.path}:{source.line}" if source.line else report.path
+            where = _where_stated(report, source)
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}", label, stated, source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
 
@@ -275,21 +345,41 @@ class Engine:
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
                     result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols)
+                    if result.status == verify.MISSING and evidence.label == INLINE_QUOTATION:
+                        result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             self.timing.add("matching", time.perf_counter() - start)
+        mapped = self._mapped.get(key)
+        if mapped is not None:  # say which path a loosely written one was read as (-v, failures)
+            result = replace(result, note=f"{result.note}; {mapped}" if result.note else mapped)
         self._pin_results[key] = result
         return result
 
+    def _adapted_initial(self, evidence: Evidence, snapshot, missing: verify.PinResult) -> verify.PinResult:
+        """An inline quotation whose first letter was adapted to the sentence around it
+        (``the "current estimate ..." reading`` of ``Current estimate ...``) is found; any
+        other difference of case still is not."""
+        text = evidence.text or ""
+        if not text[:1].isalpha():
+            return missing
+        variant = replace(evidence, text=text[0].swapcase() + text[1:])
+        found = verify.check_at_pin(variant, snapshot, with_symbol=self.options.want_symbols)
+        if not found.ok:
+            return missing
+        return replace(found, note="the quotation's first letter is capitalised differently in the file")
+
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
         """The evidence that becomes items: proposed symbol references only when,
-        at the pin, they name a definition in a file their context cites."""
+        at the pin, they name a definition in a file their context cites; paths
+        written loosely (bare names, partial, elided, checkout paths) resolved
+        against the pinned tree."""
         out = []
         for item in evidence:
             if self.is_unmapped(report, item.source):
                 continue  # one skipped source item says which option to give
-            if item.label == BASENAME and "/" not in item.path:
-                out.append(self._resolve_basename(report, item))
+            if item.lookup is not None:
+                out.append(self._resolve_path(report, item))
                 continue
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)
@@ -304,22 +394,81 @@ class Engine:
                 out.append(resolved)
         return out
 
-    def _resolve_basename(self, report: Report, evidence: Evidence) -> Evidence:
-        """A bare file name (``retry_timer.ts:313``) bound to the one file of the pinned
-        tree it names; several candidates are remembered so the pin check can list them."""
+    def _tree_index(self, binding: Binding) -> tree_paths.TreeIndex:
+        key = (binding.store.path, binding.pin)
+        index = self._tree_indexes.get(key)
+        if index is None:
+            index = self._tree_indexes[key] = tree_paths.TreeIndex.build(
+                binding.store.snapshot(binding.pin).files())
+        return index
+
+    def _resolve_path(self, report: Report, evidence: Evidence) -> Evidence:
+        """A loosely written path bound to the one path of the pinned tree it names;
+        several candidates are remembered so the pin check can list them, and a
+        mention that is no target evidence at all is remembered with its reason."""
         binding = self.binding(report, evidence.source, evidence.pin)
         if binding.pin is None:
             return evidence
-        files = binding.store.snapshot(binding.pin).files()
-        if evidence.path in files:  # a top-level file spelled exactly
+        index = self._tree_index(binding)
+        source = report.source(evidence.source)
+        subject = source.subject if source is not None else None
+        want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
+        absolute = evidence.lookup == LOOKUP_CHECKOUT
+        found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute)
+        if found.path is not None:
+            if found.path == evidence.path:
+                return evidence
+            resolved = replace(evidence, path=found.path, written=evidence.path)
+            self._mapped[(report.path, resolved)] = f"`{evidence.path}` read as {found.path} ({found.how})"
+            return resolved
+        if found.candidates:
+            self._ambiguous[(report.path, evidence)] = list(found.candidates)
             return evidence
-        candidates = [f for f in files if f.rsplit("/", 1)[-1] == evidence.path]
-        if len(candidates) == 1:
-            # ``text`` keeps the name as written: results find the evidence by it.
-            return replace(evidence, path=candidates[0], text=evidence.text or evidence.path)
-        if candidates:
-            self._ambiguous[(report.path, evidence)] = candidates
+        reason = self._not_target(report, evidence, index, subject, binding.store)
+        if reason is not None:
+            self._not_evidence_reasons[(report.path, evidence)] = reason
         return evidence
+
+    def _in_own_folders(self, report: Report, relative: str, store: GitStore) -> bool:
+        """Whether ``relative`` exists beside the report or in a folder above it (a
+        knowledge base's own files), not counting the target's own working tree."""
+        folder = self.report_file(report).resolve().parent
+        target = store.path.resolve()
+        for ancestor in [folder, *list(folder.parents)[:4]]:
+            if ancestor == target or target in ancestor.parents or ancestor in target.parents:
+                break
+            try:
+                if (ancestor / relative).exists():
+                    return True
+            except OSError:
+                continue
+        return False
+
+    def _not_target(self, report: Report, evidence: Evidence, index, subject: str | None,
+                    store: GitStore) -> str | None:
+        """Why a path found nowhere at the pin is no evidence of the target, or ``None``
+        when it is (and so fails): a file of the report's own folders, or a mention that
+        cites no lines and whose top folder the pinned tree does not have."""
+        written = evidence.path
+        relative = written.strip("/")
+        if not written.startswith(("/", "~")) and relative and self._in_own_folders(report, relative, store):
+            return f"`{written}` is a path of the report's own folders (its run, its knowledge base), not of the target"
+        if evidence.kind not in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
+            return None  # cited lines or a quotation of a missing file: a failure
+        if written.startswith("~"):
+            return f"`{written}` is a path in a user's home folder, not of the target"
+        if evidence.lookup == LOOKUP_CHECKOUT:
+            return f"`{written}` lies outside the target's checkout and cites no lines"
+        if not index.top_exists(written, subject):
+            head = written.strip("/").split("/", 1)[0]
+            what = f"no {head!r} anywhere" if "/" not in written.strip("/") else f"no top folder {head!r}"
+            return f"`{written}`: the pinned tree has {what}, and no line anchor or quotation cites it"
+        return None
+
+    def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
+        """Why a mention that looks like a path is no evidence of the target (one
+        skipped item says so), or ``None``. Known once :meth:`checkable` saw it."""
+        return self._not_evidence_reasons.get((report.path, evidence))
 
     # -- claims ----------------------------------------------------------
     def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:

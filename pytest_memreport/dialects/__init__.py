@@ -14,9 +14,10 @@ import re
 from collections.abc import Callable
 
 from ..model import Finding, Report
-from . import lexing, records, review, tables
+from ..model import Run
+from . import citations, lexing, records, review, runs, tables
 
-__all__ = ["DIALECTS", "ReportError", "detect_dialect", "parse_report", "read_report"]
+__all__ = ["DIALECTS", "ReportError", "detect", "detect_dialect", "parse_folder", "parse_report", "read_report"]
 
 
 class ReportError(Exception):
@@ -126,7 +127,7 @@ def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
         else:
             continue
         first = first.strip(_ID_MARKUP)
-        if lexing.SOURCE_ID.fullmatch(first):
+        if citations.SOURCE_REF.fullmatch(first):
             register = True
         elif tables.table_id(first):
             rows += 1
@@ -134,6 +135,11 @@ def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
 
 
 def detect_dialect(text: str, path: str) -> str:
+    """The dialect a report is written in (see :func:`detect`)."""
+    return detect(text, path)[0]
+
+
+def detect(text: str, path: str) -> tuple[str, bool]:
     """The dialect a report is written in.
 
     In order: record declarations (an ID alone on a line, then ``Label:``)
@@ -142,19 +148,23 @@ def detect_dialect(text: str, path: str) -> str:
     tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
     ``**Repository:**`` or YAML front matter make a review. Anything else is
     read as a record report, the main dialect.
+
+    The second value says whether the text itself decides it (record
+    declarations, or table records with a register or revision); a file of
+    an analysis run that is not sure is read in its run's dialect.
     """
     del path  # the same dialect may be a Markdown original or a plain-text rendering
     lines = text.split("\n")
     if _declares_records(lines):
-        return "records"
+        return "records", True
     id_rows, register = _table_id_rows(lines)
     if id_rows and (register or _REVISION_MARK.search(text)):
-        return "tables"
+        return "tables", True
     if _REVIEW_MARK.search(text):
-        return "review"
+        return "review", False
     if lines and lines[0].strip() == "---" and lexing.front_matter_end(lexing.numbered_lines(text)):
-        return "review"
-    return "records"
+        return "review", False
+    return "records", False
 
 
 def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
@@ -168,3 +178,12 @@ def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{path}: unknown report dialect {name!r}; use one of {known}")
     return parser(path, text)
+
+
+def parse_folder(folder: str, files: list[runs.RunFile], dialect: str | None = None) -> list[Run]:
+    """The analysis runs among the files of one folder, every file parsed with its
+    run's register and pin (:mod:`.runs`). A file alone is a run of one."""
+    if dialect is not None and dialect not in DIALECTS:
+        known = ", ".join(sorted(DIALECTS))
+        raise ReportError(f"{folder}: unknown report dialect {dialect!r}; use one of {known}")
+    return runs.parse_run(folder, files, detect, DIALECTS, dialect)

@@ -48,7 +48,7 @@ def evidence_key(evidence: Evidence) -> str:
         return f"symbol:{evidence.line}:{evidence.text}"
     cited = str(evidence.cited_lines) if evidence.cited_lines else ""
     # A bare file name keeps its key once resolved to a path (see Engine.checkable).
-    where = evidence.text if evidence.label == "basename" and evidence.text else evidence.path
+    where = evidence.written or (evidence.text if evidence.label == "basename" and evidence.text else evidence.path)
     return f"{evidence.kind.value}:{evidence.line}:{where}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
 
 
@@ -102,6 +102,18 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
             details.append("  difference (- report, + file):")
             details.extend(render.indent(diff))
     return Outcome("fail", headline, tuple(details), payload, props)
+
+
+#: the pin status of a mention that looks like a path but is no evidence of the target
+NOT_EVIDENCE = "not-evidence"
+
+
+def not_evidence_outcome(report: Report, evidence: Evidence, reason: str) -> Outcome:
+    """The one skipped item of a mention that is no target evidence (no drift item)."""
+    payload = _evidence_payload(report, evidence, "pin")
+    payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
+    return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
+                   properties=_properties(report, evidence, NOT_EVIDENCE))
 
 
 def _diff(quote: str, candidate: str) -> str:
