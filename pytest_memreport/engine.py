@@ -112,6 +112,7 @@ class Engine:
         self._mapped: dict[tuple[str, Evidence], str] = {}
         self._not_evidence_reasons: dict[tuple[str, Evidence], str] = {}
         self._tree_indexes: dict = {}
+        self._announced_roots: set = set()
         self._report_paths: dict[Path, frozenset[str]] = {}
         #: (repository, pin) whose cited files were read ahead in one batch
         self._prefetched: set = set()
@@ -420,6 +421,12 @@ class Engine:
                 return evidence
             resolved = replace(evidence, path=found.path, written=evidence.path)
             self._mapped[(report.path, resolved)] = f"`{evidence.path}` read as {found.path} ({found.how})"
+            if absolute:
+                root = evidence.path[: len(evidence.path) - len(found.path)].rstrip("/")
+                if (binding.store.path, root) not in self._announced_roots:
+                    self._announced_roots.add((binding.store.path, root))
+                    self._announce(f"memreport: mapped the checkout {root} onto {binding.store.path} "
+                                   f"(no checkout root stated; longest suffix in the pinned tree)")
             return resolved
         if found.candidates:
             self._ambiguous[(report.path, evidence)] = list(found.candidates)

@@ -43,6 +43,11 @@ def dangling_references(
     declared: set[str] = set()
     for report in reports:
         declared |= report.declared_ids()
+    # A row may declare two records in one cell (``OBJ-05/OBJ-01``); ``CLM-1/a1`` stays one.
+    for record_id in list(declared):
+        parts = record_id.split("/")
+        if len(parts) > 1 and all("-" in part for part in parts):
+            declared.update(parts)
     dangling: dict[str, list[tuple[str, list[int]]]] = {}
     for report in reports:
         mentions: dict[str, set[int]] = {}

@@ -231,6 +231,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
     last: Citation | None = None
     after_comma = False
     context: list[str | None] = [None]
+    previous_found = False
     words = list(unit.words)
     index = 0
     while index < len(words):
@@ -256,8 +257,13 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         for citation in found:
             if citation.ranges or citation.source or _file_shaped(citation.path):
                 last = citation  # a continuation continues a file, not ``acquisition/import``
-        # Only a citation directly before ``, 249`` makes a bare number a range of it.
-        after_comma = comma and bool(found)
+        # Only a citation directly before ``, 249`` makes a bare number a range of it (the
+        # comma may be a word of its own between two code spans: `` `a.ts:1`, `9` ``).
+        if not text and "," in raw:
+            after_comma = after_comma or previous_found
+        else:
+            after_comma = comma and bool(found)
+        previous_found = bool(found) or (not text and previous_found)
         if ends_sentence:
             last = None
             after_comma = False

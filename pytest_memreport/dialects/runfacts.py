@@ -57,6 +57,8 @@ class RegisterRow:
     paths: list[tuple[str, tuple[LineRange, ...]]] = field(default_factory=list)
     #: written as a row (not only mentioned in prose)
     registered: bool = False
+    #: paths the row qualifies as the repository root's (``repo-root `package.json```)
+    rooted: set[str] = field(default_factory=set)
 
     @property
     def parent(self) -> str | None:

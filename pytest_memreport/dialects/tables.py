@@ -61,6 +61,8 @@ _TABLE_ID_IN_TEXT = re.compile(
 )
 _SOURCE_RANGES = re.compile(r"SRC-(\d{1,6}):(?:L)?(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)")
 _MARKUP = "*_`~ \t"
+#: ``repo-root `package.json``` / ``root `tsconfig.json``` in a register's identity cell
+_ROOTED = re.compile(r"(?i)\b(?:repo(?:sitory)?[- ])?root[ \t`*_]*$")
 
 #: header words (case-folded) of the column that holds a row's ID / label / kind
 ID_HEADERS = frozenset({"", "id", "ids", "#", "record", "records", "record id", "ref", "key", "claim id", "object id"})
@@ -325,10 +327,13 @@ class _Parser(lexing.DocumentParser):
 
     def _register_paths(self, register: RegisterRow, cell: lexing.Inline, strict: bool) -> None:
         """The files and folders an identity cell names (several, with lines, absolute)."""
-        found, _ = citations.scan(citations.unit(cell.pieces))
+        unit = citations.unit(cell.pieces)
+        found, _ = citations.scan(unit)
         for citation in found:
             if citation.path is None:
                 continue
+            if _ROOTED.search(unit.text[:citation.start]):
+                register.rooted.add(citation.path)
             if strict and repo_path_spec(citation.path) is None and citation.form != "absolute":
                 continue  # without an identity column only an unmistakable path counts
             if all(citation.path != known for known, _ in register.paths):
@@ -391,7 +396,9 @@ class _Parser(lexing.DocumentParser):
         if register is None:
             return
         for written, ranges in register.paths:
-            path, lookup = self._target(written)
+            path, lookup = self._target(written, register)
+            if not path:
+                continue
             if ranges:
                 for cited in ranges:
                     self._add(None, Evidence(EvidenceKind.LINES, path, line, line, cited_lines=cited,
@@ -434,11 +441,17 @@ class _Parser(lexing.DocumentParser):
             ))
         return tuple(out)
 
-    def _target(self, written: str) -> tuple[str, str]:
+    def _target(self, written: str, register: RegisterRow | None = None) -> tuple[str, str | None]:
         """Where a written path is looked up: an absolute path under the stated
-        checkout root becomes repo-relative; other absolute paths are mapped at the pin."""
+        checkout root becomes repo-relative; other absolute paths are mapped at the pin;
+        a register's ``repo-root `x``` is taken as written. The checkout root itself is
+        no citation (``""``)."""
+        if register is not None and written in register.rooted:
+            return written, None
         if written.startswith("/"):
             root = (self.context.checkout or "").rstrip("/") if self.context else ""
+            if root and written.rstrip("/") == root:
+                return "", None
             if root and written.startswith(root + "/"):
                 return written[len(root) + 1:] or written, LOOKUP_TREE
             return written, LOOKUP_CHECKOUT
@@ -572,7 +585,7 @@ class _Parser(lexing.DocumentParser):
         """``(path, source, lookup)`` a citation names, or ``None`` (with a finding)."""
         if citation.source is None:
             path, lookup = self._target(citation.path or "")
-            return path, citation.context, lookup
+            return (path, citation.context, lookup) if path else None
         row = self._row_for(citation.source)
         if row is None or not row.paths:
             written = ",".join(str(r) for r in citation.ranges) or citation.bad_range or ""
@@ -583,8 +596,8 @@ class _Parser(lexing.DocumentParser):
                 "path",
             ))
             return None
-        path, lookup = self._target(row.paths[0][0])
-        return path, citation.source, lookup
+        path, lookup = self._target(row.paths[0][0], row)
+        return (path, citation.source, lookup) if path else None
 
     def _evidence(self, found: list[citations.Citation], owner: _Row | None, prose: bool = False) -> None:
         owner_id = owner.record_id if owner else None

@@ -38,7 +38,7 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
 
 
 #: progress lines shown only with -v: steps of seconds, not of minutes
-_VERBOSE_ONLY = ("memreport: following", "memreport: searching")
+_VERBOSE_ONLY = ("memreport: following", "memreport: searching", "memreport: mapped")
 
 
 def _progress_writer(config: pytest.Config):
