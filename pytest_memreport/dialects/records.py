@@ -3,7 +3,7 @@ or from a plain-text rendering of one.
 
 The parse runs in three passes over the report, each linear in its length:
 
-1. **Structure** over the blocks (:mod:`.lexing`): record declarations (an
+1. **Structure** over the blocks (:mod:`.core.blocks`): record declarations (an
    ID alone on a line, then ``Label:``), annotations (``On <ID>``), section
    titles that end a record, ``Part of:``, ``Selection predicate:`` bullets
    and ```` ```memreport ```` blocks.
@@ -35,8 +35,8 @@ from ..model import (
     Status,
     TextBlock,
 )
-from . import lexing
-from .lexing import Block, ShownLine
+from . import core
+from .core import Block, ShownLine
 
 DIALECT = "records"
 
@@ -152,13 +152,13 @@ class _Parser:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self.lines = lexing.numbered_lines(text)
-        self.markdown = lexing.is_markdown(path)
-        self.front_matter_end = lexing.front_matter_end(self.lines) if self.markdown else None
+        self.lines = core.numbered_lines(text)
+        self.markdown = core.is_markdown(path)
+        self.front_matter_end = core.front_matter_end(self.lines) if self.markdown else None
         if self.markdown:
-            self.blocks = lexing.markdown_blocks(text, self.front_matter_end)
+            self.blocks = core.markdown_blocks(text, self.front_matter_end)
         else:
-            self.blocks = lexing.plain_blocks(self.lines)
+            self.blocks = core.plain_blocks(self.lines)
         count = len(self.lines)
         self.count = count
         #: lines a reader reads as code (fences) or metadata (front matter): no prose lexing there
@@ -222,13 +222,13 @@ class _Parser:
         keeps those that do, in a file the record cites); here every identifier
         span of a record that cites files is proposed once per line.
         """
-        layout = lexing.markdown_layout(self.text, self.front_matter_end)
+        layout = core.markdown_layout(self.text, self.front_matter_end)
         seen: set[tuple[int, str]] = set()
         for inline in layout.inlines:
             for piece in inline.pieces:
                 if piece.kind != "code" or self.not_prose[piece.line] or self.owner[piece.line] < 0:
                     continue
-                name = lexing.symbol_name(piece.text)
+                name = core.symbol_name(piece.text)
                 draft = self.drafts[self.owner[piece.line]]
                 if name is None or (piece.line, name) in seen:
                     continue
@@ -246,7 +246,7 @@ class _Parser:
     def _read_front_matter(self) -> None:
         if not self.front_matter_end:
             return
-        data = lexing.front_matter_mapping(self.lines, self.front_matter_end, self.findings)
+        data = core.front_matter_mapping(self.lines, self.front_matter_end, self.findings)
         if data is not None:
             self.meta["front_matter"] = {str(key): value for key, value in data.items()}
 
@@ -329,18 +329,18 @@ class _Parser:
         """A record or annotation that ``text`` declares, or ``None``."""
         text = text.strip()
         label: str | None = None
-        annotation = lexing.ANNOTATION_LINE.fullmatch(text)
+        annotation = core.ANNOTATION_LINE.fullmatch(text)
         if annotation:
             record_id, is_annotation = annotation.group(1), True
-        elif lexing.RECORD_ID_LINE.fullmatch(text):
+        elif core.RECORD_ID_LINE.fullmatch(text):
             record_id, is_annotation = text, False
         else:
-            headed = lexing.HEADED_RECORD.fullmatch(text) if heading_level is not None else None
+            headed = core.HEADED_RECORD.fullmatch(text) if heading_level is not None else None
             if headed is None:
                 return None
             record_id, label = headed.group(2), headed.group(3).strip()
             is_annotation = bool(headed.group(1))
-        lens, kind = lexing.split_record_id(record_id)
+        lens, kind = core.split_record_id(record_id)
         draft = _Draft(record_id, lens, kind, line, is_annotation, heading_level)
         if label:
             draft.label, draft.label_line = label, line
@@ -375,7 +375,7 @@ class _Parser:
         return False
 
     def _part_of(self, draft: _Draft, rest: str, line: int) -> None:
-        targets = lexing.find_record_ids(rest)
+        targets = core.find_record_ids(rest)
         if not targets:
             self.findings.append(Finding(
                 line, "'Part of:' names no record ID; write 'Part of: <ID>'", "structure"
@@ -434,10 +434,10 @@ class _Parser:
                 carried = None
                 continue
             owner = self.drafts[self.owner[number]] if self.owner[number] >= 0 else None
-            mentioned = lexing.find_source_ids(text)
+            mentioned = core.find_source_ids(text)
             for source_id in mentioned:
                 first_mention.setdefault(source_id, number)
-            for pin in lexing.find_pins(text):
+            for pin in core.find_pins(text):
                 if pin.source is None:
                     report_pins.append((pin.sha, number))
                     continue
@@ -453,18 +453,18 @@ class _Parser:
                     continue
                 if pin.source not in source_pins or len(pin.sha) > len(source_pins[pin.source][0]):
                     source_pins[pin.source] = (pin.sha, source_pins.get(pin.source, (pin.sha, number))[1])
-            url = lexing.find_repository_url(text)
+            url = core.find_repository_url(text)
             if url:
                 urls.setdefault(mentioned[0] if mentioned else "SRC-1", (url, number))
-            for status in lexing.find_statuses(text):
+            for status in core.find_statuses(text):
                 self._status(owner, status, number)
-            citations, carried = lexing.path_citations(text, carried)
+            citations, carried = core.path_citations(text, carried)
             for citation in citations:
                 self._citation(owner, citation, number)
             self._references(owner, text, number)
         return self._sources(first_mention, source_pins, report_pins, urls)
 
-    def _status(self, owner: _Draft | None, found: lexing.StatusMatch, line: int) -> None:
+    def _status(self, owner: _Draft | None, found: core.StatusMatch, line: int) -> None:
         if not found.value:
             self.findings.append(Finding(
                 line,
@@ -477,7 +477,7 @@ class _Parser:
         status = Status(found.axis, found.qualifier, found.value, line, found.column)
         (owner.statuses if owner else self.report_statuses).append(status)
 
-    def _citation(self, owner: _Draft | None, citation: lexing.PathCitation, line: int) -> None:
+    def _citation(self, owner: _Draft | None, citation: core.PathCitation, line: int) -> None:
         spec = citation.spec
         owner_id = owner.id if owner else None
         target = owner.evidence if owner else self.report_evidence
@@ -504,7 +504,7 @@ class _Parser:
         annotated = self.annotation_lines.get(line)
         part_of = self.part_of_lines.get(line)
         target = owner.references if owner else self.report_references
-        for found in lexing.find_record_ids(text):
+        for found in core.find_record_ids(text):
             if declared == found.id:
                 declared = None  # the record's own declaration is not a reference
                 continue
@@ -569,13 +569,13 @@ class _Parser:
         for index, entry in enumerate(self.entries):
             if entry.block.kind not in ("paragraph", "item"):
                 continue
-            tail = lexing.split_quotation(entry.shown.text)
+            tail = core.split_quotation(entry.shown.text)
             if tail is None:
                 continue
             number = entry.shown.number
             raw = None
             if self.markdown and 1 <= number <= self.count:
-                raw = lexing.split_quotation(self.lines[number - 1].text)
+                raw = core.split_quotation(self.lines[number - 1].text)
             # The path comes from the raw line when it parses: markdown-it would read
             # ``src/__init__.py`` outside backticks as emphasis and drop the underscores.
             spec = raw.spec if raw is not None else tail.spec
@@ -598,7 +598,7 @@ class _Parser:
           quotation line;
         * not prose: they do not end like a sentence, introduce something
           with a capitalised ``...:``, or read as a bare title
-          (:func:`lexing.reads_as_prose`).
+          (:func:`core.reads_as_prose`).
 
         A prose line, a bullet or a status line therefore ends the quotation,
         which keeps a false join (a quote that cannot match) less likely than
@@ -630,20 +630,20 @@ class _Parser:
         if not stripped:
             return False
         if (
-            lexing.RECORD_ID_LINE.fullmatch(stripped)
-            or lexing.ANNOTATION_LINE.fullmatch(stripped)
+            core.RECORD_ID_LINE.fullmatch(stripped)
+            or core.ANNOTATION_LINE.fullmatch(stripped)
             or _LABEL.match(stripped)
             or _PART_OF.match(stripped)
             or _ROUTE_FIELD.match(stripped)
             or "conclusion status" in stripped.lower()
-            or lexing.SOURCE_ID.search(stripped)
+            or core.SOURCE_ID.search(stripped)
             or is_section_title(stripped)
-            or lexing.split_quotation(stripped) is not None
+            or core.split_quotation(stripped) is not None
         ):
             return False
-        return not lexing.reads_as_prose(stripped)
+        return not core.reads_as_prose(stripped)
 
-    def _quotation(self, parts: list[tuple[_Entry, str]], spec: lexing.PathSpec, end_line: int) -> None:
+    def _quotation(self, parts: list[tuple[_Entry, str]], spec: core.PathSpec, end_line: int) -> None:
         owner_index = self.owner[end_line]
         owner = self.drafts[owner_index] if owner_index >= 0 else None
         target = owner.evidence if owner else self.report_evidence
