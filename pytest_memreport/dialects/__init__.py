@@ -4,7 +4,7 @@
 ``detect_dialect`` says which dialect a text is written in, and
 ``parse_report`` hands the text to that dialect's parser. A dialect is a
 module with ``parse(path, text) -> Report`` registered in :data:`DIALECTS`;
-what dialects share (line patterns, Markdown blocks) is in :mod:`.lexing`.
+what dialects share (line patterns, Markdown blocks) is in :mod:`.core`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from ..model import Finding, Report
 from ..model import Run
-from . import citations, lexing, records, review, runs, tables
+from . import core, records, review, runs, tables
+from .core import anchors  # run citation forms (also core.anchors)
 
 __all__ = ["DIALECTS", "ReportError", "detect", "detect_dialect", "parse_folder", "parse_report", "read_report"]
 
@@ -101,9 +102,9 @@ def _declares_records(lines: list[str]) -> bool:
         stripped = line.strip(_ID_MARKUP)
         if not stripped or stripped[0] not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
             continue
-        if line.lstrip().startswith("#") and lexing.HEADED_RECORD.fullmatch(stripped):
+        if line.lstrip().startswith("#") and core.HEADED_RECORD.fullmatch(stripped):
             return True
-        if not lexing.RECORD_ID_LINE.fullmatch(stripped):
+        if not core.RECORD_ID_LINE.fullmatch(stripped):
             continue
         for following in lines[index + 1 : index + 4]:
             if following.strip():
@@ -127,7 +128,7 @@ def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
         else:
             continue
         first = first.strip(_ID_MARKUP)
-        if citations.SOURCE_REF.fullmatch(first):
+        if anchors.SOURCE_REF.fullmatch(first):
             register = True
         elif tables.table_id(first):
             rows += 1
@@ -162,7 +163,7 @@ def detect(text: str, path: str) -> tuple[str, bool]:
         return "tables", True
     if _REVIEW_MARK.search(text):
         return "review", False
-    if lines and lines[0].strip() == "---" and lexing.front_matter_end(lexing.numbered_lines(text)):
+    if lines and lines[0].strip() == "---" and core.front_matter_end(core.numbered_lines(text)):
         return "review", False
     return "records", False
 

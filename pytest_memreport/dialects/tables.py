@@ -42,7 +42,9 @@ from ..model import (
     Status,
 )
 from ..model import LOOKUP_CHECKOUT, LOOKUP_TREE
-from . import citations, lexing, runfacts
+from . import core as lexing  # the shared core of the dialects (dialects/core/)
+from . import runfacts
+from .core import anchors as citations
 from .review import BACKTICKED_PATH, repo_path_spec
 from .runfacts import FileFacts, RegisterRow, RunContext
 

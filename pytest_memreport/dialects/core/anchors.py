@@ -1,4 +1,4 @@
-"""Citation forms of analysis runs (FORMAT.md §3), read from one cell or sentence.
+"""Anchors: the citation forms of analysis runs (FORMAT.md §3), read from one cell or sentence.
 
 A *unit* is what a reader takes in at once: a table cell, a paragraph, a
 fenced line. :func:`scan` reads its words and returns every citation written
@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model import LineRange
-from . import lexing
+from ...model import LineRange
+from .citations import BARE_FILES, looks_like_path
 
 #: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry)
 SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
@@ -133,7 +133,7 @@ class Unit:
 
 
 def unit(pieces) -> Unit:
-    """A unit from markdown-it pieces (``lexing.Piece``); links are skipped (read as links)."""
+    """A unit from markdown-it pieces (:class:`.layout.Piece`); links are skipped (read as links)."""
     text_parts: list[str] = []
     words: list[Word] = []
     offset = 0
@@ -215,7 +215,7 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
     probe = probe.lstrip("/")
     if not probe or "://" in probe or ".." in probe.split("/"):
         return None
-    if not lexing.looks_like_path(probe):
+    if not looks_like_path(probe):
         return None
     return text, ranges, bad, form
 
@@ -318,7 +318,7 @@ def _file_shaped(path: str | None) -> bool:
     if not path:
         return False
     name = path.rstrip("/").rsplit("/", 1)[-1]
-    if name in lexing.BARE_FILES:
+    if name in BARE_FILES:
         return True
     stem, dot, extension = name.rpartition(".")
     return bool(dot and stem) and extension.lower() in _known_extensions()
