@@ -351,6 +351,12 @@ class Engine:
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             self.timing.add("matching", time.perf_counter() - start)
+        if result.status == verify.FILE_MISSING and evidence.source:
+            source = report.source(evidence.source)
+            if source is not None and source.registered and evidence.label != "source register":
+                where = f"{source.file or report.path}:{source.line}"
+                registered = f"the source register names it for {source.id} at {where}"
+                result = replace(result, note=f"{result.note}; {registered}" if result.note else registered)
         mapped = self._mapped.get(key)
         if mapped is not None:  # say which path a loosely written one was read as (-v, failures)
             result = replace(result, note=f"{result.note}; {mapped}" if result.note else mapped)

@@ -427,8 +427,9 @@ class _Parser(lexing.DocumentParser):
         for register in sorted(registers.values(), key=_source_order):
             parent = registers.get(register.parent) if register.parent else None
             pin = register.pin or (parent.pin if parent else None)
-            if pin and run_pin and runfacts.same_commit(pin, run_pin) and len(run_pin) > len(pin):
-                pin = run_pin  # the register's short spelling of the run's pin
+            shared = context.pin.sha if context.pin else None
+            if pin and shared and runfacts.same_commit(pin, shared):
+                pin = run_pin  # the run's pin (spelled in full), or this file's own when it differs
             url = register.url or (parent.url if parent else None)
             repository = lexing.repository_of(url)[0] if url and lexing.repository_of(url) else context.repository
             if url is None and context.repository:
