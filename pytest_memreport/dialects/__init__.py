@@ -88,7 +88,7 @@ _REVIEW_MARK = re.compile(
     r"(?im)^[ \t>*_-]*(?:Reviewed[ \t]+(?:commit|revision)|Repository)[*_]*[ \t]*:"
 )
 #: ``**Revision:**`` / ``Frozen revision:`` opening a line
-_REVISION_MARK = re.compile(r"(?im)^[ \t>*_-]*(?:Frozen[ \t]+)?Revision[*_]*[ \t]*:")
+_REVISION_MARK = re.compile(r"(?im)^[ \t>*_|-]*(?:Frozen[ \t]+)?Revision[*_]*[ \t]*[:.|]")
 #: markup around a record ID alone on a line (heading marks, emphasis, backticks)
 _ID_MARKUP = "#*_` \t"
 #: a ``Label:`` line, markup allowed
@@ -144,9 +144,9 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     """The dialect a report is written in.
 
     In order: record declarations (an ID alone on a line, then ``Label:``)
-    make a record report; table rows whose first cell is an ID, together
-    with a ``**Revision:**`` line or a source register, make an analysis
-    tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
+    make a record report; a source register (table rows starting ``SRC-n``),
+    or table rows whose first cell is an ID together with a ``**Revision:**``
+    line or ``| Revision |`` row, make an analysis tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
     ``**Repository:**`` or YAML front matter make a review. Anything else is
     read as a record report, the main dialect.
 
@@ -159,7 +159,7 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     if _declares_records(lines):
         return "records", True
     id_rows, register = _table_id_rows(lines)
-    if id_rows and (register or _REVISION_MARK.search(text)):
+    if register or (id_rows and _REVISION_MARK.search(text)):
         return "tables", True
     if _REVIEW_MARK.search(text):
         return "review", False

@@ -574,9 +574,8 @@ class _Parser(lexing.DocumentParser):
                 (owner.statuses if owner else self.report_statuses).append(status)
 
     def _add(self, owner: _Row | None, evidence: Evidence) -> None:
-        target = owner.evidence if owner is not None else self.report_evidence
-        if evidence not in target:
-            target.append(evidence)
+        # Each citation written is one piece of evidence, even the same one twice on a line.
+        (owner.evidence if owner is not None else self.report_evidence).append(evidence)
 
     def _mentions(self, mentions: list[tuple[str, int]]) -> None:
         for source_id, line in mentions:
