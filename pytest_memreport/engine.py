@@ -21,6 +21,7 @@ from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .checks import paths as tree_paths
 from .dialects import ReportError, parse_folder, read_report
 from .dialects.runs import RunFile
+from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report, Source
@@ -388,6 +389,8 @@ class Engine:
             if item.lookup is not None:
                 out.append(self._resolve_path(report, item))
                 continue
+            if item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
+                self._backticked(report, item)
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)
                 continue
@@ -477,6 +480,16 @@ class Engine:
             what = f"no {head!r} anywhere" if "/" not in written.strip("/") else f"no top folder {head!r}"
             return f"`{written}`: the pinned tree has {what}, and no line anchor or quotation cites it"
         return None
+
+    def _backticked(self, report: Report, evidence: Evidence) -> None:
+        """A review's backticked word that looks like a path is evidence only if the pin
+        has it; otherwise it is one "not evidence" item, as in analysis runs."""
+        binding = self.binding(report, evidence.source, evidence.pin)
+        if binding.pin is None:
+            return
+        index = self._tree_index(binding)
+        if not index.has(evidence.path.strip("/"), "any"):
+            self._not_evidence_reasons[(report.path, evidence)] = f"`{evidence.path}` is not a path at the pin"
 
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
         """Why a mention that looks like a path is no evidence of the target (one

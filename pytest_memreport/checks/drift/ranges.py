@@ -6,14 +6,16 @@ A quotation is matched through rendering damage; a range is not quoted, it is
 ``moved`` only to a block of lines that is identical, indentation and blank
 edge lines included (trimming a blank or fence-only edge line is never a
 shift), and otherwise ``relocated`` to another file holding the identical
-block, or ``changed``. The whole-tree search proposes places; each is kept only
-when its lines are the block.
+block, or ``changed`` (at once when its file still holds the same code
+reformatted). The whole-tree search proposes places; each is kept only when its
+lines are the block.
 """
 
 from __future__ import annotations
 
 from ...model import LineRange
 from ...text import match
+from .. import verify
 from . import search
 from .results import DELETED, MOVED, SHIFTED, UNCHANGED, Place
 
@@ -58,6 +60,10 @@ def classify_range(drift, recorded: str):
                 else:
                     status, message = SHIFTED, f"the cited lines shifted from {drift.pin.lines} to {lines} of {home}"
                 return drift._with_symbol(status, home, lines, textfile, message=message, note=textfile.note)
+            if verify.occurrences(recorded, textfile.text, home, key=textfile.oid or None)[0]:
+                # The same code, reformatted or reindented, is still in its file: those are
+                # not the cited lines any more, and no other file needs searching.
+                return drift._changed(match.compile_quote(recorded), recorded, home, None)
         elif textfile is not None:
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
