@@ -267,3 +267,33 @@ def test_a_forced_dialect_still_overrides(tmp_path, make_repo, dialect):
     files = [RunFile(str(p), read_report(p)[0]) for p in sorted(folder.glob("*.md"))]
     runs = parse_folder(str(folder), files, dialect)
     assert {r.dialect for run in runs for r in run.reports} == {dialect}
+
+
+PIN_SHA = "9a0bae8c1d2e3f405162738495a6b7c8d9e0f1a2"
+
+
+@pytest.mark.parametrize(
+    "stated, expected",
+    [
+        (f"**Revision:** `{PIN_SHA}`", PIN_SHA),
+        ("**Revision.** `9a0bae8`", "9a0bae8"),
+        (f"**Frozen revision:** {PIN_SHA}", PIN_SHA),
+        (f"| Field | Value |\n|---|---|\n| Revision | `{PIN_SHA}` |", PIN_SHA),
+        ("| Key | Value |\n|---|---|\n| **reviewed revision/version** | `9a0bae8c1d` (dated 2026-01-02) |", "9a0bae8c1d"),
+        ("Target: widgets at `9a0bae8`, inspected read-only.", "9a0bae8"),
+        ("All four files were read in full at `9a0bae8`.", "9a0bae8"),
+    ],
+)
+def test_every_pin_shape_stated_in_one_file_holds_for_the_run(tmp_path, stated, expected):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "boundary.md").write_text(f"# Boundary — RUN `S-1`\n\n{stated}\n", encoding="utf-8")
+    (folder / "packet.md").write_text(
+        "# Packet — RUN `S-1`\n\n| ID | Identity |\n|---|---|\n| SRC-1 | `src/a.ts` |\n", encoding="utf-8")
+    (folder / "lens.md").write_text(
+        "# Lens — RUN `S-1`\n\n| ID | Anchor |\n|---|---|\n| OBJ-1 | `SRC-1:3` |\n", encoding="utf-8")
+    (run,) = parse(folder)
+    for report in run.reports:
+        assert report.source("SRC-1").pin == expected
+    lens = next(r for r in run.reports if r.path.endswith("lens.md"))
+    assert [(e.path, str(e.cited_lines)) for e in lens.all_evidence()] == [("src/a.ts", "3")]
