@@ -51,17 +51,22 @@ def _definition_query(language: str) -> Query:
 
 
 def _definitions_of(parsed: _Parsed) -> list[Definition]:
+    """The text's definitions, found once and kept with its parse."""
     if parsed._definitions is None:
         parsed._definitions = _find_definitions(parsed)
     return parsed._definitions
 
 
 def _value_span(parsed: _Parsed, definition: Definition) -> tuple[int, int] | None:
+    """Where the value a module-level assignment or constant binds lies."""
     _definitions_of(parsed)
     return parsed._values.get(definition)
 
 
 def _find_definitions(parsed: _Parsed) -> list[Definition]:
+    """The query's matches, shaped by the language, then nested in start
+    order: a definition inside another is qualified by it (``Store.get``),
+    and a function inside a class-like one is a method."""
     with timed():
         matches = QueryCursor(_definition_query(parsed.language)).matches(parsed.tree.root_node)
     shape = spec(parsed.language).shape
