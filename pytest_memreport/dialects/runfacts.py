@@ -14,16 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Finding, LineRange
-from .core.boundary import (  # noqa: F401 - the tables parser reads them through here
-    REVISION_ROWS,
-    checkout_in,
-    identity_in,
-    identity_row,
-    repository_in,
-    revision_in,
-    revision_in_prose,
-    subject_in,
-)
 
 @dataclass
 class RegisterRow:
