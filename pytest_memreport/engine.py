@@ -259,10 +259,10 @@ class Engine(TargetPaths):
         for key, path in self.options.repos.items():
             if key is not None and "/" in key and key.casefold() == folded:
                 return Path(path)
-        for key in (wanted, source_id):
-            claimed = self.claims_for(report).source(key) if key else None
-            if claimed is not None and claimed.repo_path is not None:
-                return claimed.repo_path
+        for claims_file in self.claims_for(report).files:
+            for claimed in claims_file.sources:
+                if claimed.id.casefold() == folded and claimed.repo_path is not None:
+                    return claimed.repo_path
         return None
 
     def is_unmapped(self, report: Report, source_id: str | None) -> bool:

@@ -297,3 +297,15 @@ def test_every_pin_shape_stated_in_one_file_holds_for_the_run(tmp_path, stated, 
         assert report.source("SRC-1").pin == expected
     lens = next(r for r in run.reports if r.path.endswith("lens.md"))
     assert [(e.path, str(e.cited_lines)) for e in lens.all_evidence()] == [("src/a.ts", "3")]
+
+
+def test_a_claims_file_source_binds_the_named_repository_case_insensitively(pytester, make_repo):
+    repo, pin = build_target(make_repo)
+    folder = materialize("subtree-run", pytester.path, PIN=pin, PIN7=pin[:7])
+    claims = pytester.path / "run.claims.yaml"
+    # The run says github.com/Acme/Servers; the claims file spells it acme/SERVERS.
+    claims.write_text(f"schema: memreport-claims/1\nsources:\n  acme/SERVERS: {{repo: {repo.path}}}\nrecords: {{}}\n",
+                      encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(folder), "--memreport-claims", str(claims))
+    # The evidence of the subtree run (128 passed, 11 not evidence) plus a claims item per file.
+    result.assert_outcomes(passed=133, skipped=11)
