@@ -309,3 +309,14 @@ def test_a_claims_file_source_binds_the_named_repository_case_insensitively(pyte
     result = pytester.runpytest("--memreport", str(folder), "--memreport-claims", str(claims))
     # The evidence of the subtree run (128 passed, 11 not evidence) plus a claims item per file.
     result.assert_outcomes(passed=133, skipped=11)
+
+
+def test_a_review_beside_a_run_stays_a_review(tmp_path, make_repo):
+    _, pin = build_target(make_repo)
+    folder = materialize("subtree-run", tmp_path, PIN=pin, PIN7=pin[:7])
+    (folder / "widgets-review.md").write_text(
+        "---\ntype: review\n---\n\n**Repository:** https://github.com/acme/servers\n\n"
+        "The queue lives in `src/widgets/core/queue.ts`.\n", encoding="utf-8")
+    dialects = {Path(r.path).name: r.dialect for run in parse(folder) for r in run.reports}
+    assert dialects["widgets-review.md"] == "review"
+    assert dialects["RESULT.md"] == "tables"

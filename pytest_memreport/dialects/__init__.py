@@ -150,9 +150,9 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     ``**Repository:**`` or YAML front matter make a review. Anything else is
     read as a record report, the main dialect.
 
-    The second value says whether the text itself decides it (record
-    declarations, or table records with a register or revision); a file of
-    an analysis run that is not sure is read in its run's dialect.
+    The second value says whether the text itself decides it (anything but
+    the fallback); a file of an analysis run that declares nothing of its own
+    (a result, trial notes) is read in its run's dialect.
     """
     del path  # the same dialect may be a Markdown original or a plain-text rendering
     lines = text.split("\n")
@@ -162,9 +162,9 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     if register or (id_rows and _REVISION_MARK.search(text)):
         return "tables", True
     if _REVIEW_MARK.search(text):
-        return "review", False
+        return "review", True
     if lines and lines[0].strip() == "---" and core.front_matter_end(core.numbered_lines(text)):
-        return "review", False
+        return "review", True
     return "records", False
 
 
