@@ -320,3 +320,18 @@ def test_a_review_beside_a_run_stays_a_review(tmp_path, make_repo):
     dialects = {Path(r.path).name: r.dialect for run in parse(folder) for r in run.reports}
     assert dialects["widgets-review.md"] == "review"
     assert dialects["RESULT.md"] == "tables"
+
+
+def test_not_evidence_is_one_part_in_record_items_and_says_why_in_json(pytester, make_repo):
+    repo, pin = build_target(make_repo)
+    folder = materialize("subtree-run", pytester.path, PIN=pin, PIN7=pin[:7])
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
+                                "--memreport-items=record", "--memreport-json", str(out))
+    assert result.ret == 0
+    assert "subtree-run/RESULT.md [tables]; evidence 2 found; drift 2 unchanged; not evidence 8" \
+        in result.stdout.str()
+    result_md = all_evidence(run_json(out)["RESULT.md"])
+    mention = next(e for e in result_md if e["path"] == "P@5/R@5")
+    assert mention["at_pin"]["status"] == "not-evidence" and "no top folder 'P@5'" in mention["at_pin"]["reason"]
+    assert "at_against" not in mention  # one item: no drift check of what is no evidence
