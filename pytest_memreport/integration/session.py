@@ -188,7 +188,11 @@ class MemreportSession:
             timing.merge(self.engine.timing_json())
             for worker in self.worker_timings:
                 timing.merge(worker)
-            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage())
+            claims = {}
+            for report in self.reports():
+                found = self.engine.claims_for(report)
+                claims[report.path] = (found.predicates, found.observations)
+            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage(), claims)
             write_json_atomic(Path(target), data)
 
     def write_back(self, session: pytest.Session) -> None:
