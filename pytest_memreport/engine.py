@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import claims as claims_mod
-from .checks import drift, predicates, symbolrefs, verify
+from .checks import drift, predicate_follow, predicates, symbolrefs, verify
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Predicate
 from .dialects.claims.assembly import ReportClaims, assemble
@@ -359,7 +359,13 @@ class Engine:
             if rev is not None:
                 start = time.perf_counter()
                 try:
-                    result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                    snapshot = binding.store.snapshot(rev)
+                    # at the against-revision the boundary follows renames, as evidence does
+                    followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
+                    result = predicates.evaluate(followed.predicate, snapshot)
+                    if followed.moves:
+                        result = replace(result, followed=followed.moves,
+                                         message=f"{followed.note}: {result.message}")
                 except RepoError as exc:
                     # The search could not run: an error, never a pass (an absence over
                     # files that could not be read proves nothing).

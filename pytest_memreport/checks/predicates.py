@@ -72,6 +72,8 @@ class PredicateResult:
     matches: tuple[Hit, ...] = ()
     actual: str | int | None = None
     error: bool = False
+    #: renames followed to check it (``(as written, as followed)``), see :mod:`.predicate_follow`
+    followed: tuple[tuple[str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------- globs
@@ -140,7 +142,7 @@ def glob_match(pattern: str, path: str) -> bool:
     return p == len(pat)
 
 
-def _literal_prefix(pattern: str) -> str:
+def literal_prefix(pattern: str) -> str:
     """The folder part of a pattern before its first wildcard, for cheap filtering."""
     prefix = []
     for segment in _glob_segments(pattern)[:-1]:
@@ -152,7 +154,7 @@ def _literal_prefix(pattern: str) -> str:
 
 def select_files(patterns: Sequence[str], files: Iterable[str]) -> list[str]:
     """The files (sorted, unique) matching any of ``patterns``."""
-    compiled = [(pattern, _literal_prefix(pattern)) for pattern in patterns]
+    compiled = [(pattern, literal_prefix(pattern)) for pattern in patterns]
     selected = []
     for path in files:
         for pattern, prefix in compiled:

@@ -233,11 +233,15 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
     if result is None:
         return Outcome("skip", f"{loc}: {predicate.kind} not checked: {problem}", payload=payload, properties=props)
     title = f"{loc}: {predicate.owner} {predicate.kind} predicate"
+    moved = ""
+    if result.followed:
+        payload["followed"] = [list(pair) for pair in result.followed]
+        moved = " (followed " + ", ".join(f"{old} -> {new}" for old, new in result.followed) + ")"
     if result.ok:
-        return Outcome("pass", f"{title} holds at {rev_label}", payload=payload, properties=props)
+        return Outcome("pass", f"{title} holds at {rev_label}{moved}", payload=payload, properties=props)
     verb = "could not be checked" if result.error else "does not hold"
     details = tuple(f"  {line}" for line in result.message.split("\n"))
-    return Outcome("fail", f"{title} {verb} at {rev_label}", details, payload, props)
+    return Outcome("fail", f"{title} {verb} at {rev_label}{moved}", details, payload, props)
 
 
 def predicate_key(predicate) -> str:
@@ -252,6 +256,8 @@ def predicate_json(result, problem: str | None) -> dict:
         "message": result.message,
         "boundary_size": len(result.boundary),
     }
+    if result.followed:
+        out["followed"] = [list(pair) for pair in result.followed]
     if result.actual is not None:
         out["actual"] = result.actual
     if result.matches:
