@@ -346,7 +346,7 @@ class Engine:
         key = (report.path, predicate, at_against)
         if key in self._predicate_results:
             return self._predicate_results[key]
-        binding = self.binding(report, predicate.source)
+        binding = self.binding(report, predicate.source or self.default_source(report))
         answer: tuple = (None, binding.problem)
         if binding.pin is not None:
             rev = binding.pin
@@ -377,6 +377,12 @@ class Engine:
         self._predicate_results[key] = answer
         return answer
 
+    @staticmethod
+    def default_source(report: Report) -> str | None:
+        """The source a claim without ``source:`` is checked in: the report's first
+        (a review's ``owner/name``, mapped like its links are)."""
+        return report.sources[0].id if report.sources else None
+
     # -- observations ----------------------------------------------------
     def observation_result(self, report: Report, record, observation):
         """Run one observation at the pin (once per process); ``(result, problem)``.
@@ -386,7 +392,7 @@ class Engine:
         key = (report.path, observation)
         if key in self._observations:
             return self._observations[key]
-        binding = self.binding(report, None)
+        binding = self.binding(report, self.default_source(report))
         if binding.pin is None:
             answer = (None, binding.problem)
         else:
