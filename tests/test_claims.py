@@ -420,3 +420,82 @@ def test_inline_predicates_of_a_report_by_record():
     ))
     with pytest.raises(ClaimsError, match=r"^r\.md:5: contains predicate needs exactly one of text or regex"):
         inline_predicates(bad)
+
+
+# --------------------------------------------------------------------------- hostile input (issue 20)
+
+_RECORD_HEAD = "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n"
+
+
+@pytest.mark.parametrize(
+    "body, line, phrase",
+    [
+        ("    predicates:\n      - count: {glob: '*.py', text: x, equals: !!int abc}\n", 5, "YAML tag"),
+        ("    predicates:\n      - value: {path: a.py, symbol: X, equals: !!timestamp 2001-99-99}\n", 5, "YAML tag"),
+        ("    predicates:\n      - contains: {path: !!python/name:os.system a.py, text: x}\n", 5, "YAML tag"),
+        ("    predicates:\n      - contains: !foo {path: a.py, text: x}\n", 5, "YAML tag '!foo'"),
+        ("    predicates:\n      - value: {path: a.py, symbol: X, equals: " + "7" * 5001 + "}\n", 5,
+         "value equals is a number of 5001 characters"),
+        ("    predicates:\n      - count: {glob: '*.py', text: x, equals: 99999999999999999999}\n", 5,
+         "out of range"),
+        ("    observe:\n      - run: 'true'\n        timeout: " + "9" * 401 + "\n", 6, "timeout is a number of 401"),
+        ("    observe:\n      - run: 'true'\n        timeout: .nan\n", 6, "timeout must be a finite number"),
+        ("    observe:\n      - run: 'true'\n        timeout: .inf\n", 6, "timeout must be a finite number"),
+        ("    observe:\n      - run: 'true'\n        timeout: 1e9\n", 6, "at most 604800"),
+        ("    observe:\n      - run: \"pytest\\0 -q\"\n", 5, "run contains a NUL character"),
+        ("    observe:\n      - run: [pytest, \"-k\\0x\"]\n", 5, "run contains a NUL character"),
+        ("    observe:\n      - run: 'true'\n        cwd: \"sub\\0dir\"\n", 6, "cwd contains a NUL character"),
+        ("    observe:\n      - run: 'true'\n        env: {\"A=B\": x}\n", 6, "env name 'A=B' is not a variable name"),
+        ("    observe:\n      - run: 'true'\n        env: {A: \"x\\0y\"}\n", 6, "env A contains a NUL character"),
+        ("    observe:\n      - run: 'true'\n        axis: implementation\n", 6, "cannot promote the implementation"),
+        ("    observe:\n      - run: 'true'\n        covers_file: cov/lcov.info\n        covers: false\n", 7,
+         "covers: false with covers_file"),
+    ],
+)
+def test_hostile_claims_input_is_refused_at_load_with_its_line(body, line, phrase):
+    with pytest.raises(ClaimsError) as caught:
+        parse_claims(_RECORD_HEAD + body, "h.yaml")
+    assert all("\n" not in m for m in caught.value.messages)
+    assert any(m.startswith(f"h.yaml:{line}: ") and phrase in m for m in caught.value.messages), caught.value.messages
+
+
+def test_alias_amplified_input_is_bounded():
+    """A 64 KiB string used 20 times in one run list would make a 1.3 MB argv; used
+    thousands of times in a glob list, gigabytes of text to check. Both are refused
+    at load, quickly, with the line."""
+    import time
+
+    big = "x" * 65536
+    run = "[" + ", ".join(["*b"] * 20) + "]"
+    text = _RECORD_HEAD + f"    observe:\n      - run: &b '{big}'\n      - run: {run}\n"
+    with pytest.raises(ClaimsError, match=r"h\.yaml:6: run is 1310740 bytes long \(at most 131072\)"):
+        parse_claims(text, "h.yaml")
+    globs = "[" + ", ".join(["*g"] * 5000) + "]"
+    bomb = (_RECORD_HEAD + f"    predicates:\n      - contains: {{path: &g 'src/{big}', text: x}}\n"
+            f"      - absent: {{glob: {globs}, text: x}}\n")
+    started = time.monotonic()
+    with pytest.raises(ClaimsError, match=r"expands \(through YAML aliases\) to more than 16 MiB"):
+        parse_claims(bomb, "h.yaml")
+    assert time.monotonic() - started < 10
+
+
+def test_five_problems_are_five_messages():
+    text = textwrap.dedent(
+        """\
+        schema: memreport-claims/1
+        records:
+          MEM-CLM-a:
+            predicates:
+              - contians: {path: a.py, text: x}
+              - symbol: {path: a.py, name: f, kind: func}
+              - absent: {glob: /etc/*, text: x}
+              - count: {glob: "*.py", regex: "(", equals: 1}
+            observe:
+              - run: "true"
+                covers: maybe
+        """
+    )
+    with pytest.raises(ClaimsError) as caught:
+        parse_claims(text, "f.yaml")
+    assert [m.split(": ", 1)[0] for m in caught.value.messages] == [
+        "f.yaml:5", "f.yaml:6", "f.yaml:7", "f.yaml:8", "f.yaml:11"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -219,9 +220,20 @@ class Reader:
         return value
 
 
+_ANCHOR = re.compile(r"&[^\s,\[\]{}]+\s+")
+
+
 def _explicit_tag(node: Node) -> bool:
     """Whether ``node`` carries a tag the author wrote (``!!int``, ``!foo``) rather than
-    the one YAML resolves by itself."""
+    the one YAML resolves by itself. A node's start mark sits on its properties
+    (anchor, tag), so the text there tells even ``!!timestamp 2001-01-01``, whose
+    tag YAML would also have guessed."""
+    mark = node.start_mark
+    if mark.buffer is not None:
+        ahead = mark.buffer[mark.pointer: mark.pointer + 512]
+        ahead = _ANCHOR.sub("", ahead, count=1) if ahead.startswith("&") else ahead
+        if ahead.startswith("!"):
+            return True
     if isinstance(node, MappingNode):
         return node.tag != _MAP
     if isinstance(node, SequenceNode):

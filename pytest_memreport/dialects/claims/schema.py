@@ -282,6 +282,9 @@ def _value(r: Reader, line: int, entries: dict, args: dict) -> None:
         node = _require(r, "value", line, entries, "equals")
         if not isinstance(node, ScalarNode) or is_null(node):
             r.bad(node, f"value equals must be a number or a string; got {shape(node)}")
+        if node.tag == "tag:yaml.org,2002:timestamp":
+            args["equals"] = node.value  # a date-like literal: compared as written
+            return
         value = r.value(node, "value equals")
         if not isinstance(value, (str, int, float, bool)):
             value = node.value  # timestamps and the like: compare them as written
