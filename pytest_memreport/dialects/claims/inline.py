@@ -36,11 +36,11 @@ def memreport_blocks(text: str) -> tuple[TextBlock, ...]:
     (any case), with its content and the report line of its first content line."""
     if not _FENCE_HINT.search(text):
         return ()
-    from .. import lexing
+    from .. import core
 
-    skip = lexing.front_matter_end(lexing.numbered_lines(text))
+    skip = core.front_matter_end(core.numbered_lines(text))
     found = []
-    for block in lexing.markdown_blocks(text, skip_through=skip):
+    for block in core.markdown_blocks(text, skip_through=skip):
         if block.kind != "code" or not block.info.lower().startswith(INFO):
             continue
         lines = block.code.count("\n") + 1 if block.code else 1
