@@ -63,6 +63,19 @@ class Timing:
             self.phases[phase] += float(seconds)
 
 
+def covers_problems(claims: ReportClaims) -> tuple[str, ...]:
+    """``covers: true`` on commands coverage.py cannot measure, refused before anything runs."""
+    from .checks.observe.coverage import covers_problem
+
+    found = []
+    for observations in claims.observations.values():
+        for observation in observations:
+            problem = covers_problem(observation)
+            if problem:
+                found.append(f"{observation.file}:{observation.line}: {problem}")
+    return tuple(found)
+
+
 class Engine:
     """Caches everything one process needs: parsed reports, stores, results."""
 
@@ -334,6 +347,9 @@ class Engine:
                 files.append(loaded)
         others = frozenset(claims_mod.claims_path_for(p).resolve() for p in self.loaded_paths)
         result = assemble(report, files, beside, errors, max(1, len(self.loaded_paths)), others)
+        refused = covers_problems(result)
+        if refused:
+            result = replace(result, errors=result.errors + refused)
         self._report_claims[report.path] = result
         return result
 

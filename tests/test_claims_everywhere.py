@@ -298,3 +298,94 @@ def test_hostile_claims_input_is_one_line_per_problem_at_load(pytester, make_rep
     assert "store.claims.yaml:9: timeout is a number of 401 characters" in out
     assert "store.claims.yaml:11: env name 'A=B' is not a variable name" in out
     assert result.ret == 1
+
+
+LIB_TS = "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport const unused = 1;\n"
+#: a stand-in for a JavaScript coverage tool: the target's own script writes LCOV
+RUN_TESTS_SH = textwrap.dedent(
+    """\
+    #!/bin/sh
+    mkdir -p coverage
+    cat > coverage/lcov.info <<LCOV
+    TN:
+    SF:$PWD/src/lib.ts
+    FN:1,add
+    DA:1,1
+    DA:2,HITS
+    DA:5,1
+    LF:3
+    LH:3
+    end_of_record
+    LCOV
+    """
+)
+TS_REPORT = textwrap.dedent(
+    """\
+    Adder report
+
+    SRC-1 commit {pin} is the boundary.
+
+    Routes
+
+    MEM-RTE-add
+
+    Label: Add
+
+    return a + b; --- src/lib.ts:2
+
+      • implementation conclusion status: afforded
+      • operation conclusion status: uninspected
+    """
+)
+
+
+def test_covers_file_lcov_observes_a_non_python_command(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"src/lib.ts": LIB_TS, "run_tests.sh": RUN_TESTS_SH.replace("HITS", "3")}, "lib")
+    missed = repo.commit({"run_tests.sh": RUN_TESTS_SH.replace("HITS", "0")}, "a test that misses add")
+    report = pytester.path / "adder.txt"
+    report.write_text(TS_REPORT.format(pin=pin), encoding="utf-8")
+    (pytester.path / "adder.claims.yaml").write_text(textwrap.dedent("""\
+        schema: memreport-claims/1
+        records:
+          MEM-RTE-add:
+            observe:
+              - run: "sh run_tests.sh"
+                covers_file: coverage/lcov.info
+        """), encoding="utf-8")
+    out = pytester.path / "out.json"
+    # at a pin whose script reports zero hits on the quoted line: the run passes, the observation does not
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "--memreport-run",
+                                f"--memreport-pin={missed}", "--memreport-write", "-rA")
+    assert "did not execute the quoted code" in result.stdout.str() or "without executing" in result.stdout.str()
+    assert "status: uninspected" in report.read_text(encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "--memreport-run",
+                                "--memreport-write", f"--memreport-json={out}")
+    assert result.ret == 0, result.stdout.str()
+    text = report.read_text(encoding="utf-8")
+    assert "operation conclusion status: observed" in text and "quoted lines executed" in text
+    [observed] = json.loads(out.read_text())["reports"][0]["observations"]
+    assert (observed["record"], observed["file"], observed["line"], observed["status"]) == (
+        "MEM-RTE-add", "adder.claims.yaml", 5, "passed")
+    assert observed["result"]["coverage"]["lines"] == {"src/lib.ts": [[2, 2]]}
+    assert observed["result"]["coverage"]["format"] == "lcov"
+
+
+def test_covers_true_on_a_command_coverage_py_cannot_measure_is_refused_at_load(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"src/lib.ts": LIB_TS}, "lib")
+    report = pytester.path / "adder.txt"
+    report.write_text(TS_REPORT.format(pin=pin), encoding="utf-8")
+    (pytester.path / "adder.claims.yaml").write_text(textwrap.dedent("""\
+        schema: memreport-claims/1
+        records:
+          MEM-RTE-add:
+            observe:
+              - run: "npx jest"
+                covers: true
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA")
+    out = result.stdout.str()
+    assert "adder.claims.yaml:5: covers: true needs a python or pytest command" in out
+    assert "name the file with covers_file:" in out
+    assert summary_outcomes(result)["adder.txt::claims"] == "FAILED"
