@@ -389,8 +389,14 @@ def test_every_example_in_the_schema_documentation_is_valid():
             claims = parse_claims(body, str(docs))
             assert claims.records and all(r.predicates for r in claims.records.values())
             full_files += 1
+            assert claims.report is not None and claims.report.predicates
         elif body.startswith("- "):
             assert parse_inline(body, str(docs), 1, "MEM-CLM-doc")
+        elif body.startswith(("observe:", "predicates:")):
+            from pytest_memreport.dialects.claims import parse_block
+
+            predicates, observations = parse_block(body, str(docs), 1, "MEM-CLM-doc")
+            assert predicates or observations
     assert full_files == 1
 
 

@@ -389,3 +389,22 @@ def test_covers_true_on_a_command_coverage_py_cannot_measure_is_refused_at_load(
     assert "adder.claims.yaml:5: covers: true needs a python or pytest command" in out
     assert "name the file with covers_file:" in out
     assert summary_outcomes(result)["adder.txt::claims"] == "FAILED"
+
+
+def test_report_level_observation_runs_and_promotes_nothing(pytester, make_repo):
+    repo, pin = widget(make_repo)
+    report = pytester.path / "widget.md"
+    report.write_text(review(pin) + "\n- operation conclusion status: uninspected\n", encoding="utf-8")
+    (pytester.path / "widget.claims.yaml").write_text(textwrap.dedent("""\
+        schema: memreport-claims/1
+        report:
+          observe:
+            - run: "test -f src/core/engine.rs"
+        """), encoding="utf-8")
+    original = report.read_bytes()
+    out = pytester.path / "out.json"
+    result = run(pytester, report, repo, "--memreport-run", "--memreport-write", f"--memreport-json={out}")
+    assert summary_outcomes(result)["widget.md::report::observe[0]"] == "PASSED"
+    assert report.read_bytes() == original
+    [observed] = json.loads(out.read_text())["reports"][0]["observations"]
+    assert (observed["record"], observed["line"], observed["status"]) == (None, 4, "passed")
