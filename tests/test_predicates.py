@@ -514,3 +514,14 @@ def test_a_tracked_backslash_file_is_searched_as_git_spells_it(make_repo, mode):
     assert not absent.ok and not absent.error, absent.message
     assert [(h.path, h.line) for h in absent.matches] == [("src\\evil.py", 1)]
     assert not count.ok and count.actual == 1, count.message
+
+
+def test_an_over_size_file_in_the_boundary_makes_absent_unknown(make_repo):
+    repo = make_repo("big")
+    pin = repo.commit({"src/small.py": "x = 1\n", "src/huge.py": "y = 2\n" * 4000})
+    with GitStore.open(repo.path, max_file_bytes=1024) as store:
+        snapshot = store.snapshot(pin)
+        unknown = evaluate(pred("- absent: {glob: 'src/**', text: 'eval('}"), snapshot)
+        opted = evaluate(pred("- absent: {glob: 'src/**', text: 'eval(', skip_unreadable: true}"), snapshot)
+    assert not unknown.ok and unknown.error and "src/huge.py" in unknown.message
+    assert opted.ok and "src/huge.py" in opted.message
