@@ -505,3 +505,24 @@ def test_five_problems_are_five_messages():
         parse_claims(text, "f.yaml")
     assert [m.split(": ", 1)[0] for m in caught.value.messages] == [
         "f.yaml:5", "f.yaml:6", "f.yaml:7", "f.yaml:8", "f.yaml:11"]
+
+
+def test_report_section_applies_beside_its_report_and_is_ambiguous_when_named_for_several(tmp_path):
+    from pytest_memreport.dialects.claims.assembly import assemble
+    from pytest_memreport.model import Report
+
+    path = write(tmp_path, "schema: memreport-claims/1\nreport:\n  predicates:\n    - contains: {path: a.py, text: x}\n",
+                 name="shared.claims.yaml")
+    claims = load_claims(path)
+    review = Report(path=str(tmp_path / "review.md"), dialect="review")
+    own = assemble(review, [claims], tmp_path / "shared.claims.yaml", [], 3)
+    assert [(p.kind, p.line, p.owner) for p in own.predicates[""]] == [("contains", 4, "report")]
+    alone = assemble(review, [claims], tmp_path / "review.claims.yaml", [], 1)
+    assert alone.predicates[""] and not alone.errors
+    several = assemble(review, [claims], tmp_path / "review.claims.yaml", [], 3)
+    assert "" not in several.predicates
+    assert several.errors == (f"{path}:2: 'report:' of a claims file named with --memreport-claims applies to one "
+                              "report, but 3 are loaded; put it beside the report as review.claims.yaml",)
+    # beside another loaded report, it is that report's alone
+    other = assemble(review, [claims], tmp_path / "review.claims.yaml", [], 3, frozenset({path.resolve()}))
+    assert "" not in other.predicates and not other.errors
