@@ -9,7 +9,7 @@ and the ``file:line`` it was written on, and each observation with its run
 
 from __future__ import annotations
 
-from ..integration.outcomes import predicate_key
+from ..model import predicate_key
 from .results import ResultLog
 
 _NOT_CHECKED = {"status": "not-checked", "message": None}
