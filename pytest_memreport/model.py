@@ -174,6 +174,8 @@ class TextBlock:
     text: str
     line: int
     end_line: int
+    #: a fenced block's info word (``memreport``), empty for other spans
+    info: str = ""
 
 
 @dataclass(frozen=True)
@@ -264,6 +266,8 @@ class Report:
     statuses: tuple[Status, ...] = ()
     findings: tuple[Finding, ...] = ()
     line_count: int = 0
+    #: every fenced ```memreport block (in or outside records), found in every dialect
+    blocks: tuple[TextBlock, ...] = ()
     #: free-form facts a dialect wants in JSON (e.g. front matter keys)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
     #: the analysis run (folder of files written together) this report belongs to, if any

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..model import Finding, Report
 from ..model import Run
 from . import core, records, review, runs, tables
+from .claims.inline import memreport_blocks
 from .core import anchors  # run citation forms (also core.anchors)
 
 __all__ = ["DIALECTS", "ReportError", "detect", "detect_dialect", "parse_folder", "parse_report", "read_report"]
@@ -178,7 +180,13 @@ def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
     if parser is None:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{path}: unknown report dialect {name!r}; use one of {known}")
-    return parser(path, text)
+    return _with_blocks(parser(path, text), text)
+
+
+def _with_blocks(report: Report, text: str) -> Report:
+    # Claims blocks are read the same way in every dialect (see claims.inline).
+    blocks = memreport_blocks(text)
+    return replace(report, blocks=blocks) if blocks else report
 
 
 def parse_folder(folder: str, files: list[runs.RunFile], dialect: str | None = None) -> list[Run]:
@@ -187,4 +195,8 @@ def parse_folder(folder: str, files: list[runs.RunFile], dialect: str | None = N
     if dialect is not None and dialect not in DIALECTS:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{folder}: unknown report dialect {dialect!r}; use one of {known}")
-    return runs.parse_run(folder, files, detect, DIALECTS, dialect)
+    texts = {f.path: f.text for f in files}
+    return [
+        replace(run, reports=tuple(_with_blocks(report, texts[report.path]) for report in run.reports))
+        for run in runs.parse_run(folder, files, detect, DIALECTS, dialect)
+    ]
