@@ -1,0 +1,149 @@
+"""``--memreport-write`` / ``--memreport-diff`` at the end of a run: plans, applies or previews.
+
+What changes is decided by :mod:`..outputs.rewrite` from the run's results;
+this module gathers its inputs from the engine (the report's bytes as parsed,
+its claims files as loaded, the evidence that became checks) and, for a
+re-pin, asks git for the new commit, each re-pinned source's old commit and
+the renames between them (:class:`~..outputs.repin.RepinTarget`).
+
+A re-pin moves the sources kept in the same repository as the report's first
+source (the one ``REV`` is resolved in); sources of other repositories keep
+their pins.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..dialects.core.links import repository_of
+from ..engine import Engine
+from ..gitstore import RepoError, RevisionError
+from ..model import Report
+from ..outputs import preview, rewrite, writeback
+from ..outputs.repin import PinnedSource, RepinTarget, same_commit
+from .outcomes import evidence_key
+
+
+@dataclass
+class WriteOutcome:
+    """What the write step says, and whether it failed the run."""
+
+    messages: list[str] = field(default_factory=list)
+    failed: bool = False
+    diff: bytes = b""
+
+
+def stated_pin(report: Report, engine: Engine, source_id: str) -> str | None:
+    """The commit the report (or its claims file) states for a source; for a review whose
+    links carry the commits, the one most of its links of that repository use."""
+    source = report.source(source_id)
+    if source is not None and source.pin:
+        return source.pin
+    claimed = engine.claims_for(report).source(source_id)
+    if claimed is not None and claimed.pin:
+        return claimed.pin
+    pins = Counter(e.pin for e in report.all_evidence() if e.pin and (e.source or "").casefold() == source_id.casefold())
+    return pins.most_common(1)[0][0] if pins else None
+
+
+def repositories(report: Report, source_id: str) -> frozenset[str]:
+    names = {source_id.casefold()} if "/" in source_id else set()
+    source = report.source(source_id)
+    for url in (source.url if source else None, getattr(source, "repository", None)):
+        found = repository_of(url) if url and "://" in url else ((url, "") if url and "/" in url else None)
+        if found:
+            names.add(found[0].casefold())
+    return frozenset(names)
+
+
+def repin_target(engine: Engine, report: Report, rev: str) -> RepinTarget:
+    """The re-pin of ``report`` to ``rev``; raises RepoError / RevisionError (one line)."""
+    default = engine.binding(report, report.sources[0].id if report.sources else None)
+    if default.store is None:
+        raise RepoError(default.problem or "no target repository")
+    store = default.store
+    new = store.resolve(rev)
+    sources = []
+    renames: dict[str, str] = {}
+    for source in report.sources:
+        binding = engine.binding(report, source.id)
+        if binding.store is None or binding.store.path != store.path:
+            continue
+        written = stated_pin(report, engine, source.id)
+        if written is None:
+            continue
+        try:
+            old = store.resolve(written)
+        except RevisionError:
+            old = written.lower()  # not in this clone: the written sha still names it in the text
+        if same_commit(old, new):
+            continue
+        sources.append(PinnedSource(source.id, old, repositories(report, source.id)))
+        if len(old) == 40:
+            for path, moved in store.renames(old, new).items():
+                renames.setdefault(path, moved)
+    return RepinTarget(new, tuple(sources), renames)
+
+
+def checked_keys(engine: Engine, report: Report) -> set[str]:
+    """Keys of the evidence that became checks (a backticked word naming nothing is not evidence)."""
+    evidence = list(engine.checkable(report, report.evidence))
+    for record in report.records:
+        evidence.extend(engine.checkable(report, record.evidence))
+    return {evidence_key(e) for e in evidence}
+
+
+def claims_inputs(engine: Engine, report: Report) -> tuple[tuple[rewrite.ClaimsInput, ...], tuple]:
+    """The report's claims files as read (with their predicates), and its inline predicates."""
+    claims = engine.claims_for(report)
+    predicates = [p for group in claims.predicates.values() for p in group]
+    report_file = engine.report_file(report).resolve()
+    inline = tuple(p for p in predicates if Path(p.file).resolve() == report_file)
+    inputs = []
+    for claims_file in claims.files:
+        data = engine.claims_bytes.get(str(Path(claims_file.path).resolve()))
+        if data is None:
+            continue
+        own = tuple(p for p in predicates if p.file == claims_file.path)
+        inputs.append(rewrite.ClaimsInput(claims_file.path, data, own, claims_file.sources))
+    return tuple(inputs), inline
+
+
+def write_back(engine: Engine, reports: list[Report], log, repin: str | None, diff: bool) -> WriteOutcome:
+    """Plan every report's rewrite; apply it (or, with ``diff``, render it and write nothing)."""
+    out = WriteOutcome()
+    root = engine.options.rootdir
+    for report in reports:
+        original = engine.report_bytes.get(report.path)
+        if original is None:
+            continue
+        try:
+            target = repin_target(engine, report, repin) if repin else None
+            claims, inline = claims_inputs(engine, report)
+            plan = rewrite.plan(report, original, log, target, checked_keys(engine, report), claims, inline)
+            if plan.blockers:
+                out.messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
+                out.messages.extend(f"  {b}" for b in plan.blockers)
+                out.failed = True
+            out.messages.extend(f"regression: {r}" for r in plan.regressions)
+            out.messages.extend(plan.skipped)
+            files = plan.files(root / report.path, original)
+            if diff:
+                for item in files:
+                    writeback.check_unchanged(item.path, item.original)
+                out.diff += preview.render(files, root)
+                if any(item.edits for item in files):
+                    out.messages.extend(f"would write {c}" for c in plan.changes)
+                else:
+                    out.messages.append(f"{report.path}: nothing to write")
+                continue
+            if any(writeback.apply_files(files)):
+                out.messages.extend(f"wrote {c}" for c in plan.changes)
+            else:
+                out.messages.append(f"{report.path}: nothing to write")
+        except (writeback.WritebackError, RevisionError, RepoError) as exc:
+            out.messages.append(f"{report.path}: not written: {exc}")
+            out.failed = True
+    return out
