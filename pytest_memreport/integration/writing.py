@@ -75,13 +75,13 @@ def repin_target(engine: Engine, report: Report, rev: str) -> RepinTarget:
         if written is None:
             continue
         try:
-            old = store.resolve(written)
+            old, known = store.resolve(written), True
         except RevisionError:
-            old = written.lower()  # not in this clone: the written sha still names it in the text
+            old, known = written.lower(), False  # not in this clone: the written sha still names it
         if same_commit(old, new):
             continue
         sources.append(PinnedSource(source.id, old, repositories(report, source.id)))
-        if len(old) == 40:
+        if known:
             for path, moved in store.renames(old, new).items():
                 renames.setdefault(path, moved)
     return RepinTarget(new, tuple(sources), renames)
