@@ -123,7 +123,10 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
         line = evidence.end_line if evidence.kind.value == "quote" else evidence.line
         old = move.old_path + (f":{move.old_lines}" if move.old_lines else "")
         new = move.new_path + (f":{move.new_lines}" if move.new_lines else "")
-        why = f" (range corrected: the quotation is at lines {move.found} at the pin)" if move.corrected else ""
+        why = ""
+        if move.corrected:
+            lines = "line" if move.found.start == move.found.end else "lines"
+            why = f" (range corrected: the quotation is at {lines} {move.found} at the pin)"
         build.changes.append(f"{report.path}:{line}: {old} -> {new}{why}")
     build.changes.extend(found.messages)
     return [f"{report.path}:{c.line}: not rewritten ({c.reason}): another rewrite of the same text disagrees"
