@@ -23,7 +23,6 @@ from ..gitstore import RepoError, RevisionError
 from ..model import Report
 from ..outputs import preview, rewrite, writeback
 from ..outputs.repin import PinnedSource, RepinTarget, same_commit
-from .outcomes import evidence_key
 
 
 @dataclass
@@ -92,7 +91,7 @@ def checked_keys(engine: Engine, report: Report) -> set[str]:
     evidence = list(engine.checkable(report, report.evidence))
     for record in report.records:
         evidence.extend(engine.checkable(report, record.evidence))
-    return {evidence_key(e) for e in evidence}
+    return {e.key for e in evidence}
 
 
 def claims_inputs(engine: Engine, report: Report) -> tuple[tuple[rewrite.ClaimsInput, ...], tuple]:

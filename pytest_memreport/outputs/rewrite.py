@@ -27,8 +27,7 @@ from ..checks import observe
 from . import repin as repinning
 from . import writeback
 from .lineindex import LineIndex, resolve_overlaps
-from ..model import Report
-from ..integration.outcomes import evidence_key, predicate_key
+from ..model import Report, predicate_key
 from .results import ResultLog
 from .repin import RepinTarget
 
@@ -163,7 +162,7 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
             continue
         pins = []
         for evidence in record.evidence:
-            seen = log.get(report.path, "pin", evidence_key(evidence))
+            seen = log.get(report.path, "pin", evidence.key)
             pins.append(_Found(bool(seen) and seen["at_pin"]["status"] == "found"))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):
@@ -184,4 +183,4 @@ def repin_blockers(report: Report, log: ResultLog, repin: RepinTarget, checked: 
     return repinning.blockers(report, log, repin, checked)
 
 
-__all__ = ["ClaimsInput", "RewritePlan", "plan", "repin_blockers", "predicate_key", "evidence_key"]
+__all__ = ["ClaimsInput", "RewritePlan", "plan", "repin_blockers", "predicate_key"]

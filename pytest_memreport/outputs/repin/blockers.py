@@ -9,7 +9,7 @@ blocker is listed once, at its report line.
 
 from __future__ import annotations
 
-from ...integration.outcomes import DRIFT_PASSING, evidence_key
+from ...checks.drift import PASSING as DRIFT_PASSING
 from ...model import Report
 from ...text import render
 from ..results import ResultLog
@@ -33,7 +33,7 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
     for evidence in report.all_evidence():
         if not repinned(evidence, report, target):
             continue
-        key = evidence_key(evidence)
+        key = evidence.key
         if checked is not None and key not in checked:
             continue
         pin = log.get(report.path, "pin", key)

@@ -14,7 +14,6 @@ Two sources of change, both only from what this run established:
 
 from __future__ import annotations
 
-from ...integration.outcomes import evidence_key
 from ...model import Evidence, EvidenceKind, LineRange, Report
 from ..results import ResultLog
 from .target import Move, RepinTarget, same_commit
@@ -49,7 +48,7 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
     for evidence in report.all_evidence():
         if evidence.kind is EvidenceKind.SYMBOL:
             continue  # a name, not a location
-        key = evidence_key(evidence)
+        key = evidence.key
         pin = log.get(report.path, "pin", key)
         if pin is None:
             continue
