@@ -53,37 +53,39 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
         if pin is None:
             continue
         at_pin = pin["at_pin"]
+        # A bare name or partial path is checked as the file it resolved to at the pin.
+        old = pin.get("path") or evidence.path
         fixed = correctable(at_pin) if evidence.cited_lines else None
         move = None
         if repinned(evidence, report, target):
             drift = log.get(report.path, "drift", key)
             if drift is not None:
-                move = _followed(evidence, at_pin, drift["at_against"], fixed)
+                move = _followed(evidence, old, at_pin, drift["at_against"], fixed)
         elif fixed is not None and at_pin.get("status") not in ("missing", "file-missing"):
-            move = Move(evidence.path, evidence.path, evidence.cited_lines, fixed, corrected=True, found=fixed)
+            move = Move(old, old, evidence.cited_lines, fixed, corrected=True, found=fixed)
         if move is not None and move.changes:
             out[evidence] = move
     return out
 
 
-def _followed(evidence: Evidence, at_pin: dict, now: dict, fixed: LineRange | None) -> Move | None:
+def _followed(evidence: Evidence, old: str, at_pin: dict, now: dict, fixed: LineRange | None) -> Move | None:
     status = now.get("status")
     if status not in _FOLLOWED or (status == "relocated" and len(now.get("candidates") or ()) > 1):
         return None
-    path = now.get("path") or evidence.path
+    path = now.get("path") or old
     cited = evidence.cited_lines
     if cited is None:
-        return Move(evidence.path, path)
+        return Move(old, path)
     now_lines = LineRange(*now["lines"]) if now.get("lines") else None
     if fixed is not None:
-        return Move(evidence.path, path, cited, now_lines or fixed, corrected=True, found=fixed)
+        return Move(old, path, cited, now_lines or fixed, corrected=True, found=fixed)
     pin_lines = at_pin.get("lines")
     if now_lines is None or not pin_lines:
-        return Move(evidence.path, path, cited, cited)
+        return Move(old, path, cited, cited)
     delta = now_lines.start - pin_lines[0]
     if cited.start + delta < 1:
-        return Move(evidence.path, path, cited, cited)
-    return Move(evidence.path, path, cited, LineRange(cited.start + delta, cited.end + delta))
+        return Move(old, path, cited, cited)
+    return Move(old, path, cited, LineRange(cited.start + delta, cited.end + delta))
 
 
 def path_moves(moves: dict[Evidence, Move], renames: dict) -> dict[str, str]:

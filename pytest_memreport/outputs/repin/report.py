@@ -32,6 +32,10 @@ class ReportEdits:
     messages: list[str] = field(default_factory=list)
 
 
+#: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
+_SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
+
+
 def written(evidence: Evidence) -> str:
     """The path as the report spells it (a bare name or a checkout path resolved by the engine)."""
     spelled = getattr(evidence, "written", None)
@@ -89,6 +93,10 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
             ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
             out.changes.extend(citation_changes(number, text, written(evidence), move.old_path, move.new_path,
                                                 ranges, _reason(move), start, None, outside))
+            if ranges and evidence.source and _SOURCE_ID.fullmatch(evidence.source):
+                # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
+                out.changes.extend(citation_changes(number, text, evidence.source, evidence.source,
+                                                    evidence.source, ranges, _reason(move), start, None, outside))
     if definitions:
         for number in range(1, len(index) + 1):
             text = index.text(number)
