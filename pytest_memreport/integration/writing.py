@@ -110,39 +110,74 @@ def claims_inputs(engine: Engine, report: Report) -> tuple[tuple[rewrite.ClaimsI
     return tuple(inputs), inline
 
 
+@dataclass
+class _Planned:
+    report: Report
+    original: bytes
+    plan: rewrite.RewritePlan
+    inputs: tuple
+
+
+def _plan(engine: Engine, report: Report, log, repin: str | None, original: bytes, allow_repin: bool = True):
+    target = repin_target(engine, report, repin) if repin and allow_repin else None
+    claims, inline = claims_inputs(engine, report)
+    checked = checked_keys(engine, report)
+    return rewrite.plan(report, original, log, target, checked, claims, inline)
+
+
 def write_back(engine: Engine, reports: list[Report], log, repin: str | None, diff: bool) -> WriteOutcome:
-    """Plan every report's rewrite; apply it (or, with ``diff``, render it and write nothing)."""
+    """Plan every report's rewrite; apply it (or, with ``diff``, render it and write nothing).
+
+    The files of one analysis run share their pin: when any of them cannot be
+    re-pinned, none is (each still gets its promotions and range corrections).
+    """
     out = WriteOutcome()
-    root = engine.options.rootdir
+    planned: list[_Planned] = []
     for report in reports:
         original = engine.report_bytes.get(report.path)
         if original is None:
             continue
         try:
-            target = repin_target(engine, report, repin) if repin else None
-            claims, inline = claims_inputs(engine, report)
-            plan = rewrite.plan(report, original, log, target, checked_keys(engine, report), claims, inline)
-            if plan.blockers:
-                out.messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
-                out.messages.extend(f"  {b}" for b in plan.blockers)
-                out.failed = True
-            out.messages.extend(f"regression: {r}" for r in plan.regressions)
-            out.messages.extend(plan.skipped)
-            files = plan.files(root / report.path, original)
-            if diff:
-                for item in files:
-                    writeback.check_unchanged(item.path, item.original)
-                out.diff += preview.render(files, root)
-                if any(item.edits for item in files):
-                    out.messages.extend(f"would write {c}" for c in plan.changes)
-                else:
-                    out.messages.append(f"{report.path}: nothing to write")
-                continue
-            if any(writeback.apply_files(files)):
-                out.messages.extend(f"wrote {c}" for c in plan.changes)
-            else:
-                out.messages.append(f"{report.path}: nothing to write")
+            planned.append(_Planned(report, original, _plan(engine, report, log, repin, original), ()))
         except (writeback.WritebackError, RevisionError, RepoError) as exc:
             out.messages.append(f"{report.path}: not written: {exc}")
             out.failed = True
+    blocked_runs = {getattr(p.report, "run", None) for p in planned if p.plan.blockers} - {None}
+    for item in planned:
+        run = getattr(item.report, "run", None)
+        if run in blocked_runs and not item.plan.blockers and repin:
+            item.plan = _plan(engine, item.report, log, None, item.original, allow_repin=False)
+            out.messages.append(f"{item.report.path}: not re-pinned: another file of its run {run} "
+                                "does not hold at the new pin (see its blockers)")
+            out.failed = True
+    for item in planned:
+        try:
+            _write(item, engine.options.rootdir, repin, diff, out)
+        except (writeback.WritebackError, RevisionError, RepoError) as exc:
+            out.messages.append(f"{item.report.path}: not written: {exc}")
+            out.failed = True
     return out
+
+
+def _write(item: _Planned, root: Path, repin: str | None, diff: bool, out: WriteOutcome) -> None:
+    report, plan = item.report, item.plan
+    if plan.blockers:
+        out.messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
+        out.messages.extend(f"  {b}" for b in plan.blockers)
+        out.failed = True
+    out.messages.extend(f"regression: {r}" for r in plan.regressions)
+    out.messages.extend(plan.skipped)
+    files = plan.files(root / report.path, item.original)
+    if diff:
+        for one in files:
+            writeback.check_unchanged(one.path, one.original)
+        out.diff += preview.render(files, root)
+        if any(one.edits for one in files):
+            out.messages.extend(f"would write {c}" for c in plan.changes)
+        else:
+            out.messages.append(f"{report.path}: nothing to write")
+        return
+    if any(writeback.apply_files(files)):
+        out.messages.extend(f"wrote {c}" for c in plan.changes)
+    else:
+        out.messages.append(f"{report.path}: nothing to write")
