@@ -81,7 +81,11 @@ def repin_target(engine: Engine, report: Report, rev: str) -> RepinTarget:
             continue
         sources.append(PinnedSource(source.id, old, repositories(report, source.id)))
         if known:
-            for path, moved in store.renames(old, new).items():
+            try:
+                found = store.renames(old, new)
+            except RepoError:
+                found = {}  # e.g. a mirror missing a blob the diff needs: drift's own moves still apply
+            for path, moved in found.items():
                 renames.setdefault(path, moved)
     return RepinTarget(new, tuple(sources), renames)
 
