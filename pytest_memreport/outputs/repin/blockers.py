@@ -20,6 +20,8 @@ from .target import RepinTarget
 #: written against it already, though missing at the old pin)
 HOLDS = (DRIFT_PASSING - {"not-checked"}) | {"ahead"}
 _NOT_EVIDENCE_LABELS = ("backticked path",)
+#: the pin status of a mention an analysis run makes that is no target evidence (its item is skipped)
+_NOT_EVIDENCE = "not-evidence"
 
 
 def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[str] | None) -> list[str]:
@@ -40,6 +42,8 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
         drift = log.get(report.path, "drift", key)
         what = _what(evidence)
         where = f"{report.path}:{evidence.line}"
+        if pin is not None and pin["at_pin"]["status"] == _NOT_EVIDENCE:
+            continue
         if pin is None or drift is None:
             out[f"{where}: {what} was not checked in this run"] = None
             continue

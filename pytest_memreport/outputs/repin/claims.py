@@ -89,7 +89,10 @@ def claims_changes(index: LineIndex, predicates, files: dict[str, str], target: 
     if target is not None:
         for source in sources:
             if source.pin and target.source_for(source.id, None) is not None:
-                found = sha_changes(source.line, index.text(source.line) or "", target)
+                # ``SRC-1: {pin: abc}`` or ``SRC-1:`` with ``pin: abc`` on a line below it
+                found = []
+                for number in range(source.line, min(source.line + 3, len(index)) + 1):
+                    found.extend(sha_changes(number, index.text(number) or "", target))
                 changes.extend(found)
                 if found:
                     messages.append(f"{source.file}:{source.line}: {source.id} pin {source.pin} -> {target.new[:12]}")
