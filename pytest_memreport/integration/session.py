@@ -21,7 +21,6 @@ import pytest
 from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
-from ..gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportItem
 from ..options import RunOptions
 from ..outputs.results import ResultLog, build_json, summary_lines, write_json_atomic
@@ -201,7 +200,11 @@ class MemreportSession:
             timing.merge(self.engine.timing_json())
             for worker in self.worker_timings:
                 timing.merge(worker)
-            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage())
+            claims = {}
+            for report in self.reports():
+                found = self.engine.claims_for(report)
+                claims[report.path] = (found.predicates, found.observations)
+            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage(), claims)
             write_json_atomic(Path(target), data)
 
     def write_back(self, session: pytest.Session) -> None:

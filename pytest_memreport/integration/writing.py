@@ -126,7 +126,8 @@ def _plan(engine: Engine, report: Report, log, repin: str | None, original: byte
     target = repin_target(engine, report, repin) if repin and allow_repin else None
     claims, inline = claims_inputs(engine, report)
     checked = checked_keys(engine, report)
-    return rewrite.plan(report, original, log, target, checked, claims, inline)
+    return rewrite.plan(report, original, log, target, checked, claims, inline,
+                        engine.claims_for(report).predicates)
 
 
 def write_back(engine: Engine, reports: list[Report], log, repin: str | None, diff: bool) -> WriteOutcome:

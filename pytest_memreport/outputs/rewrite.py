@@ -74,17 +74,19 @@ class ClaimsInput:
 
 def plan(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None = None,
          checked: set[str] | None = None, claims: tuple[ClaimsInput, ...] = (),
-         inline: tuple = ()) -> RewritePlan:
+         inline: tuple = (), predicates: dict | None = None) -> RewritePlan:
     """Edits to ``data`` (the report's bytes as parsed) from the results in ``log``.
 
     ``checked`` are the keys of the evidence that became checks (``None``: all);
     ``claims`` the report's claims files, edited when paths they name moved;
     ``inline`` the predicates of the report's own ```memreport blocks.
+    ``predicates`` are the report's predicates by record: a record is promoted
+    only when each holds at the pin in this run (without them, those that ran).
     A re-pin with blockers plans no re-pin (promotions and corrections still).
     """
     text = data.decode("utf-8", errors="replace")
     build = _Builder(data)
-    regressions = _promotions(report, text, log, build)
+    regressions = _promotions(report, text, log, build, predicates)
     blockers: list[str] = []
     if repin is not None:
         blockers = repinning.blockers(report, log, repin, checked)
@@ -152,7 +154,17 @@ def _observation_results(report: Report, log: ResultLog, record_id: str):
     return [observe.ObservationResult.from_json(p["observation"]) for p in payloads]
 
 
-def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> list[str]:
+def _predicates_hold(report: Report, log: ResultLog, record_id: str, predicates: dict | None) -> list[_Found]:
+    """Whether each predicate of the record held at the pin: one failing (or not run) blocks promotion."""
+    if predicates is not None:
+        return [_Found(bool(seen) and seen["at_pin"]["status"] == "holds")
+                for seen in (log.get(report.path, "predicate-pin", predicate_key(p))
+                             for p in predicates.get(record_id, ()))]
+    return [_Found(p["at_pin"]["status"] == "holds")
+            for p in log.of_type(report.path, "predicate-pin") if p.get("record") == record_id]
+
+
+def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, predicates: dict | None) -> list[str]:
     regressions = []
     for record in report.records:
         if record.is_annotation:
@@ -164,6 +176,7 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
         for evidence in record.evidence:
             seen = log.get(report.path, "pin", evidence.key)
             pins.append(_Found(bool(seen) and seen["at_pin"]["status"] == "found"))
+        pins.extend(_predicates_hold(report, log, record.id, predicates))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):
             regressions.append(f"{report.path}:{decision.status.line}: {decision.message}")
