@@ -234,3 +234,18 @@ def repin_then_check_review(pytester, report, repo):
     nothing = review_run("--memreport-write", "--memreport-repin=HEAD")
     assert "nothing to write" in nothing.stdout.str() and report.read_bytes() == written
     return result, written
+
+
+def test_a_record_report_and_its_claims_file_are_repinned_in_one_step(pytester, moved):
+    """Predicates over renamed files hold at the new pin by following the renames; the
+    re-pin writes their new paths, so the next run needs no following."""
+    repo, pin, head = moved
+    report = pytester.path / "store.txt"
+    report.write_text(records_text(pin), encoding="utf-8")
+    claims = pytester.path / "store.claims.yaml"
+    claims.write_text(CLAIMS, encoding="utf-8")
+    result, written = repin_then_check(pytester, report, repo)
+    assert f"SRC-1 commit {head[:10]}" in written.decode() and "--- src/pkg/store.py:9" in written.decode()
+    assert claims.read_text(encoding="utf-8") == CLAIMS.replace(
+        "{path: pkg/store.py,", "{path: src/pkg/store.py,").replace('["pkg/**"', '["src/pkg/**"')
+    assert "wrote store.claims.yaml:5: pkg/store.py -> src/pkg/store.py" in result.stdout.str()
