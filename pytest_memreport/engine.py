@@ -28,6 +28,14 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .targets import TargetPaths
 
+def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
+    """Whether a link's own commit is not the report's pin for its repository."""
+    if not stated:
+        return False
+    one, two = link_pin.lower(), stated.lower()
+    return not (one.startswith(two) or two.startswith(one))
+
+
 @dataclass(frozen=True)
 class Binding:
     """Where one source of one report is checked: a repository and a resolved pin.
@@ -117,6 +125,8 @@ class Engine(TargetPaths):
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
+        #: each claims file's bytes as loaded (by resolved path), for the same reason
+        self.claims_bytes: dict[str, bytes] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -286,7 +296,12 @@ class Engine(TargetPaths):
         pins = self.options.pins
         claimed = self.claims_for(report).source(sid)
         claimed_pin = claimed.pin if claimed is not None else None
-        stated = own_pin or pins.get(sid) or pins.get(None) or claimed_pin or source.pin
+        override = pins.get(sid) or pins.get(None)
+        if own_pin and override and not _pinned_elsewhere(own_pin, claimed_pin or source.pin):
+            # --memreport-pin moves the links at the report's own pin too (not those
+            # citing another commit on purpose).
+            own_pin = None
+        stated = own_pin or override or claimed_pin or source.pin
         try:
             store = self.store_for(report, source_id)
         except RepoError as exc:
@@ -388,6 +403,10 @@ class Engine(TargetPaths):
     def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:
         key = Path(path).resolve()
         if key not in self._claims_files:
+            try:
+                self.claims_bytes[str(key)] = key.read_bytes()
+            except OSError:
+                pass  # load_claims says why it cannot be read
             try:
                 self._claims_files[key] = claims_mod.load_claims(path)
             except ClaimsError as exc:
