@@ -40,10 +40,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-run", action="store_true", default=False,
                     help="run claims-file observations (the target's tests) in a temporary worktree at the pin")
     group.addoption("--memreport-write", action="store_true", default=False,
-                    help="rewrite reports in place: promoted statuses with their evidence (atomic; only those bytes)")
+                    help="rewrite reports in place: promoted statuses with their evidence, quotation ranges found "
+                         "elsewhere at the pin, re-pins (atomic; only those bytes)")
     group.addoption("--memreport-repin", default=None, metavar="REV",
-                    help="with --memreport-write: move the pin to REV when everything holds there (and write moved paths "
-                         "and shifted line ranges); refuses, listing blockers, otherwise")
+                    help="with --memreport-write: move the pin to REV when everything holds there (every link at the pin, "
+                         "moved paths, shifted ranges and anchors, the claims file); refuses, listing blockers, otherwise")
     group.addoption("--memreport-diff", action="store_true", default=False,
                     help="print what --memreport-write would change (reports and claims files) as a unified "
                          "diff, and write nothing; the exit code is as with --memreport-write")

@@ -45,6 +45,7 @@ def correctable(at_pin: dict) -> LineRange | None:
 def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -> dict[Evidence, Move]:
     """Every evidence whose citation changes, with its :class:`.Move`."""
     out: dict[Evidence, Move] = {}
+    cited = _cited_by_line(report, log)
     for evidence in report.all_evidence():
         if evidence.kind is EvidenceKind.SYMBOL:
             continue  # a name, not a location
@@ -56,6 +57,8 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
         # A bare name or partial path is checked as the file it resolved to at the pin.
         old = pin.get("path") or evidence.path
         fixed = correctable(at_pin) if evidence.cited_lines else None
+        if fixed is not None and _cited_beside(cited, evidence, old, fixed):
+            fixed = None  # another citation beside it names those lines: the author cited both
         move = None
         if repinned(evidence, report, target):
             drift = log.get(report.path, "drift", key)
@@ -66,6 +69,27 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
         if move is not None and move.changes:
             out[evidence] = move
     return out
+
+
+def _cited_by_line(report: Report, log: ResultLog) -> dict[int, list[tuple[str, LineRange]]]:
+    """Report line → the (file at the pin, cited range) of every line citation on it."""
+    out: dict[int, list[tuple[str, LineRange]]] = {}
+    for evidence in report.all_evidence():
+        if evidence.cited_lines is None:
+            continue
+        pin = log.get(report.path, "pin", evidence.key)
+        path = (pin or {}).get("path") or evidence.path
+        for line in range(evidence.line, evidence.end_line + 1):
+            out.setdefault(line, []).append((path, evidence.cited_lines))
+    return out
+
+
+def _cited_beside(cited: dict, evidence: Evidence, path: str, found: LineRange) -> bool:
+    return any(
+        other_path == path and other != evidence.cited_lines and other.contains(found)
+        for line in range(evidence.line, evidence.end_line + 1)
+        for other_path, other in cited.get(line, ())
+    )
 
 
 def _followed(evidence: Evidence, old: str, at_pin: dict, now: dict, fixed: LineRange | None) -> Move | None:
