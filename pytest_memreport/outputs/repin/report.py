@@ -38,9 +38,8 @@ _SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
 
 def written(evidence: Evidence) -> str:
     """The path as the report spells it (a bare name or a checkout path resolved by the engine)."""
-    spelled = getattr(evidence, "written", None)
-    if spelled:
-        return spelled
+    if evidence.written:
+        return evidence.written
     if evidence.label == "basename" and evidence.text:
         return evidence.text
     return evidence.path
@@ -52,7 +51,7 @@ def _repositories(report: Report, source_id: str | None) -> set[str]:
     names = {(source_id or "").casefold()} if source_id else set()
     if source is not None:
         names.add(source.id.casefold())
-        for url in (source.url, getattr(source, "repository", None)):
+        for url in (source.url, source.repository):
             found = repository_of(url) if url and "://" in url else ((url, None) if url else None)
             if found:
                 names.add(found[0].casefold())
