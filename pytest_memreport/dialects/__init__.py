@@ -28,7 +28,7 @@ class ReportError(Exception):
     naming the file and what to do."""
 
 
-#: dialect name -> parser: record reports (FORMAT.md §1), reviews (§2), analysis tables (§3).
+#: dialect name -> parser: record reports (docs/FORMATS.md §1), reviews (§2), analysis tables (§3).
 DIALECTS: dict[str, Callable[[str, str], Report]] = {
     "records": records.parse,
     "review": review.parse,

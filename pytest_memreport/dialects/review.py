@@ -1,4 +1,4 @@
-"""Reviews (FORMAT.md §2): Markdown notes whose evidence is commit-pinned links.
+"""Reviews (docs/FORMATS.md §2): Markdown notes whose evidence is commit-pinned links.
 
 A review has no records: everything it cites is evidence of the report
 itself (``owner=None``). What counts as evidence:

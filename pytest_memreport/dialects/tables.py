@@ -1,4 +1,4 @@
-"""Analysis-run records (FORMAT.md §3): records as pipe-table rows.
+"""Analysis-run records (docs/FORMATS.md §3): records as pipe-table rows.
 
 A tables report pins its run with ``**Revision:** `<sha>``` (or ``**Frozen
 revision:**``) and/or a source register, a table whose rows start with
