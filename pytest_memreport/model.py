@@ -309,7 +309,7 @@ def predicate_key(predicate) -> str:
 
 @dataclass(frozen=True)
 class Run:
-    """An analysis run: the reports of one folder written together (FORMAT.md §3).
+    """An analysis run: the reports of one folder written together (docs/FORMATS.md §3).
 
     They share one source register, one repository and one pin; each report
     already carries the run's sources, so nothing downstream needs to know it

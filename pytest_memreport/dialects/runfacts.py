@@ -1,4 +1,4 @@
-"""What the files of an analysis run state about the run as a whole (FORMAT.md §3).
+"""What the files of an analysis run state about the run as a whole (docs/FORMATS.md §3).
 
 One file of a run usually holds the boundary: the repository
 (``github.com/owner/name``), the subject subtree (``the subtree src/widgets

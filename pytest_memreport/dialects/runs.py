@@ -1,4 +1,4 @@
-"""Analysis runs: the files of one folder written together, parsed as one unit (FORMAT.md §3).
+"""Analysis runs: the files of one folder written together, parsed as one unit (docs/FORMATS.md §3).
 
 An evidence packet states the run's boundary, register and revision; lens
 files, the runtime account, the result and trial notes cite ``SRC-1:26``

@@ -1,7 +1,7 @@
 """What the tables of an analysis-run file state: record IDs, and the run's facts.
 
 :class:`FactsReader` is the part of the tables parser that reads what a file
-says about its run (FORMAT.md §3): the revision in its shapes, the repository,
+says about its run (docs/FORMATS.md §3): the revision in its shapes, the repository,
 the subject subtree, the checkout, the run identity, and the source register
 (identity cells naming several files, a file with its lines, a folder, a
 sub-entry ``SRC-1a``, an absolute checkout path, ``repo-root `package.json```).

@@ -1,4 +1,4 @@
-"""Anchors: the citation forms of analysis runs (FORMAT.md §3), read from one cell or sentence.
+"""Anchors: the citation forms of analysis runs (docs/FORMATS.md §3), read from one cell or sentence.
 
 A *unit* is what a reader takes in at once: a table cell, a paragraph, a
 fenced line. :func:`scan` reads its words and returns every citation written

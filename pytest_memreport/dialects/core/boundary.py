@@ -1,4 +1,4 @@
-"""What a run's boundary states, line by line (FORMAT.md §3): the revision in its many
+"""What a run's boundary states, line by line (docs/FORMATS.md §3): the revision in its many
 shapes (``**Revision:**``, ``**Revision.**``, ``Frozen revision:``, ``| Revision | <sha> |``,
 ``Target: X at <sha>``, prose ``at `<sha>```), the repository (``github.com/owner/name``),
 the subject subtree (``the subtree src/widgets of ...``), the analyst's checkout
