@@ -8,11 +8,7 @@ has every record and every piece of evidence, checked or not.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from dataclasses import replace
 
@@ -153,21 +149,6 @@ def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None,
     if extra:
         data.update(extra)
     return data
-
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    """Write JSON through a temporary file in the same folder, then rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, sort_keys=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def summary_lines(reports: list[Report], log: ResultLog, coverage: dict | None = None) -> list[str]:
