@@ -25,7 +25,7 @@ from ..text.render import printable, short
 from .annotations import workspace_path
 from .verdicts import CheckVerdict
 
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 #: the ``partialFingerprints`` key (versioned: a change of recipe is a new key, not a silent break)
 FINGERPRINT = "memreportCheck/v1"
