@@ -142,3 +142,19 @@ def test_more_annotations_than_github_shows_end_with_a_notice(pytester, make_rep
     lines = commands(result)
     assert sum(line.startswith("::error ") for line in lines) == 12
     assert lines[-1].startswith("::notice title=memreport::12 failures and 0 warnings in all; GitHub shows 10")
+
+
+def test_the_step_summary_is_appended_with_every_failure_and_warning(pytester, base, monkeypatch):
+    summary = pytester.path / "step_summary.md"
+    summary.write_text("## An earlier step\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    result = pytester.runpytest(*base.args())
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## An earlier step\n## memreport: which reports are stale\n")
+    assert "2 failures, 1 warnings" in text
+    assert "**error** store.txt:15: MEM-OBJ-limits quotation of pkg/limits.py changed at" in text
+    assert "**warning** store.txt:21: MEM-OBJ-put quotation of pkg/store.py: enclosing definition changed" in text
+    result.stdout.fnmatch_lines([f"memreport: appended the step summary to {summary}"])
+    # a second run appends again, as each step of a job does
+    pytester.runpytest(*base.args())
+    assert summary.read_text(encoding="utf-8").count("## memreport: which reports are stale") == 2

@@ -26,7 +26,7 @@ from ..gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportItem
 from ..options import RunOptions
 from ..outputs.results import ResultLog, build_json, summary_lines
-from ..outputs import annotations as gh, files, sarif
+from ..outputs import annotations as gh, files, sarif, stepsummary
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
 
@@ -245,7 +245,9 @@ class MemreportSession:
         return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))
 
     def summary_text(self) -> str:
-        return ""  # the staleness table's Markdown: joined with the table's rows (outputs.stepsummary)
+        # rows=None: the table's rows come from outputs.staleness (the terminal table's),
+        # given here as stepsummary.render(self.rows(), self.verdicts) once both are in.
+        return stepsummary.render(None, self.verdicts)
 
     def _write_raw(self, line: str) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")

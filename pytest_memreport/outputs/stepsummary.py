@@ -126,13 +126,17 @@ def _verdict_lines(verdicts: list[CheckVerdict]) -> list[str]:
     return out
 
 
-def render(rows: Iterable, verdicts: list[CheckVerdict] = (),
+def render(rows: Iterable | None, verdicts: list[CheckVerdict] = (),
            heading: str = "memreport: which reports are stale") -> str:
     """The step summary's section: a heading, the table, the totals, then (folded) where
-    moved evidence went and every failure and warning with its file and line."""
-    ordered = _ordered(rows)
+    moved evidence went and every failure and warning with its file and line.
+
+    ``rows=None``: no table (a run whose rows are not known), only the failures."""
+    ordered = _ordered(rows or ())
     out = [f"## {markdown_text(heading)}", ""]
-    if not ordered:
+    if rows is None:
+        pass
+    elif not ordered:
         out += ["No report ran.", ""]
     else:
         out += ["| state | report | why |", "| --- | --- | --- |"]
