@@ -94,6 +94,16 @@ class Evidence:
     context: tuple[str, ...] = ()
 
     @property
+    def key(self) -> str:
+        """A stable identity of this evidence within its report (survives re-parsing)."""
+        if self.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
+            return f"symbol:{self.line}:{self.text}"
+        cited = str(self.cited_lines) if self.cited_lines else ""
+        # A bare file name keeps its key once resolved to a path (see Engine.checkable).
+        where = self.text if self.label == "basename" and self.text else self.path
+        return f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
+
+    @property
     def name(self) -> str:
         """The item-name fragment for this evidence: ``quote@L141``.
 
@@ -152,6 +162,8 @@ class TextBlock:
     text: str
     line: int
     end_line: int
+    #: a fenced block's info word (``memreport``), empty for other spans
+    info: str = ""
 
 
 @dataclass(frozen=True)
@@ -230,6 +242,8 @@ class Report:
     statuses: tuple[Status, ...] = ()
     findings: tuple[Finding, ...] = ()
     line_count: int = 0
+    #: every fenced ```memreport block (in or outside records), found in every dialect
+    blocks: tuple[TextBlock, ...] = ()
     #: free-form facts a dialect wants in JSON (e.g. front matter keys)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -257,3 +271,8 @@ class Report:
             if src.id == source_id:
                 return src
         return None
+
+
+def predicate_key(predicate) -> str:
+    """A stable identity of a claims-file predicate: its file, line and index there."""
+    return f"{predicate.file}:{predicate.line}:{predicate.index}"

@@ -1,6 +1,6 @@
 """Aggregating item payloads into the JSON results (schema ``memreport/1``) and summaries.
 
-Items attach a JSON payload to their ``user_properties``; the controlling
+Items attach a JSON payload to each check entry they report; the controlling
 process (also under pytest-xdist) feeds every payload to a :class:`ResultLog`.
 :func:`build_json` then lays the payloads over the parsed reports, so the JSON
 has every record and every piece of evidence, checked or not.
@@ -13,7 +13,6 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 
 from ..model import Evidence, EvidenceKind, Record, Report
-from ..integration.outcomes import evidence_key
 
 SCHEMA = "memreport/1"
 
@@ -55,7 +54,7 @@ class ResultLog:
 
 
 def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | None = None) -> dict:
-    key = key or evidence_key(evidence)
+    key = key or evidence.key
     pin = log.get(report, "pin", key)
     drift = log.get(report, "drift", key)
     out = {
@@ -81,7 +80,7 @@ def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) 
     """Evidence as JSON; a proposed symbol reference that named no definition is not evidence."""
     out = []
     for item in evidence:
-        key = evidence_key(item)
+        key = item.key
         pin = log.get(report, "pin", key)
         if item.kind is EvidenceKind.SYMBOL and pin is None:
             continue
@@ -141,11 +140,17 @@ def report_json(report: Report, log: ResultLog) -> dict:
     return out
 
 
-def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None) -> dict:
+def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None,
+               claims: dict | None = None) -> dict:
+    """The results; ``claims`` maps a report path to its ``(predicates, observations)`` by owner."""
+    from .claims_json import claims_json
+
     data = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
     for entry in data["reports"]:
         if coverage and entry["path"] in coverage:
             entry["coverage"] = coverage[entry["path"]]
+        if claims is not None:
+            entry.update(claims_json(entry["path"], *claims.get(entry["path"], ({}, {})), log))
     if extra:
         data.update(extra)
     return data
