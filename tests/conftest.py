@@ -17,6 +17,14 @@ from pytest_memreport.model import Report  # noqa: E402
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
+@pytest.fixture(autouse=True)
+def _outside_github_actions(monkeypatch):
+    """Runs under test see no GitHub Actions of the suite's own CI (no step summary of its
+    job is appended to, no annotation printed); a test that wants them sets them."""
+    for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def make_repo(tmp_path):
     """Factory for real target repositories: ``make_repo("name") -> RepoBuilder``."""

@@ -61,8 +61,7 @@ def test_github_annotation_on_the_report_line(pytester, setup, monkeypatch):
     result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
     annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
     assert len(annotations) == 1
-    assert annotations[0].startswith("::error file=limits.txt,line=25::limits.txt:25: MEM-OBJ-limit-2")
-    assert "changed" in annotations[0]
+    assert annotations[0].startswith("::error file=limits.txt,line=25,title=MEM-OBJ-limit-2%3A changed::MEM-OBJ-limit-2 ")
 
 
 def test_an_unknown_pin_is_annotated_on_the_source_line(pytester, setup, monkeypatch):
@@ -73,7 +72,7 @@ def test_an_unknown_pin_is_annotated_on_the_source_line(pytester, setup, monkeyp
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
     annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
-    assert annotations and annotations[0].startswith("::error file=limits.txt,line=5::limits.txt:5: ")
+    assert annotations and annotations[0].startswith("::error file=limits.txt,line=5,title=limits.txt%3A missing-commit::")
 
 
 def test_junit_properties_and_json_timing(pytester, setup):

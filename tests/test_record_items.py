@@ -180,9 +180,9 @@ def test_github_annotations_are_one_per_failing_evidence(pytester, target, monke
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     found = annotations(run(pytester, repo, "--memreport-items=record"))
     # The absent commit's source fails once, annotated on the line that declares it.
-    assert [re.match(r"::error file=report\.md,line=(\d+)::", a).group(1) for a in found] == [
+    assert [re.match(r"::error file=report\.md,line=(\d+),title=", a).group(1) for a in found] == [
         "5", str(BAD_AT_PIN), str(BAD_AT_HEAD)]
-    assert found[1].startswith(f"::error file=report.md,line={BAD_AT_PIN}::report.md:{BAD_AT_PIN}: MEM-OBJ-bad")
+    assert found[1].startswith(f"::error file=report.md,line={BAD_AT_PIN},title=MEM-OBJ-bad%3A missing::MEM-OBJ-bad ")
     assert found == annotations(run(pytester, repo))
 
 

@@ -207,6 +207,10 @@ class MemreportItem(pytest.Item):
     def __init__(self, *, report: Report | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.report = report
+        #: what this item checked, one JSON entry per check (:func:`check_entry`), for the
+        #: session; the entries travel on the item's call report (also from a pytest-xdist
+        #: worker), not in its JUnit properties, which stay compact
+        self.memreport_checks: list[str] = []
         self.add_marker("memreport")
         if self.marker_name != "memreport":
             self.add_marker(self.marker_name)
@@ -220,33 +224,35 @@ class MemreportItem(pytest.Item):
 
     def runtest(self) -> None:
         outcome = checked(self.report, self.line, self.path, self.outcome)
-        self.user_properties.append(("memreport", json.dumps(outcome.payload, sort_keys=True)))
+        self.memreport_checks.append(check_entry(outcome))
         self.conclude(outcome)
 
     def conclude(self, outcome: Outcome) -> None:
         """Give ``outcome`` to pytest: its JUnit properties, then fail, skip or warn."""
-        for key in ("record", "evidence", "status", "location"):
+        for key in JUNIT_PROPERTIES:
             value = outcome.properties.get(key)
             if value is not None:
-                self.user_properties.append((key, str(value)))
+                self.user_properties.append((key, junit_value(value)))
         if outcome.verdict == "fail":
             raise CheckFailed(outcome)
         if outcome.verdict == "skip":
             # Located at the item (its report line), not at this line of items.py;
             # pytest prints that location, so the headline's own is left out.
-            raise pytest.skip.Exception(_LOCATION_PREFIX.sub("", outcome.headline, count=1),
+            raise pytest.skip.Exception(render.printable(_LOCATION_PREFIX.sub("", outcome.headline, count=1)),
                                         _use_item_location=True)
         if outcome.verdict == "warn":
             self.warn_at(self.line, outcome.headline)
 
     def warn_at(self, line: int, message: str) -> None:
         # Attributed to the report line, so pytest's warning summary points there.
-        warnings.warn_explicit(MemreportWarning(message), MemreportWarning, filename=str(self.path), lineno=line)
+        warnings.warn_explicit(MemreportWarning(render.printable(message)), MemreportWarning,
+                               filename=str(self.path), lineno=line)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):
             outcome = excinfo.value.outcome
-            return "\n".join([outcome.headline, *outcome.details])
+            # Every line printable: a file name or a target's line cannot start a line of its own.
+            return "\n".join(render.printable(line, keep_tabs=True) for line in [outcome.headline, *outcome.details])
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
@@ -311,8 +317,8 @@ class EvidenceGroupItem(MemreportItem):
     (``--memreport-items=record``): pytest's own cost is paid per record, not per check.
 
     Each check is the one its per-evidence item would run, and reaches the session on its
-    own (a ``memreport-part`` property with its outcome, headline and payload), so JSON,
-    summary and annotations stay per evidence.
+    own (an entry of :attr:`memreport_checks` with its outcome, headline and payload), so
+    JSON, summary and annotations stay per evidence.
     """
 
     def __init__(self, *, evidence: list[Evidence], record: Record | None, **kwargs) -> None:
@@ -333,21 +339,36 @@ class EvidenceGroupItem(MemreportItem):
                     part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
                 except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
                     part = internal_error(self.report, evidence.line, exc)
-                self.user_properties.append(("memreport-part", part_property(part)))
+                self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
                     self.warn_at(evidence.line, part.headline)
                 parts.append(part)
         self.conclude(group_outcome(self.report, self.record.id if self.record else "", self.line, parts))
 
 
-#: a part's verdict as the pytest outcome its own item would have had
+#: a check's verdict as the pytest outcome its own item has
 _PYTEST_OUTCOME = {"fail": "failed", "skip": "skipped", "warn": "passed", "pass": "passed"}
 
+#: the JUnit properties of an item: what it is, its status, where, and where it went
+JUNIT_PROPERTIES = ("record", "evidence", "status", "location", "new_location")
 
-def part_property(outcome: Outcome) -> str:
-    """One check of a group item, for the session: what its own item's report would carry."""
-    failed = outcome.verdict == "fail"
-    return json.dumps({"outcome": _PYTEST_OUTCOME[outcome.verdict], "headline": outcome.headline if failed else "",
+#: the longest JUnit property value (a relocated quote may list many places; the JSON has them all)
+JUNIT_VALUE_LIMIT = 300
+
+
+def junit_value(value: object) -> str:
+    text = render.printable(str(value))
+    return text if len(text) <= JUNIT_VALUE_LIMIT else text[: JUNIT_VALUE_LIMIT - 1] + "…"
+
+
+def check_entry(outcome: Outcome, part: bool = False) -> str:
+    """One check, for the session: its verdict, the pytest outcome its own item has, the
+    failure or warning headline, its location (``file:line``) and its JSON payload.
+    ``part``: one of several checks of a record's item (whose outcome is not the item's)."""
+    speaks = outcome.verdict in ("fail", "warn")
+    return json.dumps({"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
+                       "headline": outcome.headline if speaks else "",
+                       "location": str(outcome.properties.get("location") or ""),
                        "payload": outcome.payload}, sort_keys=True)
 
 

@@ -7,6 +7,7 @@ shows" live here, not in pytest code.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from ..text import render, symbols
@@ -39,6 +40,8 @@ def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
         "record": evidence.owner,
         "line": evidence.line,
         "path": evidence.path,
+        # what the evidence says, in a few bytes: fingerprints (SARIF) tell two quotes of a file apart
+        "text_digest": hashlib.sha256((evidence.text or "").encode("utf-8", "surrogatepass")).hexdigest()[:16],
     }
 
 
@@ -61,10 +64,23 @@ def _where(binding, rev: str | None, path: str) -> str:
     return f"{repo}@{render.short(rev)}:{path}"
 
 
+def new_location(drift) -> str:
+    """Where passing evidence is at the against-revision (``path:lines``; every place of a
+    relocated quote, ``; ``-separated), or ``""`` when it is where the report says."""
+    if drift.status not in DRIFT_PASSING or drift.status == "unchanged":
+        return ""
+    if drift.candidates:
+        return "; ".join(str(place) for place in drift.candidates)
+    if drift.path is None:
+        return ""
+    return f"{drift.path}:{drift.lines}" if drift.lines else drift.path
+
+
 def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult) -> Outcome:
     """The pin item's verdict."""
     payload = _evidence_payload(report, evidence, "pin")
     payload["at_pin"] = result.as_json()
+    payload["target"] = {"repo": binding.repo_label or None, "rev": result.rev}
     if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES):
         payload["language"] = symbols.language_for(evidence.path)
     props = _properties(report, evidence, result.status)
@@ -140,7 +156,11 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
         return Outcome("skip", f"{loc}: drift not checked: {why}", payload=payload,
                        properties=_properties(report, evidence, "not-checked"))
     payload["at_against"] = drift.as_json()
+    payload["target"] = {"repo": binding.repo_label or None, "rev": drift.rev}
     props = _properties(report, evidence, drift.status)
+    moved_to = new_location(drift)
+    if moved_to:
+        props["new_location"] = moved_to
     owner = f"{evidence.owner} " if evidence.owner else ""
     title = f"{loc}: {owner}{render.evidence_title(evidence)}"
     if drift.status not in DRIFT_PASSING:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .. import __version__
 from ..options import OptionError, build_options, parse_shard
 
 PATHS_KEY = pytest.StashKey[list]()
@@ -31,6 +32,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-against", default=None, metavar="REV",
                     help="revision to check drift against: a revision (default HEAD), 'worktree', or 'none'")
     group.addoption("--memreport-json", default=None, metavar="PATH", help="write results as JSON (memreport/1)")
+    group.addoption("--memreport-sarif", default=None, metavar="PATH",
+                    help="write failures and warnings as SARIF 2.1.0 (for code scanning)")
     group.addoption("--memreport-strict", action="store_true", default=False,
                     help="fail, rather than warn, when a quotation's enclosing definition changed")
     group.addoption("--memreport-claims", action="append", default=[], metavar="PATH",
@@ -151,5 +154,5 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     from .items import ENGINE_KEY
 
     engine = config.stash[ENGINE_KEY]
-    return [f"memreport: {len(paths)} report(s), drift against {engine.options.against}"]
+    return [f"memreport: pytest-memreport {__version__}, {len(paths)} report(s), drift against {engine.options.against}"]
 

@@ -23,15 +23,24 @@ from ..dialects import ReportError
 from ..engine import Engine, Timing
 from .items import ENGINE_KEY, MemreportItem
 from ..options import RunOptions
-from ..outputs.results import ResultLog, build_json, summary_lines, write_json_atomic
+from ..outputs.results import ResultLog, build_json, summary_lines
+from ..outputs import annotations as gh, files, sarif, stepsummary
+from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
+from .. import __version__
 
 
 def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:
-    """The engine and the session of a run that checks ``paths``."""
+    """The engine and the session of a run that checks ``paths``.
+
+    Every output file is checked here, before any item runs: a path that cannot be
+    written is a usage error of one line naming its option."""
+    outputs = {} if hasattr(config, "workerinput") else output_files(config)
     engine = Engine(options)
     engine.loaded_paths = paths
     config.stash[ENGINE_KEY] = engine
-    config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
+    session = MemreportSession(config, engine, paths, shard)
+    session.outputs = outputs
+    config.pluginmanager.register(session, "memreport-session")
     engine.progress = _progress_writer(config)
 
 
@@ -61,14 +70,23 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return int.from_bytes(digest[:8], "big") % n == k - 1
 
 
-def github_annotation(payload: dict, headline: str, nodeid: str) -> str:
-    """``::error file=<report>,line=<n>::<message>`` for a failed check."""
-    message = headline or nodeid
-    # Workflow-command data escapes: %, CR and LF (GitHub's documented encoding).
-    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    path = str(payload.get("report", "")).replace(",", "%2C").replace(":", "%3A")
-    line = payload.get("line") or 1
-    return f"::error file={path},line={line}::{message}"
+def output_files(config: pytest.Config) -> dict[str, files.OutputFile]:
+    """The run's output files by kind, each checked (raises :class:`pytest.UsageError`)."""
+    wanted = []
+    for kind, option, what in (("json", "memreport_json", "JSON"), ("sarif", "memreport_sarif", "SARIF")):
+        value = config.getoption(option)
+        if value is not None:
+            wanted.append((kind, "--" + option.replace("_", "-"), value, what, False))
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:  # set by GitHub Actions for every step; other steps append to it too
+        wanted.append(("summary", "GITHUB_STEP_SUMMARY", summary, "the step summary", True))
+    out = {}
+    try:
+        for kind, option, value, what, append in wanted:
+            out[kind] = files.prepare(option, value, what, append=append)
+    except files.OutputError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    return out
 
 
 class MemreportSession:
@@ -86,7 +104,12 @@ class MemreportSession:
         self.is_worker = hasattr(config, "workerinput")
         self.shard = shard
         self.github = os.environ.get("GITHUB_ACTIONS") == "true"
-        self.annotations: list[str] = []
+        #: every check that failed or warned: what annotations, SARIF and summaries show
+        self.verdicts: list[CheckVerdict] = []
+        #: the run's output files (``output_files``), set by :func:`start`
+        self.outputs: dict[str, files.OutputFile] = {}
+        self.output_messages: list[str] = []
+        self.guard = gh.CommandGuard() if self.github and not self.is_worker else None
         self.write_messages: list[str] = []
         #: the --memreport-diff preview, as bytes
         self.diff = b""
@@ -107,24 +130,31 @@ class MemreportSession:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
 
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when != "call" and not (report.when == "setup" and report.skipped):
-            return
-        for name, value in report.user_properties:
-            if name == "memreport":
-                headline = ""
-                if report.failed and report.longrepr is not None:
-                    headline = str(report.longrepr).split("\n", 1)[0]
-                self.add_result(json.loads(value), report.outcome, headline, report.nodeid)
-            elif name == "memreport-part":  # one check of a record's item (--memreport-items=record)
-                part = json.loads(value)
-                self.add_result(part["payload"], part["outcome"], part["headline"], report.nodeid)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call):
+        report = yield
+        if call.when == "call" and isinstance(item, MemreportItem):
+            # What the item checked rides on its report: pytest-xdist sends a report's
+            # attributes to the controller, and JUnit writes only user_properties.
+            report.memreport_checks = item.memreport_checks
+            item.memreport_checks = []
+        return report
 
-    def add_result(self, payload: dict, outcome: str, headline: str, nodeid: str) -> None:
-        """One check's result (pytest outcome word, failure headline) into the log and annotations."""
-        self.log.add(payload, outcome, headline)
-        if outcome == "failed" and self.github:
-            self.annotations.append(github_annotation(payload, headline, nodeid))
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        for text in getattr(report, "memreport_checks", ()):
+            entry = json.loads(text)
+            # A check is its item's outcome (a warning under -W error fails the item),
+            # unless it is one of several checks of a record's item.
+            outcome = entry["outcome"] if entry.get("part") else report.outcome
+            headline = entry.get("headline", "") if outcome == "failed" or entry.get("verdict") == "warn" else ""
+            self.add_result(entry, outcome, headline, report.nodeid)
+
+    def add_result(self, entry: dict, outcome: str, headline: str, nodeid: str) -> None:
+        """One check's entry (pytest outcome word, failure headline) into the log and the verdicts."""
+        self.log.add(entry["payload"], outcome, headline if outcome == "failed" else "")
+        self.verdicts.extend(verdicts_of_entry(entry, outcome, nodeid))
 
     def reports(self):
         out = []
@@ -163,7 +193,7 @@ class MemreportSession:
             terminalreporter.section("memreport")
             for line in lines:
                 terminalreporter.write_line(line)
-        for message in self.write_messages:
+        for message in self.write_messages + self.output_messages:
             terminalreporter.write_line(message)
         if self.diff:
             # As bytes, unchanged: the preview must apply with ``patch`` exactly.
@@ -176,10 +206,12 @@ class MemreportSession:
                 binary.flush()
             else:
                 terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"))
-        # GitHub reads workflow commands from any output line; one per failure,
-        # on the report line, so the failure shows in the report's diff view.
-        for annotation in self.annotations:
-            terminalreporter.write_line(annotation)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if self.guard is not None:
+            # Nothing pytest prints (a file name, a target's source line) is read as a
+            # workflow command until the annotations are printed (see outputs.annotations).
+            self._write_raw(self.guard.stop())
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -191,21 +223,53 @@ class MemreportSession:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.is_worker:
             self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
+            return
         writes = self.config.getoption("memreport_write") or self.config.getoption("memreport_diff")
-        if writes and self.paths and not self.is_worker:
+        if writes and self.paths:
             self.write_back(session)
-        target = self.config.getoption("memreport_json")
-        if target and self.paths and not self.is_worker:
-            timing = Timing(defaultdict(float))
-            timing.merge(self.engine.timing_json())
-            for worker in self.worker_timings:
-                timing.merge(worker)
-            claims = {}
-            for report in self.reports():
-                found = self.engine.claims_for(report)
-                claims[report.path] = (found.predicates, found.observations)
-            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage(), claims)
-            write_json_atomic(Path(target), data)
+        if self.paths:
+            self.write_outputs(session)
+
+    def write_outputs(self, session: pytest.Session) -> None:
+        """Every output file of the run, each through :func:`files.write_output`."""
+        renderers = {"json": self.json_text, "sarif": self.sarif_text, "summary": self.summary_text}
+        for kind, target in self.outputs.items():
+            text = renderers[kind]()
+            if not text:
+                continue
+            try:
+                self.output_messages.append(files.write_output(target, text))
+            except files.OutputError as exc:
+                self.output_messages.append(f"memreport: {exc}")
+                if session.exitstatus == pytest.ExitCode.OK:
+                    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def json_text(self) -> str:
+        timing = Timing(defaultdict(float))
+        timing.merge(self.engine.timing_json())
+        for worker in self.worker_timings:
+            timing.merge(worker)
+        extra = {"tool": {"name": "pytest-memreport", "version": __version__}, "timing": timing.as_json()}
+        claims = {}
+        for report in self.reports():
+            found = self.engine.claims_for(report)
+            claims[report.path] = (found.predicates, found.observations)
+        data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
+        return json.dumps(data, indent=2, sort_keys=False) + "\n"
+
+    def sarif_text(self) -> str:
+        return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))
+
+    def summary_text(self) -> str:
+        # rows=None: the table's rows come from outputs.staleness (the terminal table's),
+        # given here as stepsummary.render(self.rows(), self.verdicts) once both are in.
+        return stepsummary.render(None, self.verdicts)
+
+    def _write_raw(self, line: str) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(line)
 
     def write_back(self, session: pytest.Session) -> None:
         """Apply (or, with --memreport-diff, preview) each report's rewrite plan; refusals and
@@ -221,5 +285,12 @@ class MemreportSession:
 
     def pytest_unconfigure(self) -> None:
         self.engine.close()
+        if self.guard is not None and self.guard.stopped:
+            # Commands resume after everything pytest printed; then one per failure and
+            # warning, on its report line, so it shows in the report's diff view.
+            self._write_raw(self.guard.resume())
+            workspace = os.environ.get("GITHUB_WORKSPACE")
+            for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
+                self._write_raw(line)
 
 

@@ -1,6 +1,6 @@
 """Aggregating item payloads into the JSON results (schema ``memreport/1``) and summaries.
 
-Items attach a JSON payload to their ``user_properties``; the controlling
+Items attach a JSON payload to each check entry they report; the controlling
 process (also under pytest-xdist) feeds every payload to a :class:`ResultLog`.
 :func:`build_json` then lays the payloads over the parsed reports, so the JSON
 has every record and every piece of evidence, checked or not.
@@ -8,11 +8,7 @@ has every record and every piece of evidence, checked or not.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from dataclasses import replace
 
@@ -162,21 +158,6 @@ def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None,
     if extra:
         data.update(extra)
     return data
-
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    """Write JSON through a temporary file in the same folder, then rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, sort_keys=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def summary_lines(reports: list[Report], log: ResultLog, coverage: dict | None = None) -> list[str]:

@@ -6,10 +6,35 @@ them; nothing here decides pass or fail.
 
 from __future__ import annotations
 
+import re
+
 from ..model import Evidence, EvidenceKind, Report
 
 #: how much of a long quotation a failure shows
 _QUOTE_WIDTH = 300
+
+
+#: characters that would move the cursor, end a line or reorder text on a terminal or in a
+#: CI log: C0 and C1 controls, DEL, line and paragraph separators, bidirectional overrides
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(m: re.Match) -> str:
+    code = ord(m.group(0))
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, keep_tabs: bool = False) -> str:
+    """``text`` with every control character written as an escape (``\\x0a``, ``\\u202e``).
+
+    For names (report paths, target files) and any line the plugin prints: a file name
+    with a newline cannot start a line of its own (nor a CI workflow command), and an
+    escape sequence cannot recolour or rewrite the terminal. ``keep_tabs`` keeps tabs,
+    for source lines shown as they are.
+    """
+    pattern = _UNPRINTABLE_BUT_TAB if keep_tabs else _UNPRINTABLE
+    return pattern.sub(_escape, text) if pattern.search(text) else text
 
 
 def short(sha: str | None) -> str:
@@ -17,7 +42,7 @@ def short(sha: str | None) -> str:
 
 
 def location(report: Report, line: int) -> str:
-    return f"{report.path}:{line}"
+    return f"{printable(report.path)}:{line}"
 
 
 def clip(text: str, width: int = _QUOTE_WIDTH) -> str:
@@ -27,16 +52,17 @@ def clip(text: str, width: int = _QUOTE_WIDTH) -> str:
 
 def evidence_title(evidence: Evidence) -> str:
     """``quotation of src/a.py`` / ``cited path src/a.py`` / ``lines 10-20 of src/a.py``."""
+    path = printable(evidence.path)
     if evidence.kind is EvidenceKind.QUOTE:
         cited = f":{evidence.cited_lines}" if evidence.cited_lines else ""
-        return f"quotation of {evidence.path}{cited}"
+        return f"quotation of {path}{cited}"
     if evidence.kind is EvidenceKind.LINES:
-        return f"lines {evidence.cited_lines} of {evidence.path}"
+        return f"lines {evidence.cited_lines} of {path}"
     if evidence.kind is EvidenceKind.DIRECTORY:
-        return f"directory {evidence.path}"
+        return f"directory {path}"
     if evidence.kind is EvidenceKind.SYMBOL:
-        return f"symbol {evidence.text} in {evidence.path}"
-    return f"cited path {evidence.path}"
+        return f"symbol {printable(evidence.text or '')} in {path}"
+    return f"cited path {path}"
 
 
 #: how much of one source line a failure shows (a minified file is one huge line)

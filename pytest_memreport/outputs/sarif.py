@@ -1,0 +1,191 @@
+"""SARIF 2.1.0 (``--memreport-sarif PATH``): one result per check that failed or warned.
+
+Code scanning (``github/codeql-action/upload-sarif``) shows each result on its report
+line and tracks it across runs by its ``partialFingerprints``. A result's rule is its
+status (``memreport/changed``, ``memreport/deleted``, ``memreport/missing``, ...); its
+location is the report line (or the claims-file line of a predicate); a related location
+names the target as ``owner/name@rev:path:lines``.
+
+The fingerprint is made of what the check is about (report, kind of check, record,
+evidence kind, cited path, quoted text or predicate key), never of a line number, a
+revision or a message: a report edited above the evidence, or a target that moved on,
+keeps its results' identity; two identical pieces of evidence in one record are told
+apart by their order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from pathlib import Path
+
+from .. import __version__
+from ..text.render import printable, short
+from .annotations import workspace_path
+from .verdicts import CheckVerdict
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+#: the ``partialFingerprints`` key (versioned: a change of recipe is a new key, not a silent break)
+FINGERPRINT = "memreportCheck/v1"
+
+#: the report line inside an evidence key
+_KEY_LINE = re.compile(r"^([a-z-]+):\d+:")
+#: the claims-file line inside a predicate's or observation's key
+_ENTRY_LINE = re.compile(r":\d+:(\d+)$")
+
+#: what each status means, for the rule's description (unknown statuses get a generic one)
+_RULES = {
+    "missing": "A quotation is not in its cited file at the report's pinned commit.",
+    "file-missing": "A cited file does not exist at the report's pinned commit.",
+    "refused": "A cited path is refused (it escapes the repository or goes through a symlink).",
+    "unreadable": "A cited file cannot be read as text (binary or over the size limit).",
+    "ambiguous": "The evidence matches several places and the report does not say which.",
+    "changed": "The quoted code changed since the pinned commit.",
+    "deleted": "The quoted code, or its file, is gone at the against-revision.",
+    "enclosing-changed": "The definition enclosing a quotation was rewritten since the pin.",
+    "missing-commit": "The report's pinned commit is not in the target repository.",
+    "unpinned": "The report names no commit its evidence can be checked at.",
+    "no-repo": "The report's target repository is not available.",
+    "predicate-fails": "A claims-file predicate does not hold.",
+    "predicate-error": "A claims-file predicate could not be evaluated.",
+    "structure": "The report has structural findings (unknown statuses, duplicate IDs, missing labels).",
+    "references": "The report cites record IDs that no loaded report declares.",
+    "claims": "A claims file does not load.",
+}
+
+
+def rule_id(status: str) -> str:
+    return f"memreport/{status}"
+
+
+def _rule(status: str) -> dict:
+    text = _RULES.get(status) or (f"A check of a report's evidence ended with status {status}.")
+    return {
+        "id": rule_id(status),
+        "name": "".join(part.capitalize() for part in status.replace("/", "-").split("-")) or "Failed",
+        "shortDescription": {"text": text},
+        "fullDescription": {"text": text},
+        "help": {"text": f"{text} Fix the report (or re-pin it with --memreport-repin REV --memreport-write "
+                         "when everything holds at REV), then run pytest --memreport again."},
+        "defaultConfiguration": {"level": "warning" if status == "enclosing-changed" else "error"},
+    }
+
+
+def _identity(verdict: CheckVerdict) -> str:
+    """What a result is about, without line numbers, revisions or messages."""
+    payload = verdict.payload
+    key = str(payload.get("key", ""))
+    if verdict.kind in ("pin", "drift"):
+        # the evidence key (kind:line:path:cited:source:pin) without its line, and the quote's digest
+        return "\0".join([_KEY_LINE.sub(r"\1:", key), str(payload.get("text_digest") or "")])
+    if verdict.kind.startswith("predicate") or verdict.kind == "observe":
+        return _ENTRY_LINE.sub(r":\1", key)  # claims-file:line:index, without the line
+    return verdict.message if verdict.kind in ("structure", "references", "claims", "error") else key
+
+
+def fingerprints(verdicts: list[CheckVerdict]) -> list[str]:
+    """A stable fingerprint per verdict (same order)."""
+    seen: Counter = Counter()
+    out = []
+    for verdict in verdicts:
+        base = "\0".join([verdict.report, verdict.kind, verdict.record, _identity(verdict)])
+        seen[base] += 1
+        digest = hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8", "surrogatepass")).hexdigest()
+        out.append(digest[:32])
+    return out
+
+
+def _lines_of(payload: dict) -> list | None:
+    if payload.get("type") == "drift":
+        against = payload.get("at_against") or {}
+        if against.get("lines"):
+            return against["lines"]
+        if (against.get("candidate") or {}).get("lines"):
+            return against["candidate"]["lines"]
+        return against.get("old_lines")
+    at_pin = payload.get("at_pin") or {}
+    return at_pin.get("lines") or (at_pin.get("candidate") or {}).get("lines")
+
+
+def target_place(verdict: CheckVerdict) -> tuple[str, str, list | None] | None:
+    """``(owner/name@rev:path:lines, path, lines)`` for an evidence check, else ``None``."""
+    payload = verdict.payload
+    if verdict.kind not in ("pin", "drift"):
+        return None
+    target = payload.get("target") or {}
+    path = str(payload.get("path") or "")
+    if verdict.kind == "drift" and (payload.get("at_against") or {}).get("path"):
+        path = payload["at_against"]["path"]
+    lines = _lines_of(payload)
+    if lines and len(lines) == 2:
+        span = f"{lines[0]}" if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+    else:
+        span = ""
+    name = f"{target.get('repo') or '?'}@{short(target.get('rev')) or '?'}:{path}" + (f":{span}" if span else "")
+    return printable(name), path, lines
+
+
+def _region(line: int) -> dict:
+    return {"startLine": max(1, int(line))}
+
+
+def result(verdict: CheckVerdict, rule_index: int, fingerprint: str, rootdir: Path, workspace: str | None) -> dict:
+    uri = workspace_path(verdict.place.file, rootdir, workspace)
+    out: dict = {
+        "ruleId": rule_id(verdict.status),
+        "ruleIndex": rule_index,
+        "level": "error" if verdict.verdict == "fail" else "warning",
+        "message": {"text": printable(verdict.message) or verdict.status},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": {"uri": uri, **({} if Path(uri).is_absolute() else {"uriBaseId": "%SRCROOT%"})},
+                "region": _region(verdict.place.line),
+            },
+        }],
+        "partialFingerprints": {FINGERPRINT: fingerprint},
+    }
+    target = target_place(verdict)
+    if target is not None:
+        name, path, lines = target
+        related: dict = {"id": 1, "message": {"text": name}}
+        if path:
+            region = {"startLine": lines[0], "endLine": lines[1]} if lines and len(lines) == 2 and lines[0] >= 1 else None
+            related["physicalLocation"] = {
+                # a file of the target repository, not of the checkout: its base is named for the target
+                "artifactLocation": {"uri": path, "uriBaseId": "MEMREPORT_TARGET"},
+                **({"region": region} if region else {}),
+            }
+        out["relatedLocations"] = [related]
+    if verdict.record:
+        out["properties"] = {"record": verdict.record}
+    return out
+
+
+def build_sarif(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | None) -> dict:
+    """The SARIF log of a run: every check that failed or warned, in file and line order."""
+    ordered = sorted(verdicts, key=CheckVerdict.sort_key)
+    statuses = sorted({v.status for v in ordered})
+    index = {status: i for i, status in enumerate(statuses)}
+    prints = fingerprints(ordered)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": {
+                "name": "pytest-memreport",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule(status) for status in statuses],
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": [result(v, index[v.status], fp, rootdir, workspace) for v, fp in zip(ordered, prints)],
+        }],
+    }
+
+
+def render(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | None) -> str:
+    import json
+
+    return json.dumps(build_sarif(verdicts, rootdir, workspace), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,122 @@
+"""The checks that spoke (failed or warned), as every output format reads them.
+
+The session turns each check an item ran into a :class:`CheckVerdict` and keeps those
+that failed or warned; annotations, SARIF and summaries are then functions of that one
+list (as coverage.py's reporters all read the same analysis), so a new format is a new
+module, never a new pass over the items.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: ``file:line`` at the end of a location (a file name may itself hold ``:``)
+_LOCATION = re.compile(r"^(?P<file>.+):(?P<line>\d+)$")
+#: ``file:line: message``, the documented shape of a claims-file problem
+_LOCATED_MESSAGE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A line of a file the user keeps (a report, a claims file), as given to pytest."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class CheckVerdict:
+    """One check's verdict as outputs see it.
+
+    ``verdict`` is ``fail`` or ``warn`` (what passed or was skipped says nothing to a
+    reviewer); ``headline`` is the failure's first line; ``place`` where it is shown;
+    ``payload`` the check's JSON payload (``type``, ``report``, ``key``, ``at_pin``...).
+    """
+
+    verdict: str
+    headline: str
+    place: Place
+    payload: dict
+    nodeid: str = ""
+
+    @property
+    def kind(self) -> str:
+        return str(self.payload.get("type", ""))
+
+    @property
+    def report(self) -> str:
+        return str(self.payload.get("report", ""))
+
+    @property
+    def record(self) -> str:
+        return str(self.payload.get("record") or "")
+
+    @property
+    def status(self) -> str:
+        """The check's own status word: ``changed``, ``missing``, ``missing-commit``, ..."""
+        return status_of(self.payload, self.verdict)
+
+    @property
+    def message(self) -> str:
+        """The headline without its ``file:line:`` opening (the place says it already)."""
+        for prefix in (f"{self.place.file}:{self.place.line}: ", f"{self.report}:{self.place.line}: "):
+            if self.headline.startswith(prefix):
+                return self.headline[len(prefix):]
+        return self.headline
+
+    def sort_key(self) -> tuple:
+        return (self.place.file, self.place.line, self.kind, str(self.payload.get("key", "")), self.headline)
+
+
+def status_of(payload: dict, verdict: str = "fail") -> str:
+    """The status word of a check's payload, for titles and rule ids."""
+    kind = payload.get("type", "")
+    if kind == "pin":
+        return str(payload.get("at_pin", {}).get("status") or "failed")
+    if kind == "drift":
+        against = payload.get("at_against", {})
+        if verdict == "warn" and against.get("enclosing_changed"):
+            return "enclosing-changed"
+        status = against.get("status") or "failed"
+        return "refused" if status == "not-checked" else str(status)
+    if kind == "source":
+        return str(payload.get("source", {}).get("pin_status") or "failed")
+    if kind.startswith("predicate"):
+        result = payload.get("at_against") or payload.get("at_pin") or {}
+        return "predicate-error" if result.get("status") == "error" else "predicate-fails"
+    if kind == "observe":
+        observed = payload.get("observation") or {}
+        return f"observation-{observed.get('status') or 'failed'}"
+    if kind in ("structure", "references", "claims"):
+        return kind
+    return kind or "error"
+
+
+def place_of(location: str, payload: dict) -> Place:
+    """Where a check is shown: its ``file:line`` location, else its report's line."""
+    m = _LOCATION.match(location or "")
+    if m:
+        return Place(m.group("file"), int(m.group("line")))
+    return Place(str(payload.get("report", "")), int(payload.get("line") or 1))
+
+
+def verdicts_of_entry(entry: dict, outcome: str, nodeid: str) -> list[CheckVerdict]:
+    """The verdicts one check entry gives (none when it passed quietly or was skipped).
+
+    A claims item that fails gives one verdict per problem, each at its claims file's
+    line (every problem is ``file:line: message``), so it is shown where it is fixed.
+    """
+    verdict = entry.get("verdict", "")
+    if outcome == "failed":
+        verdict = "fail"  # also a warning turned into an error by -W error
+    if verdict not in ("fail", "warn"):
+        return []
+    payload = entry.get("payload") or {}
+    headline = entry.get("headline") or nodeid
+    if payload.get("type") == "claims" and verdict == "fail":
+        located = [m for m in map(_LOCATED_MESSAGE.match, payload.get("claims", {}).get("errors", ())) if m]
+        if located:
+            return [CheckVerdict("fail", m.group(0), Place(m.group("file"), int(m.group("line"))), payload, nodeid)
+                    for m in located]
+    return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid)]

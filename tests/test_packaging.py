@@ -1,0 +1,45 @@
+"""Ready to publish as a pytest plugin is expected to be: one version (pyproject, the CLI,
+the JSON and SARIF outputs), a LICENSE matching pyproject's, type hints marked, a changelog."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest_memreport
+from ci_support import build
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_version_has_one_source():
+    project = PYPROJECT["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pytest_memreport.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", pytest_memreport.__version__)
+
+
+def test_license_file_matches_pyproject_and_type_hints_are_shipped():
+    assert PYPROJECT["project"]["license"] == {"text": "MIT"}
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+    assert "License :: OSI Approved :: MIT License" in PYPROJECT["project"]["classifiers"]
+    assert (ROOT / "pytest_memreport" / "py.typed").is_file()
+    assert PYPROJECT["tool"]["setuptools"]["package-data"]["pytest_memreport"] == ["py.typed"]
+
+
+def test_the_changelog_names_the_current_version():
+    assert f"## [{pytest_memreport.__version__}]" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_the_cli_json_and_sarif_say_the_version(pytester, make_repo):
+    base = build(pytester, make_repo)
+    result = pytester.runpytest(*base.args("--memreport-json", "out.json", "--memreport-sarif", "out.sarif"))
+    version = pytest_memreport.__version__
+    result.stdout.fnmatch_lines([f"memreport: pytest-memreport {version}, 1 report(s), drift against HEAD"])
+    assert json.loads((pytester.path / "out.json").read_text())["tool"] == {"name": "pytest-memreport",
+                                                                             "version": version}
+    driver = json.loads((pytester.path / "out.sarif").read_text())["runs"][0]["tool"]["driver"]
+    assert driver["version"] == version
