@@ -20,6 +20,7 @@ from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
+from .dialects.lexing import repository_of
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
@@ -109,6 +110,7 @@ class Engine:
         self._drift_started: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
+        self._named: set[str] | None = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
 
@@ -184,23 +186,98 @@ class Engine:
         claimed = self.claims_for(report).source(source_id)
         if claimed is not None and claimed.repo_path is not None and None not in repos:
             return claimed.repo_path
+        found = self.lookup(report, source_id)
+        if found is not None and found.path is not None:
+            return found.path
         if self.is_unmapped(report, source_id):
             # A link to another repository (owner/name) needs its own mapping.
-            raise RepoError(
-                f"{report.path}: no local clone for {source_id}; give --memreport-repo {source_id}=PATH"
-            )
+            raise RepoError(self.unmapped_problem(report, source_id))
         if None in repos:
             return Path(repos[None])
         return self.report_file(report).resolve().parent
+
+    def repo_id(self, report: Report, source_id: str | None) -> str | None:
+        """The ``owner/name`` a source names: a review's repository, or its URL's."""
+        if source_id is not None and "/" in source_id:
+            return source_id
+        source = report.source(source_id)
+        named = repository_of(source.url) if source is not None and source.url else None
+        return named[0] if named else None
+
+    def lookup(self, report: Report, source_id: str | None):
+        """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""
+        repo_id = self.repo_id(report, source_id)
+        if repo_id is None or not self.options.repo_map:
+            return None
+        return self.options.repo_map.lookup(repo_id)
 
     def is_unmapped(self, report: Report, source_id: str | None) -> bool:
         """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
         if source_id is None or "/" not in source_id or source_id in self.options.repos:
             return False
+        found = self.lookup(report, source_id)
+        if found is not None and found.path is not None:
+            return False
         if None in self.options.repos:
             return False
         claimed = self.claims_for(report).source(source_id)
         return claimed is None or claimed.repo_path is None
+
+    def unmapped_problem(self, report: Report, source_id: str) -> str:
+        """One line: which repository has no clone, where it was looked for, and what to give."""
+        repo_map = self.options.repo_map
+        found = self.lookup(report, source_id)
+        where = f": {found.problem}" if found is not None and found.problem else ""
+        hint = ""
+        if repo_map:
+            close = repo_map.suggestion(source_id, self.all_repositories_named())
+            if close:
+                via = repo_map.lookup(close)
+                hint = f"; did you mean {close} (found by {via.origin})?"
+        fix = f"give --memreport-repo {source_id}=PATH"
+        if not (repo_map and repo_map.template):
+            fix += " or --memreport-repo-template TEMPLATE"
+        return f"{report.path}: no local clone for {source_id}{where}{hint}; {fix}"
+
+    def all_repositories_named(self) -> set[str]:
+        """Every ``owner/name`` the loaded reports name (computed once)."""
+        if self._named is None:
+            self._named = set()
+            for report in self.loaded_reports():
+                self._named |= self.repositories_named(report)
+        return self._named
+
+    def repositories_named(self, report: Report) -> set[str]:
+        """Every ``owner/name`` the report's sources and evidence name (for unused mappings)."""
+        named = {self.repo_id(report, source.id) for source in report.sources}
+        named |= {e.source for e in report.all_evidence() if e.source and "/" in e.source}
+        return {n for n in named if n}
+
+    def unchecked(self, report: Report) -> tuple[str, str, list[Binding]] | None:
+        """Why none of the report's evidence can be checked against a repository:
+        ``(code, one line, bindings)``; ``None`` when some of it can.
+
+        Codes: ``no-evidence``, ``no-repository``, ``pin-missing``, ``unpinned``
+        (see :data:`~pytest_memreport.outputs.staleness.REASONS`).
+        """
+        claims = self.claims_for(report)
+        wanted = {(e.source, e.pin) for e in report.all_evidence()}
+        wanted |= {(p.source, None) for preds in claims.predicates.values() for p in preds}
+        wanted |= {(None, None) for obs in claims.observations.values() if obs}
+        if not wanted:
+            return ("no-evidence", f"{report.path}: no evidence to check (no quotation, cited path or line range)", [])
+        problems = []
+        bindings = []
+        for source_id, pin in sorted(wanted, key=lambda k: (k[0] or "", k[1] or "")):
+            binding = self.binding(report, source_id, pin)
+            if binding.pin is not None and binding.store is not None:
+                return None
+            bindings.append(binding)
+            code = {"no-repo": "no-repository", "missing-commit": "pin-missing"}.get(binding.pin_status,
+                                                                                      binding.pin_status)
+            problems.append((code, binding.problem or code))
+        code, message = problems[0]
+        return code, message, bindings
 
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
         """Resolve the repository and pinned commit for evidence of ``source_id``.
