@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_memreport.checks import drift
+from pytest_memreport.checks.drift import search, wordindex
 from pytest_memreport.text import match
 from pytest_memreport.gitstore import GitStore
 
@@ -127,8 +128,8 @@ def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, dat
     end = data.draw(st.integers(start, len(text)))
     quote = " ".join(text[start:end].replace("`", "").split())
     pattern = match.compile_quote(quote)
-    index = drift._WordIndex(snapshot)
-    candidates = index.holding(drift._probes(pattern.whole_words))
+    index = wordindex.WordIndex(snapshot)
+    candidates = index.holding(wordindex.probes(pattern.whole_words))
     holding = {p for p in snapshot.files()
                if snapshot.read(p).is_text and match.find(pattern, snapshot.read(p).text)}
     if candidates is not None:
@@ -137,7 +138,7 @@ def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, dat
 
 def test_word_index_asks_git_once_for_every_expected_word(indexed_tree):
     store, snapshot = indexed_tree
-    index = drift._WordIndex(snapshot)
+    index = wordindex.WordIndex(snapshot)
     index.expect(["fetch_entry", "cache_table"])
     before = store.git_seconds
     assert index.holding(("load_entry",)) == {"pkg/store.py", "web/app.ts", "bin/blob.dat", "docs/guide.md"}
@@ -160,8 +161,8 @@ def test_whole_words_leave_out_only_words_an_elision_may_cut():
 
 def test_probes_are_the_longest_ascii_compound_names():
     words = ["return", "segment", "scanQuota", "x", "rate_limit2", "déjà_vu", "value", "a_b", "max_entries_v2"]
-    assert drift._probes(words) == ("max_entries_v2", "rate_limit2", "scanQuota")
-    assert drift._probes(["segment", "value", "histogram"]) == ()  # plain words: read every file
+    assert wordindex.probes(words) == ("max_entries_v2", "rate_limit2", "scanQuota")
+    assert wordindex.probes(["segment", "value", "histogram"]) == ()  # plain words: read every file
 
 
 def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_repo):
@@ -188,7 +189,7 @@ def test_reformatted_quote_moved_to_another_file_is_relocated_by_tokens(make_rep
     try:
         against = store.snapshot(later)
         pattern_quote = "return read_config(path, retries=3, timeout=30)"
-        places, by_tokens = drift._search_tree(
+        places, by_tokens = search.search_tree(
             __import__("pytest_memreport.text.match", fromlist=["compile_quote"]).compile_quote(pattern_quote),
             pattern_quote, against, exclude={"pkg/loader.py"}, origin="pkg/loader.py",
         )
@@ -256,7 +257,7 @@ def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path
         first = engine.drift_result(parsed, quotes[0])
         assert (first.status, first.path) == ("relocated", "lib/moved_a.py")
         store = engine.binding(parsed, quotes[0].source).store
-        index = drift._word_index(store.snapshot(engine.against_rev(store)))
+        index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
         # asked in the same pass: the second quote's names, not the unchanged file's
         assert {"load_entry", "cache_key", "store_value", "row_id"} <= index._paths.keys()
         assert "UNCHANGED_NAME" not in index._paths
@@ -342,7 +343,7 @@ def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp
     with _engine_over(repo.path, report) as (engine, parsed, quotes):
         results = [engine.drift_result(parsed, quotes[0])]
         store = engine.binding(parsed, quotes[0].source).store
-        index = drift._word_index(store.snapshot(engine.against_rev(store)))
+        index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
         assert len(index._scanned) == 2 and not index._expected_scans  # both answered by the first pass
         results.append(engine.drift_result(parsed, quotes[1]))
         assert [(r.status, r.path, r.lines.start) for r in results] == [

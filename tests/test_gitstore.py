@@ -696,7 +696,7 @@ def test_prefetch_reads_ahead_within_half_the_blob_cache(make_repo):
 def test_word_search_split_over_several_patterns_and_processes(make_repo, monkeypatch):
     """However many words, each -e alternation and each git grep stays within
     the kernel's argument limits; the answer does not depend on the split."""
-    from pytest_memreport import gitstore
+    from pytest_memreport.gitstore import grep
 
     repo = make_repo("target")
     names = [f"name_{i:03d}" for i in range(40)]
@@ -704,9 +704,9 @@ def test_word_search_split_over_several_patterns_and_processes(make_repo, monkey
     store = GitStore.open(repo.path)
     try:
         whole = store.snapshot(sha).files_with_words(names + ["missing_name"])
-        monkeypatch.setattr(gitstore, "_GREP_ALTERNATION_CHARS", 30)  # three words per -e
-        monkeypatch.setattr(gitstore, "_GREP_PROCESS_CHARS", 60)  # a few -e per git grep
-        chunks = list(gitstore._word_chunks(sorted(names)))
+        monkeypatch.setattr(grep, "_GREP_ALTERNATION_CHARS", 30)  # three words per -e
+        monkeypatch.setattr(grep, "_GREP_PROCESS_CHARS", 60)  # a few -e per git grep
+        chunks = list(grep._word_chunks(sorted(names)))
         assert len(chunks) > 3 and all(len(alternation) <= 30 for chunk in chunks for alternation in chunk)
         assert [w for chunk in chunks for alternation in chunk for w in alternation.split("|")] == sorted(names)
         split = store.snapshot(sha).files_with_words(names + ["missing_name"])

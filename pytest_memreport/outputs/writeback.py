@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Status
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ..checks.observe import Promotion
+    from ..checks.observe.promotion import Promotion
 
 _BOM = b"\xef\xbb\xbf"
 #: Temporary files are named ``.<report name>.<pid>.<random>.memreport-tmp``:

@@ -1,0 +1,304 @@
+"""Classifying one piece of evidence, true at its pin, at another revision.
+
+:func:`classify` takes one :class:`~pytest_memreport.model.Evidence`, its
+:class:`~pytest_memreport.checks.verify.PinResult` (which must be ``found``), the
+target's :class:`~pytest_memreport.gitstore.GitStore`, the pin commit and the
+:class:`~pytest_memreport.gitstore.Snapshot` to check against (a commit or the
+working tree), and returns a :class:`~.results.DriftResult` (the classes are
+listed in :mod:`.results`). :func:`ahead` tells evidence missing at its pin
+that holds at the against-revision.
+
+Only quotes that are gone from their file pay for the whole-tree search
+(:mod:`.search`); a file whose path is gone is followed first (:mod:`.follow`).
+Matching is by characters first (:mod:`.match`), then by tokens
+(:func:`.symbols.token_find`), so a reformat never reads as a change.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ...gitstore import WORKTREE
+from ...model import Evidence, EvidenceKind, LineRange
+from ...text import match, render, symbols
+from .. import verify
+from . import follow, search
+from .results import (
+    AHEAD, CHANGED, DELETED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED, DriftResult,
+    Place,
+)
+
+#: what a path that is no longer a regular file has become
+_KIND_PHRASES = {"symlink": "a symbolic link (not followed)", "dir": "a directory",
+                 "submodule": "a submodule (gitlink)"}
+
+
+# -- entry point ---------------------------------------------------------------------
+
+
+def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: frozenset[str] = frozenset()) -> DriftResult:
+    """What became of ``evidence`` (found at ``pin_sha``, see ``pin``) in ``against``.
+
+    ``store`` is the target's :class:`~pytest_memreport.gitstore.GitStore`
+    (renames and history following); ``against`` a snapshot of it (a commit,
+    or the working tree with ``rev == "worktree"``).
+    """
+    drift = _Drift(evidence, pin, store, pin_sha, against, reports)
+    refusal = against.refuse_reason(evidence.path)
+    if refusal:
+        return drift.result(NOT_CHECKED, None, None, message=f"{evidence.path} {drift.where}: {refusal}")
+    if evidence.kind is EvidenceKind.DIRECTORY:
+        return drift.directory()
+    if evidence.kind is EvidenceKind.PATH:
+        return drift.cited_path()
+    if evidence.kind is EvidenceKind.LINES:
+        if not (pin.recorded_text or "").strip():
+            # Blank lines say nothing to look for: only the file's fate is known.
+            return drift.cited_path(note="the cited lines are blank at the pin; only the file was checked")
+        return drift.quotation(pin.recorded_text)
+    return drift.quotation(evidence.text or "")
+
+
+def ahead(evidence: Evidence, against) -> DriftResult | None:
+    """Evidence that is missing at its pin but holds, as cited, in ``against``:
+    the report is ahead of its pin (re-pinning makes it true). ``None`` otherwise."""
+    found = verify.check_at_pin(evidence, against, with_symbol=False)
+    if not found.ok:
+        return None
+    where = "in the working tree" if against.rev == WORKTREE else f"at {render.short(against.rev)}"
+    lines = f" lines {found.lines} of" if found.lines else ""
+    return DriftResult(AHEAD, against.rev, evidence.path, found.lines, None, by_tokens=found.by_tokens,
+                       old_path=evidence.path,
+                       message=f"not at the pin, but at{lines} {evidence.path} {where}: the report is ahead of its pin")
+
+
+class _Drift:
+    """The inputs of one classification and the steps between them."""
+
+    def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against, reports=frozenset()) -> None:
+        self.evidence = evidence
+        #: the checked reports' own paths in the target: quoting code is not where it went
+        self.reports = reports
+        self.pin = pin
+        self.store = store
+        self.pin_sha = pin_sha
+        self.against = against
+        self.path = evidence.path
+        self.where = "in the working tree" if against.rev == WORKTREE else f"at {render.short(against.rev)}"
+        self._pin_symbol = pin.symbol
+        self._pin_symbol_known = getattr(pin, "symbol_known", True)
+
+    @functools.cached_property
+    def pinned_text(self):
+        """The evidence's file at the pin as text, or ``None`` (read once, when needed)."""
+        pinned = self.store.snapshot(self.pin_sha).read(self.path)
+        return pinned if pinned is not None and pinned.is_text else None
+
+    @property
+    def pin_symbol(self) -> symbols.Definition | None:
+        """The definition enclosing the evidence at the pin, looked up only when needed."""
+        if not self._pin_symbol_known:
+            self._pin_symbol_known = True
+            pinned = self.pinned_text
+            if pinned is not None and self.pin.lines is not None:
+                self._pin_symbol = symbols.enclosing(pinned.text, self.path, self.pin.lines, key=pinned.oid)
+        return self._pin_symbol
+
+    def result(self, status: str, path: str | None, lines: LineRange | None, **fields) -> DriftResult:
+        fields.setdefault("old_lines", self.pin.lines)
+        return DriftResult(status, self.against.rev, path, lines, old_path=self.path, **fields)
+
+    def followed(self) -> str | None:
+        """Where the pin's file lives in ``against`` when its path is gone (:func:`.follow.followed`)."""
+        return follow.followed(self.store, self.pin_sha, self.against, self.path)
+
+    # -- cited paths and directories ---------------------------------------------------
+
+    def cited_path(self, note: str | None = None) -> DriftResult:
+        entry = self.against.entry(self.path)
+        if entry is not None:
+            if entry.kind == "dir" or not self.pin.oid or entry.oid == self.pin.oid:
+                return self.result(UNCHANGED, self.path, None, old_lines=None, note=note,
+                                   message=f"{self.path} exists {self.where}")
+            changed = note or "content changed since the pin"
+            return self.result(UNCHANGED, self.path, None, old_lines=None, note=changed,
+                               message=f"{self.path} exists {self.where}")
+        if self.store.snapshot(self.pin_sha).is_dir(self.path):
+            return self.directory()
+        new_path = self.followed() or follow.same_blob_elsewhere(self.against, self.path, self.pin.oid)
+        if new_path is not None:
+            return self.result(MOVED, new_path, None, old_lines=None, note=note,
+                               message=f"{self.path} moved to {new_path} {self.where}")
+        return self.result(DELETED, None, None, old_lines=None, note=note,
+                           message=f"{self.path} was deleted {self.where}")
+
+    def directory(self) -> DriftResult:
+        if self.against.is_dir(self.path):
+            return self.result(UNCHANGED, self.path, None, old_lines=None,
+                               message=f"directory {self.path} exists {self.where}")
+        new_dir = follow.moved_directory(self.store, self.pin_sha, self.against, self.path)
+        if new_dir is not None:
+            return self.result(MOVED, new_dir, None, old_lines=None,
+                               message=f"directory {self.path} moved to {new_dir} {self.where}")
+        return self.result(DELETED, None, None, old_lines=None,
+                           message=f"directory {self.path} was deleted {self.where}")
+
+    # -- quotations ------------------------------------------------------------------
+
+    def quotation(self, quote: str) -> DriftResult:
+        entry = self.against.entry(self.path)
+        # Same blob as at the pin: the quote is where it was; nothing to read.
+        if entry is not None and entry.kind == "file" and self.pin.oid and entry.oid == self.pin.oid:
+            return self.result(UNCHANGED, self.path, self.pin.lines, by_tokens=self.pin.by_tokens,
+                               symbol=self._pin_symbol, old_symbol=self._pin_symbol,
+                               message=f"{self.path} is unchanged {self.where}")
+        pattern = match.compile_quote(quote)
+        note = None
+        home = self.path if entry is not None and entry.kind == "file" else None
+        if home is None:
+            home = self.followed()
+        if home is not None:
+            textfile = self.against.read(home)
+            if textfile is not None and textfile.is_text:
+                found = _locate(quote, textfile, home, self.pin.lines)
+                if found is not None:
+                    lines, by_tokens = found
+                    if home != self.path:
+                        status, message = MOVED, f"{self.path} moved to {home}; quotation at lines {lines}"
+                    elif lines == self.pin.lines:
+                        status, message = UNCHANGED, f"quotation still at lines {lines} of {home}"
+                    else:
+                        status, message = SHIFTED, f"quotation shifted from lines {self.pin.lines} to {lines} of {home}"
+                    return self._with_symbol(status, home, lines, textfile, by_tokens=by_tokens,
+                                             message=message, note=textfile.note)
+            elif textfile is not None:
+                note = textfile.describe()
+        places, by_tokens = search.search_tree(pattern, quote, self.against, exclude={home, *self.reports},
+                                               origin=self.path)
+        if places:
+            return self._relocated(places, by_tokens, note)
+        if home is None:
+            # A file replaced by a symlink (or a folder, or a submodule) is not read through it.
+            gone = "is gone" if entry is None else f"is now {_KIND_PHRASES.get(entry.kind, entry.kind)}"
+            return self.result(DELETED, None, None, note=note,
+                               message=f"{self.path} {gone} {self.where} and the quotation occurs nowhere")
+        return self._changed(pattern, quote, home, note)
+
+    def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:
+        first = places[0]
+        shown = ", ".join(str(p) for p in places[:SUMMARY_PLACES])
+        message = f"quotation left {self.path}; it now occurs at {shown}"
+        if len(places) > SUMMARY_PLACES:
+            message += f" and {len(places) - SUMMARY_PLACES} more"
+        symbol = enclosing_changed = enclosing_diff = None
+        if len(places) == 1:
+            textfile = self.against.read(first.path)
+            if textfile is not None and textfile.is_text:
+                symbol = symbols.enclosing(textfile.text, first.path, first.lines, key=textfile.oid or None)
+                old = self.pin_symbol
+                # Another definition around it is context, not drift; the same one is compared.
+                if symbol is not None and old is not None and symbol.bare_name == old.bare_name:
+                    enclosing_diff = self._body_diff(first.path, textfile.text, symbol)
+                    enclosing_changed = enclosing_diff is not None
+        return self.result(RELOCATED, first.path, first.lines, candidates=tuple(places), by_tokens=by_tokens,
+                           symbol=symbol, old_symbol=self.pin_symbol, enclosing_changed=bool(enclosing_changed),
+                           enclosing_diff=enclosing_diff, note=note, message=message)
+
+    def _changed(self, pattern, quote: str, home: str, note: str | None) -> DriftResult:
+        textfile = self.against.read(home)
+        candidate = diff = None
+        if textfile is not None and textfile.is_text:
+            candidate = match.nearest(pattern, textfile.text, key=textfile.oid or None)
+        if candidate is not None:
+            diff = match.render_diff(quote, candidate.text) or None
+        renamed = f" (renamed from {self.path})" if home != self.path else ""
+        message = f"quotation no longer in {home}{renamed} {self.where}, nor anywhere else"
+        if textfile is not None and not textfile.is_text:
+            # Not read is not gone: say the file could not be searched.
+            message = f"{home}{renamed} cannot be searched {self.where}, and the quotation occurs nowhere else"
+        return self.result(
+            CHANGED, home, None,
+            candidates=(Place(home, candidate.lines),) if candidate is not None else (),
+            candidate=candidate, diff=diff, note=note,
+            message=message,
+        )
+
+    # -- the enclosing definition -------------------------------------------------------
+
+    def _with_symbol(self, status: str, path: str, lines: LineRange, textfile, **fields) -> DriftResult:
+        if (textfile.oid and textfile.oid == self.pin.oid and lines == self.pin.lines
+                and symbols.language_for(path) == symbols.language_for(self.path)):
+            # A file renamed without an edit: the same definition encloses the quote.
+            return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
+        old = self.pin_symbol
+        text = textfile.text
+        pinned = self.pinned_text
+        if old is not None and textfile.oid and pinned is not None and (
+                symbols.language_for(path) == symbols.language_for(self.path)):
+            # Usually an edit of the pin's file, parsed already: reparse only what changed.
+            symbols.reparse(text, path, textfile.oid, pinned.text, pinned.oid)
+        symbol = symbols.enclosing(text, path, lines, key=textfile.oid or None)
+        enclosing_changed, enclosing_diff = False, None
+        # Without a grammar for the new path there is nothing to compare with.
+        if old is not None and symbols.language_for(path) is not None:
+            if symbol is None:
+                enclosing_changed = True
+                enclosing_diff = f"{old.kind} {old.name} no longer encloses the quotation (it is now at top level)"
+            else:
+                enclosing_diff = self._body_diff(path, text, symbol)
+                if (old.kind, old.bare_name) != (symbol.kind, symbol.bare_name):
+                    renamed = f"{old.kind} {old.name} is now {symbol.kind} {symbol.name}"
+                    enclosing_diff = renamed + ("\n" + enclosing_diff if enclosing_diff else "")
+                enclosing_changed = enclosing_diff is not None
+        return self.result(status, path, lines, symbol=symbol, old_symbol=old,
+                           enclosing_changed=enclosing_changed, enclosing_diff=enclosing_diff, **fields)
+
+    def _body_diff(self, path: str, text: str, symbol: symbols.Definition) -> str | None:
+        """The token difference between the pin's enclosing definition and ``symbol``."""
+        old = self.pin_symbol
+        if old is None or symbols.language_for(path) != symbols.language_for(self.path):
+            return None
+        pinned = self.pinned_text
+        if pinned is None:
+            return None
+        if _same_code(pinned.text, self.path, old, text, path, symbol):
+            return None
+        return symbols.body_token_diff(pinned.text, text, path, old, symbol)
+
+
+_CLOSERS = frozenset({")", "]", "}"})
+
+
+def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: str, new_def) -> bool:
+    """Whether two definitions have the same tokens once trailing commas are dropped.
+
+    A formatter that wraps arguments adds trailing commas; like layout and
+    comments, that is not a change of the definition (``body_token_diff``
+    counts them).
+    """
+    if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
+        return True  # the same text: no need to lex either file
+    old = symbols.tokens(old_text, old_path, span=(old_def.start, old_def.end))
+    new = symbols.tokens(new_text, new_path, span=(new_def.start, new_def.end))
+    if old is None or new is None:
+        return False
+    return _without_trailing_commas([t.text for t in old]) == _without_trailing_commas([t.text for t in new])
+
+
+def _without_trailing_commas(texts: list[str]) -> list[str]:
+    return [t for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)]
+
+
+# -- locating ----------------------------------------------------------------------
+
+
+def _locate(quote: str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:
+    """Where the quote is in one file (the occurrence nearest ``near``), and whether only by tokens."""
+    found, by_tokens = verify.occurrences(quote, textfile.text, path, key=textfile.oid or None)
+    return (_nearest(list(found), near), by_tokens) if found else None
+
+
+def _nearest(occurrences: list[LineRange], near: LineRange | None) -> LineRange:
+    if near is None:
+        return occurrences[0]
+    return min(occurrences, key=lambda lines: abs(lines.start - near.start))

@@ -1,0 +1,144 @@
+"""The whole-tree search for a quote that left its file, and its announcement.
+
+:func:`search_tree` finds every place of the against-revision where a quote
+now occurs (by characters, then by tokens), files sharing the origin's name
+first. :func:`expect_searches` announces, before the first classification,
+the quotes likely to need it, so that the word index (:mod:`.wordindex`)
+asks ``git grep`` for all their words in one pass.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ...gitstore import WORKTREE
+from ...model import Evidence
+from ...text import match, symbols
+from .results import Place
+from . import wordindex
+
+def search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tuple[list[Place], bool]:
+    """Every place in ``against`` (but the paths in ``exclude``) where the quote occurs.
+
+    It runs only for quotes gone from their file. The files worth reading are
+    those holding the quote's longest compound names, which ``git grep``
+    names (one pass for every quote expected to need it, see
+    :func:`expect_searches`); a quote without such names reads every file (in
+    pipelined batches). A file must also hold every word of the quote
+    (outside backticks, which rendering eats) and its reduced form every part
+    before :func:`.match.find` looks. Files sharing the origin's name, then
+    its extension, are reported first. Token matching is tried, in files of
+    the origin's language, only when character matching finds nothing, and
+    only in the windows where the quote's code words occur in order, close
+    together (:func:`.match.token_windows`): lexing costs far more than
+    looking.
+    """
+    index = wordindex.word_index(against)
+    places: list[Place] = []
+    candidates = index.holding(wordindex.probes(pattern.whole_words))
+    scanned = candidates is None
+    if scanned:
+        candidates = index.scan(*_character_scan(pattern))
+    for path, text in _readable(against, candidates, exclude):
+        if not scanned and not match.may_occur_in(pattern, text.text, key=text.oid or None):
+            continue
+        places.extend(Place(path, span.lines) for span in match.find(pattern, text.text, key=text.oid or None))
+    if places:
+        return _by_affinity(places, origin), False
+    language = symbols.language_for(origin)
+    words = match.code_words(quote, origin)
+    if language is None or words is None:
+        return [], False
+    candidates = index.holding(wordindex.probes(words))
+    if candidates is None:
+        candidates = index.scan(*_token_scan(quote, origin))
+    for path, text in _readable(against, candidates, exclude):
+        windows = match.token_windows(quote, text.text, path) if symbols.language_for(path) == language else []
+        if windows:
+            lines = symbols.token_find(quote, text.text, path, key=text.oid or None, windows=windows)
+            if lines is not None:
+                places.append(Place(path, lines))
+    return _by_affinity(places, origin), bool(places)
+
+
+def _by_affinity(places: list[Place], origin: str) -> list[Place]:
+    """Files sharing the origin's name first, then its extension (stable within)."""
+    return sorted(places, key=lambda place: _affinity(place.path, origin))
+
+
+def _character_scan(pattern):
+    """The scan finding the files a quote without probe words may occur in."""
+    return (("characters", pattern.text),
+            lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()))
+
+
+def _token_scan(quote: str, origin: str):
+    """The scan finding the files of the origin's language where a quote
+    without probe words may occur by tokens."""
+    language = symbols.language_for(origin)
+    return (("tokens", language, quote),
+            lambda path, text, reduced: symbols.language_for(path) == language
+            and bool(match.token_windows(quote, text, path)))
+
+
+def _readable(against, candidates: set[str], exclude: set):
+    """``(path, text file)`` of the candidate files that can be read as text."""
+    for path, textfile in against.read_many(p for p in sorted(candidates) if p not in exclude):
+        if textfile is not None and textfile.is_text:
+            yield path, textfile
+
+
+def expect_searches(against, store, pin_sha: str, quotes) -> int:
+    """Announce quotes (``(evidence, quote text)`` pairs, pinned at ``pin_sha``)
+    that may have to be searched for in all of ``against``, so that the first
+    search asks ``git grep`` for all of their words at once.
+
+    A quote whose file kept its blob, or which is still in its file (at its
+    path, or where the whole ``pin..against`` diff renamed it), is left out:
+    the guess costs only time when wrong, either way. Returns how many
+    quotes were announced.
+    """
+    index = wordindex.word_index(against)
+    pinned = store.snapshot(pin_sha)
+    renames = None
+    changed: list[tuple[Evidence, str, str | None]] = []
+    for evidence, quote in quotes:
+        old = pinned.oid(evidence.path)
+        if old is None:
+            continue  # not at the pin as cited: there is no drift to classify
+        entry = against.entry(evidence.path)
+        if entry is not None and entry.kind == "file" and entry.oid == old:
+            continue
+        home = evidence.path if entry is not None and entry.kind == "file" else None
+        if home is None:
+            if renames is None:
+                renames = store.renames(pin_sha, "HEAD" if against.rev == WORKTREE else against.rev)
+            home = renames.get(evidence.path)
+        changed.append((evidence, quote, home))
+    # Their files are read now and classified soon after: one batch.
+    against.prefetch(home for _, _, home in changed if home is not None)
+    announced = 0
+    for evidence, quote, home in changed:
+        pattern = match.compile_quote(quote)
+        textfile = against.read(home) if home is not None else None
+        if textfile is not None and textfile.is_text and match.find(pattern, textfile.text, key=textfile.oid or None):
+            continue
+        probes = wordindex.probes(pattern.whole_words)
+        index.expect(probes)
+        if not probes:
+            index.expect_scan(*_character_scan(pattern))
+        words = match.code_words(quote, evidence.path)
+        if words is not None:
+            probes = wordindex.probes(words)
+            index.expect(probes)
+            if not probes:
+                index.expect_scan(*_token_scan(quote, evidence.path))
+        announced += 1
+    return announced
+
+
+def _affinity(path: str, origin: str) -> int:
+    """0: same file name as the origin, 1: same extension, 2: anything else."""
+    if posixpath.basename(path) == posixpath.basename(origin):
+        return 0
+    return 1 if posixpath.splitext(path)[1] == posixpath.splitext(origin)[1] else 2

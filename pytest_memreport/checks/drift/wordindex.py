@@ -1,0 +1,126 @@
+"""Which files of a snapshot a whole-tree search must read: the word index.
+
+A quote that left its file is searched for in every file of the
+against-revision; reading them all costs too much, so :class:`WordIndex`
+narrows them to the files holding the quote's rarest compound names
+(:func:`probes`), asking ``git grep`` for the words of every announced quote
+in one pass. One index lives per snapshot (:func:`word_index`).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+from ...text import match
+
+class WordIndex:
+    """Which files of one snapshot a tree search must read.
+
+    For a quote with names: the files holding them as whole words. ``git
+    grep`` answers for many words in one pass over the snapshot, so words
+    announced by :meth:`expect` are asked for together with the first word
+    some search needs. Files where a backtick splits a word (which a quote
+    shows joined) hold every word as far as this index says. For a quote of
+    plain words: the files passing its test in one pass over every file
+    (:meth:`scan`), shared by every scan announced by :meth:`expect_scan`.
+    Only answers are kept (sets of paths), never the tree's texts.
+    """
+
+    def __init__(self, against) -> None:
+        self._against = against
+        self._paths: dict[str, set[str]] = {}
+        self._expected: set[str] = set()
+        self._spliced: set[str] | None = None
+        self._unavailable = False
+        self._scanned: dict[object, set[str]] = {}
+        self._expected_scans: dict[object, object] = {}
+
+    def expect(self, words) -> None:
+        self._expected.update(w for w in words if w not in self._paths)
+
+    def expect_scan(self, key, test) -> None:
+        """Announce a :meth:`scan`, so that the first scan answers it too."""
+        if key not in self._scanned:
+            self._expected_scans[key] = test
+
+    def scan(self, key, test) -> set[str]:
+        """The files for which ``test(path, text, reduced)`` holds (``reduced``
+        gives the text's :func:`.match.reduced` form, made once per file).
+
+        For quotes without probe words every file must be looked at; one pass
+        over the snapshot answers every scan announced so far, holding one
+        batch of files at a time.
+        """
+        if key in self._scanned:
+            return self._scanned[key]
+        tests = {**self._expected_scans, key: test}
+        self._expected_scans = {}
+        found: dict[object, set[str]] = {k: set() for k in tests}
+        for path, textfile in self._against.read_many(self._against.files()):
+            if textfile is None or not textfile.is_text:
+                continue
+            text, reduced = textfile.text, _Once(match.reduced, textfile.text)
+            for k, check in tests.items():
+                if check(path, text, reduced):
+                    found[k].add(path)
+        self._scanned.update(found)
+        return found[key]
+
+    def holding(self, words: tuple[str, ...]) -> set[str] | None:
+        """The files holding every one of ``words``; ``None`` when the index
+        cannot tell (no words, or git cannot search): read every file then."""
+        if not words or self._unavailable:
+            return None
+        missing = {w for w in words if w not in self._paths}
+        if missing:
+            wanted, self._expected = (self._expected | missing) - self._paths.keys(), set()
+            found = self._against.files_with_words(wanted)
+            if self._spliced is None and found is not None:
+                self._spliced = self._against.files_with_spliced_words()
+            if found is None or self._spliced is None:
+                self._unavailable = True
+                return None
+            self._paths.update(found)
+        first, *rest = words
+        return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
+
+
+class _Once:
+    """``function(argument)``, computed on the first call and kept."""
+
+    __slots__ = ("_function", "_argument", "_value")
+
+    def __init__(self, function, argument) -> None:
+        self._function, self._argument, self._value = function, argument, None
+
+    def __call__(self):
+        if self._value is None:
+            self._value = self._function(self._argument)
+        return self._value
+
+
+#: a probe word: ASCII (git's word characters), long enough to be telling
+_PROBE_WORD = re.compile(r"[A-Za-z0-9_]{4,}")
+#: probes per quote: a file must hold them all to be read
+_PROBES = 3
+
+
+def probes(words) -> tuple[str, ...]:
+    """The longest compound identifiers among ``words`` (``load_entry``,
+    ``scanQuota``): a handful of files hold each. Plain words are left out:
+    their every copy in the tree would be a line of ``git grep`` output, and
+    a quote of plain words only (prose, comments) reads every file instead."""
+    names = (w for w in words if _PROBE_WORD.fullmatch(w) and match.is_compound(w))
+    return match.rarest_words(names, _PROBES)
+
+
+#: one word index per snapshot, dropped with the snapshot
+_WORD_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def word_index(against) -> WordIndex:
+    found = _WORD_INDEXES.get(against)
+    if found is None:
+        found = _WORD_INDEXES[against] = WordIndex(against)
+    return found

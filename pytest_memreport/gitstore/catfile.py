@@ -1,0 +1,171 @@
+"""Blob reads: one persistent ``git cat-file`` process, pipelined batches, and the decoded-file cache.
+
+Blobs are read through one persistent ``git cat-file --batch`` process
+(gitpython), never one process per file; when many files are wanted at once
+their blobs are fetched in one pipelined ``cat-file --batch`` run. Decoded
+files are cached by object id in an LRU bounded by total bytes, shared by all
+snapshots of the store.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import git
+
+from ..lru import SizedLRU
+from ..text import textfile
+from ..text.textfile import TextFile
+from .errors import RepoError
+from .objects import TreeEntry, header_text
+from .process import QUIET_ENVIRONMENT, GitRunner
+
+#: decoded files kept in memory, by total size
+DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+
+#: blob bytes fetched per pipelined batch when many files are read at once
+PREFETCH_BYTES = 16 * 1024 * 1024
+
+
+class BlobCache(SizedLRU[TextFile]):
+    """Decoded files by object id, least recently used first out, bounded by total bytes."""
+
+    def __init__(self, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        super().__init__(max_bytes)
+        self.max_bytes = max_bytes
+
+    @property
+    def total_bytes(self) -> int:
+        return self.total_weight
+
+    def put(self, oid: str, file: TextFile) -> None:  # type: ignore[override]
+        # A str costs at least one byte per character, often more; the raw size
+        # is a fair lower bound and keeps the arithmetic cheap.
+        weight = max(file.size, len(file.text or "")) + 64
+        if weight <= self.max_bytes:
+            super().put(oid, file, weight)
+
+
+class BlobReader:
+    """Object headers and decoded blobs of one repository, read through ``cat-file`` and cached.
+
+    The persistent process starts on the first read and ends with :meth:`close`
+    (it restarts when used again).
+    """
+
+    def __init__(self, runner: GitRunner, git_dir: Path, max_file_bytes: int, cache_bytes: int) -> None:
+        self._runner = runner
+        self._git_dir = git_dir
+        self.max_file_bytes = max_file_bytes
+        self.blobs = BlobCache(cache_bytes)
+        self._reader: git.Git | None = None
+        self._reader_lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        self._trees: dict[str, str] = {}
+
+    def close(self) -> None:
+        """End the persistent ``cat-file`` processes."""
+        with self._reader_lock:
+            if self._reader is not None:
+                self._reader.clear_cache()
+                self._reader = None
+
+    def _git(self) -> git.Git:
+        """The gitpython handle owning the persistent ``cat-file`` processes (call under the reader lock)."""
+        if self._reader is None:
+            reader = git.Git(str(self._runner.path))
+            # GIT_DIR pins the persistent process to this repository whatever
+            # the surrounding environment says.
+            reader.update_environment(GIT_DIR=str(self._git_dir), **QUIET_ENVIRONMENT)
+            self._reader = reader
+        return self._reader
+
+    def header(self, name: str) -> tuple[str, str] | None:
+        """``(object id, type)`` from the persistent ``cat-file --batch-check``, or ``None`` when missing."""
+        with self._reader_lock:
+            try:
+                oid, kind, _ = self._git().get_object_header(name)
+            except ValueError:
+                return None
+            except OSError:
+                # The process died (killed, broken pipe): restart it on the next call.
+                self._git().clear_cache()
+                return None
+        return header_text(oid), header_text(kind)
+
+    def tree_of(self, sha: str) -> str:
+        """The root tree id of commit ``sha`` (cached)."""
+        with self._cache_lock:
+            known = self._trees.get(sha)
+        if known is None:
+            header = self.header(f"{sha}^{{tree}}")
+            if header is None:
+                raise RepoError(f"{self._runner.path}: cannot read the tree of commit {sha[:12]}")
+            known = header[0]
+            with self._cache_lock:
+                self._trees[sha] = known
+        return known
+
+    def read_blob(self, path: str, oid: str, size: int | None) -> TextFile:
+        """The decoded blob ``oid`` as the file at ``path``; :class:`RepoError` when git cannot read it."""
+        cached = self.blobs.get(oid)
+        if cached is not None:
+            return cached if cached.path == path else replace(cached, path=path)
+        if size is not None and size > self.max_file_bytes:
+            # Decided from the tree listing: a huge blob is never loaded.
+            return TextFile(path, oid, "too-large", size=size)
+        with self._reader_lock:
+            began = time.perf_counter()
+            try:
+                _, kind, _, data = self._git().get_object_data(oid)
+            except (ValueError, OSError) as err:
+                # A dead or confused process must not poison later reads.
+                if self._reader is not None:
+                    self._reader.clear_cache()
+                why = ("git cannot read the object" if isinstance(err, ValueError)
+                       else (str(err).splitlines() or [type(err).__name__])[0])
+                raise RepoError(
+                    f"{self._runner.path}: cannot read {path} (object {oid[:12]}): {why}; it is missing or corrupt: "
+                    f"`git fsck` in the repository names damaged objects (a partial clone may lack it: `git fetch`)"
+                ) from None
+            finally:
+                self._runner.seconds += time.perf_counter() - began
+        if header_text(kind) != "blob":
+            raise RepoError(f"{self._runner.path}: {path} is a {header_text(kind)}, not a file (object {oid[:12]})")
+        return self.decode_cached(path, oid, data)
+
+    def prefetch(self, entries: list[TreeEntry]) -> None:
+        """Fetch the blobs of ``entries`` that are not cached in one ``git cat-file
+        --batch`` run: the requests are pipelined, where the persistent reader
+        answers one at a time. Whatever it cannot fetch is left to :meth:`read_blob`,
+        which says what is wrong."""
+        wanted = {e.oid: e.path for e in entries
+                  if self.blobs.get(e.oid) is None and (e.size is None or e.size <= self.max_file_bytes)}
+        if len(wanted) < 2:
+            return
+        result = self._runner.timed(["cat-file", "--batch"],
+                                    stdin=b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
+        out, pos = result.stdout, 0
+        for oid, path in wanted.items():
+            end = out.find(b"\n", pos)
+            if end < 0:
+                return
+            header = out[pos:end].split()
+            pos = end + 1
+            if len(header) != 3 or header[1] != b"blob":
+                continue  # missing, or not a blob: the one-by-one read reports it
+            size = int(header[2])
+            self.decode_cached(path, oid, out[pos : pos + size])
+            pos += size + 1
+
+    def decode_cached(self, path: str, oid: str, data: bytes) -> TextFile:
+        """``data`` decoded as the file at ``path``, through the cache by object id."""
+        cached = self.blobs.get(oid)
+        if cached is not None:
+            return cached if cached.path == path else replace(cached, path=path)
+        decoded = textfile.decode(path, oid, data, self.max_file_bytes)
+        self.blobs.put(oid, decoded)
+        return decoded

@@ -1,0 +1,16 @@
+"""The two ways the target repository can fail a run, each with a message that says what to do.
+
+Everything in :mod:`pytest_memreport.gitstore` raises only these for problems
+of the user's repository or revisions; the rest of the package catches them
+to report a usage error instead of a traceback.
+"""
+
+from __future__ import annotations
+
+
+class RepoError(Exception):
+    """The target repository cannot be used; the message says which path and what to do."""
+
+
+class RevisionError(Exception):
+    """A revision does not name a commit in the target repository (says whether the clone is shallow)."""

@@ -1,0 +1,107 @@
+"""Word search over a snapshot: one ``git grep`` for many words, instead of reading every file.
+
+A scope is ``[<commit sha>]`` for a commit or ``["--untracked"]`` for the
+working tree. ``None`` answers mean git could not search (e.g. a partial clone
+lacking blobs, which grep must not fetch); callers then read the files themselves.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection, Iterator
+
+from .process import GitRunner
+
+#: whole words, only the matched word printed: ``<path>\0<word>`` per occurrence
+_GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
+#: a backtick between word characters (git's, which are ASCII)
+_SPLICED_WORD = re.compile(rb"[A-Za-z0-9_]`+[A-Za-z0-9_]")
+#: alternations per ``-e`` and per process stay well under the kernel's limits
+#: on one argument (128 KiB) and on all of them
+_GREP_ALTERNATION_CHARS = 60_000
+_GREP_PROCESS_CHARS = 600_000
+
+
+def grep_words(runner: GitRunner, words: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
+    """``git grep -w -o`` for many words at once: one alternation is one pass
+    over the files (one ``-e`` per word would be one pass per word)."""
+    found: dict[str, set[str]] = {word: set() for word in words}
+    if not found:
+        return found
+    for chunk in _word_chunks(sorted(found)):
+        patterns = [arg for alternation in chunk for arg in ("-e", f"({alternation})")]
+        out = _grep(runner, [*_GREP_WORDS, *patterns], scope)
+        if out is None:
+            return None
+        for path, word in set(_path_word_pairs(out)):  # every occurrence is a pair; one per file counts
+            found.setdefault(word.decode("ascii"), set()).add(_grep_path(path, scope))
+    return found
+
+
+def grep_spliced(runner: GitRunner, scope: list[str]) -> set[str] | None:
+    """Files where a backtick sits between word characters (see :meth:`Snapshot.files_with_spliced_words`)."""
+    # The lines holding a backtick, tested here: a fixed string is one fast
+    # pass, where git's regex engine is several times slower on a class.
+    # (A path with a newline in it is misread here: such a file is then
+    # only searched when its words are, which fails safe.)
+    out = _grep(runner, ["-z", "-a", "-F", "-e", "`"], scope)
+    if out is None:
+        return None
+    spliced = set()
+    for line in out.split(b"\n"):
+        path, _, content = line.partition(b"\0")
+        if path and _SPLICED_WORD.search(content):
+            spliced.add(_grep_path(path, scope))
+    return spliced
+
+
+def _grep(runner: GitRunner, args: list[str], scope: list[str]) -> bytes | None:
+    """``git grep`` output; ``b""`` when nothing matched, ``None`` when git failed
+    (e.g. a partial clone lacking blobs, which grep must not fetch)."""
+    result = runner.timed(["grep", "--no-color", "--no-line-number", "--no-column", "--full-name", *args, *scope])
+    if result.returncode == 1 and not result.stderr:
+        return b""
+    return result.stdout if result.returncode == 0 else None
+
+
+def _grep_path(raw: bytes, scope: list[str]) -> str:
+    """A repository path from a grep line (``<sha>:`` prefixed for a commit)."""
+    if scope and scope[0] != "--untracked":
+        raw = raw[len(scope[0]) + 1 :]
+    return os.fsdecode(raw)
+
+
+def _path_word_pairs(out: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """``(path, word)`` from ``git grep -z -o`` output, ``path\0word\n`` per
+    match. A path may hold a newline (``-z`` does not quote it); a word never
+    does, so each field after a NUL is the word up to its first newline, then
+    the next path."""
+    fields = out.split(b"\0")
+    path = fields[0]
+    for field in fields[1:]:
+        word, _, rest = field.partition(b"\n")
+        if path and word:
+            yield path, word
+        path = rest
+
+
+def _word_chunks(words: list[str]) -> Iterator[list[str]]:
+    """``a|b|c`` alternations, grouped so that each group fits one ``git grep``."""
+    group: list[str] = []
+    current: list[str] = []
+    current_chars = group_chars = 0
+    for word in words:
+        if current and current_chars + len(word) + 1 > _GREP_ALTERNATION_CHARS:
+            group.append("|".join(current))
+            group_chars += current_chars
+            current, current_chars = [], 0
+            if group_chars > _GREP_PROCESS_CHARS:
+                yield group
+                group, group_chars = [], 0
+        current.append(word)
+        current_chars += len(word) + 1
+    if current:
+        group.append("|".join(current))
+    if group:
+        yield group

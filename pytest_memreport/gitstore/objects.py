@@ -1,0 +1,39 @@
+"""Git objects as the rest of gitstore sees them: ids, blob hashing, tree entries.
+
+The object format (SHA-1 today) is decided here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+HEX_OID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+SHORT_HEX = re.compile(r"[0-9a-fA-F]{4,39}")
+
+
+def blob_oid(data: bytes) -> str:
+    """git's object id for a blob with these bytes (SHA-1 object format)."""
+    digest = hashlib.sha1(b"blob %d\0" % len(data))  # noqa: S324 - git's object naming, not security
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def header_text(value: str | bytes) -> str:
+    """gitpython hands object headers back as bytes or str depending on version."""
+    return value.decode("ascii") if isinstance(value, bytes) else value
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One path in a snapshot: a file, directory, symlink or submodule (gitlink).
+
+    ``oid`` is the blob, tree or submodule commit id (``""`` for directories of
+    the working tree); ``size`` is the blob size in bytes, ``None`` otherwise.
+    """
+
+    path: str
+    oid: str
+    kind: str
+    size: int | None = None

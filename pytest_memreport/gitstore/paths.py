@@ -1,0 +1,54 @@
+"""Path hygiene shared by every snapshot: which repository-relative paths are refused, lexically.
+
+Absolute paths, ``..`` escaping the root and ``.git`` internals are refused
+here; a path passing through a symlink or a submodule is refused by each
+snapshot, which knows what lies above the path.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def normalize_path(path: str) -> tuple[str | None, str | None]:
+    """Lexically normalize a repository-relative path.
+
+    Returns ``(normalized, None)`` or ``(None, reason)``; ``""`` is the root.
+    A backslash counts as a separator, so paths cited from Windows resolve
+    (git itself always stores ``/``).
+    """
+    if "\0" in path:
+        return None, "contains a NUL character"
+    path = path.replace("\\", "/")
+    if path.startswith("/"):
+        return None, "absolute path"
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None, "escapes the repository"
+            parts.pop()
+            continue
+        # git refuses to track any `.git` component (case-insensitively, for
+        # case-insensitive file systems); such a path can only be git's own data.
+        if part.casefold() == ".git":
+            return None, "git-internal path"
+        parts.append(part)
+    # Checked after normalizing so `a/../C:/x` is refused like `C:/x`.
+    if parts and _WINDOWS_DRIVE.fullmatch(parts[0]):
+        return None, "absolute path"
+    return "/".join(parts), None
+
+
+def prefixes(path: str) -> Iterator[str]:
+    """Every proper ancestor of ``path``: ``a/b/c`` → ``a``, ``a/b``."""
+    parts = path.split("/")
+    for i in range(1, len(parts)):
+        yield "/".join(parts[:i])

@@ -1,0 +1,223 @@
+"""The store: one target repository opened read-only, handing out snapshots and history.
+
+:class:`GitStore` resolves revisions and caches snapshots itself; it delegates
+blob reads to :mod:`.catfile`, history to :mod:`.history` and temporary
+checkouts to :mod:`.worktrees`, all running git through one :class:`~.process.GitRunner`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..text import textfile
+from .catfile import DEFAULT_CACHE_BYTES, BlobCache, BlobReader
+from .commit import CommitSnapshot
+from .errors import RepoError, RevisionError
+from .history import History
+from .objects import HEX_OID, SHORT_HEX
+from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
+from .snapshot import WORKTREE, Snapshot
+from .workdir import WorktreeSnapshot
+from .worktrees import temporary_worktree
+
+#: commit snapshots (tree listings) kept per store
+_SNAPSHOT_CACHE = 64
+
+
+class GitStore:
+    """A target repository opened read-only.
+
+    Open with :meth:`open` (cheap: one ``git rev-parse``); the persistent
+    ``cat-file`` process starts on the first blob read and ends with
+    :meth:`close` (or the ``with`` block).
+    """
+
+    path: Path
+    is_bare: bool
+
+    def __init__(
+        self,
+        path: Path,
+        git_dir: Path,
+        common_dir: Path,
+        is_bare: bool,
+        max_file_bytes: int = textfile.DEFAULT_MAX_BYTES,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+    ) -> None:
+        self.path = path
+        self.git_dir = git_dir
+        self.common_dir = common_dir
+        self.is_bare = is_bare
+        self.max_file_bytes = max_file_bytes
+        self._runner = GitRunner(path, environment())
+        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes)
+        self._history = History(self._runner, self.resolve, self.snapshot)
+        self._cache_lock = threading.RLock()
+        self._resolved: dict[str, str] = {}
+        self._snapshots: OrderedDict[str, CommitSnapshot] = OrderedDict()
+        self._worktree_snapshot: WorktreeSnapshot | None = None
+
+    @property
+    def blobs(self) -> BlobCache:
+        """Decoded files by object id, shared by all snapshots of the store."""
+        return self._reader.blobs
+
+    @property
+    def git_seconds(self) -> float:
+        """Seconds spent waiting on git (commands and blob reads), for the JSON timing."""
+        return self._runner.seconds
+
+    @property
+    def is_shallow(self) -> bool:
+        """Whether this is a shallow clone (history cut off; checked live, git keeps ``shallow``)."""
+        return (self.common_dir / "shallow").exists()
+
+    def __repr__(self) -> str:
+        return f"GitStore({str(self.path)!r})"
+
+    # -- opening and closing ---------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        max_file_bytes: int = textfile.DEFAULT_MAX_BYTES,
+        *,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+    ) -> GitStore:
+        """Open the repository containing ``path`` (a work tree, any folder in it, or a bare repo).
+
+        Raises :class:`RepoError` when ``path`` is missing, not in a repository,
+        or refused by git's ``safe.directory`` ownership check.
+        """
+        where = Path(path).expanduser().absolute()
+        if not where.is_dir():
+            what = "is not a folder" if where.exists() else "does not exist"
+            raise RepoError(f"{where} {what}: give the path of a clone of the target repository")
+        out = git_or_repo_error(
+            ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
+             "--is-inside-work-tree", "--show-cdup"],
+            where,
+            environment(),
+        )
+        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        is_bare = lines[0] == "true"
+        git_dir = Path(lines[1])
+        common_dir = (where / lines[2]).resolve()
+        inside_work_tree = lines[3] == "true"
+        if is_bare:
+            top = git_dir
+        elif inside_work_tree:
+            top = (where / (lines[4] if len(lines) > 4 else "")).resolve()
+        else:
+            raise RepoError(
+                f"{where} is inside git's own folder {git_dir}: give the work tree "
+                f"({git_dir.parent}) instead"
+            )
+        return cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes)
+
+    def close(self) -> None:
+        """End the persistent ``cat-file`` processes (the store may be used again; they restart)."""
+        self._reader.close()
+
+    def __enter__(self) -> GitStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- revisions ---------------------------------------------------------------
+
+    def resolve(self, rev: str) -> str:
+        """The full commit id ``rev`` names (short sha, branch, tag, ``HEAD``, ``main~2`` …).
+
+        Raises :class:`RevisionError` saying which revision, whether the clone
+        is shallow and how to deepen it. Answers are cached for the store's life.
+        """
+        with self._cache_lock:
+            known = self._resolved.get(rev)
+        if known is not None:
+            return known
+        if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
+            raise RevisionError(f"{rev!r} is not a revision name: give a commit sha, branch or tag")
+        result = execute(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], self.path, self._runner.env)
+        sha = result.stdout.decode("ascii", "replace").strip()
+        if result.returncode != 0 or not HEX_OID.fullmatch(sha):
+            raise_if_refused(result.stderr, self.path)
+            raise RevisionError(self._missing_revision(rev))
+        with self._cache_lock:
+            self._resolved[rev] = sha
+        return sha
+
+    def _missing_revision(self, rev: str) -> str:
+        if not self._runner.run(["for-each-ref", "--count=1", "--format=%(refname)"]).strip() and not self.has_commit("HEAD"):
+            return f"revision {rev!r} cannot be resolved: {self.path} has no commits yet"
+        if self.is_shallow:
+            return (
+                f"revision {rev!r} is not in {self.path}, a shallow clone whose history is cut off: "
+                f"deepen it with `git fetch --unshallow` (GitHub Actions: `fetch-depth: 0` in actions/checkout)"
+            )
+        short = " (a short sha may also be ambiguous: give more digits)" if SHORT_HEX.fullmatch(rev) else ""
+        return (
+            f"revision {rev!r} is not a commit in {self.path} (not a shallow clone): "
+            f"check the revision{short}, or `git fetch` the branch or tag that contains it"
+        )
+
+    def has_commit(self, sha: str) -> bool:
+        """Whether ``sha`` names a commit present in the object store."""
+        if not sha or any(c in sha for c in "\0\n\r"):
+            return False
+        header = self._reader.header(sha)
+        return header is not None and header[1] == "commit"
+
+    # -- snapshots -----------------------------------------------------------------
+
+    def snapshot(self, rev: str) -> Snapshot:
+        """The files at ``rev`` (cached per commit); ``"worktree"`` gives the working tree on disk."""
+        if rev == WORKTREE:
+            if self.is_bare:
+                raise RepoError(
+                    f"{self.path} is a bare repository and has no working tree: give a commit instead of 'worktree'"
+                )
+            with self._cache_lock:
+                if self._worktree_snapshot is None:
+                    self._worktree_snapshot = WorktreeSnapshot(self._runner, self._reader)
+                return self._worktree_snapshot
+        sha = self.resolve(rev)
+        with self._cache_lock:
+            found = self._snapshots.get(sha)
+            if found is None:
+                found = self._snapshots[sha] = CommitSnapshot(self._runner, self._reader, sha)
+                while len(self._snapshots) > _SNAPSHOT_CACHE:
+                    self._snapshots.popitem(last=False)
+            else:
+                self._snapshots.move_to_end(sha)
+            return found
+
+    # -- history ---------------------------------------------------------------------
+
+    def renames(self, old: str, new: str) -> dict[str, str]:
+        """Old path → new path for every rename over the whole ``old..new`` diff (see :meth:`History.renames`)."""
+        return self._history.renames(old, new)
+
+    def changed_paths(self, old: str, new: str) -> set[str]:
+        """Paths whose blob (or kind) differs between the two revisions, either side (cached)."""
+        return self._history.changed_paths(old, new)
+
+    def follow(self, path: str, old: str, new: str) -> str | None:
+        """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when deleted (see :meth:`History.follow`)."""
+        return self._history.follow(path, old, new)
+
+    # -- temporary worktrees --------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def worktree(self, commit: str) -> Iterator[Path]:
+        """A temporary detached checkout of ``commit``, removed on exit whatever happens
+        (see :func:`~.worktrees.temporary_worktree`)."""
+        sha = self.resolve(commit)
+        with temporary_worktree(self._runner, self.common_dir, sha) as tree:
+            yield tree
