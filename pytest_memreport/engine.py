@@ -20,7 +20,7 @@ from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
-from .dialects.lexing import repository_of
+from .dialects.core.links import repository_of
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
