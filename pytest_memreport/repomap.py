@@ -46,14 +46,16 @@ def check_template(template: str | None, option: str) -> str | None:
     if template is None or not template.strip():
         return None
     try:
-        fields = [f for _, f, spec, conv in string.Formatter().parse(template) if f is not None or spec or conv]
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(template) if f is not None]
     except ValueError as exc:
         raise OptionError(f"{option} {template!r}: {exc}; give a path with {{owner}} and {{name}}") from None
-    for name in fields:
+    for name, spec, conv in fields:
         if name not in TEMPLATE_KEYS:
             shown = "{" + (name or "") + "}"
             raise OptionError(f"{option} {template!r}: unknown key {shown}; use {{owner}} and {{name}}, "
                               "e.g. ~/src/{owner}/{name}")
+        if spec or conv:
+            raise OptionError(f"{option} {template!r}: give {{{name}}} plainly (no format or conversion)")
     if "{name}" not in template:
         raise OptionError(f"{option} {template!r}: give {{name}} (and usually {{owner}}), e.g. ~/src/{{owner}}/{{name}}")
     return template.strip()

@@ -60,38 +60,43 @@ class KnowledgeBase:
         return path
 
 
-def build(root: Path) -> KnowledgeBase:
-    """Four targets under ``root/clones`` and twelve reviews under ``root/reviews``:
+def build_clones(clones: Path) -> dict[str, str]:
+    """The four targets under ``clones`` (read-only once built: a run never writes to them);
+    returns their pins (and the later commits drift is checked against, ``*_now``):
 
-    * acme/widget: ``src/engine.rs`` edited after the pin (stale), ``src/util.rs`` kept (fresh);
-    * acme/gadget: ``lib/core.py`` moved to ``pkg/core.py`` (fresh, moved);
-    * Zeta/Lib on disk, ``zeta/lib`` in the reviews: unchanged (fresh);
-    * beta/tool: ``tool.go`` deleted (stale), ``main.go`` kept (fresh);
-    * a review of a repository with no clone, one of ``acme/widgets`` (a typo'd name),
-      one pinned at a commit the clone lacks, and a superseded copy.
+    * acme/widget: ``src/engine.rs`` edited after the pin, ``src/util.rs`` kept;
+    * acme/gadget: ``lib/core.py`` moved to ``pkg/core.py``;
+    * Zeta/Lib on disk (``zeta/lib`` and ``Zeta/lib`` in the reviews): unchanged;
+    * beta/tool: ``tool.go`` deleted, ``main.go`` kept.
     """
-    clones = root / "clones"
-    kb = KnowledgeBase(root, root / "reviews", clones)
-    kb.reviews.mkdir(parents=True)
-
+    pins = {}
     widget = RepoBuilder(clones / "acme" / "widget")
-    kb.pins["widget"] = widget.commit({"src/engine.rs": ENGINE_RS, "src/util.rs": UTIL_RS}, "widget")
-    kb.pins["widget_now"] = widget.commit({"src/engine.rs": ENGINE_RS.replace("let limit = 64;\n    step(limit);", "step(128);")}, "edit")
+    pins["widget"] = widget.commit({"src/engine.rs": ENGINE_RS, "src/util.rs": UTIL_RS}, "widget")
+    pins["widget_now"] = widget.commit(
+        {"src/engine.rs": ENGINE_RS.replace("let limit = 64;\n    step(limit);", "step(128);")}, "edit")
 
     gadget = RepoBuilder(clones / "acme" / "gadget")
-    kb.pins["gadget"] = gadget.commit({"lib/core.py": CORE_PY, "lib/helpers.py": HELPERS_PY}, "gadget")
+    pins["gadget"] = gadget.commit({"lib/core.py": CORE_PY, "lib/helpers.py": HELPERS_PY}, "gadget")
     gadget.move("lib/core.py", "pkg/core.py")
     gadget.commit(message="move core")
 
     lib = RepoBuilder(clones / "Zeta" / "Lib")
-    kb.pins["lib"] = lib.commit({"src/lib.ts": LIB_TS}, "lib")
+    pins["lib"] = lib.commit({"src/lib.ts": LIB_TS}, "lib")
 
     tool = RepoBuilder(clones / "beta" / "tool")
-    kb.pins["tool"] = tool.commit({"tool.go": TOOL_GO, "main.go": MAIN_GO}, "tool")
+    pins["tool"] = tool.commit({"tool.go": TOOL_GO, "main.go": MAIN_GO}, "tool")
     tool.delete("tool.go")
-    kb.pins["tool_now"] = tool.commit(message="drop tool.go")
+    pins["tool_now"] = tool.commit(message="drop tool.go")
+    return pins
 
-    w, g, l, t = (kb.pins[k] for k in ("widget", "gadget", "lib", "tool"))
+
+def build(root: Path, clones: Path, pins: dict[str, str]) -> KnowledgeBase:
+    """Twelve reviews under ``root/reviews`` of the targets of :func:`build_clones`: two per
+    target, a review of a repository with no clone, one of ``acme/widgets`` (a typo'd name),
+    one pinned at a commit the clone lacks, and a superseded copy."""
+    kb = KnowledgeBase(root, root / "reviews", clones, dict(pins))
+    kb.reviews.mkdir(parents=True)
+    w, g, l, t = (pins[k] for k in ("widget", "gadget", "lib", "tool"))
     kb.write("widget-engine.md", review("acme/widget", w, "src/engine.rs", "2-3", "Widget engine"))
     kb.write("widget-util.md", review("acme/widget", w, "src/util.rs", "1-3", "Widget util"))
     kb.write("widget-engine.replaced.2026-07-06.md", review("acme/widget", w, "src/engine.rs", "2-3", "Old"))

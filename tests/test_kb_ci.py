@@ -20,13 +20,25 @@ import pytest
 import kb_support
 from kb_support import EXPECTED_STATES
 
-TEMPLATE = "--memreport-repo-template=clones/{owner}/{name}"
 IGNORE_OLD = "--ignore-glob=*.replaced.*"
 
 
+@pytest.fixture(scope="module")
+def targets(tmp_path_factory):
+    """The four target clones, built once per module (runs only read them)."""
+    clones = tmp_path_factory.mktemp("kb") / "clones"
+    return clones, kb_support.build_clones(clones)
+
+
 @pytest.fixture
-def kb(pytester):
-    return kb_support.build(pytester.path)
+def kb(pytester, targets):
+    clones, pins = targets
+    return kb_support.build(pytester.path, clones, pins)
+
+
+@pytest.fixture
+def TEMPLATE(targets):
+    return f"--memreport-repo-template={targets[0]}/{{owner}}/{{name}}"
 
 
 def states(json_path) -> dict[str, tuple[str, str | None]]:
@@ -42,7 +54,7 @@ def table(result) -> list[str]:
     return lines[start + 1:end]
 
 
-def test_a_template_finds_every_clone_in_any_letter_case(pytester, kb):
+def test_a_template_finds_every_clone_in_any_letter_case(pytester, kb, TEMPLATE):
     out = pytester.path / "out.json"
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, f"--memreport-json={out}")
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # two reviews are stale
@@ -71,15 +83,16 @@ def test_a_template_finds_every_clone_in_any_letter_case(pytester, kb):
 def test_ini_mappings_are_relative_to_the_ini_file_and_unused_ones_warn(pytester, kb):
     folder = pytester.path / "ci"
     folder.mkdir()
+    clones = os.path.relpath(kb.clones, folder)  # relative to the ini file, not to where pytest runs
     (folder / "pytest.ini").write_text(textwrap.dedent(
-        """\
+        f"""\
         [pytest]
         memreport_repos =
-            ACME/Widget = ../clones/acme/widget
-            acme/gadget = ../clones/acme/gadget
-            zeta/LIB = ../clones/Zeta/Lib
-            beta/tool = ../clones/beta/tool
-            acme/unused = ../clones/acme/widget
+            ACME/Widget = {clones}/acme/widget
+            acme/gadget = {clones}/acme/gadget
+            zeta/LIB = {clones}/Zeta/Lib
+            beta/tool = {clones}/beta/tool
+            acme/unused = {clones}/acme/widget
         """), encoding="utf-8")
     out = pytester.path / "out.json"
     result = pytester.runpytest("-c", "ci/pytest.ini", "--rootdir", str(pytester.path), "--memreport", "reviews",
@@ -109,18 +122,19 @@ def test_a_run_that_checked_nothing_fails_with_one_line(pytester, kb):
     assert {state for state, _ in states(out).values()} == {"unchecked"}
 
 
-def test_require_checked_fails_each_report_that_could_not_be_checked(pytester, kb):
+def test_require_checked_fails_each_report_that_could_not_be_checked(pytester, kb, TEMPLATE):
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "--memreport-require-checked",
                                 "-k", "unchecked or util")
     result.assert_outcomes(failed=3, passed=4)  # widget-util's source, structure, pin and drift items
-    result.stdout.fnmatch_lines(["FAILED reviews/nowhere.md::unchecked - reviews/nowhere.md:9: not checked "
-                                 "(--memreport-require-checked): no local clone for gamma/nowhere*"])
+    result.stdout.fnmatch_lines(["reviews/nowhere.md:9: not checked (--memreport-require-checked): "
+                                 "no local clone for gamma/nowhere*"])
+    assert "failed: 1 unchecked" not in result.stdout.str()  # the state is not also a failure of its own
     pytester.makeini("[pytest]\nmemreport_require_checked = true\n")
     again = pytester.runpytest("--memreport", "reviews/widget-future.md", TEMPLATE)
     again.assert_outcomes(failed=1)
 
 
-def test_the_table_lists_only_what_ran_and_with_v_where_evidence_went(pytester, kb):
+def test_the_table_lists_only_what_ran_and_with_v_where_evidence_went(pytester, kb, TEMPLATE):
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "-v", "-k", "gadget or tool")
     rows = table(result)
     assert [row.split()[:2] for row in rows if not row.startswith(" ")][:-1] == [
@@ -136,7 +150,7 @@ def test_the_table_lists_only_what_ran_and_with_v_where_evidence_went(pytester, 
     assert listed.ret == pytest.ExitCode.OK
 
 
-def test_the_table_is_the_same_under_xdist(pytester, kb):
+def test_the_table_is_the_same_under_xdist(pytester, kb, TEMPLATE):
     serial = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "-p", "no:randomly")
     parallel = pytester.runpytest_subprocess("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "-n", "2")
     assert table(serial) == table(parallel)
@@ -156,8 +170,8 @@ def test_the_table_is_the_same_under_xdist(pytester, kb):
         (["--memreport", "reviews/*.rst"], "--memreport reviews/*.rst: the pattern matches no file"),
     ],
 )
-def test_usage_errors_exit_4_with_one_line(pytester, kb, args, message):
-    result = pytester.runpytest_subprocess("--memreport", "reviews", TEMPLATE, *args)
+def test_usage_errors_exit_4_with_one_line(pytester, kb, TEMPLATE, args, message):
+    result = pytester.runpytest("--memreport", "reviews", TEMPLATE, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     errors = [line for line in result.stderr.lines if line.startswith("ERROR")]
     assert len(errors) == 1 and message in errors[0], result.stderr.lines
@@ -166,14 +180,14 @@ def test_usage_errors_exit_4_with_one_line(pytester, kb, args, message):
 
 def test_a_bad_ini_mapping_is_a_usage_error(pytester, kb):
     pytester.makeini("[pytest]\nmemreport_repos =\n    acme/widget clones/acme/widget\n")
-    result = pytester.runpytest_subprocess("--memreport", "reviews")
+    result = pytester.runpytest("--memreport", "reviews")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "ini key memreport_repos: 'acme/widget clones/acme/widget' is not `owner/name = PATH`" in result.stderr.str()
 
 
-def test_a_reports_folder_honours_ignore_deselect_and_globs(pytester, kb):
-    def reports(*args):
-        result = pytester.runpytest("--memreport", *args, TEMPLATE, "--co", "-q")
+def test_a_reports_folder_honours_ignore_deselect_and_globs(pytester, kb, TEMPLATE):
+    def reports(*args):  # listed, not run (and with no repository: no git at all)
+        result = pytester.runpytest("--memreport", *args, "--co", "-q")
         return {line.split("::")[0] for line in result.stdout.lines if "::" in line}
 
     everything = reports("reviews")
@@ -188,14 +202,14 @@ def test_a_reports_folder_honours_ignore_deselect_and_globs(pytester, kb):
     deselected.assert_outcomes(failed=1, passed=27, skipped=3, deselected=4)
 
 
-def test_a_dangling_symlink_in_the_folder_is_a_warning(pytester, kb):
+def test_a_dangling_symlink_in_the_folder_is_a_warning(pytester, kb, TEMPLATE):
     (kb.reviews / "gone.md").symlink_to(kb.reviews / "never-written.md")
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD)
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # the run went on: two reviews are stale
     result.stdout.fnmatch_lines(["reviews/gone.md:1", "*MemreportConfigWarning: a symbolic link to nothing; not checked"])
 
 
-def test_tb_line_prints_one_line_per_failure(pytester, kb):
+def test_tb_line_prints_one_line_per_failure(pytester, kb, TEMPLATE):
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "--tb=line")
     lines = result.stdout.lines
     start = lines.index(next(line for line in lines if re.match(r"=+ FAILURES =+$", line)))
@@ -213,7 +227,7 @@ def test_a_report_given_as_a_test_file_says_to_use_memreport(pytester, kb):
                                  "--memreport: pytest --memreport reviews/widget-util.md"])
 
 
-def test_progress_lines_never_break_an_item_line_under_v(pytester, kb):
+def test_progress_lines_never_break_an_item_line_under_v(pytester, kb, TEMPLATE):
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "-v")
     announced = [line for line in result.stdout.lines if line.startswith("memreport: following")]
     assert len(announced) == 3  # widget, gadget and tool changed since their pins
@@ -222,7 +236,7 @@ def test_progress_lines_never_break_an_item_line_under_v(pytester, kb):
     assert all(re.search(r" (PASSED|FAILED|SKIPPED)( \(.*\))? +\[ *\d+%\]$", line) for line in items), items
 
 
-def test_a_skipped_non_evidence_never_counts(pytester, kb):
+def test_a_skipped_non_evidence_never_counts(pytester, kb, TEMPLATE):
     """A backticked word that is not a path at the pin is skipped, not counted as file-missing."""
     text = kb_support.review("acme/widget", kb.pins["widget"], "src/util.rs", "1-3", "Util with a mention")
     kb.write("widget-mention.md", text + "\nThe generator `tools/gen.py` would write it.\n")

@@ -149,8 +149,12 @@ def test_one_item_per_record_with_each_failure_in_full(pytester, target):
     assert "  quotation: LIMIT = 300" in block and "nearest candidate at lines 1" in block
     assert f"\n\nreport.md:{BAD_AT_HEAD}: MEM-OBJ-bad quotation of pkg/store.py changed at " in block
     assert "  quotation: SIZE = 512" in block
-    # The warning is given at its quotation's own report line.
-    assert f"report.md:{GOOD_KEEP}: MemreportWarning: MEM-OBJ-good" in out
+    # The warning is given at its quotation's own report line, in one line: the location
+    # once, then the message; the report's text is not echoed under it.
+    lines = result.stdout.lines
+    at = next(i for i, line in enumerate(lines) if f"report.md:{GOOD_KEEP}: MemreportWarning: MEM-OBJ-good" in line)
+    assert lines[at - 1] == f"report.md:{GOOD_KEEP}" and lines[at + 1] == ""
+    assert lines[at].count("report.md") == 1
     assert "Traceback" not in out
     # The staleness table counts each check, as in the default mode.
     [row] = [line for line in result.stdout.lines if line.startswith("stale ")]
