@@ -20,9 +20,9 @@ from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
-from .dialects.core.links import repository_of
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
+from . import repomap
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 
 @dataclass(frozen=True)
@@ -196,17 +196,9 @@ class Engine:
             return Path(repos[None])
         return self.report_file(report).resolve().parent
 
-    def repo_id(self, report: Report, source_id: str | None) -> str | None:
-        """The ``owner/name`` a source names: a review's repository, or its URL's."""
-        if source_id is not None and "/" in source_id:
-            return source_id
-        source = report.source(source_id)
-        named = repository_of(source.url) if source is not None and source.url else None
-        return named[0] if named else None
-
     def lookup(self, report: Report, source_id: str | None):
         """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""
-        repo_id = self.repo_id(report, source_id)
+        repo_id = repomap.repo_id(report, source_id)
         if repo_id is None or not self.options.repo_map:
             return None
         return self.options.repo_map.lookup(repo_id)
@@ -226,32 +218,16 @@ class Engine:
     def unmapped_problem(self, report: Report, source_id: str) -> str:
         """One line: which repository has no clone, where it was looked for, and what to give."""
         repo_map = self.options.repo_map
-        found = self.lookup(report, source_id)
-        where = f": {found.problem}" if found is not None and found.problem else ""
-        hint = ""
-        if repo_map:
-            close = repo_map.suggestion(source_id, self.all_repositories_named())
-            if close:
-                via = repo_map.lookup(close)
-                hint = f"; did you mean {close} (found by {via.origin})?"
-        fix = f"give --memreport-repo {source_id}=PATH"
-        if not (repo_map and repo_map.template):
-            fix += " or --memreport-repo-template TEMPLATE"
-        return f"{report.path}: no local clone for {source_id}{where}{hint}; {fix}"
+        close = repo_map.suggestion(source_id, self.all_repositories_named()) if repo_map else None
+        return repomap.no_clone(report.path, source_id, self.lookup(report, source_id), repo_map, close)
 
     def all_repositories_named(self) -> set[str]:
         """Every ``owner/name`` the loaded reports name (computed once)."""
         if self._named is None:
             self._named = set()
             for report in self.loaded_reports():
-                self._named |= self.repositories_named(report)
+                self._named |= repomap.repositories_named(report)
         return self._named
-
-    def repositories_named(self, report: Report) -> set[str]:
-        """Every ``owner/name`` the report's sources and evidence name (for unused mappings)."""
-        named = {self.repo_id(report, source.id) for source in report.sources}
-        named |= {e.source for e in report.all_evidence() if e.source and "/" in e.source}
-        return {n for n in named if n}
 
     def unchecked(self, report: Report) -> tuple[str, str, list[Binding]] | None:
         """Why none of the report's evidence can be checked against a repository:

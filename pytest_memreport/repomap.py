@@ -17,6 +17,7 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
+from .model import Report
 from .options import OptionError
 
 #: the keys a template may use
@@ -176,3 +177,34 @@ class RepoMap:
         """Explicit mappings no loaded report names (compared case-insensitively)."""
         wanted = {u.casefold() for u in used}
         return [m for key, m in self._by_key.items() if key not in wanted]
+
+
+def repo_id(report: Report, source_id: str | None) -> str | None:
+    """The ``owner/name`` a source names: a review's repository, or its URL's."""
+    from .dialects.core.links import repository_of  # here: the plugin loads this module without reports
+
+    if source_id is not None and "/" in source_id:
+        return source_id
+    source = report.source(source_id)
+    named = repository_of(source.url) if source is not None and source.url else None
+    return named[0] if named else None
+
+
+def repositories_named(report: Report) -> set[str]:
+    """Every ``owner/name`` the report's sources and evidence name."""
+    named = {repo_id(report, source.id) for source in report.sources}
+    named |= {e.source for e in report.all_evidence() if e.source and "/" in e.source}
+    return {n for n in named if n}
+
+
+def no_clone(report_path: str, source_id: str, found: Lookup | None, repo_map: RepoMap | None,
+             close: str | None) -> str:
+    """One line: which repository has no clone, where it was looked for, what is close, what to give."""
+    where = f": {found.problem}" if found is not None and found.problem else ""
+    hint = ""
+    if close and repo_map is not None:
+        hint = f"; did you mean {close} (found by {repo_map.lookup(close).origin})?"
+    fix = f"give --memreport-repo {source_id}=PATH"
+    if not (repo_map and repo_map.template):
+        fix += " or --memreport-repo-template TEMPLATE"
+    return f"{report_path}: no local clone for {source_id}{where}{hint}; {fix}"
