@@ -153,12 +153,14 @@ def test_one_item_per_record_with_each_failure_in_full(pytester, target):
     # once, then the message; the report's text is not echoed under it.
     lines = result.stdout.lines
     at = next(i for i, line in enumerate(lines) if f"report.md:{GOOD_KEEP}: MemreportWarning: MEM-OBJ-good" in line)
-    assert lines[at - 1] == f"report.md:{GOOD_KEEP}" and lines[at + 1] == ""
+    assert lines[at - 1] == "report.md::MEM-OBJ-good::evidence" and lines[at + 1] == ""
     assert lines[at].count("report.md") == 1
     assert "Traceback" not in out
     # The staleness table counts each check, as in the default mode.
     [row] = [line for line in result.stdout.lines if line.startswith("stale ")]
-    assert row.split() == ["stale", "report.md", "1", "changed,", "1", "missing", "of", "8", "checks"]
+    # (SRC-2's pin is not in the clone: its source item fails, and counts as pin-missing)
+    assert row.split() == ["stale", "report.md", "1", "changed,", "1", "missing,", "1", "pin-missing", "of", "7",
+                           "checks"]
     assert row in run(pytester, repo).stdout.lines
 
 

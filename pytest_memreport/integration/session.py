@@ -45,23 +45,24 @@ def check_against(engine: Engine) -> None:
     """A ``--memreport-against`` revision that resolves in none of the run's repositories
     is a usage error (one line, exit 4), not a failing item per report."""
     wanted = engine.options.against
-    if wanted.lower() in (AGAINST_NONE, AGAINST_WORKTREE):
+    # HEAD (the default) missing is one repository's problem (it has no commits), said there.
+    if wanted.lower() in (AGAINST_NONE, AGAINST_WORKTREE) or wanted == "HEAD":
         return
     stores, problem = {}, None
     for report in engine.loaded_reports():
         for source_id, pin in {(e.source, e.pin) for e in report.all_evidence()}:
             binding = engine.binding(report, source_id, pin)
-            if binding.store is not None:
+            if binding.store is not None and binding.pin is not None:
                 stores[binding.store.path] = binding.store
     for store in stores.values():
         try:
             engine.against_rev(store)
             return
         except RevisionError as exc:
-            problem = problem or str(exc)
+            problem = problem or str(exc).removeprefix(f"--memreport-against {wanted}: ")
     if stores:
         raise pytest.UsageError(f"--memreport-against {wanted}: resolves in none of the {len(stores)} target "
-                                f"repositories ({problem}); give a revision they have, e.g. HEAD")
+                                f"repositories: {problem}")
 
 
 def unused_mappings(engine: Engine):
