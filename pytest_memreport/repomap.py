@@ -186,6 +186,8 @@ def repo_id(report: Report, source_id: str | None) -> str | None:
     if source_id is not None and "/" in source_id:
         return source_id
     source = report.source(source_id)
+    if source is not None and getattr(source, "repository", None):  # what the report (or its run) names
+        return source.repository
     named = repository_of(source.url) if source is not None and source.url else None
     return named[0] if named else None
 
