@@ -21,6 +21,7 @@ import pytest
 from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
+from ..gitstore import RevisionError
 from .items import ENGINE_KEY, MemreportItem
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
