@@ -25,6 +25,7 @@ from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
+from . import repomap
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .targets import TargetPaths
 
@@ -123,6 +124,7 @@ class Engine(TargetPaths):
         self._drift_started: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
+        self._named: set[str] | None = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
         #: each claims file's bytes as loaded (by resolved path), for the same reason
@@ -232,21 +234,30 @@ class Engine(TargetPaths):
         claimed = self.claims_for(report).source(source_id)
         if claimed is not None and claimed.repo_path is not None and None not in repos:
             return claimed.repo_path
+        found = self.lookup(report, source_id)
+        if found is not None and found.path is not None:
+            return found.path
         if self.is_unmapped(report, source_id):
             # A link to another repository (owner/name) needs its own mapping.
-            raise RepoError(
-                f"{report.path}: no local clone for {source_id}; give --memreport-repo {source_id}=PATH"
-            )
+            raise RepoError(self.unmapped_problem(report, source_id))
         if None in repos:
             return Path(repos[None])
         source = report.source(source_id)
-        if source is not None and source.repository and any(k and "/" in k for k in repos):
-            given = ", ".join(sorted(k for k in repos if k and "/" in k))
+        mapped = [m.key for m in self.options.repo_map.mappings] if self.options.repo_map else []
+        if source is not None and source.repository and mapped:
+            given = ", ".join(sorted(mapped))
             raise RepoError(
                 f"{_where_stated(report, source)}: the report names {source.repository}, but --memreport-repo "
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             )
         return self.report_file(report).resolve().parent
+
+    def lookup(self, report: Report, source_id: str | None):
+        """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""
+        repo_id = repomap.repo_id(report, source_id)
+        if repo_id is None or not self.options.repo_map:
+            return None
+        return self.options.repo_map.lookup(repo_id)
 
     def _named_repo(self, report: Report, source_id: str | None) -> Path | None:
         """The clone given for the repository the report names for this source
@@ -272,10 +283,53 @@ class Engine(TargetPaths):
         """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
         if source_id is None or "/" not in source_id or source_id in self.options.repos:
             return False
+        found = self.lookup(report, source_id)
+        if found is not None and found.path is not None:
+            return False
         if None in self.options.repos or self._named_repo(report, source_id) is not None:
             return False
         claimed = self.claims_for(report).source(source_id)
         return claimed is None or claimed.repo_path is None
+
+    def unmapped_problem(self, report: Report, source_id: str) -> str:
+        """One line: which repository has no clone, where it was looked for, and what to give."""
+        repo_map = self.options.repo_map
+        close = repo_map.suggestion(source_id, self.all_repositories_named()) if repo_map else None
+        return repomap.no_clone(report.path, source_id, self.lookup(report, source_id), repo_map, close)
+
+    def all_repositories_named(self) -> set[str]:
+        """Every ``owner/name`` the loaded reports name (computed once)."""
+        if self._named is None:
+            self._named = set()
+            for report in self.loaded_reports():
+                self._named |= repomap.repositories_named(report)
+        return self._named
+
+    def unchecked(self, report: Report) -> tuple[str, str, list[Binding]] | None:
+        """Why none of the report's evidence can be checked against a repository:
+        ``(code, one line, bindings)``; ``None`` when some of it can.
+
+        Codes: ``no-evidence``, ``no-repository``, ``pin-missing``, ``unpinned``
+        (see :data:`~pytest_memreport.outputs.staleness.REASONS`).
+        """
+        claims = self.claims_for(report)
+        wanted = {(e.source, e.pin) for e in report.all_evidence()}
+        wanted |= {(p.source, None) for preds in claims.predicates.values() for p in preds}
+        wanted |= {(None, None) for obs in claims.observations.values() if obs}
+        if not wanted:
+            return ("no-evidence", f"{report.path}: no evidence to check (no quotation, cited path or line range)", [])
+        problems = []
+        bindings = []
+        for source_id, pin in sorted(wanted, key=lambda k: (k[0] or "", k[1] or "")):
+            binding = self.binding(report, source_id, pin)
+            if binding.pin is not None and binding.store is not None:
+                return None
+            bindings.append(binding)
+            code = {"no-repo": "no-repository", "missing-commit": "pin-missing"}.get(binding.pin_status,
+                                                                                      binding.pin_status)
+            problems.append((code, binding.problem or code))
+        code, message = problems[0]
+        return code, message, bindings
 
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
         """Resolve the repository and pinned commit for evidence of ``source_id``.

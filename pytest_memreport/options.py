@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 #: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
-_KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)=(.+)$")
+_KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)=(.*)$")
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
 
 
@@ -28,10 +28,17 @@ class RunOptions:
     """Everything a run is told, as plain values (parsed once by the plugin).
 
     In ``repos`` and ``pins`` the key ``None`` is the default for every source
-    without its own entry; other keys are ``SRC-n`` ids or ``owner/name``.
+    without its own entry; other keys are ``SRC-n`` ids (and, in ``pins``,
+    ``owner/name``). Repositories named ``owner/name`` are found through
+    ``repo_map`` (``--memreport-repo owner/name=PATH``, ini ``memreport_repos``,
+    a template).
     """
 
     repos: dict = field(default_factory=dict)
+    #: a :class:`~pytest_memreport.repomap.RepoMap` (``None``: nothing maps owner/name)
+    repo_map: object = None
+    #: fail the run when any report could not be checked (``--memreport-require-checked``)
+    require_checked: bool = False
     pins: dict = field(default_factory=dict)
     against: str = "HEAD"
     dialect: str | None = None
@@ -62,8 +69,9 @@ def split_keyed(values: list[str] | None, option: str) -> dict:
     for value in values or []:
         m = _KEYED.match(value)
         key, val = (m.group(1), m.group(2)) if m else (None, value)
-        if not val:
-            raise OptionError(f"{option} {value!r}: give a value, e.g. {option} SRC-1=VALUE")
+        if not val.strip():
+            example = f"{key}=VALUE" if key else "SRC-1=VALUE"
+            raise OptionError(f"{option} {value!r}: nothing after the '='; give a value, e.g. {option} {example}")
         if key in out and out[key] != val:
             shown = key or "the default"
             raise OptionError(f"{option} given twice for {shown}: {out[key]!r} and {val!r}")
@@ -121,11 +129,26 @@ def build_options(
     rootdir: Path,
     items: str | None = None,
     items_ini: str | None = None,
+    template: str | None = None,
+    template_ini: str | None = None,
+    repo_lines: list[str] | None = None,
+    ini_dir: Path | None = None,
+    require_checked: bool = False,
 ) -> RunOptions:
-    """Plain :class:`RunOptions` from the raw option values."""
-    repo_map = {k: str(Path(v).expanduser()) for k, v in split_keyed(repos, "--memreport-repo").items()}
+    """Plain :class:`RunOptions` from the raw option values.
+
+    ``template``/``repo_lines`` from the ini file (``template_ini``,
+    ``repo_lines``) are relative to ``ini_dir``; from the command line, to ``rootdir``.
+    """
+    given = {k: str(Path(v).expanduser()) for k, v in split_keyed(repos, "--memreport-repo").items()}
+    named = {k: v for k, v in given.items() if k is not None and "/" in k}
+    repo_map = None
+    if named or repo_lines or template or template_ini:  # loaded only when used: see plugin.py
+        repo_map = _repo_map(named, rootdir, ini_dir or rootdir, repo_lines or [], template, template_ini)
     return RunOptions(
-        repos=repo_map,
+        repos={k: v for k, v in given.items() if k not in named},
+        repo_map=repo_map,
+        require_checked=require_checked,
         pins=split_keyed(pins, "--memreport-pin"),
         against=(against or "HEAD").strip() or "HEAD",
         dialect=dialect or None,
@@ -138,6 +161,22 @@ def build_options(
         rootdir=rootdir,
         items=parse_items(items, items_ini),
     )
+
+
+def _repo_map(named: dict, rootdir: Path, base: Path, repo_lines: list[str], template: str | None,
+              template_ini: str | None):
+    """The run's ``owner/name`` mappings: command line first, then the ini file; and a template
+    (the command line's, else the ini file's; relative to where it was given)."""
+    from . import repomap
+
+    mappings = tuple(repomap.Mapping(k, v if Path(v).is_absolute() else str(rootdir / v), f"--memreport-repo {k}={v}")
+                     for k, v in named.items())
+    mappings += repomap.parse_repo_lines(repo_lines, base, "ini key memreport_repos")
+    if template:
+        chosen = repomap.check_template(template, "--memreport-repo-template")
+        return repomap.RepoMap(mappings, chosen, "--memreport-repo-template", rootdir)
+    chosen = repomap.check_template(template_ini, "ini key memreport_repo_template")
+    return repomap.RepoMap(mappings, chosen, "ini key memreport_repo_template", base)
 
 
 def drift_enabled(options: RunOptions) -> bool:

@@ -58,7 +58,9 @@ def test_bad_shard_is_a_usage_error(pytester, setup):
 def test_github_annotation_on_the_report_line(pytester, setup, monkeypatch):
     repo, report = setup
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    # A report whose pin is not in the clone is unchecked: required to be checked, it fails.
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                "--memreport-require-checked")
     annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
     assert len(annotations) == 1
     assert annotations[0].startswith("::error file=limits.txt,line=25,title=MEM-OBJ-limit-2%3A changed::MEM-OBJ-limit-2 ")
@@ -70,7 +72,9 @@ def test_an_unknown_pin_is_annotated_on_the_source_line(pytester, setup, monkeyp
     pin = text.split("SRC-1 commit ", 1)[1].split(".", 1)[0]
     report.write_text(text.replace(pin, "0" * 40), encoding="utf-8")
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    # A report whose pin is not in the clone is unchecked: required to be checked, it fails.
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                "--memreport-require-checked")
     annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
     assert annotations and annotations[0].startswith("::error file=limits.txt,line=5,title=limits.txt%3A missing-commit::")
 

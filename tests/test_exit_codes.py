@@ -121,7 +121,7 @@ def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
         # a collection error; the summary meets it again: an internal error
         ("engine", "parse_folder", None, pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
-        ("integration.session", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
+        ("integration.session", "staleness_lines", None, pytest.ExitCode.INTERNAL_ERROR),
         ("outputs.writeback", "apply_files", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
     ],
 )
@@ -172,14 +172,25 @@ def test_absence_that_cannot_tell_code_from_comments_fails(pytester, target):
     assert "cannot tell code from comments in notes.cfg" in out
 
 
-def test_absence_when_the_against_revision_is_missing_fails_the_run(pytester, target):
+def test_an_against_revision_missing_in_one_repository_fails_its_reports(pytester, target, make_repo):
+    """Resolving in another target, the revision is no usage error: this target's checks say why."""
     repo, pin = target
-    result = run_report(pytester, report_for(pin), repo.path, "--memreport-against", "gone-branch")
+    other = make_repo("other")
+    other_pin = other.commit({"store.py": STORE_PY}, "store")
+    other.repo.git.branch("release")
+    # Each report lies in its target's working tree, which is then its repository.
+    first, second = repo.path / "report.md", other.path / "second.md"
+    first.write_text(report_for(pin), encoding="utf-8")
+    second.write_text(report_for(other_pin), encoding="utf-8")
+    (repo.path / "report.claims.yaml").write_text(CLAIMS, encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(first), "--memreport", str(second),
+                                "--memreport-against", "release", "-rA")
     out = assert_clean(result)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     # The absence is not checked there (skipped, saying why) and the source item fails once with the reason.
-    assert "absent not checked: --memreport-against gone-branch" in out
-    assert "FAILED report.md::source:SRC-1" in out
+    assert "absent not checked: --memreport-against release" in out
+    result.stdout.fnmatch_lines(["PASSED *second.md::source:SRC-1", "FAILED *report.md::source:SRC-1*"])
+    result.stdout.fnmatch_lines(["stale *report.md *1 against-missing of 2 checks", "fresh *second.md *2 checks hold"])
 
 
 def test_an_exception_in_one_check_of_a_record_item_leaves_the_others_running(pytester, target):

@@ -39,7 +39,7 @@ def test_bare_clone_checks_pin_and_drift(pytester, target, tmp_path):
     result = run_report(pytester, report_for(pin), bare)
     assert_clean(result)
     result.assert_outcomes(passed=6)
-    assert "report.md [records]; evidence 2 found; drift 1 shifted, 1 unchanged" in result.stdout.str()
+    result.stdout.fnmatch_lines(["fresh*report.md  4 checks hold"])
 
 
 def test_bare_clone_against_worktree_is_one_failing_source_item(pytester, target, tmp_path):
@@ -60,19 +60,20 @@ def test_shallow_clone_without_the_pin_says_how_to_deepen(pytester, target, tmp_
     git("clone", "-q", "--depth", "1", f"file://{repo.path}", str(shallow))
     result = run_report(pytester, report_for(pin), shallow)
     out = assert_clean(result)
-    assert result.ret == 1
-    result.assert_outcomes(passed=1, failed=1, skipped=4)
-    assert (f"report.md:5: revision '{pin}' is not in {shallow}, a shallow clone whose history is cut off: "
+    assert result.ret == 1  # nothing could be checked
+    result.assert_outcomes(skipped=1)  # the report is unchecked: one item says why
+    assert (f"report.md:5: not checked: revision '{pin}' is not in {shallow}, a shallow clone whose history is cut off: "
             "deepen it with `git fetch --unshallow` (GitHub Actions: `fetch-depth: 0` in actions/checkout)") in out
 
 
-def test_missing_against_revision_fails_the_source_item_once(pytester, target):
+def test_missing_against_revision_is_a_usage_error(pytester, target):
+    """Resolving in no target, the revision is the command's mistake: one line, exit 4."""
     repo, pin = target
     result = run_report(pytester, report_for(pin), repo.path, "--memreport-against", "no-such-branch")
     out = assert_clean(result)
-    result.assert_outcomes(passed=3, failed=1, skipped=2)
-    assert (f"report.md:5: --memreport-against no-such-branch: revision 'no-such-branch' is not a commit in "
-            f"{repo.path} (not a shallow clone): check the revision, or `git fetch` the branch or tag") in out
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (f"ERROR: --memreport-against no-such-branch: resolves in none of the 1 target repositories: revision "
+            f"'no-such-branch' is not a commit in {repo.path} (not a shallow clone)") in out
 
 
 def test_detached_head_is_the_against_revision(pytester, target):
@@ -96,8 +97,9 @@ def test_empty_repository_says_it_has_no_commits(pytester, make_repo):
     empty = make_repo("empty")
     result = run_report(pytester, report_for("a" * 40), empty.path)
     out = assert_clean(result)
-    result.assert_outcomes(passed=1, failed=1, skipped=4)
-    assert f"report.md:5: revision '{'a' * 40}' cannot be resolved: {empty.path} has no commits yet" in out
+    assert result.ret == 1
+    result.assert_outcomes(skipped=1)
+    assert f"report.md:5: not checked: revision '{'a' * 40}' cannot be resolved: {empty.path} has no commits yet" in out
 
 
 def test_safe_directory_refusal_says_how_to_trust_the_repository(pytester, target, monkeypatch):
@@ -107,7 +109,7 @@ def test_safe_directory_refusal_says_how_to_trust_the_repository(pytester, targe
     result = run_report(pytester, report_for(pin), repo.path)
     out = assert_clean(result)
     assert result.ret == 1
-    result.assert_outcomes(passed=1, failed=1, skipped=4)
+    result.assert_outcomes(skipped=1)
     assert (f"git refuses {repo.path}: it is owned by another user; if you trust it, run "
             f"`git config --global --add safe.directory {repo.path}`") in out
 

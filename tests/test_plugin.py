@@ -94,7 +94,7 @@ def test_every_quotation_found_at_the_pin(pytester, target):
             "*report.txt::MEM-RTE-cache-add::quote@L31 PASSED*",
         ]
     )
-    assert "report.txt [records]; evidence 5 found; drift 5 unchanged" in result.stdout.str()
+    result.stdout.fnmatch_lines(["fresh*report.txt  10 checks hold", "1 report(s): 1 fresh; 2 of 2 records*"])
 
 
 def test_tampered_quotation_fails_with_nearest_candidate(pytester, target):

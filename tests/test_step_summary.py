@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from pytest_memreport.outputs.stepsummary import HANDFUL, Move, StalenessRow, markdown_text, render
+from pytest_memreport.outputs.staleness import Move, Row as StalenessRow
+from pytest_memreport.outputs.stepsummary import HANDFUL, markdown_text, render
 from pytest_memreport.outputs.verdicts import CheckVerdict, Place
 
 #: GitHub renders a summary as GFM with HTML; CommonMark with tables and HTML is that, for names

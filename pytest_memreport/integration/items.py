@@ -9,6 +9,7 @@ parsing or matching happens here.
 from __future__ import annotations
 
 import json
+import linecache
 import re
 import traceback
 import warnings
@@ -33,6 +34,7 @@ from .outcomes import (
     observation_outcome,
     predicate_outcome,
     source_outcome,
+    unchecked_outcome,
 )
 
 ENGINE_KEY = pytest.StashKey[Engine]()
@@ -63,8 +65,15 @@ class MemreportFile(pytest.File):
         except ReportError as exc:
             yield ReportErrorItem.from_parent(self, name="read", message=str(exc))
             return
-        yield from self._source_items(engine, report)
         claims = engine.claims_for(report)
+        unchecked = engine.unchecked(report)
+        if unchecked is not None:
+            # Nothing of it can be checked: one item says why, and none passes in its
+            # stead (structure and references are listed only when they fail).
+            yield UncheckedItem.from_parent(self, name="unchecked", report=report, why=unchecked)
+            yield from self._failing_only(engine, report, claims)
+            return
+        yield from self._source_items(engine, report)
         if claims.files or claims.errors or claims.warnings:
             yield ClaimsItem.from_parent(self, name="claims", report=report)
         yield StructureItem.from_parent(self, name="structure", report=report)
@@ -77,6 +86,18 @@ class MemreportFile(pytest.File):
                 yield RecordNode.from_parent(self, name=record.node_name, report=report, record=record)
         if claims.predicates.get(REPORT) or claims.observations.get(REPORT):
             yield ReportNode.from_parent(self, name="report", report=report)
+
+    def _failing_only(self, engine: Engine, report: Report, claims):
+        """The report-level items of an unchecked report that fail (they need no repository)."""
+        candidates = []
+        if claims.files or claims.errors or claims.warnings:
+            candidates.append(ClaimsItem.from_parent(self, name="claims", report=report))
+        candidates.append(StructureItem.from_parent(self, name="structure", report=report))
+        if report.all_references():
+            candidates.append(ReferencesItem.from_parent(self, name="references", report=report))
+        for item in candidates:
+            if item.outcome().verdict == "fail":
+                yield item
 
     def _source_items(self, engine: Engine, report: Report):
         """One item per source the report's evidence is checked against."""
@@ -244,13 +265,18 @@ class MemreportItem(pytest.Item):
             self.warn_at(self.line, outcome.headline)
 
     def warn_at(self, line: int, message: str) -> None:
-        # Attributed to the report line, so pytest's warning summary points there.
-        warnings.warn_explicit(MemreportWarning(render.printable(message)), MemreportWarning,
-                               filename=str(self.path), lineno=line)
+        # Attributed to the report line, so pytest's warning summary points there (and says
+        # where once: the message drops its own location).
+        filename = str(self.path)
+        _no_source_echo(filename)
+        warnings.warn_explicit(MemreportWarning(render.printable(_LOCATION_PREFIX.sub("", message, count=1))),
+                               MemreportWarning, filename=filename, lineno=line)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):
             outcome = excinfo.value.outcome
+            if (style or self.config.getoption("tbstyle", "auto")) == "line":
+                return one_line_failure(self, render.printable(outcome.headline))
             # Every line printable: a file name or a target's line cannot start a line of its own.
             return "\n".join(render.printable(line, keep_tabs=True) for line in [outcome.headline, *outcome.details])
         return super().repr_failure(excinfo, style=style)
@@ -260,6 +286,30 @@ class MemreportItem(pytest.Item):
         # so that pytest does not rewrite the dots of a path in it as "::".
         owner = self.parent.name if isinstance(self.parent, RecordNode) else ""
         return self.path, self.line - 1, f"{owner} {self.name}".strip() + f" (line {self.line})"
+
+
+def _no_source_echo(filename: str) -> None:
+    """Keep Python's warning format from echoing the report line (a whole paragraph, in
+    Markdown) under the message: an entry without a modification time that holds no
+    lines is what ``linecache`` keeps for sources it must not re-read."""
+    if filename not in linecache.cache:
+        linecache.cache[filename] = (0, None, [], filename)
+
+
+def one_line_failure(item: pytest.Item, headline: str):
+    """A failure for ``--tb=line``: no text, and the headline as its crash line, which
+    pytest prints (of a plain text it would print the text, then its first 50 characters).
+    The classes are pytest's own failure representation, so pytest-xdist carries it too."""
+    from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTraceback
+
+    match = _LOCATION_PREFIX.match(headline)
+    path, line, message = str(item.path), item.line, headline
+    if match:
+        where = match.group(0)[:-2]
+        path, _, number = where.rpartition(":")
+        line, message = int(number), headline[match.end():]
+    return ReprExceptionInfo(reprtraceback=ReprTraceback([], None, "native"),
+                             reprcrash=ReprFileLocation(path, line, message))
 
 
 class MemreportWarning(UserWarning):
@@ -500,6 +550,24 @@ class SourceItem(MemreportItem):
         binding = engine.binding(self.report, self.source_id)
         return source_outcome(self.report, binding, engine.against_label(binding), engine.against_problem(binding),
                               needs_pin=self.needs_pin, unmapped=engine.is_unmapped(self.report, self.source_id))
+
+
+class UncheckedItem(MemreportItem):
+    """A report none of whose evidence can be checked: skipped with the reason (failing with
+    ``--memreport-require-checked``), never a pass."""
+
+    def __init__(self, *, why: tuple, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.code, self.reason, self.bindings = why
+
+    @property
+    def line(self) -> int:
+        lines = [b.line for b in self.bindings if b.line]
+        return min(lines) if lines else 1
+
+    def outcome(self) -> Outcome:
+        return unchecked_outcome(self.report, self.code, self.reason, self.bindings, self.line,
+                                 required=engine_of(self).options.require_checked)
 
 
 class ReportErrorItem(MemreportItem):

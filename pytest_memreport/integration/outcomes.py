@@ -240,6 +240,32 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 
+def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: int, required: bool) -> Outcome:
+    """A report no repository could check: skipped with its reason, or failed when every
+    report must be checked (``--memreport-require-checked``)."""
+    sources = [{"id": b.source_id, "repo": b.repo_label or None, "pin": b.pin or b.stated_pin,
+                "pin_status": b.pin_status} for b in bindings]
+    reason = _unprefixed(report, reason)
+    payload = {"type": "unchecked", "report": report.path, "line": line, "code": code, "reason": reason,
+               "sources": sources}
+    props = {"record": "", "evidence": "unchecked", "status": code, "location": render.location(report, line)}
+    if required:
+        return Outcome("fail", f"{render.location(report, line)}: not checked (--memreport-require-checked): "
+                       f"{reason}", payload=payload, properties=props)
+    return Outcome("skip", f"{render.location(report, line)}: not checked: {reason}",
+                   payload=payload, properties=props)
+
+
+def _unprefixed(report: Report, message: str) -> str:
+    """``message`` without a leading ``report.md:`` or ``report.md:12:`` (said once, in front)."""
+    for prefix in (f"{report.path}:", ):
+        if message.startswith(prefix):
+            rest = message[len(prefix):]
+            head, sep, tail = rest.partition(": ")
+            return tail if sep and head.isdigit() else rest.lstrip()
+    return message
+
+
 def predicate_outcome(report: Report, predicate, result, problem: str | None, rev_label: str) -> Outcome:
     """A claims predicate's verdict at one revision (``rev_label``: ``pin`` or ``against``)."""
     at = "at_against" if rev_label == "against" else "at_pin"

@@ -9,6 +9,10 @@ starts the engine and the session (:mod:`.session`: summary, JSON, write-back).
 
 from __future__ import annotations
 
+import glob
+import os
+import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,24 @@ from .. import __version__
 from ..options import OptionError, build_options, parse_shard
 
 PATHS_KEY = pytest.StashKey[list]()
+
+
+class MemreportConfigWarning(UserWarning):
+    """Something about the run's reports or options worth saying, not worth refusing the run."""
+
+
+def config_warning(config: pytest.Config, message: str, filename: str, lineno: int = 1) -> None:
+    """A warning about the run's set-up in pytest's warnings summary, as one line at
+    ``filename:lineno`` (pytest would otherwise echo the line of code that warned)."""
+    record = warnings.WarningMessage(MemreportConfigWarning(message), MemreportConfigWarning, filename, lineno,
+                                     line="")
+    config.hook.pytest_warning_recorded.call_historic(
+        kwargs=dict(warning_message=record, when="config", nodeid="", location=None))
+
+
+def _require_checked(config: pytest.Config) -> bool:
+    given = config.getoption("memreport_require_checked")
+    return bool(config.getini("memreport_require_checked")) if given is None else given
 RESOLVED_KEY = pytest.StashKey[frozenset]()
 
 
@@ -27,6 +49,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-repo", action="append", default=[], metavar="[KEY=]PATH",
                     help="the target repository (default: the git repository holding the report); "
                          "KEY is SRC-n or owner/name for one source")
+    group.addoption("--memreport-repo-template", default=None, metavar="TEMPLATE",
+                    help="where the clone of a repository named owner/name is, e.g. ~/src/{owner}/{name} "
+                         "(keys {owner} and {name}; a unique match in another letter case is found)")
+    group.addoption("--memreport-require-checked", action="store_true", default=None,
+                    help="fail the run when any report could not be checked against a repository")
     group.addoption("--memreport-pin", action="append", default=[], metavar="[SRC-n=]REV",
                     help="override the report's pinned commit (for every source, or one)")
     group.addoption("--memreport-against", default=None, metavar="REV",
@@ -63,22 +90,61 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
     parser.addini("memreport_against", default="HEAD", help="default for --memreport-against")
     parser.addini("memreport_items", default="evidence", help="default for --memreport-items")
+    parser.addini("memreport_repo_template", default="", help="default for --memreport-repo-template "
+                  "(a relative template is relative to the ini file)")
+    parser.addini("memreport_repos", type="linelist", default=[],
+                  help="lines `owner/name = PATH` mapping repositories to clones (relative to the ini file)")
+    parser.addini("memreport_require_checked", type="bool", default=False,
+                  help="default for --memreport-require-checked")
 
 
-def report_paths(config: pytest.Config) -> list[Path]:
-    """Every report this run checks, in the order given (folders expanded)."""
+_GLOB = re.compile(r"[*?\[]")
+
+
+def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Every report this run checks, in the order given (globs and folders expanded;
+    ``--ignore``, ``--ignore-glob`` and ``collect_ignore`` honoured), and the warnings
+    met on the way (a dangling symlink in a folder)."""
     given = [Path(p) for p in config.getoption("memreport")]
     given += [Path(p) for p in config.getini("memreport")]
     here = config.invocation_params.dir
-    # Reports are named relative to where pytest runs, as the user typed them.
-    given = [p.relative_to(here) if p.is_absolute() and p.is_relative_to(here) else p for p in given]
     out: list[Path] = []
+    notes: list[str] = []
     for path in given:
-        candidates = sorted(path.rglob("*.md")) if path.is_dir() else [path]
-        for candidate in candidates:
+        for candidate in _expand(config, path, notes):
+            # Reports are named relative to where pytest runs, as the user typed them.
+            if candidate.is_absolute() and candidate.is_relative_to(here):
+                candidate = candidate.relative_to(here)
             if candidate not in out:
                 out.append(candidate)
-    return out
+    return out, notes
+
+
+def _expand(config: pytest.Config, path: Path, notes: list) -> list[Path]:
+    if not path.exists() and not path.is_symlink() and _GLOB.search(str(path)):
+        matches = sorted(Path(m) for m in glob.glob(str(path), recursive=True))
+        if not matches:
+            raise pytest.UsageError(f"--memreport {path}: the pattern matches no file or folder")
+        return [found for match in matches for found in _expand(config, match, notes)]
+    if not path.is_dir():
+        return [] if _ignored(config, path) else [path]
+    found = []
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not _ignored(config, Path(root) / d))
+        for name in sorted(files):
+            candidate = Path(root) / name
+            if not name.endswith(".md") or _ignored(config, candidate):
+                continue
+            if not candidate.exists():
+                notes.append((candidate, "a symbolic link to nothing; not checked"))
+                continue
+            found.append(candidate)
+    return found
+
+
+def _ignored(config: pytest.Config, path: Path) -> bool:
+    """pytest's own answer (``--ignore``, ``--ignore-glob``, ``collect_ignore``, ``norecursedirs``)."""
+    return bool(config.hook.pytest_ignore_collect(collection_path=path.absolute(), config=config))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -89,8 +155,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "memreport_refs: reference integrity across loaded reports")
     config.addinivalue_line("markers", "memreport_structure: structural findings of a report")
     config.addinivalue_line("markers", "memreport_observe: an observation running the target's tests")
-    paths = report_paths(config)
+    paths, notes = report_paths(config)
     config.stash[PATHS_KEY] = paths
+    for path, note in notes:
+        config_warning(config, note, str(path))
     repin = config.getoption("memreport_repin")
     if repin and not (config.getoption("memreport_write") or config.getoption("memreport_diff")):
         raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write "
@@ -111,6 +179,11 @@ def pytest_configure(config: pytest.Config) -> None:
             rootdir=config.invocation_params.dir,
             items=config.getoption("memreport_items"),
             items_ini=config.getini("memreport_items"),
+            template=config.getoption("memreport_repo_template"),
+            template_ini=config.getini("memreport_repo_template") or None,
+            repo_lines=config.getini("memreport_repos"),
+            ini_dir=config.inipath.parent if config.inipath else None,
+            require_checked=_require_checked(config),
         )
         shard = parse_shard(config.getoption("memreport_shard"))
     except OptionError as exc:
@@ -143,6 +216,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     if file_path.resolve() in wanted:
         from .items import MemreportFile
 
+        rootpath = parent.config.rootpath
+        if not file_path.is_relative_to(rootpath):
+            # pytest names a file outside the rootdir that is itself an argument "" (its
+            # items would be "::structure"): name it by its path from the rootdir instead.
+            nodeid = Path(os.path.relpath(file_path, rootpath)).as_posix()
+            return MemreportFile.from_parent(parent, path=file_path, nodeid=nodeid)
         return MemreportFile.from_parent(parent, path=file_path)
     return None
 
@@ -156,3 +235,16 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     engine = config.stash[ENGINE_KEY]
     return [f"memreport: pytest-memreport {__version__}, {len(paths)} report(s), drift against {engine.options.against}"]
 
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    """``pytest report.md`` collects nothing from a report: say how reports are given."""
+    # pytest says "not found" (a usage error) or "no tests ran" of a file no plugin collects.
+    if config.stash.get(PATHS_KEY, []) or exitstatus not in (pytest.ExitCode.NO_TESTS_COLLECTED,
+                                                              pytest.ExitCode.USAGE_ERROR):
+        return
+    reports = [arg for arg in config.args if arg.split("::")[0].endswith((".md", ".txt"))
+               and Path(config.invocation_params.dir, arg.split("::")[0]).is_file()]
+    if reports:
+        terminalreporter.write_line(f"memreport: {reports[0]} is not a test file; reports are given with "
+                                    f"--memreport: pytest --memreport {reports[0]}")

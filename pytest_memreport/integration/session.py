@@ -21,12 +21,15 @@ import pytest
 from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
+from ..gitstore import RevisionError
 from .items import ENGINE_KEY, MemreportItem
 from ..options import RunOptions
-from ..outputs.results import ResultLog, build_json, summary_lines
-from ..outputs import annotations as gh, files, sarif, stepsummary
+from ..options import AGAINST_NONE, AGAINST_WORKTREE
+from ..outputs import annotations as gh, files, sarif, staleness, stepsummary
+from ..outputs.results import ResultLog, build_json, text_only_line
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
+from .plugin import config_warning
 
 
 def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:
@@ -41,15 +44,51 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     session = MemreportSession(config, engine, paths, shard)
     session.outputs = outputs
     config.pluginmanager.register(session, "memreport-session")
-    engine.progress = _progress_writer(config)
+    engine.progress = _progress_writer(config, session)
+
+
+def check_against(engine: Engine) -> None:
+    """A ``--memreport-against`` revision that resolves in none of the run's repositories
+    is a usage error (one line, exit 4), not a failing item per report."""
+    wanted = engine.options.against
+    # HEAD (the default) missing is one repository's problem (it has no commits), said there.
+    if wanted.lower() in (AGAINST_NONE, AGAINST_WORKTREE) or wanted == "HEAD":
+        return
+    stores, problem = {}, None
+    for report in engine.loaded_reports():
+        for source_id, pin in {(e.source, e.pin) for e in report.all_evidence()}:
+            binding = engine.binding(report, source_id, pin)
+            if binding.store is not None and binding.pin is not None:
+                stores[binding.store.path] = binding.store
+    for store in stores.values():
+        try:
+            engine.against_rev(store)
+            return
+        except RevisionError as exc:
+            problem = problem or str(exc).removeprefix(f"--memreport-against {wanted}: ")
+    if stores:
+        raise pytest.UsageError(f"--memreport-against {wanted}: resolves in none of the {len(stores)} target "
+                                f"repositories: {problem}")
+
+
+def unused_mappings(engine: Engine):
+    """Explicit ``owner/name`` mappings that no loaded report names (a typo, or a stale ini line)."""
+    repo_map = engine.options.repo_map
+    if not repo_map or not repo_map.mappings:
+        return []
+    return repo_map.unused(engine.all_repositories_named())
 
 
 #: progress lines shown only with -v: steps of seconds, not of minutes
 _VERBOSE_ONLY = ("memreport: following", "memreport: searching", "memreport: mapped")
 
 
-def _progress_writer(config: pytest.Config):
-    """Announce long steps (observations; with -v, history walks) that pytest's progress does not show."""
+def _progress_writer(config: pytest.Config, session: "MemreportSession"):
+    """Announce long steps (observations; with -v, history walks) that pytest's progress does not show.
+
+    With ``-v`` an item's line is written before it runs and finished after: a step
+    announced meanwhile waits for the line's end, so it never breaks it.
+    """
     if hasattr(config, "workerinput"):
         return None
     verbose = config.getoption("verbose") > 0
@@ -58,10 +97,18 @@ def _progress_writer(config: pytest.Config):
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is None or (message.startswith(_VERBOSE_ONLY) and not verbose):
             return
+        if verbose and session.item_running:
+            session.pending_progress.append(message)
+            return
         reporter.ensure_newline()
         reporter.write_line(message)
 
     return write
+
+
+def staleness_lines(rows, verbose: bool) -> list[str]:
+    """The table that ends the terminal summary (a seam: a failure here is an internal error)."""
+    return staleness.terminal_lines(rows, verbose)
 
 
 def in_shard(nodeid: str, k: int, n: int) -> bool:
@@ -115,6 +162,40 @@ class MemreportSession:
         self.diff = b""
         self.worker_timings: list[dict] = []
         self._coverage: dict | None = None
+        self._rows: list[staleness.Row] | None = None
+        #: between an item's start and finish (its -v line is open); progress waits meanwhile
+        self.item_running = False
+        self.pending_progress: list[str] = []
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """What is wrong with the run as a whole, said once, by the process that talks to
+        the user, before any item runs: a usage error, unused mappings."""
+        if self.guard is not None:
+            # Nothing pytest prints (a file name, a target's source line) is read as a
+            # workflow command until the annotations are printed (see outputs.annotations).
+            self._write_raw(self.guard.stop())
+        if self.is_worker:
+            return
+        check_against(self.engine)
+        config = self.config
+        for mapping in unused_mappings(self.engine):
+            where = str(config.inipath) if mapping.origin.startswith("ini") and config.inipath else "command line"
+            config_warning(config, f"{mapping.origin}: no loaded report names {mapping.key}; "
+                                   "is it spelled as in the reports?", where, 0)
+
+    def pytest_runtest_logstart(self) -> None:
+        self.item_running = True
+
+    @pytest.hookimpl(trylast=True)  # after the terminal has finished the item's line
+    def pytest_runtest_logfinish(self) -> None:
+        self.item_running = False
+        if self.pending_progress:
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            messages, self.pending_progress = self.pending_progress, []
+            if reporter is not None:
+                reporter.ensure_newline()
+                for message in messages:
+                    reporter.write_line(message)
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -185,14 +266,27 @@ class MemreportSession:
         self._coverage = out
         return out
 
+    def rows(self) -> list[staleness.Row]:
+        """The staleness table's rows (once every result is in)."""
+        if self._rows is None:
+            self._rows = staleness.build_rows(self.reports(), self.log, self.coverage())
+        return self._rows
+
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.paths or self.is_worker:
             return
-        lines = summary_lines(self.reports(), self.log, self.coverage())
-        if lines:
+        rows = self.rows()
+        lines = staleness_lines(rows, verbose=self.config.getoption("verbose") > 0)
+        text_only = text_only_line(self.log)
+        if lines or text_only:
+            terminalreporter.ensure_newline()  # else the first line of the section would be blank
             terminalreporter.section("memreport")
+            if text_only:
+                terminalreporter.write_line(text_only)
             for line in lines:
                 terminalreporter.write_line(line)
+        if staleness.nothing_checked(rows):
+            terminalreporter.write_line(staleness.verdict_line(rows), red=True, bold=True)
         for message in self.write_messages + self.output_messages:
             terminalreporter.write_line(message)
         if self.diff:
@@ -207,12 +301,6 @@ class MemreportSession:
             else:
                 terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"))
 
-    def pytest_sessionstart(self, session: pytest.Session) -> None:
-        if self.guard is not None:
-            # Nothing pytest prints (a file name, a target's source line) is read as a
-            # workflow command until the annotations are printed (see outputs.annotations).
-            self._write_raw(self.guard.stop())
-
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
         """pytest-xdist: a worker finished; keep its timing for the JSON."""
@@ -224,6 +312,9 @@ class MemreportSession:
         if self.is_worker:
             self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
             return
+        if self.paths and session.exitstatus == pytest.ExitCode.OK and staleness.nothing_checked(self.rows()):
+            # A run that checked nothing is never green (the summary says why in one line).
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         writes = self.config.getoption("memreport_write") or self.config.getoption("memreport_diff")
         if writes and self.paths:
             self.write_back(session)
@@ -255,15 +346,14 @@ class MemreportSession:
             found = self.engine.claims_for(report)
             claims[report.path] = (found.predicates, found.observations)
         data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
+        staleness.add_states(data, self.rows())
         return json.dumps(data, indent=2, sort_keys=False) + "\n"
 
     def sarif_text(self) -> str:
         return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))
 
     def summary_text(self) -> str:
-        # rows=None: the table's rows come from outputs.staleness (the terminal table's),
-        # given here as stepsummary.render(self.rows(), self.verdicts) once both are in.
-        return stepsummary.render(None, self.verdicts)
+        return stepsummary.render(self.rows(), self.verdicts)
 
     def _write_raw(self, line: str) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")

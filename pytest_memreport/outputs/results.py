@@ -30,12 +30,15 @@ class ResultLog:
         #: quotations in files no tree-sitter grammar covers, by file kind
         self.text_only: Counter = Counter()
         self.failures: dict[str, list[str]] = defaultdict(list)
+        #: every check's (payload, pytest outcome) by report, as reported (the staleness table's input)
+        self.results: dict[str, list[tuple[dict, str]]] = defaultdict(list)
 
     def add(self, payload: dict, outcome: str, headline: str = "") -> None:
         report = payload.get("report", "")
         kind = payload.get("type", "")
         key = payload.get("key") or payload.get("name") or kind
         self.payloads[report][(kind, key)] = payload
+        self.results[report].append((payload, outcome))
         self.outcomes[report][f"{kind}:{outcome}"] += 1
         if kind == "pin" and payload["at_pin"]["status"] == "not-evidence":
             self.not_evidence[report] += 1  # counted on their own, never as a pin status
@@ -49,6 +52,9 @@ class ResultLog:
             self.drift[report][payload["at_against"]["status"]] += 1
         if outcome == "failed" and headline:
             self.failures[report].append(headline)
+
+    def entries(self, report: str) -> list[tuple[dict, str]]:
+        return self.results.get(report, [])
 
     def get(self, report: str, kind: str, key: str) -> dict | None:
         return self.payloads.get(report, {}).get((kind, key))
@@ -117,6 +123,9 @@ def report_json(report: Report, log: ResultLog) -> dict:
     sources = []
     against = None
     by_source = {p["source"]["id"]: p for p in log.of_type(report.path, "source")}
+    for unchecked in log.of_type(report.path, "unchecked"):  # a report no repository could check
+        for seen in unchecked.get("sources", []):
+            by_source.setdefault(seen["id"], {"source": seen, "against": None})
     for source in report.sources:
         seen = by_source.get(source.id)
         if seen:
@@ -160,32 +169,9 @@ def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None,
     return data
 
 
-def summary_lines(reports: list[Report], log: ResultLog, coverage: dict | None = None) -> list[str]:
-    """One line per report with counts by outcome and drift status, then its failures."""
-    lines = []
-    coverage = coverage or {}
-    for report in reports:
-        pin = log.pin.get(report.path, Counter())
-        parts = [f"{report.path} [{report.dialect}]"]
-        parts.append("evidence " + (", ".join(f"{v} {k}" for k, v in sorted(pin.items())) or "not run"))
-        drift = log.drift.get(report.path)
-        if drift:
-            parts.append("drift " + ", ".join(f"{v} {k}" for k, v in sorted(drift.items())))
-        if log.not_evidence.get(report.path):
-            parts.append(f"not evidence {log.not_evidence[report.path]}")
-        lines.append("; ".join(parts))
-        cov = coverage.get(report.path)
-        if cov:
-            lines.append(
-                f"  guarded: {cov['records_guarded']} of {cov['records_total']} records have an executable check; "
-                f"{cov['selection_predicates_compiled']} of {cov['selection_predicates_total']} selection predicates "
-                "are compiled"
-            )
-            if cov.get("absences_not_executable"):
-                lines.append("  absence not executable (no predicate): " + ", ".join(cov["absences_not_executable"]))
-        for failure in log.failures.get(report.path, [])[:50]:
-            lines.append(f"  FAILED {failure}")
-    if log.text_only:
-        kinds = ", ".join(f"{k} ({v})" for k, v in sorted(log.text_only.items()))
-        lines.append(f"text-only matching (no tree-sitter grammar) for quotations in: {kinds}")
-    return lines
+def text_only_line(log: ResultLog) -> str | None:
+    """Which kinds of files had quotations matched as text only (no tree-sitter grammar)."""
+    if not log.text_only:
+        return None
+    kinds = ", ".join(f"{k} ({v})" for k, v in sorted(log.text_only.items()))
+    return f"text-only matching (no tree-sitter grammar) for quotations in: {kinds}"

@@ -4,7 +4,7 @@ One row per report that ran, ``state`` first (``stale``, then ``unchecked``, the
 ``fresh``, as a reviewer reads them), a totals line, then where moved evidence went and
 every failure and warning (GitHub shows only ten annotations of each kind per step).
 The rows are the terminal table's: :func:`render` reads only the fields of
-:class:`StalenessRow` (``report``, ``state``, ``failing``, ``summary``, ``reason_code``,
+:class:`.staleness.Row` (``report``, ``state``, ``failing``, ``summary``, ``reason_code``,
 ``moves``), so the terminal and the step summary can never disagree.
 
 Every name is escaped for Markdown and HTML (GitHub renders both in a summary): a report
@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from ..text.render import printable
+from .staleness import Row
 from .verdicts import CheckVerdict
 
 #: how a reviewer reads the table: what needs work first
@@ -33,45 +33,6 @@ HANDFUL = 5
 
 #: failures and warnings listed under the table (the JSON and SARIF have every one)
 LISTED_VERDICTS = 200
-
-
-@dataclass(frozen=True)
-class Move:
-    """Where one piece of evidence went since its pin: ``path`` at report ``line``,
-    ``status`` (``moved``, ``relocated``, ``renamed``) to each place of ``to``."""
-
-    line: int
-    status: str
-    path: str
-    to: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class StalenessRow:
-    """One report's line of the staleness table (the terminal table's row, field for field).
-
-    ``state`` is ``fresh`` (every check that ran holds), ``stale`` (``failing``: failed
-    checks by kind, most first: ``(("changed", 2), ("deleted", 1))``) or ``unchecked``
-    (``reason``, and ``reason_code`` to group reports by). ``summary`` is the row's
-    explanation; ``moves`` where moved evidence went.
-    """
-
-    report: str
-    state: str
-    checked: int = 0
-    failing: tuple[tuple[str, int], ...] = ()
-    reason: str | None = None
-    reason_code: str | None = None
-    moves: tuple[Move, ...] = ()
-
-    @property
-    def summary(self) -> str:
-        counts = ", ".join(f"{n} {kind}" for kind, n in self.failing)
-        if self.state == "unchecked":
-            return (self.reason or "not checked") + (f"; failed: {counts}" if counts else "")
-        if self.state == "stale":
-            return f"{counts} of {self.checked} checks"
-        return f"{self.checked} checks hold"
 
 
 def markdown_text(text: str) -> str:
@@ -126,7 +87,7 @@ def _verdict_lines(verdicts: list[CheckVerdict]) -> list[str]:
     return out
 
 
-def render(rows: Iterable | None, verdicts: list[CheckVerdict] = (),
+def render(rows: Iterable[Row] | None, verdicts: list[CheckVerdict] = (),
            heading: str = "memreport: which reports are stale") -> str:
     """The step summary's section: a heading, the table, the totals, then (folded) where
     moved evidence went and every failure and warning with its file and line.

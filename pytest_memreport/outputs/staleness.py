@@ -1,0 +1,282 @@
+"""Which reports are stale, and why: one row per report that ran, from the items' outcomes.
+
+The owner of a knowledge base asks "which reviews are stale and why"; this is
+the answer, built as plain rows from the parsed reports and the
+:class:`~pytest_memreport.outputs.results.ResultLog` (so a serial run and
+``-n 2`` give the same rows), then laid out for the terminal here and as
+Markdown by the step summary. Counts come from what each item reported: a
+skipped check never counts (a backticked word that is not a path at the pin is
+not ``file-missing``), a failing drift item always does.
+
+A report is ``fresh`` when every check that ran holds, ``stale`` when one
+fails (counted by kind: ``changed``, ``deleted``, ``missing``, ...), and
+``unchecked`` when no check of its evidence ran, with the reason (no
+repository, pin missing, ...). A report none of whose evidence was selected
+(``-k``, ``--deselect``, a shard) is not a row.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..model import Report
+
+FRESH, STALE, UNCHECKED = "fresh", "stale", "unchecked"
+#: the order rows are listed in: what needs attention first
+STATE_ORDER = (STALE, UNCHECKED, FRESH)
+
+#: payload types whose items check evidence against a repository
+CHECK_TYPES = frozenset({"pin", "drift", "predicate-pin", "predicate-against", "observe", "error"})
+#: drift statuses that pass yet say the evidence now lives elsewhere
+MOVED = frozenset({"moved", "relocated", "renamed"})
+#: an unchecked report's reason by code, for a line that stands for several reports
+REASONS = {
+    "no-repository": "no repository (give --memreport-repo-template TEMPLATE or --memreport-repo OWNER/NAME=PATH)",
+    "pin-missing": "pinned commit not in the clone (fetch it, or check against a fuller clone)",
+    "unpinned": "no pinned commit (state one in the report or give --memreport-pin)",
+    "no-evidence": "no evidence to check",
+    "unreadable": "the report cannot be read",
+    "not-run": "no check of its evidence ran",
+}
+#: unchecked reports listed one per line up to this many per reason; beyond, one line per reason
+HANDFUL = 5
+
+
+@dataclass(frozen=True)
+class Move:
+    """Where one piece of evidence went since its pin (shown with ``-v``)."""
+
+    line: int
+    status: str
+    path: str
+    to: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One report's state. ``failing``: ``(kind, count)`` of failed checks, most first;
+    ``checked``: checks of its evidence that ran; ``reason``: why an unchecked report was
+    not checked (``reason_code`` one of :data:`REASONS`)."""
+
+    report: str
+    state: str
+    checked: int = 0
+    failing: tuple[tuple[str, int], ...] = ()
+    reason: str | None = None
+    reason_code: str | None = None
+    moves: tuple[Move, ...] = ()
+    records_total: int = 0
+    records_guarded: int = 0
+
+    @property
+    def summary(self) -> str:
+        """The row's explanation in a few words (the JSON's ``reason`` for stale reports too)."""
+        if self.state == UNCHECKED:
+            text = self.reason or REASONS.get(self.reason_code or "", "not checked")
+            return text + ("; failed: " + _counts(self.failing) if self.failing else "")
+        if self.state == STALE:
+            return f"{_counts(self.failing)} of {self.checked} checks"
+        return f"{self.checked} checks hold"
+
+
+@dataclass(frozen=True)
+class Collapsed:
+    """Several unchecked reports with one reason, as one line."""
+
+    reason_code: str
+    reports: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        return f"{len(self.reports)} reports: {REASONS.get(self.reason_code, self.reason_code)}"
+
+
+def _counts(failing: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{count} {kind}" for kind, count in failing)
+
+
+def failure_kind(payload: dict) -> str:
+    """What a failed check is counted as: its evidence status, or the kind of check."""
+    kind = payload.get("type", "")
+    if kind == "pin":
+        return str(payload.get("at_pin", {}).get("status") or "failed")
+    if kind == "drift":
+        at = payload.get("at_against", {})
+        status = str(at.get("status") or "failed")
+        if status == "not-checked":
+            return "refused"
+        if at.get("enclosing_changed") and status in ("unchanged", "shifted", "moved", "relocated", "renamed"):
+            return "enclosing-changed"  # failing under --memreport-strict
+        return status
+    if kind.startswith("predicate"):
+        return "predicate"
+    if kind == "observe":
+        return "observation"
+    if kind == "report-error":
+        return "unreadable"
+    if kind == "source":  # one source of a checked report: its pin, or the against-revision
+        status = payload.get("source", {}).get("pin_status")
+        return {"ok": "against-missing", "missing-commit": "pin-missing", "no-repo": "no-repository"}.get(
+            status, str(status or "source"))
+    return kind or "failed"
+
+
+def _move(payload: dict) -> Move | None:
+    at = payload.get("at_against", {})
+    status = at.get("status")
+    if status not in MOVED:
+        return None
+    places = at.get("candidates") or ([{"path": at.get("path"), "lines": at.get("lines")}] if at.get("path") else [])
+    to = tuple(_place(p.get("path"), p.get("lines")) for p in places)
+    return Move(int(payload.get("line") or 0), status, str(payload.get("path") or ""), to)
+
+
+def _place(path: str | None, lines) -> str:
+    if not lines:
+        return str(path)
+    start, end = lines[0], lines[-1]
+    return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
+
+
+def build_row(report: Report, entries: list[tuple[dict, str]], records_total: int = 0) -> Row | None:
+    """A report's row from its ``(payload, outcome)`` pairs; ``None`` when none of its
+    evidence was selected (nothing to say about it)."""
+    checked = 0
+    failing: Counter = Counter()
+    moves: list[Move] = []
+    guarded: set[str] = set()
+    unchecked: dict | None = None
+    skipped_checks = 0
+    for payload, outcome in entries:
+        kind = payload.get("type", "")
+        if kind == "unchecked":
+            unchecked = payload
+            continue  # failing under --memreport-require-checked: the state says it already
+        if outcome == "failed":
+            failing[failure_kind(payload)] += 1
+        if kind in CHECK_TYPES:
+            if outcome in ("passed", "failed"):
+                checked += 1
+                if payload.get("record"):
+                    guarded.add(payload["record"])
+            else:
+                skipped_checks += 1
+        if kind == "drift" and outcome == "passed":
+            move = _move(payload)
+            if move is not None:
+                moves.append(move)
+    ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
+    common = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
+                  moves=tuple(sorted(moves, key=lambda m: (m.line, m.path))))
+    if checked:
+        return Row(report.path, STALE if failing else FRESH, checked, **common)
+    if unchecked is not None:
+        return Row(report.path, UNCHECKED, 0, reason=unchecked.get("reason"),
+                   reason_code=unchecked.get("code") or "not-run", **common)
+    if "unreadable" in failing:
+        return Row(report.path, UNCHECKED, 0, reason_code="unreadable", **common)
+    if skipped_checks:
+        return Row(report.path, UNCHECKED, 0, reason_code="not-run", **common)
+    return None
+
+
+def build_rows(reports: list[Report], log, coverage: dict | None = None) -> list[Row]:
+    """Every report that ran, in :data:`STATE_ORDER` then by path (the same under ``-n 2``)."""
+    coverage = coverage or {}
+    rows = []
+    for report in reports:
+        entries = log.entries(report.path)
+        if not entries:
+            continue
+        total = (coverage.get(report.path) or {}).get("records_total", 0)
+        row = build_row(report, entries, total)
+        if row is not None:
+            rows.append(row)
+    return sorted(rows, key=lambda r: (STATE_ORDER.index(r.state), r.report))
+
+
+def layout(rows: list[Row], handful: int = HANDFUL) -> list[Row | Collapsed]:
+    """Rows as listed: unchecked reports one per line up to ``handful`` per reason, then one
+    line for all of that reason."""
+    by_reason: dict[str, list[Row]] = {}
+    for row in rows:
+        if row.state == UNCHECKED:
+            by_reason.setdefault(row.reason_code or "not-run", []).append(row)
+    out: list[Row | Collapsed] = []
+    placed: set[str] = set()
+    for row in rows:
+        if row.state != UNCHECKED:
+            out.append(row)
+            continue
+        code = row.reason_code or "not-run"
+        group = by_reason[code]
+        if len(group) <= handful:
+            out.append(row)
+        elif code not in placed:
+            placed.add(code)
+            out.append(Collapsed(code, tuple(r.report for r in group)))
+    return out
+
+
+def totals(rows: list[Row]) -> dict[str, int]:
+    """How many reports are in each state (every state, in :data:`STATE_ORDER`)."""
+    counts = Counter(row.state for row in rows)
+    return {state: counts.get(state, 0) for state in STATE_ORDER}
+
+
+def nothing_checked(rows: list[Row]) -> bool:
+    """No evidence was checked against any repository, though some report wanted it."""
+    return bool(rows) and all(row.state == UNCHECKED for row in rows)
+
+
+def verdict_line(rows: list[Row]) -> str:
+    """The one line that fails a run in which nothing was checked."""
+    reasons = Counter(row.reason_code or "not-run" for row in rows)
+    parts = ", ".join(f"{count} {code.replace('-', ' ')}" for code, count in sorted(reasons.items()))
+    hint = ""
+    if "no-repository" in reasons:
+        hint = "; give --memreport-repo-template TEMPLATE (or ini memreport_repos, or --memreport-repo PATH)"
+    elif "pin-missing" in reasons:
+        hint = "; fetch the pinned commits into the clones"
+    return f"memreport: nothing was checked against a repository: every report is unchecked ({parts}){hint}"
+
+
+def terminal_lines(rows: list[Row], verbose: bool = False) -> list[str]:
+    """The table that ends the terminal summary: ``state  report  why``, then the totals."""
+    if not rows:
+        return []
+    listed = layout(rows)
+    width = max(len(entry.report) for entry in listed if isinstance(entry, Row)) if any(
+        isinstance(entry, Row) for entry in listed) else 0
+    lines = []
+    for entry in listed:
+        if isinstance(entry, Collapsed):
+            lines.append(f"{UNCHECKED:<9}  {entry.summary}")
+            if verbose:
+                lines.extend(f"           {path}" for path in entry.reports)
+            continue
+        lines.append(f"{entry.state:<9}  {entry.report:<{width}}  {entry.summary}")
+        if verbose:
+            for move in entry.moves:
+                lines.append(f"           line {move.line}: {move.path} {move.status} to {', '.join(move.to)}")
+    count = totals(rows)
+    line = f"{len(rows)} report(s): " + ", ".join(f"{n} {state}" for state, n in count.items() if n)
+    total = sum(r.records_total for r in rows)
+    if total:
+        line += f"; {sum(r.records_guarded for r in rows)} of {total} records had a check that ran"
+    lines.append(line)
+    return lines
+
+
+def add_states(data: dict, rows: list[Row]) -> None:
+    """Give every report of the JSON results its ``state`` and ``reason`` (``null`` when fresh);
+    a report none of whose evidence ran is ``unchecked``, ``not selected``."""
+    by_path = {row.report: row for row in rows}
+    for entry in data.get("reports", []):
+        row = by_path.get(entry.get("path"))
+        if row is None:
+            entry["state"], entry["reason"] = UNCHECKED, "not selected (no check of its evidence ran)"
+        else:
+            entry["state"] = row.state
+            entry["reason"] = None if row.state == FRESH else row.summary
