@@ -76,7 +76,8 @@ def test_an_unknown_pin_is_annotated_on_the_source_line(pytester, setup, monkeyp
     result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
                                 "--memreport-require-checked")
     annotations = [line for line in result.stdout.lines if line.startswith("::error ")]
-    assert annotations and annotations[0].startswith("::error file=limits.txt,line=5,title=limits.txt%3A missing-commit::")
+    assert annotations and annotations[0].startswith("::error file=limits.txt,line=5,title=limits.txt%3A unchecked::")
+    assert f"revision '{'0' * 40}'" in annotations[0]
 
 
 def test_junit_properties_and_json_timing(pytester, setup):

@@ -51,7 +51,8 @@ def table(result) -> list[str]:
     lines = result.stdout.lines
     start = next(i for i, line in enumerate(lines) if re.match(r"=+ memreport =+$", line))
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("=="))
-    return lines[start + 1:end]
+    # the section ends with what the run wrote ("memreport: wrote JSON to ..."): not table rows
+    return [line for line in lines[start + 1:end] if not line.startswith("memreport: wrote ")]
 
 
 def test_a_template_finds_every_clone_in_any_letter_case(pytester, kb, TEMPLATE):
