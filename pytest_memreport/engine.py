@@ -496,15 +496,25 @@ class Engine:
                     if against != binding.pin:
                         self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} "
                                        f"to {against[:12]}")
-                    gone = drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
+                    try:
+                        gone = drift.expect_searches(snapshot, binding.store, binding.pin,
+                                                     self._quotes_pinned_at(binding))
+                    except RepoError:
+                        gone = 0  # an object the clone lacks: each classification says which
                     if gone:
                         self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
                                        f"quotation(s) no longer in their files")
-                if evidence.kind is EvidenceKind.SYMBOL:
-                    result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
-                else:
-                    result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
-                                            reports=self._reports_inside(binding.store))
+                try:
+                    if evidence.kind is EvidenceKind.SYMBOL:
+                        result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
+                    else:
+                        result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
+                                                reports=self._reports_inside(binding.store))
+                except RepoError as exc:
+                    # An object this evidence needs is missing (an incomplete clone):
+                    # only this evidence is unreadable; everything else is classified.
+                    result = drift.DriftResult(drift.UNREADABLE, against, None, None, pin.lines,
+                                               old_path=evidence.path, message=str(exc))
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result

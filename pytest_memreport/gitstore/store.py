@@ -76,6 +76,11 @@ class GitStore:
         return self._runner.seconds
 
     @property
+    def git_commands(self) -> int:
+        """git processes started so far (blob reads through the persistent ``cat-file`` excluded)."""
+        return self._runner.commands
+
+    @property
     def is_shallow(self) -> bool:
         """Whether this is a shallow clone (history cut off; checked live, git keeps ``shallow``)."""
         return (self.common_dir / "shallow").exists()

@@ -16,7 +16,7 @@ from ..model import Evidence, EvidenceKind, Report
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
 #: against-revision refuses, e.g. one that now goes through a symlink)
-DRIFT_PASSING = frozenset({"unchanged", "shifted", "moved", "relocated", "renamed"})
+DRIFT_PASSING = frozenset({"unchanged", "modified", "shifted", "moved", "relocated", "renamed"})
 
 
 @dataclass(frozen=True)
