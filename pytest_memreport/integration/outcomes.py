@@ -82,6 +82,14 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         # A backticked word that looks like a path is evidence only if the pin has it.
         return Outcome("skip", f"{loc}: `{evidence.path}` is not a path at the pin; not evidence",
                        payload=payload, properties=props)
+    if result.ok and result.misplaced:
+        # The quote is real, the anchor is not: a reader following it sees other code.
+        headline = (f"{loc}: {owner}{render.evidence_title(evidence)} outside its cited lines at "
+                    f"{_where(binding, result.rev, evidence.path)}: {result.message}")
+        details = [f"  {result.message}", "  correct the anchor to the lines where the quotation is"]
+        if evidence.kind is EvidenceKind.QUOTE:
+            details.append(f"  quotation: {render.clip(evidence.text or '')}")
+        return Outcome("fail", headline, tuple(details), payload, props)
     if result.ok:
         notes = [result.message]
         if result.note:

@@ -186,3 +186,16 @@ def definition_body(text: str, path: str, definition) -> list[str] | None:
     if found is None:
         return None
     return [t.text for t in found if t.text != definition.bare_name]
+
+
+# -- a quote missing at its pin --------------------------------------------------------------
+
+
+def found_instead(evidence: Evidence, pinned) -> list[Place]:
+    """Where the pinned tree holds a quotation that is not in its cited file (or
+    whose file is not there): the relocation search, at the pin. ``[]`` when nowhere."""
+    text = evidence.text or ""
+    if not text.strip():
+        return []
+    places, _ = search_tree(match.compile_quote(text), text, pinned, exclude={evidence.path}, origin=evidence.path)
+    return places
