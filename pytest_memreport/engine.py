@@ -125,6 +125,8 @@ class Engine:
         #: (repository, pin, against) pairs drift has started on: announced, and
         #: their quotes handed to drift's tree search
         self._drift_started: set = set()
+        #: (repository, revisions) whose missing objects a source item has warned about
+        self._incomplete_said: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
@@ -524,6 +526,40 @@ class Engine:
         except RevisionError as exc:
             return str(exc)
         return None
+
+    def incomplete_clone(self, binding: Binding) -> str | None:
+        """One line when the clone lacks objects of the pin's or the against tree
+        (an incomplete mirror, a partial clone): how many, and how to complete it.
+        Nothing is fetched; evidence needing a missing object is unreadable."""
+        if binding.store is None or binding.pin is None:
+            return None
+        store = binding.store
+        revs = [binding.pin]
+        if self.drift_enabled:
+            try:
+                revs.append(self.against_rev(store))
+            except RevisionError:
+                pass
+        start = time.perf_counter()
+        try:
+            missing = store.missing_blobs(*revs)
+        except RepoError:
+            return None  # the object walk itself failed: the checks say what they cannot read
+        finally:
+            self.timing.add("git", time.perf_counter() - start)
+        if not missing or (store.path, tuple(revs)) in self._incomplete_said:
+            return None  # said once per clone and revisions, not by every source it serves
+        self._incomplete_said.add((store.path, tuple(revs)))
+        count = f"{len(missing)} object{'s' if len(missing) != 1 else ''}"
+        if store.is_partial:
+            return (f"{store.path} is a partial clone lacking {count} of the checked trees (never fetched): "
+                    f"evidence needing them is unreadable, the rest is checked; to complete it, run "
+                    f"`git -C {store.path} config --unset remote.origin.partialclonefilter` and "
+                    f"`git -C {store.path} fetch --refetch origin`, or clone again without --filter")
+        example = min(missing)
+        return (f"{store.path} lacks {count} of the checked trees (e.g. {example[:12]}): evidence needing them is "
+                f"unreadable, the rest is checked; to complete the clone, fetch them again "
+                f"(`git -C {store.path} fetch --refetch`) or clone again; `git -C {store.path} fsck` lists them")
 
     def drift_result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""

@@ -230,6 +230,12 @@ class GitStore:
         whole pair (one diff per pair, cached); ``None`` when git shows no change."""
         return self._hunks.of(old, new, path, directory)
 
+    @property
+    def skipped_paths(self) -> frozenset[str]:
+        """Paths some diff or log had to leave out because the clone lacks their blobs:
+        where they went (renamed, deleted) is unknown."""
+        return frozenset(self._history.excluded)
+
     def read_blob(self, path: str, oid: str) -> TextFile:
         """The blob ``oid`` decoded as the file ``path`` (through the blob cache and the
         persistent ``cat-file``); :class:`RepoError` when the clone lacks it."""

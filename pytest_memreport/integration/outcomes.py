@@ -186,7 +186,7 @@ def group_outcome(report: Report, record_id: str, line: int, parts: list[Outcome
 
 
 def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None,
-                   needs_pin: bool = True, unmapped: bool = False) -> Outcome:
+                   needs_pin: bool = True, unmapped: bool = False, incomplete: str | None = None) -> Outcome:
     """The source item's verdict: the repository opens and the pin resolves.
 
     A repository known only by URL with no local clone is skipped (its
@@ -218,6 +218,11 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     if against_problem:
         return Outcome("fail", f"{render.location(report, binding.line or 1)}: {against_problem}",
                        payload=payload, properties=props)
+    if incomplete:
+        # The clone lacks objects: what it has is checked, the rest is unreadable.
+        payload["source"]["incomplete"] = incomplete
+        return Outcome("warn", f"{render.location(report, binding.line or 1)}: {incomplete}", payload=payload,
+                       properties=props)
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 

@@ -25,7 +25,8 @@ from ...text import match, render, symbols
 from .. import verify
 from . import blame, follow, search
 from .results import (
-    AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED, DriftResult,
+    AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED,
+    UNREADABLE, DriftResult,
     Place,
 )
 
@@ -142,9 +143,18 @@ class _Drift:
             edited = f", modified ({counts})" if counts is not None else ""
             return self.result(MOVED, new_path, None, old_lines=None, note=note, line_counts=counts,
                                message=f"{self.path} moved to {new_path} {self.where}{edited}")
+        if self.path in self.store.skipped_paths:
+            return self._unknown_fate()
         return self._blamed(self.result(DELETED, None, None, old_lines=None, note=note,
                                         message=f"{self.path} was deleted {self.where}"),
                             lambda path, oid: oid is not None)
+
+    def _unknown_fate(self) -> DriftResult:
+        """A file gone from its path whose blob the clone lacks: git could not tell
+        whether it was renamed, so it is not called deleted."""
+        return self.result(UNREADABLE, None, None, old_lines=None,
+                           message=f"{self.path} is gone {self.where}, and the clone lacks its blob: "
+                                   f"whether it was renamed cannot be told (complete the clone)")
 
     def directory(self) -> DriftResult:
         entry = self.against.entry(self.path)
@@ -243,6 +253,8 @@ class _Drift:
                                                origin=self.path)
         if places:
             return self._relocated(places, by_tokens, note)
+        if home is None and entry is None and self.path in self.store.skipped_paths:
+            return self._unknown_fate()
         if home is None:
             # A file replaced by a symlink (or a folder, or a submodule) is not read through it.
             gone = "is gone" if entry is None else f"is now {_KIND_PHRASES.get(entry.kind, entry.kind)}"
