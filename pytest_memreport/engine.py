@@ -9,14 +9,13 @@ that the pin item and the drift item of one quotation share the work.
 
 from __future__ import annotations
 
-import calendar
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import claims as claims_mod
-from .checks import drift, predicates, symbolrefs, verify
+from .checks import clones, drift, predicates, symbolrefs, verify
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
@@ -24,23 +23,6 @@ from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
-
-def report_date(report: Report, path: Path) -> tuple[str, float] | None:
-    """When the report was last true to its sources, as ``(how it is known, Unix time)``:
-    its ``last-checked`` front matter (the end of that day), else the file's
-    modification time; ``None`` when neither is known."""
-    stated = str(report.meta.get("last-checked") or "")[:10]
-    try:
-        day = time.strptime(stated, "%Y-%m-%d")
-        return f"last-checked {stated}", calendar.timegm(day) + 86400
-    except ValueError:
-        pass
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        return None
-    return f"file dated {time.strftime('%Y-%m-%d', time.gmtime(mtime))}", mtime
-
 
 @dataclass(frozen=True)
 class Binding:
@@ -261,27 +243,10 @@ class Engine:
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
             where = f"{report.path}:{source.line}" if source.line else report.path
-            guidance = self._pin_guidance(report, store, sid)
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)))
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
                            source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
-
-    def _pin_guidance(self, report: Report, store: GitStore, source_id: str) -> str:
-        """What to do about a pin the clone lacks: whether the clone is older than the
-        report (its ``last-checked``, else the report file's time), and the option
-        that checks against a revision instead."""
-        option = f"to check against a revision instead, give --memreport-pin {source_id}=HEAD"
-        newest = store.newest_commit_time()
-        dated = report_date(report, self.report_file(report))
-        if newest is None or dated is None:
-            return option
-        label, when = dated
-        clone = time.strftime("%Y-%m-%d", time.gmtime(newest))
-        if newest < when:
-            return (f"the clone's newest commit ({clone}) is older than the report ({label}): "
-                    f"the clone may predate the pin, `git -C {store.path} fetch` updates it; {option}")
-        return (f"the clone has commits as new as the report ({label}; newest {clone}): the pin may be on a "
-                f"branch the clone lacks, or mistyped; {option}")
 
     # -- checks ----------------------------------------------------------
     def pin_result(self, report: Report, evidence: Evidence) -> verify.PinResult:
@@ -317,24 +282,10 @@ class Engine:
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
-                result = self._found_instead(evidence, snapshot, result)
+                result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
         self._pin_results[key] = result
         return result
-
-    @staticmethod
-    def _found_instead(evidence: Evidence, snapshot, result: verify.PinResult) -> verify.PinResult:
-        """A quote missing at its pin, searched in the pinned tree: the failure says where it is."""
-        try:
-            places = drift.search.found_instead(evidence, snapshot)
-        except RepoError:
-            return result
-        if not places:
-            return result
-        shown = ", ".join(str(place) for place in places[:drift.results.SUMMARY_PLACES])
-        more = len(places) - drift.results.SUMMARY_PLACES
-        shown += f" and {more} more" if more > 0 else ""
-        return replace(result, message=f"{result.message}; found instead in {shown} (fix the cited path)")
 
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
         """The evidence that becomes items: proposed symbol references only when,
@@ -529,37 +480,24 @@ class Engine:
 
     def incomplete_clone(self, binding: Binding) -> str | None:
         """One line when the clone lacks objects of the pin's or the against tree
-        (an incomplete mirror, a partial clone): how many, and how to complete it.
-        Nothing is fetched; evidence needing a missing object is unreadable."""
+        (:func:`.checks.clones.incomplete_clone`), said once per clone and revisions."""
         if binding.store is None or binding.pin is None:
             return None
-        store = binding.store
         revs = [binding.pin]
         if self.drift_enabled:
             try:
-                revs.append(self.against_rev(store))
+                revs.append(self.against_rev(binding.store))
             except RevisionError:
                 pass
+        key = (binding.store.path, tuple(revs))
+        if key in self._incomplete_said:
+            return None  # said once, not by every source the clone serves
         start = time.perf_counter()
-        try:
-            missing = store.missing_blobs(*revs)
-        except RepoError:
-            return None  # the object walk itself failed: the checks say what they cannot read
-        finally:
-            self.timing.add("git", time.perf_counter() - start)
-        if not missing or (store.path, tuple(revs)) in self._incomplete_said:
-            return None  # said once per clone and revisions, not by every source it serves
-        self._incomplete_said.add((store.path, tuple(revs)))
-        count = f"{len(missing)} object{'s' if len(missing) != 1 else ''}"
-        if store.is_partial:
-            return (f"{store.path} is a partial clone lacking {count} of the checked trees (never fetched): "
-                    f"evidence needing them is unreadable, the rest is checked; to complete it, run "
-                    f"`git -C {store.path} config --unset remote.origin.partialclonefilter` and "
-                    f"`git -C {store.path} fetch --refetch origin`, or clone again without --filter")
-        example = min(missing)
-        return (f"{store.path} lacks {count} of the checked trees (e.g. {example[:12]}): evidence needing them is "
-                f"unreadable, the rest is checked; to complete the clone, fetch them again "
-                f"(`git -C {store.path} fetch --refetch`) or clone again; `git -C {store.path} fsck` lists them")
+        message = clones.incomplete_clone(binding.store, revs)
+        self.timing.add("git", time.perf_counter() - start)
+        if message is not None:
+            self._incomplete_said.add(key)
+        return message
 
     def drift_result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""

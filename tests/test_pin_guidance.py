@@ -136,7 +136,7 @@ def test_a_pin_missing_from_a_clone_newer_than_the_report_suspects_the_pin(pytes
 
 
 def test_a_reviews_last_checked_date_is_the_reports_date(tmp_path):
-    from pytest_memreport.engine import report_date
+    from pytest_memreport.checks.clones import report_date
     from pytest_memreport.model import Report
 
     dated = report_date(Report("r.md", "review", meta={"last-checked": "2026-08-02"}), tmp_path / "absent.md")

@@ -10,11 +10,12 @@ asks ``git grep`` for all their words in one pass.
 from __future__ import annotations
 
 import posixpath
+from dataclasses import replace
 
-from ...gitstore import WORKTREE
+from ...gitstore import WORKTREE, RepoError
 from ...model import Evidence
 from ...text import match, symbols
-from .results import Place
+from .results import SUMMARY_PLACES, Place
 from . import wordindex
 
 def search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tuple[list[Place], bool]:
@@ -191,11 +192,20 @@ def definition_body(text: str, path: str, definition) -> list[str] | None:
 # -- a quote missing at its pin --------------------------------------------------------------
 
 
-def found_instead(evidence: Evidence, pinned) -> list[Place]:
-    """Where the pinned tree holds a quotation that is not in its cited file (or
-    whose file is not there): the relocation search, at the pin. ``[]`` when nowhere."""
+def with_found_instead(evidence: Evidence, pinned, result):
+    """``result`` (a quote missing at its pin, or whose file is missing there) saying
+    where the pinned tree holds the quote instead: the relocation search, at the pin."""
     text = evidence.text or ""
     if not text.strip():
-        return []
-    places, _ = search_tree(match.compile_quote(text), text, pinned, exclude={evidence.path}, origin=evidence.path)
-    return places
+        return result
+    try:
+        places, _ = search_tree(match.compile_quote(text), text, pinned, exclude={evidence.path},
+                                origin=evidence.path)
+    except RepoError:
+        return result  # a blob the clone lacks: the failure stands as it is
+    if not places:
+        return result
+    shown = ", ".join(str(place) for place in places[:SUMMARY_PLACES])
+    more = len(places) - SUMMARY_PLACES
+    shown += f" and {more} more" if more > 0 else ""
+    return replace(result, message=f"{result.message}; found instead in {shown} (fix the cited path)")
