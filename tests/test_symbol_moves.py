@@ -86,3 +86,18 @@ def test_a_same_named_definition_of_another_kind_is_not_the_moved_one(make_repo)
     result = classify(repo, symbol("src/core/operations.ts", "putPage"), pin)
 
     assert result.status == drift.DELETED
+
+
+def test_a_definition_whose_body_changed_names_the_commit_that_changed_it(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"src/core/operations.ts": OPERATIONS_TS}, "pin")
+    repo.commit({"src/core/operations.ts": "// header\n" + OPERATIONS_TS}, "header")
+    culprit = repo.commit({"src/core/operations.ts": "// header\n" + OPERATIONS_TS.replace("return id;", "return id + 1;")},
+                          "off by one")
+    repo.commit({"src/core/operations.ts": "// header, v2\n" + OPERATIONS_TS.replace("return id;", "return id + 1;")},
+                "later")
+
+    result = classify(repo, symbol("src/core/operations.ts", "putPage"), pin)
+
+    assert result.status == drift.SHIFTED and result.enclosing_changed
+    assert result.broken_by.sha == culprit

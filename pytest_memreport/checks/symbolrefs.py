@@ -77,9 +77,10 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
     if definition is not None:
         status = MOVED if moved else (UNCHANGED if definition.lines == old.lines else SHIFTED)
         changed = _body_diff(pin, textfile, path, old, definition)
-        return _result(status, against.rev, path, definition.lines, pin,
-                       f"{definition.kind} {definition.name} at {path}:{definition.lines}",
-                       symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+        result = _result(status, against.rev, path, definition.lines, pin,
+                         f"{definition.kind} {definition.name} at {path}:{definition.lines}",
+                         symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+        return _blamed(result, evidence, store, pin_sha, against, same_body=pin) if changed is not None else result
     renamed = _same_body_elsewhere(pin, textfile, path, old)
     if renamed is not None:
         return _result(RENAMED, against.rev, path, renamed.lines, pin,
@@ -114,15 +115,20 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, against, exclude: set)
                    symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
 
 
-def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, against) -> DriftResult:
-    """``result`` naming the commit after which the file stopped defining the name (:mod:`.drift.blame`)."""
+def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, against, same_body=None) -> DriftResult:
+    """``result`` naming the commit after which the file stopped defining the name
+    (with ``same_body``, the pin's result: stopped defining it with the pin's body;
+    see :mod:`.drift.blame`)."""
     name = evidence.text or ""
 
     def holds(path: str, oid: str | None) -> bool:
         if oid is None:
             return False
         textfile = store.read_blob(path, oid)
-        return textfile.is_text and bool(symbols.find_definitions(textfile.text, path, name, key=oid))
+        found = symbols.find_definitions(textfile.text, path, name, key=oid) if textfile.is_text else None
+        if not found:
+            return False
+        return same_body is None or _body_diff(same_body, textfile, path, same_body.symbol, found[0]) is None
 
     return replace(result, broken_by=blame.broken_by(store, pin_sha, against, evidence.path, holds))
 
