@@ -148,3 +148,20 @@ def test_passing_drift_names_no_commit(make_repo):
 
     assert result.status == drift.SHIFTED and result.broken_by is None
     assert "broken_by" not in result.as_json()
+
+
+def test_a_quote_relocated_into_a_rewritten_definition_names_the_commit_that_moved_it(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    repo.commit({"README.md": "hello\n"}, "readme")
+    load_only = CONFIG.split("\n\n\n")[0] + "\n"
+    parse_now = ('def parse(text):\n    text = text.strip()\n'
+                 '    return dict(line.split("=", 1) for line in text.splitlines())\n')
+    culprit = repo.commit({"conf.py": "from parsing import parse\n\n\n" + load_only, "parsing.py": parse_now},
+                          "parse on its own")
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.status == drift.RELOCATED and result.path == "parsing.py"
+    assert result.enclosing_changed
+    assert result.broken_by.sha == culprit

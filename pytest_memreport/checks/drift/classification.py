@@ -217,7 +217,8 @@ class _Drift:
         result = self.quotation(quote)
         if result.status in (CHANGED, DELETED):
             return self._blamed(result, self._quote_holds(quote))
-        if result.enclosing_changed and result.status in (UNCHANGED, SHIFTED, MOVED):
+        if result.enclosing_changed:
+            # Relocated too: the pinned file stopped holding the quote in the pin's definition.
             return self._blamed(result, self._enclosing_holds(quote))
         return result
 
