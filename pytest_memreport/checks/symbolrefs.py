@@ -18,10 +18,9 @@ from dataclasses import replace
 
 from ..text import symbols
 from . import verify
-from .drift import DELETED, MOVED, RELOCATED, SHIFTED, UNCHANGED, DriftResult, Place, blame, search
+from .drift import DELETED, MOVED, RELOCATED, RENAMED, SHIFTED, UNCHANGED, DriftResult, Place, blame, search
 from ..model import Evidence
 
-RENAMED = "renamed"
 
 
 def _definition(snapshot, path: str, name: str):

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 from ..text import render, symbols
 from ..checks import verify
-from ..model import Evidence, EvidenceKind, Report
+from ..checks.drift import PASSING as DRIFT_PASSING
+from ..model import Evidence, EvidenceKind, Report, predicate_key  # noqa: F401 - re-exported
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
 #: against-revision refuses, e.g. one that now goes through a symlink)
-DRIFT_PASSING = frozenset({"unchanged", "modified", "shifted", "moved", "relocated", "renamed"})
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,8 @@ def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
 
 
 def evidence_key(evidence: Evidence) -> str:
-    """A stable identity of an evidence within its report (survives re-parsing)."""
-    if evidence.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
-        return f"symbol:{evidence.line}:{evidence.text}"
-    cited = str(evidence.cited_lines) if evidence.cited_lines else ""
-    # A bare file name keeps its key once resolved to a path (see Engine.checkable).
-    where = evidence.text if evidence.label == "basename" and evidence.text else evidence.path
-    return f"{evidence.kind.value}:{evidence.line}:{where}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
+    """A stable identity of an evidence within its report: :attr:`Evidence.key`."""
+    return evidence.key
 
 
 def _properties(report: Report, evidence: Evidence, status: str) -> dict:
@@ -249,10 +244,6 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
     verb = "could not be checked" if result.error else "does not hold"
     details = tuple(f"  {line}" for line in result.message.split("\n"))
     return Outcome("fail", f"{title} {verb} at {rev_label}", details, payload, props)
-
-
-def predicate_key(predicate) -> str:
-    return f"{predicate.file}:{predicate.line}:{predicate.index}"
 
 
 def predicate_json(result, problem: str | None) -> dict:

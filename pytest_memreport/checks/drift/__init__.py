@@ -16,7 +16,9 @@ from .results import (
     MODIFIED,
     MOVED,
     NOT_CHECKED,
+    PASSING,
     RELOCATED,
+    RENAMED,
     SHIFTED,
     UNCHANGED,
     UNREADABLE,
@@ -26,6 +28,7 @@ from .results import (
 from .search import expect_searches
 
 __all__ = [
-    "AHEAD", "CHANGED", "DELETED", "MODIFIED", "MOVED", "NOT_CHECKED", "RELOCATED", "SHIFTED", "UNCHANGED", "UNREADABLE",
+    "AHEAD", "CHANGED", "DELETED", "MODIFIED", "MOVED", "NOT_CHECKED", "PASSING", "RELOCATED", "RENAMED", "SHIFTED",
+    "UNCHANGED", "UNREADABLE",
     "DriftResult", "Place", "ahead", "classify", "expect_searches",
 ]
