@@ -199,7 +199,7 @@ def test_quote_written_against_newer_code_is_ahead_and_repins(pytester, make_rep
                                  f"--memreport-json={results}")
     checked.assert_outcomes(failed=1, passed=6)
     assert "FAILED store.txt::MEM-RTE-forget::quote@L15 - " in checked.stdout.str()
-    assert "drift 1 ahead, 1 unchanged" in checked.stdout.str()
+    assert "drift 1 ahead, 1 modified" in checked.stdout.str()  # the cited file was edited
     [quote] = [e for r in json.loads(results.read_text())["reports"] for rec in r["records"]
                for e in rec["evidence"] if e["kind"] == "quote"]
     assert (quote["at_pin"]["status"], quote["at_against"]["status"], quote["at_against"]["lines"]) == (
