@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import claims as claims_mod
-from .checks import clones, drift, predicates, symbolrefs, verify
+from .checks import clones, drift, predicate_follow, predicates, symbolrefs, verify
 from .text import symbols
-from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
+from .dialects.claims import ClaimsError, ClaimsFile, Predicate
+from .dialects.claims.assembly import ReportClaims, assemble
 from .dialects import ReportError, parse_report, read_report
 from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
@@ -62,25 +63,17 @@ class Timing:
             self.phases[phase] += float(seconds)
 
 
-@dataclass(frozen=True)
-class ReportClaims:
-    """The executable claims of one report: predicates and observations by record.
+def covers_problems(claims: ReportClaims) -> tuple[str, ...]:
+    """``covers: true`` on commands coverage.py cannot measure, refused before anything runs."""
+    from .checks.observe.coverage import covers_problem
 
-    ``files`` are the claims files that apply; ``errors`` are one-line
-    messages for claims input that could not be loaded.
-    """
-
-    files: tuple[ClaimsFile, ...] = ()
-    predicates: dict = field(default_factory=dict)
-    observations: dict = field(default_factory=dict)
-    errors: tuple[str, ...] = ()
-
-    def source(self, source_id: str | None):
-        for claims_file in self.files:
-            found = claims_file.source(source_id or "SRC-1")
-            if found is not None:
-                return found
-        return None
+    found = []
+    for observations in claims.observations.values():
+        for observation in observations:
+            problem = covers_problem(observation)
+            if problem:
+                found.append(f"{observation.file}:{observation.line}: {problem}")
+    return tuple(found)
 
 
 class Engine:
@@ -355,28 +348,14 @@ class Engine:
             loaded = self._claims_file(path)
             if isinstance(loaded, ClaimsError):
                 if path == beside or not any(str(path) in e for e in errors):
-                    errors.append(loaded.message)
+                    errors.extend(loaded.messages)
             elif loaded is not None and loaded not in files:
                 files.append(loaded)
-        declared = {r.id for r in report.records if not r.is_annotation}
-        preds: dict[str, list[Predicate]] = {}
-        observations: dict[str, list[Observation]] = {}
-        for claims_file in files:
-            for rid, record_claims in claims_file.records.items():
-                if rid in declared:
-                    preds.setdefault(rid, []).extend(record_claims.predicates)
-                    observations.setdefault(rid, []).extend(record_claims.observations)
-        try:
-            for rid, inline in claims_mod.inline_predicates(report).items():
-                preds.setdefault(rid, []).extend(inline)
-        except ClaimsError as exc:
-            errors.append(exc.message)
-        result = ReportClaims(
-            tuple(files),
-            {k: tuple(v) for k, v in preds.items()},
-            {k: tuple(v) for k, v in observations.items()},
-            tuple(errors),
-        )
+        others = frozenset(claims_mod.claims_path_for(p).resolve() for p in self.loaded_paths)
+        result = assemble(report, files, beside, errors, max(1, len(self.loaded_paths)), others)
+        refused = covers_problems(result)
+        if refused:
+            result = replace(result, errors=result.errors + refused)
         self._report_claims[report.path] = result
         return result
 
@@ -389,7 +368,7 @@ class Engine:
         key = (report.path, predicate, at_against)
         if key in self._predicate_results:
             return self._predicate_results[key]
-        binding = self.binding(report, predicate.source)
+        binding = self.binding(report, predicate.source or self.default_source(report))
         answer: tuple = (None, binding.problem)
         if binding.pin is not None:
             rev = binding.pin
@@ -402,7 +381,13 @@ class Engine:
             if rev is not None:
                 start = time.perf_counter()
                 try:
-                    result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                    snapshot = binding.store.snapshot(rev)
+                    # at the against-revision the boundary follows renames, as evidence does
+                    followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
+                    result = predicates.evaluate(followed.predicate, snapshot)
+                    if followed.moves:
+                        result = replace(result, followed=followed.moves,
+                                         message=f"{followed.note}: {result.message}")
                 except RepoError as exc:
                     # The search could not run: an error, never a pass (an absence over
                     # files that could not be read proves nothing).
@@ -414,26 +399,34 @@ class Engine:
         self._predicate_results[key] = answer
         return answer
 
+    @staticmethod
+    def default_source(report: Report) -> str | None:
+        """The source a claim without ``source:`` is checked in: the report's first
+        (a review's ``owner/name``, mapped like its links are)."""
+        return report.sources[0].id if report.sources else None
+
     # -- observations ----------------------------------------------------
     def observation_result(self, report: Report, record, observation):
-        """Run one observation at the record's pin (once per process); ``(result, problem)``."""
+        """Run one observation at the pin (once per process); ``(result, problem)``.
+        ``record`` is ``None`` for an observation of the report as a whole."""
         from .checks import observe
 
         key = (report.path, observation)
         if key in self._observations:
             return self._observations[key]
-        binding = self.binding(report, None)
+        binding = self.binding(report, self.default_source(report))
         if binding.pin is None:
             answer = (None, binding.problem)
         else:
             quoted = []
-            for evidence in record.evidence:
+            # a report-level observation (record None) covers the report's own quotations
+            for evidence in (record.evidence if record is not None else report.evidence):
                 pin = self.pin_result(report, evidence)
                 if pin.ok and pin.lines is not None and evidence.kind.value in ("quote", "lines"):
                     quoted.append((pin.path, pin.lines))
             self._announce(
                 f"memreport: running observation `{observe.display_command(observation.run)}` "
-                f"for {record.id} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
+                f"for {observation.owner} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
             )
             start = time.perf_counter()
             answer = (observe.run_observation(observation, binding.store, binding.pin, quoted), None)

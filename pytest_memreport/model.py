@@ -162,6 +162,8 @@ class TextBlock:
     text: str
     line: int
     end_line: int
+    #: a fenced block's info word (``memreport``), empty for other spans
+    info: str = ""
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,8 @@ class Report:
     statuses: tuple[Status, ...] = ()
     findings: tuple[Finding, ...] = ()
     line_count: int = 0
+    #: every fenced ```memreport block (in or outside records), found in every dialect
+    blocks: tuple[TextBlock, ...] = ()
     #: free-form facts a dialect wants in JSON (e.g. front matter keys)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 

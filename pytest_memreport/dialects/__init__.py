@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..model import Finding, Report
 from . import core, records, review, tables
+from .claims.inline import memreport_blocks
 
 __all__ = ["DIALECTS", "ReportError", "detect_dialect", "parse_report", "read_report"]
 
@@ -167,4 +169,7 @@ def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
     if parser is None:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{path}: unknown report dialect {name!r}; use one of {known}")
-    return parser(path, text)
+    report = parser(path, text)
+    # Claims blocks are read the same way in every dialect (see claims.inline).
+    blocks = memreport_blocks(text)
+    return replace(report, blocks=blocks) if blocks else report

@@ -188,7 +188,11 @@ class MemreportSession:
             timing.merge(self.engine.timing_json())
             for worker in self.worker_timings:
                 timing.merge(worker)
-            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage())
+            claims = {}
+            for report in self.reports():
+                found = self.engine.claims_for(report)
+                claims[report.path] = (found.predicates, found.observations)
+            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage(), claims)
             write_json_atomic(Path(target), data)
 
     def write_back(self, session: pytest.Session) -> None:
@@ -205,12 +209,13 @@ class MemreportSession:
                     if binding.store is None:
                         raise RepoError(binding.problem or "no target repository")
                     sha = binding.store.resolve(repin)
-                plan = rewrite.plan(report, original, self.log, sha)
+                predicates = self.engine.claims_for(report).predicates
+                plan = rewrite.plan(report, original, self.log, sha, predicates)
                 if plan.blockers:
                     self.write_messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
                     self.write_messages.extend(f"  {b}" for b in plan.blockers)
                     session.exitstatus = pytest.ExitCode.TESTS_FAILED
-                    plan = rewrite.plan(report, original, self.log, None)
+                    plan = rewrite.plan(report, original, self.log, None, predicates)
                 self.write_messages.extend(f"regression: {r}" for r in plan.regressions)
                 if writeback.apply_edits(self.engine.options.rootdir / report.path, original, list(plan.edits)):
                     self.write_messages.extend(f"wrote {c}" for c in plan.changes)

@@ -47,11 +47,16 @@ class _Builder:
     changes: list = field(default_factory=list)
 
 
-def plan(report: Report, data: bytes, log: ResultLog, repin: str | None = None) -> RewritePlan:
-    """Edits to ``data`` (the report's bytes as parsed) from the results in ``log``."""
+def plan(report: Report, data: bytes, log: ResultLog, repin: str | None = None,
+         predicates: dict | None = None) -> RewritePlan:
+    """Edits to ``data`` (the report's bytes as parsed) from the results in ``log``.
+
+    ``predicates`` are the report's predicates by record: a record is promoted
+    only when each holds at the pin in this run (without them, those that ran).
+    """
     text = data.decode("utf-8", errors="replace")
     build = _Builder(data)
-    regressions = _promotions(report, text, log, build)
+    regressions = _promotions(report, text, log, build, predicates)
     blockers: list[str] = []
     if repin:
         blockers = repin_blockers(report, log)
@@ -68,7 +73,17 @@ def _observation_results(report: Report, log: ResultLog, record_id: str):
     return [observe.ObservationResult.from_json(p["observation"]) for p in payloads]
 
 
-def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> list[str]:
+def _predicates_hold(report: Report, log: ResultLog, record_id: str, predicates: dict | None) -> list[_Found]:
+    """Whether each predicate of the record held at the pin: one failing (or not run) blocks promotion."""
+    if predicates is not None:
+        return [_Found(bool(seen) and seen["at_pin"]["status"] == "holds")
+                for seen in (log.get(report.path, "predicate-pin", predicate_key(p))
+                             for p in predicates.get(record_id, ()))]
+    return [_Found(p["at_pin"]["status"] == "holds")
+            for p in log.of_type(report.path, "predicate-pin") if p.get("record") == record_id]
+
+
+def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, predicates: dict | None) -> list[str]:
     regressions = []
     for record in report.records:
         if record.is_annotation:
@@ -80,6 +95,7 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
         for evidence in record.evidence:
             seen = log.get(report.path, "pin", evidence.key)
             pins.append(_Found(bool(seen) and seen["at_pin"]["status"] == "found"))
+        pins.extend(_predicates_hold(report, log, record.id, predicates))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):
             regressions.append(f"{report.path}:{decision.status.line}: {decision.message}")
