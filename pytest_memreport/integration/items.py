@@ -27,6 +27,7 @@ from .outcomes import (
     Outcome,
     drift_outcome,
     evidence_outcome,
+    not_evidence_outcome,
     group_outcome,
     listing_outcome,
     observation_outcome,
@@ -163,13 +164,16 @@ def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Eng
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:  # e.g. two quotations ending on one line
             name = f"{name}#{seen[name]}"
-        for kind in evidence_checks(engine):
+        for kind in evidence_checks(engine, report, item):
             yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item)
 
 
-def evidence_checks(engine: Engine) -> tuple[type[EvidenceItem], ...]:
-    """What is checked of every evidence, as item kinds: at its pin and, with drift on, at
-    the against-revision. Per-evidence items are one kind each; a group item runs them all."""
+def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple[type[EvidenceItem], ...]:
+    """What is checked of an evidence, as item kinds: at its pin and, with drift on, at
+    the against-revision; a mention that is no target evidence is one skipped item.
+    Per-evidence items are one kind each; a group item runs them all."""
+    if engine.not_evidence(report, evidence) is not None:
+        return (NotEvidenceItem,)
     return (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
 
 
@@ -279,6 +283,14 @@ class EvidenceItem(MemreportItem):
         return self.check(engine_of(self), self.report, self.evidence)
 
 
+class NotEvidenceItem(EvidenceItem):
+    """A mention that looks like a path but is no evidence of the target: skipped, once."""
+
+    @staticmethod
+    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+        return not_evidence_outcome(report, evidence, engine.not_evidence(report, evidence) or "")
+
+
 class DriftItem(EvidenceItem):
     """What became of one piece of evidence at the against-revision."""
 
@@ -316,7 +328,7 @@ class EvidenceGroupItem(MemreportItem):
         engine = engine_of(self)
         parts = []
         for evidence in self.evidence:
-            for kind in evidence_checks(engine):
+            for kind in evidence_checks(engine, self.report, evidence):
                 try:
                     part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
                 except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others

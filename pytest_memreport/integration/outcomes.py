@@ -107,6 +107,18 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     return Outcome("fail", headline, tuple(details), payload, props)
 
 
+#: the pin status of a mention that looks like a path but is no evidence of the target
+NOT_EVIDENCE = "not-evidence"
+
+
+def not_evidence_outcome(report: Report, evidence: Evidence, reason: str) -> Outcome:
+    """The one skipped item of a mention that is no target evidence (no drift item)."""
+    payload = _evidence_payload(report, evidence, "pin")
+    payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
+    return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
+                   properties=_properties(report, evidence, NOT_EVIDENCE))
+
+
 def _diff(quote: str, candidate: str) -> str:
     from ..text.match import render_diff
 

@@ -29,6 +29,8 @@ class ResultLog:
         self.outcomes: dict[str, Counter] = defaultdict(Counter)
         self.drift: dict[str, Counter] = defaultdict(Counter)
         self.pin: dict[str, Counter] = defaultdict(Counter)
+        #: mentions that look like paths but are no target evidence, by report
+        self.not_evidence: Counter = Counter()
         #: quotations in files no tree-sitter grammar covers, by file kind
         self.text_only: Counter = Counter()
         self.failures: dict[str, list[str]] = defaultdict(list)
@@ -39,7 +41,9 @@ class ResultLog:
         key = payload.get("key") or payload.get("name") or kind
         self.payloads[report][(kind, key)] = payload
         self.outcomes[report][f"{kind}:{outcome}"] += 1
-        if kind == "pin":
+        if kind == "pin" and payload["at_pin"]["status"] == "not-evidence":
+            self.not_evidence[report] += 1  # counted on their own, never as a pin status
+        elif kind == "pin":
             self.pin[report][payload["at_pin"]["status"]] += 1
             if payload.get("language", "") is None and payload["at_pin"]["status"] == "found":
                 suffix = payload.get("path", "").rsplit("/", 1)[-1]
@@ -186,6 +190,8 @@ def summary_lines(reports: list[Report], log: ResultLog, coverage: dict | None =
         drift = log.drift.get(report.path)
         if drift:
             parts.append("drift " + ", ".join(f"{v} {k}" for k, v in sorted(drift.items())))
+        if log.not_evidence.get(report.path):
+            parts.append(f"not evidence {log.not_evidence[report.path]}")
         lines.append("; ".join(parts))
         cov = coverage.get(report.path)
         if cov:
