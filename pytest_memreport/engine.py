@@ -123,6 +123,9 @@ class Engine(TargetPaths):
         self._drift_started: set = set()
         #: (repository, revisions) whose missing objects a source item has warned about
         self._incomplete_said: set = set()
+        #: the run writes or previews its corrections (--memreport-write, --memreport-diff): a
+        #: quotation outside its cited lines is corrected, so it warns rather than fails
+        self.corrects_anchors = False
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since

@@ -277,7 +277,8 @@ class EvidenceItem(MemreportItem):
     @staticmethod
     def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
         binding = engine.binding(report, evidence.source, evidence.pin)
-        return evidence_outcome(report, evidence, binding, engine.pin_result(report, evidence))
+        return evidence_outcome(report, evidence, binding, engine.pin_result(report, evidence),
+                                corrects_anchors=engine.corrects_anchors)
 
     def outcome(self) -> Outcome:
         return self.check(engine_of(self), self.report, self.evidence)

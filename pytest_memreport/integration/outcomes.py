@@ -61,8 +61,9 @@ def _where(binding, rev: str | None, path: str) -> str:
     return f"{repo}@{render.short(rev)}:{path}"
 
 
-def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult) -> Outcome:
-    """The pin item's verdict."""
+def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult,
+                     corrects_anchors: bool = False) -> Outcome:
+    """The pin item's verdict (``corrects_anchors``: the run rewrites a misplaced anchor, so it warns)."""
     payload = _evidence_payload(report, evidence, "pin")
     payload["at_pin"] = result.as_json()
     if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES):
@@ -81,10 +82,12 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         # The quote is real, the anchor is not: a reader following it sees other code.
         headline = (f"{loc}: {owner}{render.evidence_title(evidence)} outside its cited lines at "
                     f"{_where(binding, result.rev, evidence.path)}: {result.message}")
-        details = [f"  {result.message}", "  correct the anchor to the lines where the quotation is"]
+        fix = ("  --memreport-write corrects the anchor to the lines where the quotation is" if corrects_anchors
+               else "  correct the anchor to the lines where the quotation is (--memreport-write does it)")
+        details = [f"  {result.message}", fix]
         if evidence.kind is EvidenceKind.QUOTE:
             details.append(f"  quotation: {render.clip(evidence.text or '')}")
-        return Outcome("fail", headline, tuple(details), payload, props)
+        return Outcome("warn" if corrects_anchors else "fail", headline, tuple(details), payload, props)
     if result.ok:
         notes = [result.message]
         if result.note:

@@ -30,6 +30,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     """The engine and the session of a run that checks ``paths``."""
     engine = Engine(options)
     engine.loaded_paths = paths
+    # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
+    engine.corrects_anchors = bool(config.getoption("memreport_write") or config.getoption("memreport_diff"))
     config.stash[ENGINE_KEY] = engine
     config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
     engine.progress = _progress_writer(config)
