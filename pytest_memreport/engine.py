@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import claims as claims_mod
-from .checks import drift, predicate_follow, predicates, symbolrefs, verify
+from .checks import clones, drift, predicate_follow, predicates, symbolrefs, verify
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Predicate
 from .dialects.claims.assembly import ReportClaims, assemble
@@ -122,6 +122,11 @@ class Engine(TargetPaths):
         #: (repository, pin, against) pairs drift has started on: announced, and
         #: their quotes handed to drift's tree search
         self._drift_started: set = set()
+        #: (repository, revisions) whose missing objects a source item has warned about
+        self._incomplete_said: set = set()
+        #: the run writes or previews its corrections (--memreport-write, --memreport-diff): a
+        #: quotation outside its cited lines is corrected, so it warns rather than fails
+        self.corrects_anchors = False
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
         self._named: set[str] | None = None
@@ -375,7 +380,9 @@ class Engine(TargetPaths):
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
             where = _where_stated(report, source)
-            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}", label, stated, source.line)
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)))
+            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
+                           source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
 
     # -- checks ----------------------------------------------------------
@@ -413,6 +420,8 @@ class Engine(TargetPaths):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
+            if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
+                result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
         if result.status == verify.FILE_MISSING and evidence.source:
             source = report.source(evidence.source)
@@ -608,6 +617,27 @@ class Engine(TargetPaths):
             return str(exc)
         return None
 
+    def incomplete_clone(self, binding: Binding) -> str | None:
+        """One line when the clone lacks objects of the pin's or the against tree
+        (:func:`.checks.clones.incomplete_clone`), said once per clone and revisions."""
+        if binding.store is None or binding.pin is None:
+            return None
+        revs = [binding.pin]
+        if self.drift_enabled:
+            try:
+                revs.append(self.against_rev(binding.store))
+            except RevisionError:
+                pass
+        key = (binding.store.path, tuple(revs))
+        if key in self._incomplete_said:
+            return None  # said once, not by every source the clone serves
+        start = time.perf_counter()
+        message = clones.incomplete_clone(binding.store, revs)
+        self.timing.add("git", time.perf_counter() - start)
+        if message is not None:
+            self._incomplete_said.add(key)
+        return message
+
     def drift_result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
         key = (report.path, evidence)
@@ -632,15 +662,25 @@ class Engine(TargetPaths):
                     if against != binding.pin:
                         self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} "
                                        f"to {against[:12]}")
-                    gone = drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
+                    try:
+                        gone = drift.expect_searches(snapshot, binding.store, binding.pin,
+                                                     self._quotes_pinned_at(binding))
+                    except RepoError:
+                        gone = 0  # an object the clone lacks: each classification says which
                     if gone:
                         self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
                                        f"quotation(s) no longer in their files")
-                if evidence.kind is EvidenceKind.SYMBOL:
-                    result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
-                else:
-                    result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
-                                            reports=self._reports_inside(binding.store))
+                try:
+                    if evidence.kind is EvidenceKind.SYMBOL:
+                        result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
+                    else:
+                        result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
+                                                reports=self._reports_inside(binding.store))
+                except RepoError as exc:
+                    # An object this evidence needs is missing (an incomplete clone):
+                    # only this evidence is unreadable; everything else is classified.
+                    result = drift.DriftResult(drift.UNREADABLE, against, None, None, pin.lines,
+                                               old_path=evidence.path, message=str(exc))
                 self.timing.add("drift", time.perf_counter() - start)
         self._drift_results[key] = result
         return result

@@ -80,7 +80,8 @@ def target(make_repo):
             "src/api/routes.py": ROUTES_PY,
             "src/api/api.ts": API_TS,
             "src/core/store.rs": RUST_RS,
-            "src/legacy/util.rb": "module Util\n  def forget(key)\n    nil\n  end\nend\n",
+            # Kotlin: a language without a grammar wheel here
+            "src/legacy/util.kt": "object Util {\n  fun forget(key: String) {\n    log(key)\n  }\n}\n",
             "docs/notes.md": "We avoid swap_in_place entirely.\n",
             "assets/logo.bin": b"\x89PNG\x00\x01swap_in_place\x00",
             "README.md": "# target\n",
@@ -392,14 +393,14 @@ def test_symbol_with_grammar(target):
 def test_symbol_without_grammar_falls_back_to_a_definition_line(target):
     _, store, pin = target
     snapshot = at(store, pin)
-    found = evaluate(pred("- symbol: {path: src/legacy/util.rb, name: Util.forget}"), snapshot)
+    found = evaluate(pred("- symbol: {path: src/legacy/util.kt, name: Util.forget}"), snapshot)
     assert found.ok, found.message
-    assert found.matches == (Hit("src/legacy/util.rb", 2, "def forget(key)"),)
-    assert "No grammar for src/legacy/util.rb" in found.message
-    module = evaluate(pred("- symbol: {path: src/legacy/util.rb, name: Util}"), snapshot)
+    assert found.matches == (Hit("src/legacy/util.kt", 2, "fun forget(key: String) {"),)
+    assert "No grammar for src/legacy/util.kt" in found.message
+    module = evaluate(pred("- symbol: {path: src/legacy/util.kt, name: Util}"), snapshot)
     assert module.ok and module.matches[0].line == 1
     # a call is not a definition
-    missing = evaluate(pred("- symbol: {path: src/legacy/util.rb, name: nil}"), snapshot)
+    missing = evaluate(pred("- symbol: {path: src/legacy/util.kt, name: log}"), snapshot)
     assert not missing.ok
 
 
@@ -436,7 +437,7 @@ def test_value_compares_literals_by_value(target):
 def test_value_failures(target):
     _, store, pin = target
     snapshot = at(store, pin)
-    unsupported = evaluate(pred("- value: {path: src/legacy/util.rb, symbol: LIMIT, equals: 1}"), snapshot)
+    unsupported = evaluate(pred("- value: {path: src/legacy/util.kt, symbol: LIMIT, equals: 1}"), snapshot)
     assert not unsupported.ok and unsupported.error
     assert "not supported for 'value'" in unsupported.message
     unknown = evaluate(pred("- value: {path: src/store.py, symbol: MIN_ENTRIES, equals: 1}"), snapshot)

@@ -96,7 +96,9 @@ def test_memreport_pin_moves_the_links_at_the_reviewed_commit(pytester, moved):
     text = review_text(pin, first).replace(pin, gone).replace(pin[:12], gone[:12]).replace(pin[:10], gone[:10])
     report.write_text(text, encoding="utf-8")
     checked = run(pytester, report, repo, f"--memreport-pin=acme/widget={pin}")
-    assert checked.ret == 0, checked.stdout.str()
+    # Only the quotation cited at the wrong lines fails (the write below corrects its anchor).
+    assert checked.parseoutcomes()["failed"] == 1
+    assert "quotation of src/core/engine.rs:2-4 outside its cited lines" in checked.stdout.str()
     assert f"path@L13:src/core/engine.rs@{gone[:12]} PASSED" not in checked.stdout.str()
     result = run(pytester, report, repo, f"--memreport-pin=acme/widget={pin}", "--memreport-write",
                  "--memreport-repin=HEAD")

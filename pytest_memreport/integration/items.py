@@ -333,7 +333,8 @@ class EvidenceItem(MemreportItem):
     @staticmethod
     def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
         binding = engine.binding(report, evidence.source, evidence.pin)
-        return evidence_outcome(report, evidence, binding, engine.pin_result(report, evidence))
+        return evidence_outcome(report, evidence, binding, engine.pin_result(report, evidence),
+                                corrects_anchors=engine.corrects_anchors)
 
     def outcome(self) -> Outcome:
         return self.check(engine_of(self), self.report, self.evidence)
@@ -549,7 +550,8 @@ class SourceItem(MemreportItem):
         engine = engine_of(self)
         binding = engine.binding(self.report, self.source_id)
         return source_outcome(self.report, binding, engine.against_label(binding), engine.against_problem(binding),
-                              needs_pin=self.needs_pin, unmapped=engine.is_unmapped(self.report, self.source_id))
+                              needs_pin=self.needs_pin, unmapped=engine.is_unmapped(self.report, self.source_id),
+                              incomplete=engine.incomplete_clone(binding))
 
 
 class UncheckedItem(MemreportItem):

@@ -76,8 +76,9 @@ def new_location(drift) -> str:
     return f"{drift.path}:{drift.lines}" if drift.lines else drift.path
 
 
-def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult) -> Outcome:
-    """The pin item's verdict."""
+def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult,
+                     corrects_anchors: bool = False) -> Outcome:
+    """The pin item's verdict (``corrects_anchors``: the run rewrites a misplaced anchor, so it warns)."""
     payload = _evidence_payload(report, evidence, "pin")
     payload["at_pin"] = result.as_json()
     payload["target"] = {"repo": binding.repo_label or None, "rev": result.rev}
@@ -93,6 +94,16 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         # A backticked word that looks like a path is evidence only if the pin has it.
         return Outcome("skip", f"{loc}: `{evidence.path}` is not a path at the pin; not evidence",
                        payload=payload, properties=props)
+    if result.ok and result.misplaced:
+        # The quote is real, the anchor is not: a reader following it sees other code.
+        headline = (f"{loc}: {owner}{render.evidence_title(evidence)} outside its cited lines at "
+                    f"{_where(binding, result.rev, evidence.path)}: {result.message}")
+        fix = ("  --memreport-write corrects the anchor to the lines where the quotation is" if corrects_anchors
+               else "  correct the anchor to the lines where the quotation is (--memreport-write does it)")
+        details = [f"  {result.message}", fix]
+        if evidence.kind is EvidenceKind.QUOTE:
+            details.append(f"  quotation: {render.clip(evidence.text or '')}")
+        return Outcome("warn" if corrects_anchors else "fail", headline, tuple(details), payload, props)
     if result.ok:
         notes = [result.message]
         if result.note:
@@ -205,7 +216,7 @@ def group_outcome(report: Report, record_id: str, line: int, parts: list[Outcome
 
 
 def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None,
-                   needs_pin: bool = True, unmapped: bool = False) -> Outcome:
+                   needs_pin: bool = True, unmapped: bool = False, incomplete: str | None = None) -> Outcome:
     """The source item's verdict: the repository opens and the pin resolves.
 
     A repository known only by URL with no local clone is skipped (its
@@ -237,6 +248,11 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     if against_problem:
         return Outcome("fail", f"{render.location(report, binding.line or 1)}: {against_problem}",
                        payload=payload, properties=props)
+    if incomplete:
+        # The clone lacks objects: what it has is checked, the rest is unreadable.
+        payload["source"]["incomplete"] = incomplete
+        return Outcome("warn", f"{render.location(report, binding.line or 1)}: {incomplete}", payload=payload,
+                       properties=props)
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 

@@ -40,6 +40,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     outputs = {} if hasattr(config, "workerinput") else output_files(config)
     engine = Engine(options)
     engine.loaded_paths = paths
+    # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
+    engine.corrects_anchors = bool(config.getoption("memreport_write") or config.getoption("memreport_diff"))
     config.stash[ENGINE_KEY] = engine
     session = MemreportSession(config, engine, paths, shard)
     session.outputs = outputs
