@@ -68,6 +68,10 @@ class Row:
     moves: tuple[Move, ...] = ()
     records_total: int = 0
     records_guarded: int = 0
+    #: cited files and folders whose content changed since the pin (their checks pass)
+    modified: int = 0
+    #: mentions that look like paths but are no evidence of the target (skipped, once each)
+    not_evidence: int = 0
 
     @property
     def summary(self) -> str:
@@ -76,8 +80,12 @@ class Row:
             text = self.reason or REASONS.get(self.reason_code or "", "not checked")
             return text + ("; failed: " + _counts(self.failing) if self.failing else "")
         if self.state == STALE:
-            return f"{_counts(self.failing)} of {self.checked} checks"
-        return f"{self.checked} checks hold"
+            text = f"{_counts(self.failing)} of {self.checked} checks"
+        else:
+            text = f"{self.checked} checks hold"
+        notes = [f"{self.modified} modified"] if self.modified else []
+        notes += [f"{self.not_evidence} not evidence"] if self.not_evidence else []
+        return text + (f" ({', '.join(notes)})" if notes else "")
 
 
 @dataclass(frozen=True)
@@ -147,9 +155,14 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
     moves: list[Move] = []
     guarded: set[str] = set()
     unchecked: dict | None = None
-    skipped_checks = 0
+    skipped_checks = modified = not_evidence = 0
     for payload, outcome in entries:
         kind = payload.get("type", "")
+        if kind == "pin" and (payload.get("at_pin") or {}).get("status") == "not-evidence":
+            not_evidence += 1
+            continue
+        if kind == "drift" and outcome == "passed" and (payload.get("at_against") or {}).get("status") == "modified":
+            modified += 1
         if kind == "unchecked":
             unchecked = payload
             continue  # failing under --memreport-require-checked: the state says it already
@@ -168,6 +181,7 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
                 moves.append(move)
     ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
     common = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
+                  modified=modified, not_evidence=not_evidence,
                   moves=tuple(sorted(moves, key=lambda m: (m.line, m.path))))
     if checked:
         return Row(report.path, STALE if failing else FRESH, checked, **common)
