@@ -1,4 +1,4 @@
-"""match.py: finding a report's quotation in a file despite rendering damage,
+"""match (text/quotes/): finding a report's quotation in a file despite rendering damage,
 and the nearest candidate when it is not there."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pytest_memreport.dialects import (
     DIALECTS,
     ReportError,
     detect_dialect,
-    lexing,
+    core,
     parse_report,
     read_report,
     records,
@@ -377,7 +377,7 @@ def test_dialect_registry_and_unknown_dialect():
 
 
 def test_record_ids_in_prose():
-    found = lexing.find_record_ids(
+    found = core.find_record_ids(
         "See MEM-OBJ-a-b, (RT-RTE-1) and `EPI-CLM-x`; not MEM-OBJ-Upper, XMEM-FOO-a or mem-obj-a, "
         "MEM-OBJ-trail- ends."
     )
@@ -407,7 +407,7 @@ def test_record_ids_in_prose():
     ],
 )
 def test_status_lines(line, expected):
-    assert [(s.axis, s.qualifier, s.value) for s in lexing.find_statuses(line)] == expected
+    assert [(s.axis, s.qualifier, s.value) for s in core.find_statuses(line)] == expected
 
 
 def test_status_without_value_is_a_finding():
@@ -432,21 +432,21 @@ SHA = "4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f"
     ],
 )
 def test_pin_forms(line, source, sha):
-    assert [(p.source, p.sha) for p in lexing.find_pins(line)] == [(source, sha)]
+    assert [(p.source, p.sha) for p in core.find_pins(line)] == [(source, sha)]
 
 
 def test_not_pins():
-    assert lexing.find_pins("the job succeeded at commit time") == []
-    assert lexing.find_pins(f"SRC-1 commit {SHA}0") == []  # 41 hex digits are no sha
-    assert lexing.find_pins("HEAD was rechecked as abc") == []  # too short
+    assert core.find_pins("the job succeeded at commit time") == []
+    assert core.find_pins(f"SRC-1 commit {SHA}0") == []  # 41 hex digits are no sha
+    assert core.find_pins("HEAD was rechecked as abc") == []  # too short
 
 
 def test_repository_urls():
-    assert lexing.find_repository_url("Source: https://github.com/owner/name.git.") == (
+    assert core.find_repository_url("Source: https://github.com/owner/name.git.") == (
         "https://github.com/owner/name"
     )
-    assert lexing.find_repository_url("**Repository:** https://github.com/o/r") == "https://github.com/o/r"
-    assert lexing.find_repository_url("see https://github.com/o/r") is None
+    assert core.find_repository_url("**Repository:** https://github.com/o/r") == "https://github.com/o/r"
+    assert core.find_repository_url("see https://github.com/o/r") is None
 
 
 @pytest.mark.parametrize(
@@ -462,7 +462,7 @@ def test_repository_urls():
     ],
 )
 def test_quotation_lines(line, text, path, ranges):
-    tail = lexing.split_quotation(line)
+    tail = core.split_quotation(line)
     assert (tail.text, tail.spec.path, tail.spec.ranges) == (text, path, ranges)
 
 
@@ -472,7 +472,7 @@ def test_quotation_lines(line, text, path, ranges):
      "version --- 2"],
 )
 def test_not_quotation_lines(line):
-    assert lexing.split_quotation(line) is None
+    assert core.split_quotation(line) is None
 
 
 def test_backwards_line_range_is_a_finding_not_a_crash():
@@ -484,7 +484,7 @@ def test_backwards_line_range_is_a_finding_not_a_crash():
 
 def test_path_citation_forms():
     def cited(line):
-        return [(c.source, c.spec.path, c.spec.ranges) for c in lexing.find_path_citations(line)]
+        return [(c.source, c.spec.path, c.spec.ranges) for c in core.find_path_citations(line)]
 
     assert cited("SRC-1: dir/a.py, dir/b.ts.") == [("SRC-1", "dir/a.py", ()), ("SRC-1", "dir/b.ts", ())]
     assert cited("SRC-1: a/b.rs; closest supplied account is the parent/child note.") == [
@@ -518,7 +518,7 @@ def test_path_citation_forms():
     ],
 )
 def test_prose_or_code(text, prose):
-    assert lexing.reads_as_prose(text) is prose
+    assert core.reads_as_prose(text) is prose
 
 
 # --------------------------------------------------------------------------- quotations across paragraphs
@@ -750,7 +750,7 @@ def test_100k_line_noise_report_parses_within_budget():
 
 def test_100k_line_markdown_noise_costs_little_beyond_markdown_it():
     text = noise(100_000, markdown_safe=True)
-    tokenizer = lexing.markdown_parser()
+    tokenizer = core.markdown_parser()
     baseline = best_of(1, lambda: tokenizer.parse(text))
     elapsed = best_of(1, lambda: parse_report("noise.md", text))
     assert elapsed <= 3 * baseline + 2.0, (elapsed, baseline)

@@ -17,7 +17,7 @@ from conftest import SEEDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport.dialects import DIALECTS, detect_dialect, lexing, parse_report, read_report, review
+from pytest_memreport.dialects import DIALECTS, core, detect_dialect, parse_report, read_report, review
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange, Report, Source
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -272,15 +272,15 @@ def test_repo_path_spec(token, expected):
 
 
 def test_repository_links():
-    link = lexing.parse_repository_link(f"https://github.com/o/r/blob/{PIN}/a/b%20c.py?plain=1#L3-L9")
+    link = core.parse_repository_link(f"https://github.com/o/r/blob/{PIN}/a/b%20c.py?plain=1#L3-L9")
     assert (link.repo_id, link.kind, link.ref, link.path, link.lines) == ("o/r", "blob", PIN, "a/b c.py", LineRange(3, 9))
-    assert lexing.parse_repository_link("https://gitlab.com/o/r/-/tree/main/docs").path == "docs"
-    raw = lexing.parse_repository_link(f"https://raw.githubusercontent.com/o/r/{PIN}/x/y.rs")
+    assert core.parse_repository_link("https://gitlab.com/o/r/-/tree/main/docs").path == "docs"
+    raw = core.parse_repository_link(f"https://raw.githubusercontent.com/o/r/{PIN}/x/y.rs")
     assert (raw.kind, raw.path, raw.ref_is_sha) == ("blob", "x/y.rs", True)
-    assert lexing.parse_repository_link("https://github.com/o/r/commit/main") is None
-    assert lexing.parse_repository_link("https://github.com/o/r/issues/4") is None
-    assert lexing.parse_repository_link("src/a.py") is None
-    assert lexing.parse_repository_link("https://github.com/o/r/blob/x/a.py#L0").bad_anchor == "L0"
+    assert core.parse_repository_link("https://github.com/o/r/commit/main") is None
+    assert core.parse_repository_link("https://github.com/o/r/issues/4") is None
+    assert core.parse_repository_link("src/a.py") is None
+    assert core.parse_repository_link("https://github.com/o/r/blob/x/a.py#L0").bad_anchor == "L0"
 
 
 # --------------------------------------------------------------------------- detection

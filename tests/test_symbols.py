@@ -1,4 +1,4 @@
-"""symbols.py: definitions, enclosing definitions, tokens, regions, literals.
+"""symbols (text/syntax/): definitions, enclosing definitions, tokens, regions, literals.
 
 Every test parses real source snippets with the installed grammars.
 """
@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_memreport.text import symbols
+from pytest_memreport.text.syntax import parsing
 from pytest_memreport.model import LineRange
 from pytest_memreport.text.symbols import (
     Definition,
@@ -758,12 +759,12 @@ def test_each_key_is_parsed_once():
 def test_cache_is_bounded_and_evicts_least_recently_used():
     symbols.clear_cache()
     symbols.reset_stats()
-    for i in range(symbols._CACHE_SIZE + 10):
+    for i in range(parsing._CACHE_SIZE + 10):
         definitions(f"X = {i}\n", "n.py", key=f"k{i}")
-    assert len(symbols._TREES) == symbols._CACHE_SIZE
+    assert len(parsing._TREES) == parsing._CACHE_SIZE
     parses = symbols.stats().parses
     definitions("X = 0\n", "n.py", key="k0")  # evicted: parsed again
-    definitions(f"X = {symbols._CACHE_SIZE + 9}\n", "n.py", key=f"k{symbols._CACHE_SIZE + 9}")  # still cached
+    definitions(f"X = {parsing._CACHE_SIZE + 9}\n", "n.py", key=f"k{parsing._CACHE_SIZE + 9}")  # still cached
     assert symbols.stats().parses == parses + 1
 
 
@@ -794,8 +795,8 @@ def test_reparsing_an_edit_gives_the_tree_of_a_fresh_parse(data):
     key_old, key_new = f"old-{old!r}", f"new-{new!r}-{old!r}"
     symbols.definitions(old, "pkg/a.py", key=key_old)  # the pin's parse, cached
     symbols.reparse(new, "pkg/a.py", key_new, old, key_old)
-    reparsed = symbols._TREES.get(("python", "key", key_new))
+    reparsed = parsing._TREES.get(("python", "key", key_new))
     assert reparsed is not None
-    fresh = symbols._parser("python").parse(new.encode("utf-8"))
+    fresh = parsing._parser("python").parse(new.encode("utf-8"))
     assert str(reparsed.tree.root_node) == str(fresh.root_node)
     assert symbols.definitions(new, "pkg/a.py", key=key_new) == symbols.definitions(new, "pkg/a.py")

@@ -4,7 +4,7 @@
 ``detect_dialect`` says which dialect a text is written in, and
 ``parse_report`` hands the text to that dialect's parser. A dialect is a
 module with ``parse(path, text) -> Report`` registered in :data:`DIALECTS`;
-what dialects share (line patterns, Markdown blocks) is in :mod:`.lexing`.
+what dialects share (line patterns, Markdown blocks) is in :mod:`.core`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from ..model import Finding, Report
-from . import lexing, records, review, tables
+from . import core, records, review, tables
 
 __all__ = ["DIALECTS", "ReportError", "detect_dialect", "parse_report", "read_report"]
 
@@ -100,9 +100,9 @@ def _declares_records(lines: list[str]) -> bool:
         stripped = line.strip(_ID_MARKUP)
         if not stripped or stripped[0] not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
             continue
-        if line.lstrip().startswith("#") and lexing.HEADED_RECORD.fullmatch(stripped):
+        if line.lstrip().startswith("#") and core.HEADED_RECORD.fullmatch(stripped):
             return True
-        if not lexing.RECORD_ID_LINE.fullmatch(stripped):
+        if not core.RECORD_ID_LINE.fullmatch(stripped):
             continue
         for following in lines[index + 1 : index + 4]:
             if following.strip():
@@ -126,7 +126,7 @@ def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
         else:
             continue
         first = first.strip(_ID_MARKUP)
-        if lexing.SOURCE_ID.fullmatch(first):
+        if core.SOURCE_ID.fullmatch(first):
             register = True
         elif tables.table_id(first):
             rows += 1
@@ -152,7 +152,7 @@ def detect_dialect(text: str, path: str) -> str:
         return "tables"
     if _REVIEW_MARK.search(text):
         return "review"
-    if lines and lines[0].strip() == "---" and lexing.front_matter_end(lexing.numbered_lines(text)):
+    if lines and lines[0].strip() == "---" and core.front_matter_end(core.numbered_lines(text)):
         return "review"
     return "records"
 

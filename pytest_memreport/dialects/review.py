@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 
 from ..model import Evidence, EvidenceKind, Finding, LineRange, Report, Source
-from . import lexing
+from . import core as lexing  # the shared core of the dialects (dialects/core/)
 
 DIALECT = "review"
 

@@ -41,7 +41,7 @@ from ..model import (
     Source,
     Status,
 )
-from . import lexing
+from . import core as lexing  # the shared core of the dialects (dialects/core/)
 from .review import BACKTICKED_PATH, repo_path_spec
 
 DIALECT = "tables"

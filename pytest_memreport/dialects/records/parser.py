@@ -1,143 +1,27 @@
-"""Record reports (FORMAT.md §1): the main dialect, from a Markdown original
-or from a plain-text rendering of one.
-
-The parse runs in three passes over the report, each linear in its length:
-
-1. **Structure** over the blocks (:mod:`.lexing`): record declarations (an
-   ID alone on a line, then ``Label:``), annotations (``On <ID>``), section
-   titles that end a record, ``Part of:``, ``Selection predicate:`` bullets
-   and ```` ```memreport ```` blocks.
-2. **Lines** over the raw report lines outside code: statuses, pins,
-   repository URLs, ``SRC-n`` mentions, path citations and references to
-   record IDs. Working on raw lines keeps the exact column a status value
-   sits at, so a write-back can replace it in place.
-3. **Quotations** over the lines as the reader sees them (inline markup
-   stripped), so a quote inside backticks is the quoted code, not the markup.
-
-Whatever a pass cannot understand it skips; the parser never raises.
+"""The record parser: its driver and passes 1 (structure, over the blocks) and
+2 (lines, over the raw report lines outside code); pass 3 (quotations) is
+:mod:`.quotations`. See the package docstring for what each pass reads.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
-
-from ..model import (
+from ...model import (
     Evidence,
     EvidenceKind,
     Finding,
-    LineRange,
-    Record,
     Reference,
     Report,
     Source,
     Status,
     TextBlock,
 )
-from . import lexing
-from .lexing import Block, ShownLine
+from .. import core
+from ..core import Block, ShownLine
+from .drafts import Draft, Entry
+from .quotations import QuotationPass
+from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, SELECTION, is_section_title, same_commit
 
 DIALECT = "records"
-
-#: Section titles of a record report, in their usual order (FORMAT.md §1). In
-#: a plain-text rendering a bare line with one of these titles ends a record.
-SECTION_TITLES: tuple[str, ...] = (
-    "Boundary and evidence",
-    "Core ideas",
-    "Shared records",
-    "Components",
-    "Operative objects",
-    "Routes",
-    "Claims",
-    "Evidenced absences",
-    "Behavioral-authority paths",
-    "Annotations",
-    "Write side",
-    "Read-back",
-    "Integration issues",
-    "Limitations and checks",
-)
-_TITLES = frozenset(title.casefold() for title in SECTION_TITLES)
-
-#: The named fields of a route's bullets.
-ROUTE_FIELDS: tuple[str, ...] = (
-    "Immediate return",
-    "Later read-back",
-    "Delegated visibility",
-    "Selection predicate",
-    "Invalidation or expiry",
-    "Activation or effect",
-    "Evidence limits",
-)
-
-_LABEL = re.compile(r"Label[ \t]*:[ \t]*(.*)")
-_PART_OF = re.compile(r"Part of[ \t]*:[ \t]*(.*)")
-_SELECTION = re.compile(r"Selection predicate[ \t]*:[ \t]*(.*)")
-_ROUTE_FIELD = re.compile("(?:" + "|".join(re.escape(name) for name in ROUTE_FIELDS) + r")[ \t]*:")
-_INLINE_PREDICATES = "memreport"
-
-
-def _same_commit(one: str, other: str) -> bool:
-    """Whether two written shas name the same commit (a short sha is a prefix)."""
-    return one.startswith(other) or other.startswith(one)
-
-
-def is_section_title(text: str) -> bool:
-    """Whether ``text`` is one of the record report's section titles."""
-    return text.strip().rstrip(":").strip().casefold() in _TITLES
-
-
-@dataclass
-class _Draft:
-    """A record while it is being parsed (the model's records are frozen)."""
-
-    id: str
-    lens: str
-    kind: str
-    line: int
-    is_annotation: bool
-    heading_level: int | None
-    end_line: int = 0
-    label: str | None = None
-    label_line: int | None = None
-    part_of: str | None = None
-    statuses: list[Status] = field(default_factory=list)
-    evidence: list[Evidence] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    selection: list[TextBlock] = field(default_factory=list)
-    inline: list[TextBlock] = field(default_factory=list)
-
-    def freeze(self) -> Record:
-        return Record(
-            id=self.id,
-            lens=self.lens,
-            kind=self.kind,
-            line=self.line,
-            end_line=max(self.line, self.end_line),
-            label=self.label,
-            label_line=self.label_line,
-            part_of=self.part_of,
-            is_annotation=self.is_annotation,
-            statuses=tuple(sorted(self.statuses, key=lambda s: (s.line, s.column))),
-            evidence=tuple(sorted(self.evidence, key=lambda e: (e.line, e.end_line))),
-            references=tuple(sorted(self.references, key=lambda r: r.line)),
-            selection_predicates=tuple(self.selection),
-            inline_predicates=tuple(self.inline),
-        )
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """One shown line in document order, with the block it belongs to."""
-
-    shown: ShownLine
-    block: Block
-
-    @property
-    def bullet(self) -> bool:
-        """The first line of a list item (whose marker was dropped)."""
-        return self.block.bullet and self.block.lines[:1] == (self.shown,)
 
 
 def parse(path: str, text: str) -> Report:
@@ -148,17 +32,17 @@ def parse(path: str, text: str) -> Report:
     return _Parser(path, text).parse()
 
 
-class _Parser:
+class _Parser(QuotationPass):
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self.lines = lexing.numbered_lines(text)
-        self.markdown = lexing.is_markdown(path)
-        self.front_matter_end = lexing.front_matter_end(self.lines) if self.markdown else None
+        self.lines = core.numbered_lines(text)
+        self.markdown = core.is_markdown(path)
+        self.front_matter_end = core.front_matter_end(self.lines) if self.markdown else None
         if self.markdown:
-            self.blocks = lexing.markdown_blocks(text, self.front_matter_end)
+            self.blocks = core.markdown_blocks(text, self.front_matter_end)
         else:
-            self.blocks = lexing.plain_blocks(self.lines)
+            self.blocks = core.plain_blocks(self.lines)
         count = len(self.lines)
         self.count = count
         #: lines a reader reads as code (fences) or metadata (front matter): no prose lexing there
@@ -170,13 +54,13 @@ class _Parser:
                 for line in range(block.line, min(block.end_line, count) + 1):
                     self.not_prose[line] = True
         self.entries = [
-            _Entry(shown, block)
+            Entry(shown, block)
             for block in self.blocks
             for shown in (
                 (ShownLine(block.line, block.code),) if block.kind == "code" else block.lines
             )
         ]
-        self.drafts: list[_Draft] = []
+        self.drafts: list[Draft] = []
         #: index into ``drafts`` of the record owning each line, -1 for none
         self.owner = [-1] * (count + 2)
         self.findings: list[Finding] = []
@@ -222,13 +106,13 @@ class _Parser:
         keeps those that do, in a file the record cites); here every identifier
         span of a record that cites files is proposed once per line.
         """
-        layout = lexing.markdown_layout(self.text, self.front_matter_end)
+        layout = core.markdown_layout(self.text, self.front_matter_end)
         seen: set[tuple[int, str]] = set()
         for inline in layout.inlines:
             for piece in inline.pieces:
                 if piece.kind != "code" or self.not_prose[piece.line] or self.owner[piece.line] < 0:
                     continue
-                name = lexing.symbol_name(piece.text)
+                name = core.symbol_name(piece.text)
                 draft = self.drafts[self.owner[piece.line]]
                 if name is None or (piece.line, name) in seen:
                     continue
@@ -246,14 +130,14 @@ class _Parser:
     def _read_front_matter(self) -> None:
         if not self.front_matter_end:
             return
-        data = lexing.front_matter_mapping(self.lines, self.front_matter_end, self.findings)
+        data = core.front_matter_mapping(self.lines, self.front_matter_end, self.findings)
         if data is not None:
             self.meta["front_matter"] = {str(key): value for key, value in data.items()}
 
     # ------------------------------------------------------------------ pass 1: structure
 
     def _structure(self) -> None:
-        current: _Draft | None = None
+        current: Draft | None = None
         expecting_label = False
         declared: dict[str, int] = {}
         previous_block: Block | None = None
@@ -292,7 +176,7 @@ class _Parser:
                 if not self.markdown and self.title is None and shown.number == self.first_text_line:
                     self.title = text
             if current is None:
-                if block.kind == "code" and block.info == _INLINE_PREDICATES:
+                if block.kind == "code" and block.info == INLINE_PREDICATES:
                     self.findings.append(Finding(
                         block.line,
                         "memreport block outside any record; move it under the record it checks",
@@ -320,28 +204,28 @@ class _Parser:
         return (
             following < len(self.entries)
             and self.entries[following].block.kind == "paragraph"
-            and _LABEL.match(self.entries[following].shown.text.strip()) is not None
+            and LABEL.match(self.entries[following].shown.text.strip()) is not None
         )
 
     def _declaration(
         self, text: str, line: int, heading_level: int | None, declared: dict[str, int]
-    ) -> _Draft | None:
+    ) -> Draft | None:
         """A record or annotation that ``text`` declares, or ``None``."""
         text = text.strip()
         label: str | None = None
-        annotation = lexing.ANNOTATION_LINE.fullmatch(text)
+        annotation = core.ANNOTATION_LINE.fullmatch(text)
         if annotation:
             record_id, is_annotation = annotation.group(1), True
-        elif lexing.RECORD_ID_LINE.fullmatch(text):
+        elif core.RECORD_ID_LINE.fullmatch(text):
             record_id, is_annotation = text, False
         else:
-            headed = lexing.HEADED_RECORD.fullmatch(text) if heading_level is not None else None
+            headed = core.HEADED_RECORD.fullmatch(text) if heading_level is not None else None
             if headed is None:
                 return None
             record_id, label = headed.group(2), headed.group(3).strip()
             is_annotation = bool(headed.group(1))
-        lens, kind = lexing.split_record_id(record_id)
-        draft = _Draft(record_id, lens, kind, line, is_annotation, heading_level)
+        lens, kind = core.split_record_id(record_id)
+        draft = Draft(record_id, lens, kind, line, is_annotation, heading_level)
         if label:
             draft.label, draft.label_line = label, line
         if is_annotation:
@@ -360,22 +244,22 @@ class _Parser:
         self.drafts.append(draft)
         return draft
 
-    def _label(self, draft: _Draft, entry: _Entry) -> bool:
+    def _label(self, draft: Draft, entry: Entry) -> bool:
         """Take ``Label:`` (or ``Part of:`` before it) right after a declaration;
         returns whether a label is still expected."""
         text = entry.shown.text.strip()
         if entry.block.kind in ("paragraph", "item"):
-            part_of = _PART_OF.fullmatch(text)
+            part_of = PART_OF.fullmatch(text)
             if part_of:
                 self._part_of(draft, part_of.group(1), entry.shown.number)
                 return True
-            label = _LABEL.fullmatch(text)
+            label = LABEL.fullmatch(text)
             if label and label.group(1).strip():
                 draft.label, draft.label_line = label.group(1).strip(), entry.shown.number
         return False
 
-    def _part_of(self, draft: _Draft, rest: str, line: int) -> None:
-        targets = lexing.find_record_ids(rest)
+    def _part_of(self, draft: Draft, rest: str, line: int) -> None:
+        targets = core.find_record_ids(rest)
         if not targets:
             self.findings.append(Finding(
                 line, "'Part of:' names no record ID; write 'Part of: <ID>'", "structure"
@@ -385,28 +269,28 @@ class _Parser:
             draft.part_of = targets[0].id
         self.part_of_lines[line] = targets[0].id
 
-    def _record_line(self, draft: _Draft, entry: _Entry, first_of_block: bool) -> None:
+    def _record_line(self, draft: Draft, entry: Entry, first_of_block: bool) -> None:
         """What one line inside a record adds to it besides evidence and statuses."""
         block, text = entry.block, entry.shown.text.strip()
         if block.kind == "code":
-            if block.info == _INLINE_PREDICATES:
+            if block.info == INLINE_PREDICATES:
                 lines = block.code.count("\n") + 1 if block.code else 1
                 draft.inline.append(TextBlock(block.code, block.line + 1, block.line + lines))
             return
         if block.kind not in ("paragraph", "item"):
             return
-        part_of = _PART_OF.fullmatch(text)
+        part_of = PART_OF.fullmatch(text)
         if part_of:
             self._part_of(draft, part_of.group(1), entry.shown.number)
             return
-        selection = _SELECTION.match(text)
+        selection = SELECTION.match(text)
         if selection and first_of_block:
             rest = [selection.group(1).strip()]
             rest.extend(shown.text for shown in block.lines[1:])
             end = max(entry.shown.number, block.end_line)
             draft.selection.append(TextBlock("\n".join(rest).strip(), entry.shown.number, end))
 
-    def _close(self, draft: _Draft | None, bound: int) -> None:
+    def _close(self, draft: Draft | None, bound: int) -> None:
         """End ``draft`` at the last non-blank line at or before ``bound``."""
         if draft is None or draft.end_line:
             return
@@ -434,15 +318,15 @@ class _Parser:
                 carried = None
                 continue
             owner = self.drafts[self.owner[number]] if self.owner[number] >= 0 else None
-            mentioned = lexing.find_source_ids(text)
+            mentioned = core.find_source_ids(text)
             for source_id in mentioned:
                 first_mention.setdefault(source_id, number)
-            for pin in lexing.find_pins(text):
+            for pin in core.find_pins(text):
                 if pin.source is None:
                     report_pins.append((pin.sha, number))
                     continue
                 first_mention.setdefault(pin.source, number)
-                if pin.source in source_pins and not _same_commit(source_pins[pin.source][0], pin.sha):
+                if pin.source in source_pins and not same_commit(source_pins[pin.source][0], pin.sha):
                     earlier, at = source_pins[pin.source]
                     self.findings.append(Finding(
                         number,
@@ -453,18 +337,18 @@ class _Parser:
                     continue
                 if pin.source not in source_pins or len(pin.sha) > len(source_pins[pin.source][0]):
                     source_pins[pin.source] = (pin.sha, source_pins.get(pin.source, (pin.sha, number))[1])
-            url = lexing.find_repository_url(text)
+            url = core.find_repository_url(text)
             if url:
                 urls.setdefault(mentioned[0] if mentioned else "SRC-1", (url, number))
-            for status in lexing.find_statuses(text):
+            for status in core.find_statuses(text):
                 self._status(owner, status, number)
-            citations, carried = lexing.path_citations(text, carried)
+            citations, carried = core.path_citations(text, carried)
             for citation in citations:
                 self._citation(owner, citation, number)
             self._references(owner, text, number)
         return self._sources(first_mention, source_pins, report_pins, urls)
 
-    def _status(self, owner: _Draft | None, found: lexing.StatusMatch, line: int) -> None:
+    def _status(self, owner: Draft | None, found: core.StatusMatch, line: int) -> None:
         if not found.value:
             self.findings.append(Finding(
                 line,
@@ -477,7 +361,7 @@ class _Parser:
         status = Status(found.axis, found.qualifier, found.value, line, found.column)
         (owner.statuses if owner else self.report_statuses).append(status)
 
-    def _citation(self, owner: _Draft | None, citation: lexing.PathCitation, line: int) -> None:
+    def _citation(self, owner: Draft | None, citation: core.PathCitation, line: int) -> None:
         spec = citation.spec
         owner_id = owner.id if owner else None
         target = owner.evidence if owner else self.report_evidence
@@ -499,12 +383,12 @@ class _Parser:
         target.append(Evidence(EvidenceKind.PATH, spec.path, line, line,
                                source=citation.source, owner=owner_id))
 
-    def _references(self, owner: _Draft | None, text: str, line: int) -> None:
+    def _references(self, owner: Draft | None, text: str, line: int) -> None:
         declared = self.declaration_lines.get(line)
         annotated = self.annotation_lines.get(line)
         part_of = self.part_of_lines.get(line)
         target = owner.references if owner else self.report_references
-        for found in lexing.find_record_ids(text):
+        for found in core.find_record_ids(text):
             if declared == found.id:
                 declared = None  # the record's own declaration is not a reference
                 continue
@@ -530,11 +414,11 @@ class _Parser:
         if report_pins:
             sha, line = report_pins[0]
             # A short sha and the full one agree; keep the full one.
-            sha = max((p for p, _ in report_pins if _same_commit(p, sha)), key=len)
+            sha = max((p for p, _ in report_pins if same_commit(p, sha)), key=len)
             if "SRC-1" in source_pins:
                 pinned, at = source_pins["SRC-1"]
                 for other, other_line in report_pins:
-                    if not _same_commit(other, pinned):
+                    if not same_commit(other, pinned):
                         self.findings.append(Finding(
                             other_line,
                             f"the report checks commit {other} here but pins SRC-1 at {pinned} "
@@ -544,7 +428,7 @@ class _Parser:
             else:
                 source_pins["SRC-1"] = (sha, line)
                 for other, other_line in report_pins[1:]:
-                    if not _same_commit(other, sha):
+                    if not same_commit(other, sha):
                         self.findings.append(Finding(
                             other_line,
                             f"the report names commit {other} here but {sha} on line {line}; "
@@ -562,122 +446,3 @@ class _Parser:
             line = pin[1] if pin else first_mention.get(source_id, url[1] if url else None)
             sources.append(Source(source_id, pin[0] if pin else None, url[0] if url else None, line))
         return tuple(sources)
-
-    # ------------------------------------------------------------------ pass 3: quotations
-
-    def _quotations(self) -> None:
-        for index, entry in enumerate(self.entries):
-            if entry.block.kind not in ("paragraph", "item"):
-                continue
-            tail = lexing.split_quotation(entry.shown.text)
-            if tail is None:
-                continue
-            number = entry.shown.number
-            raw = None
-            if self.markdown and 1 <= number <= self.count:
-                raw = lexing.split_quotation(self.lines[number - 1].text)
-            # The path comes from the raw line when it parses: markdown-it would read
-            # ``src/__init__.py`` outside backticks as emphasis and drop the underscores.
-            spec = raw.spec if raw is not None else tail.spec
-            parts = self._quoted_parts(index, tail.text)
-            self._quotation(parts, spec, number)
-
-    def _quoted_parts(self, index: int, text: str) -> list[tuple[_Entry, str]]:
-        """The shown lines a quotation ending at ``entries[index]`` spans.
-
-        Rendering may split one excerpt into several paragraphs, and only the
-        last carries ``--- path``. The rule: walking back from the quotation
-        line, earlier lines (blank lines between them allowed) belong to the
-        quotation while they read as code, i.e. they are
-
-        * of the same kind: paragraphs for a paragraph quotation, list items
-          for a list-item quotation (a YAML list renders as ``•`` bullets),
-          fenced code for either, in the same record and blockquote;
-        * not structure: no record ID or ``On`` line, ``Label:``/``Part of:``,
-          route field, status, ``SRC-n`` mention, section title or another
-          quotation line;
-        * not prose: they do not end like a sentence, introduce something
-          with a capitalised ``...:``, or read as a bare title
-          (:func:`lexing.reads_as_prose`).
-
-        A prose line, a bullet or a status line therefore ends the quotation,
-        which keeps a false join (a quote that cannot match) less likely than
-        a missed one (a shorter quote that still matches).
-        """
-        end = self.entries[index]
-        parts: list[tuple[_Entry, str]] = [(end, text)] if text else []
-        owner = self.owner[end.shown.number]
-        cursor = index - 1
-        while cursor >= 0:
-            entry = self.entries[cursor]
-            block = entry.block
-            if self.owner[entry.shown.number] != owner or block.quoted != end.block.quoted:
-                break
-            if block.kind == "code":
-                if block.info == _INLINE_PREDICATES or not block.code.strip():
-                    break
-                parts.append((entry, block.code))
-            elif block.kind == end.block.kind and self._reads_as_code(entry.shown.text):
-                parts.append((entry, entry.shown.text))
-            else:
-                break
-            cursor -= 1
-        parts.reverse()
-        return parts
-
-    def _reads_as_code(self, text: str) -> bool:
-        stripped = text.strip()
-        if not stripped:
-            return False
-        if (
-            lexing.RECORD_ID_LINE.fullmatch(stripped)
-            or lexing.ANNOTATION_LINE.fullmatch(stripped)
-            or _LABEL.match(stripped)
-            or _PART_OF.match(stripped)
-            or _ROUTE_FIELD.match(stripped)
-            or "conclusion status" in stripped.lower()
-            or lexing.SOURCE_ID.search(stripped)
-            or is_section_title(stripped)
-            or lexing.split_quotation(stripped) is not None
-        ):
-            return False
-        return not lexing.reads_as_prose(stripped)
-
-    def _quotation(self, parts: list[tuple[_Entry, str]], spec: lexing.PathSpec, end_line: int) -> None:
-        owner_index = self.owner[end_line]
-        owner = self.drafts[owner_index] if owner_index >= 0 else None
-        target = owner.evidence if owner else self.report_evidence
-        owner_id = owner.id if owner else None
-        if spec.bad_range:
-            self.findings.append(Finding(
-                end_line,
-                f"{spec.path}:{spec.bad_range} is not a line range; write start-end with 1 <= start <= end",
-                "path",
-            ))
-        if not parts:
-            self.findings.append(Finding(
-                end_line,
-                f"quotation of {spec.path} has no quoted text; put the excerpt before ' --- {spec.path}'",
-                "structure",
-            ))
-            target.append(Evidence(EvidenceKind.PATH, spec.path, end_line, end_line,
-                                   owner=owner_id))
-            return
-        texts = []
-        for position, (entry, text) in enumerate(parts):
-            # The first part's own bullet marker is report structure; later bullets
-            # are the quoted file's list items, which a rendering shows as ``•``.
-            texts.append(f"• {text}" if position and entry.bullet else text)
-        cited = None
-        if spec.ranges:
-            cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges))
-        first_line = parts[0][0].shown.first
-        target.append(Evidence(
-            EvidenceKind.QUOTE,
-            spec.path,
-            first_line,
-            max(end_line, first_line),
-            text="\n".join(texts),
-            cited_lines=cited,
-            owner=owner_id,
-        ))

@@ -1,0 +1,228 @@
+"""How report text cites the target: path tokens with their line ranges
+(``src/a.py:10-20,30``, ``#L10-L20``), quotation tails (``<text> --- <path>``)
+and the path lists that follow an ``SRC-n`` (``SRC-1: a/b.py, c/d.ts.``).
+
+Every pattern is linear on adversarial input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...model import LineRange
+from .record_ids import RECORD_ID_LINE
+from .sources import SOURCE_ID
+
+
+# --------------------------------------------------------------------------- paths
+
+_PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
+_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
+#: extension-less file names that are still unmistakably files
+_BARE_FILES = frozenset(
+    {
+        "Makefile", "Dockerfile", "Containerfile", "LICENSE", "README", "NOTICE", "COPYING",
+        "Gemfile", "Rakefile", "Procfile", "Justfile", "Vagrantfile", "BUILD", "WORKSPACE",
+        "CODEOWNERS", "Jenkinsfile", "Brewfile", "Pipfile", "Caddyfile", "Snakefile",
+    }
+)
+#: abbreviations that look like ``name.ext`` once their last full stop is stripped
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "a.k.a", "n.b", "p.s", "cf", "etc", "vs"})
+_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
+_WRAPPING = "`*_\"'“”‘’"
+_TRAILING = ".,;:)]}!?" + _WRAPPING
+_LEADING = "([{" + _WRAPPING
+
+
+def looks_like_path(token: str) -> bool:
+    """Whether ``token`` reads as a repository path: it has a ``/`` between
+    names, a file extension, or is a conventional extension-less file name
+    (``Makefile``). URLs, record IDs and ordinary words are not paths."""
+    if not token or len(token) > 4096:
+        return False
+    if "/" not in token and "." not in token and token not in _BARE_FILES:
+        return False  # the common case: an ordinary word
+    if not _PATH_TOKEN.fullmatch(token):
+        return False
+    if token.startswith("//") or not any(ch.isalpha() for ch in token):
+        return False
+    if RECORD_ID_LINE.fullmatch(token) or SOURCE_ID.fullmatch(token):
+        return False
+    if token.lower() in _ABBREVIATIONS:
+        return False
+    name = token.rstrip("/").rsplit("/", 1)[-1]
+    if "/" in token.strip("/"):
+        return True
+    if token.endswith("/") and name:
+        return True
+    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
+
+
+@dataclass(frozen=True)
+class PathSpec:
+    """A cited path with its optional line ranges: ``src/a.py:10-20,30``.
+
+    ``bad_range`` holds a range written backwards or from line 0 (kept out of
+    ``ranges`` so no invalid :class:`LineRange` is ever built).
+    """
+
+    path: str
+    ranges: tuple[LineRange, ...] = ()
+    bad_range: str | None = None
+
+    @property
+    def is_directory(self) -> bool:
+        return self.path.endswith("/")
+
+
+def parse_path_spec(token: str) -> PathSpec | None:
+    """``path[:start[-end][,start-end...]]`` (also ``#L10-L20``), or ``None``
+    when the token is not a path. Wrapping markup and trailing sentence
+    punctuation are stripped first."""
+    if len(token) > 4096:
+        return None
+    if "/" not in token and "." not in token:
+        # The common case, an ordinary word; only ``Makefile``-like names pass.
+        name = token.strip(_LEADING + _TRAILING).split(":", 1)[0].split("#", 1)[0]
+        if name not in _BARE_FILES:
+            return None
+    token = token.strip().lstrip(_LEADING).rstrip(_TRAILING).strip(_WRAPPING)
+    ranges: list[LineRange] = []
+    bad: str | None = None
+    match = _RANGES.search(token)
+    if match:
+        for part in match.group(1).split(","):
+            numbers = [int(n) for n in re.split(r"[-–]L?", part)]
+            start, end = numbers[0], numbers[-1]
+            if start < 1 or end < start:
+                bad = part
+            else:
+                ranges.append(LineRange(start, end))
+        token = token[: match.start()]
+    if token.startswith("./"):
+        token = token[2:]
+    if not looks_like_path(token):
+        return None
+    return PathSpec(token, tuple(ranges), bad)
+
+
+def cited_path_spec(token: str) -> PathSpec | None:
+    """:func:`parse_path_spec`, plus absolute paths, for places whose syntax says
+    a path is cited (after `` --- ``, in an ``SRC-n:`` list).
+
+    There an absolute path (``/etc/passwd``) is kept as written, so the checker
+    refuses it with its reason instead of the citation silently vanishing (and,
+    in a list, taking every later path with it)."""
+    spec = parse_path_spec(token)
+    if spec is not None:
+        return spec
+    bare = token.strip().lstrip(_LEADING)
+    if bare.startswith("/") and not bare.startswith("//"):
+        inner = parse_path_spec(bare[1:])
+        if inner is not None:
+            return PathSpec("/" + inner.path, inner.ranges, inner.bad_range)
+    return None
+
+
+# --------------------------------------------------------------------------- quotations
+
+_QUOTE_MARK = " --- "
+
+
+@dataclass(frozen=True)
+class QuotationTail:
+    """The end of a quotation line: ``<text> --- <path>[:<start>-<end>]``.
+
+    ``text`` is what precedes the marker on this line (possibly empty: the
+    quote then sits in the paragraphs above).
+    """
+
+    text: str
+    spec: PathSpec
+
+
+def split_quotation(line: str) -> QuotationTail | None:
+    """The quotation a line ends with, or ``None``.
+
+    The marker is the last `` --- `` of the line (or ``--- `` opening it), and
+    everything after it must be one path token, so prose that uses ``---`` as
+    a dash is not mistaken for a quotation.
+    """
+    stripped = line.rstrip()
+    cut = stripped.rfind(_QUOTE_MARK)
+    if cut >= 0:
+        text, tail = stripped[:cut], stripped[cut + len(_QUOTE_MARK) :]
+    elif stripped.lstrip().startswith("--- "):
+        text, tail = "", stripped.lstrip()[4:]
+    else:
+        return None
+    tail = tail.strip()
+    if not tail or len(tail.split(None, 1)) > 1:  # one token, or it is prose
+        return None
+    spec = cited_path_spec(tail)
+    if spec is None:
+        return None
+    return QuotationTail(text.strip(), spec)
+
+
+# --------------------------------------------------------------------------- path citations
+
+_CITATION = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
+#: ``SRC-1:`` ending a line: its paths follow on the next line of the paragraph
+_CITATION_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
+_CONNECTIVES = frozenset({"and", "&", "+", "plus", "or"})
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class PathCitation:
+    """A path cited for a source: ``SRC-1: a/b.py, c/d.ts.`` or ``SRC-1 a/b.py``."""
+
+    source: str
+    spec: PathSpec
+    column: int
+
+
+def find_path_citations(line: str) -> list[PathCitation]:
+    """The paths cited after each ``SRC-n`` in ``line``.
+
+    After ``SRC-n:`` (or ``SRC-n`` followed directly by a path), consecutive
+    path tokens are taken, separated by commas, semicolons or ``and``; the
+    list ends at the first other word or at a token that closes a sentence.
+    """
+    return path_citations(line)[0]
+
+
+def path_citations(line: str, carried: str | None = None) -> tuple[list[PathCitation], str | None]:
+    """:func:`find_path_citations`, for a paragraph read line by line: a list
+    left open at the end of the previous line (after ``SRC-n:``, a comma or
+    ``and``) continues at the start of this one when ``carried`` names its
+    source. Returns the citations and the source whose list is still open at
+    the end of this line (``None`` when closed)."""
+    found: list[PathCitation] = []
+    starts = [(carried, 0)] if carried else []
+    if "SRC-" in line:
+        starts += [(f"SRC-{int(m.group(1))}", m.end()) for m in _CITATION.finditer(line)]
+        at_end = _CITATION_AT_END.search(line)
+        if at_end is not None:
+            starts.append((f"SRC-{int(at_end.group(1))}", len(line)))
+    still_open = None
+    for source, start in sorted(starts, key=lambda pair: pair[1]):
+        still_open = source  # ``SRC-1:`` and nothing after it yet
+        for token in _TOKEN.finditer(line, start):
+            raw = token.group()
+            if raw.lower() in _CONNECTIVES:
+                still_open = source
+                continue
+            spec = cited_path_spec(raw)
+            if spec is None:
+                still_open = None
+                break
+            found.append(PathCitation(source, spec, token.start()))
+            bare = raw.rstrip(_WRAPPING + ")]}")
+            if bare.endswith((".", "!", "?")):
+                still_open = None
+                break  # ``a/b.py.`` ends the sentence and the list
+            still_open = source if bare.endswith((",", ";")) else None
+    return found, still_open

@@ -1,0 +1,115 @@
+"""markdown-it, configured once for every dialect (CommonMark plus pipe
+tables), and the token stream of a report.
+
+The last parse is kept, since a dialect often walks the same report twice
+(blocks, then inline layout). Nesting past markdown-it's limit would drop the
+rest of the enclosing block, so such lines are blanked and the text parsed
+again with the same line numbers.
+"""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+
+def markdown_parser() -> MarkdownIt:
+    """The Markdown tokenizer every dialect uses: CommonMark plus pipe tables."""
+    # Raw HTML stays text, so nothing a reader could see is hidden.
+    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+
+
+_MARKDOWN = markdown_parser()
+
+
+_LAST_PARSE: list = [None, None]
+
+
+def token_stream(text: str) -> list:
+    """markdown-it's token stream for ``text``; the last one is kept, since a
+    dialect often walks the same report twice (blocks, then inline layout)."""
+    if _LAST_PARSE[0] != text:
+        _LAST_PARSE[:] = [text, _parse_all(text)]
+    return _LAST_PARSE[1]
+
+
+#: markdown-it's nesting limit (lists and blockquotes count two levels and one)
+_MAX_NESTING = _MARKDOWN.options["maxNesting"]
+#: a line whose own container markers nest this deep is blanked once a cut is seen
+_DEEP_MARKERS = _MAX_NESTING // 2 - 2
+#: re-parses allowed for nesting built up over several lines (indented lists)
+_NESTING_RETRIES = 16
+
+
+def _parse_all(text: str) -> list:
+    """``_MARKDOWN.parse(text)``, without losing what follows too-deep nesting.
+
+    Past ``maxNesting`` markdown-it drops the rest of the enclosing block: for a
+    list that is the rest of the report, so every later record would vanish
+    without a word. Lines that nest that deep are read as blank instead (they
+    hold nothing a report can mean), and the text is parsed again with the same
+    line numbers. A handful of re-parses at most: every line nested past the
+    limit on its own is blanked in one pass.
+    """
+    tokens = _MARKDOWN.parse(text)
+    cut = _nesting_cut(tokens)
+    if cut is None:
+        return tokens
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if _marker_depth(line) >= _DEEP_MARKERS:
+            lines[index] = ""
+    for _ in range(_NESTING_RETRIES):
+        if cut is not None and cut < len(lines):
+            _blank_chain(lines, cut)
+        tokens = _MARKDOWN.parse("\n".join(lines))
+        cut = _nesting_cut(tokens)
+        if cut is None:
+            break
+    return tokens
+
+
+def _blank_chain(lines: list[str], cut: int) -> None:
+    """Blank line ``cut`` and the list items below it indented at least as deep
+    (a list nested by indentation, one level per line)."""
+    indent = len(lines[cut]) - len(lines[cut].lstrip(" \t"))
+    lines[cut] = ""
+    for index in range(cut + 1, len(lines)):
+        line = lines[index]
+        body = line.lstrip(" \t")
+        if not body:
+            continue
+        if len(line) - len(body) < indent or not indent or _marker_depth(body) == 0:
+            break
+        lines[index] = ""
+
+
+def _nesting_cut(tokens: list) -> int | None:
+    """The 0-based line where markdown-it gave up on nesting, or ``None``."""
+    for token in tokens:
+        if token.nesting == 1 and token.level >= _MAX_NESTING - 1 and token.map:
+            return token.map[0]
+    return None
+
+
+def _marker_depth(line: str) -> int:
+    """How many blockquote and list markers open ``line`` (``> - 1. x`` is 3)."""
+    depth, i, end = 0, 0, len(line)
+    while i < end:
+        while i < end and line[i] in " \t":
+            i += 1
+        if i < end and line[i] == ">":
+            depth, i = depth + 1, i + 1
+            continue
+        j = i
+        while j < end and j - i < 9 and line[j].isdigit():
+            j += 1
+        if j > i and j < end and line[j] in ".)":
+            j += 1
+        elif j == i and i < end and line[i] in "-*+":
+            j += 1
+        else:
+            break
+        if j < end and line[j] not in " \t":
+            break
+        depth, i = depth + 1, j
+    return depth

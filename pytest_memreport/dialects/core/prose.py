@@ -1,0 +1,64 @@
+"""How a piece of report text reads: as prose (or a title) rather than code,
+and whether a backticked code span names a symbol.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+_ELISION_END = ("...", "…", "[...]", "[…]")
+_CODE_CHARACTERS = frozenset("=(){}[];<>\"$`\\|&^#@%~/_")
+_SENTENCE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*,?")
+
+
+def reads_as_prose(text: str) -> bool:
+    """Whether a line of report text reads as prose (or a title) rather than code.
+
+    Used to decide how far a quotation split over several paragraphs reaches
+    back. Prose is a line that ends like a sentence (``.``, ``!``, ``?``), one
+    that introduces something (``The guard reads:``: capitalised, three words
+    or more, ending in ``:``), or a bare capitalised title made of plain words
+    (``Ordinary invocation, ownership and return``). A line ending with an
+    elision (``...``) is code cut short, not a sentence.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if stripped.endswith(_ELISION_END):
+        return False
+    core = stripped.rstrip(")\"'”’*_`")
+    if not core:
+        return False
+    if core[-1] in ".!?":
+        return True
+    starts_capital = core[0].isupper()
+    has_code = any(ch in _CODE_CHARACTERS for ch in core)
+    if core[-1] == ":":
+        # ``The guard reads:`` introduces a quote; ``else:`` or ``Resources:`` is code.
+        return starts_capital and len(core.split()) >= 3
+    words = core.split()
+    return (
+        starts_capital
+        and len(words) >= 2
+        and not has_code
+        and all(_SENTENCE_WORD.fullmatch(word) for word in words)
+    )
+
+
+#: a code span that reads as a symbol name: ``Store.forget``, ``cache::evict``, ``run_turn()``
+_SYMBOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def symbol_name(code: str) -> str | None:
+    """The identifier a backticked code span names, or ``None`` when it is not one.
+
+    A trailing ``()`` is dropped; ``::`` (Rust) becomes ``.`` as the symbols
+    layer qualifies names. Single letters are too weak to anchor anything.
+    """
+    text = code.strip()
+    if text.endswith("()"):
+        text = text[:-2]
+    if len(text) < 2 or not _SYMBOL_NAME.fullmatch(text):
+        return None
+    return text.replace("::", ".")

@@ -1,0 +1,146 @@
+"""Pass 3 of the record parser: quotations, read over the lines as the reader
+sees them (inline markup stripped), so a quote inside backticks is the quoted
+code, not the markup.
+
+A rendering may split one excerpt over several paragraphs, of which only the
+last carries ``--- path``; this pass decides how far back a quotation reaches.
+"""
+
+from __future__ import annotations
+
+from ...model import Evidence, EvidenceKind, Finding, LineRange
+from .. import core
+from .drafts import Draft, Entry
+from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, ROUTE_FIELD, is_section_title
+
+
+class QuotationPass:
+    """The quotation pass, mixed into the record parser: it reads the parser's
+    shown ``entries`` and line ``owner`` table and adds quote evidence to the
+    owning draft (or to the report)."""
+
+    entries: list[Entry]
+    owner: list[int]
+    drafts: list[Draft]
+    lines: list[core.Line]
+    markdown: bool
+    count: int
+    findings: list[Finding]
+    report_evidence: list[Evidence]
+
+    def _quotations(self) -> None:
+        for index, entry in enumerate(self.entries):
+            if entry.block.kind not in ("paragraph", "item"):
+                continue
+            tail = core.split_quotation(entry.shown.text)
+            if tail is None:
+                continue
+            number = entry.shown.number
+            raw = None
+            if self.markdown and 1 <= number <= self.count:
+                raw = core.split_quotation(self.lines[number - 1].text)
+            # The path comes from the raw line when it parses: markdown-it would read
+            # ``src/__init__.py`` outside backticks as emphasis and drop the underscores.
+            spec = raw.spec if raw is not None else tail.spec
+            parts = self._quoted_parts(index, tail.text)
+            self._quotation(parts, spec, number)
+
+    def _quoted_parts(self, index: int, text: str) -> list[tuple[Entry, str]]:
+        """The shown lines a quotation ending at ``entries[index]`` spans.
+
+        Rendering may split one excerpt into several paragraphs, and only the
+        last carries ``--- path``. The rule: walking back from the quotation
+        line, earlier lines (blank lines between them allowed) belong to the
+        quotation while they read as code, i.e. they are
+
+        * of the same kind: paragraphs for a paragraph quotation, list items
+          for a list-item quotation (a YAML list renders as ``•`` bullets),
+          fenced code for either, in the same record and blockquote;
+        * not structure: no record ID or ``On`` line, ``Label:``/``Part of:``,
+          route field, status, ``SRC-n`` mention, section title or another
+          quotation line;
+        * not prose: they do not end like a sentence, introduce something
+          with a capitalised ``...:``, or read as a bare title
+          (:func:`core.reads_as_prose`).
+
+        A prose line, a bullet or a status line therefore ends the quotation,
+        which keeps a false join (a quote that cannot match) less likely than
+        a missed one (a shorter quote that still matches).
+        """
+        end = self.entries[index]
+        parts: list[tuple[Entry, str]] = [(end, text)] if text else []
+        owner = self.owner[end.shown.number]
+        cursor = index - 1
+        while cursor >= 0:
+            entry = self.entries[cursor]
+            block = entry.block
+            if self.owner[entry.shown.number] != owner or block.quoted != end.block.quoted:
+                break
+            if block.kind == "code":
+                if block.info == INLINE_PREDICATES or not block.code.strip():
+                    break
+                parts.append((entry, block.code))
+            elif block.kind == end.block.kind and self._reads_as_code(entry.shown.text):
+                parts.append((entry, entry.shown.text))
+            else:
+                break
+            cursor -= 1
+        parts.reverse()
+        return parts
+
+    def _reads_as_code(self, text: str) -> bool:
+        stripped = text.strip()
+        if not stripped:
+            return False
+        if (
+            core.RECORD_ID_LINE.fullmatch(stripped)
+            or core.ANNOTATION_LINE.fullmatch(stripped)
+            or LABEL.match(stripped)
+            or PART_OF.match(stripped)
+            or ROUTE_FIELD.match(stripped)
+            or "conclusion status" in stripped.lower()
+            or core.SOURCE_ID.search(stripped)
+            or is_section_title(stripped)
+            or core.split_quotation(stripped) is not None
+        ):
+            return False
+        return not core.reads_as_prose(stripped)
+
+    def _quotation(self, parts: list[tuple[Entry, str]], spec: core.PathSpec, end_line: int) -> None:
+        owner_index = self.owner[end_line]
+        owner = self.drafts[owner_index] if owner_index >= 0 else None
+        target = owner.evidence if owner else self.report_evidence
+        owner_id = owner.id if owner else None
+        if spec.bad_range:
+            self.findings.append(Finding(
+                end_line,
+                f"{spec.path}:{spec.bad_range} is not a line range; write start-end with 1 <= start <= end",
+                "path",
+            ))
+        if not parts:
+            self.findings.append(Finding(
+                end_line,
+                f"quotation of {spec.path} has no quoted text; put the excerpt before ' --- {spec.path}'",
+                "structure",
+            ))
+            target.append(Evidence(EvidenceKind.PATH, spec.path, end_line, end_line,
+                                   owner=owner_id))
+            return
+        texts = []
+        for position, (entry, text) in enumerate(parts):
+            # The first part's own bullet marker is report structure; later bullets
+            # are the quoted file's list items, which a rendering shows as ``•``.
+            texts.append(f"• {text}" if position and entry.bullet else text)
+        cited = None
+        if spec.ranges:
+            cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges))
+        first_line = parts[0][0].shown.first
+        target.append(Evidence(
+            EvidenceKind.QUOTE,
+            spec.path,
+            first_line,
+            max(end_line, first_line),
+            text="\n".join(texts),
+            cited_lines=cited,
+            owner=owner_id,
+        ))

@@ -1,0 +1,206 @@
+"""A compiled quotation: its elision-separated parts, the forms of each part
+that matching compares, and the fallback regex.
+
+Every regex here is linear on adversarial input. In the fallback regex a
+separator can consume each character in one way only: markers are tried only
+right after a line break, each marker alternative must be followed by
+whitespace (or, for ``//``, must take every slash), and a marker is skipped
+only when the quote's next character does not start there (the quote keeps
+``x = a\\n  - b``'s minus). So there is no nested ambiguous repetition to
+backtrack through.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from .normalize import _H, _MARKER, _MARKER_STARTS, _RELAX, _boundaries, _canonical, _strip
+from .words import _COMMON_WORDS, _WORD, _is_word
+
+#: an elision's gap spans at most this many characters ...
+MAX_GAP_CHARS = 4000
+#: ... and at most this many line breaks
+MAX_GAP_LINES = 40
+
+_ELISION = re.compile(r"\[\s*(?:\.{3,}|…)\s*\]|…|\.{3,}")
+_TOKEN = re.compile(r"(\s+)|(\w+)|(•)|(.)", re.S)
+#: how many of a part's words may serve as its anchor
+_ANCHOR_TRIES = 3
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """A word of a quote part: it lies verbatim in every occurrence (damage
+    never splits a word), ``shift`` non-whitespace characters after the
+    occurrence starts."""
+
+    word: str
+    shift: int
+
+
+class _Part:
+    """One elision-separated part of a quote, with the forms matching uses
+    (each computed when first needed)."""
+
+    def __init__(self, raw: str, bound_start: bool, bound_end: bool) -> None:
+        self.raw = raw  # as written, trimmed: searched verbatim first
+        self.check_start = bound_start and _is_word(raw[0])  # must start on a token edge
+        self.check_end = bound_end and _is_word(raw[-1])  # must end on a token edge
+
+    @cached_property
+    def text(self) -> str:
+        """Whitespace collapsed."""
+        return " ".join(self.raw.split())
+
+    @cached_property
+    def stripped(self) -> str:
+        """Whitespace removed: what the locator compares."""
+        return _strip(self.raw)
+
+    @cached_property
+    def canonical(self) -> str:
+        """The whitespace rule applied: what a located region must equal."""
+        return _canonical(self.raw)
+
+    @cached_property
+    def scan_needle(self) -> str:
+        """What a scan form is searched for: the canonical part with its word
+        boundaries marked, except at an edge that may cut a word."""
+        needle = _boundaries(self.canonical.replace("\0", "\1"))
+        if not self.check_start and needle.startswith("\0"):
+            needle = needle[1:]
+        if not self.check_end and needle.endswith("\0"):
+            needle = needle[:-1]
+        return needle
+
+    @cached_property
+    def relaxed(self) -> str:
+        """Also without marker characters: the fallback's prefilter."""
+        return self.stripped.translate(_RELAX)
+
+    @cached_property
+    def anchors(self) -> tuple[_Anchor, ...]:
+        """The part's words likeliest to be rare in a text, first: not
+        keywords, then longest."""
+        text = self.text
+        first_seen: dict[str, int] = {}
+        for m in _WORD.finditer(text):
+            first_seen.setdefault(m.group(), m.start())
+        # keywords and short words have copies everywhere: they come last
+        rarest = sorted(first_seen, key=lambda w: (w in _COMMON_WORDS, -len(w), first_seen[w]))
+        return tuple(
+            _Anchor(w, first_seen[w] - text.count(" ", 0, first_seen[w]))
+            for w in rarest[:_ANCHOR_TRIES]
+        )
+
+
+class QuotePattern:
+    """A compiled quotation (from :func:`compile_quote`).
+
+    ``text`` is the quotation as written; ``parts`` the elision-separated
+    parts, normalized (backticks dropped, whitespace collapsed, empty parts
+    dropped).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        pieces = _ELISION.split(text.replace("`", ""))
+        raws = [p.strip() for p in pieces if p.strip()]
+        # an edge next to an elision may cut a word; the quote's own edges may not
+        bound_start, bound_end = bool(pieces[0].strip()), bool(pieces[-1].strip())
+        last = len(raws) - 1
+        self._parts = tuple(
+            _Part(r, bound_start and i == 0, bound_end and i == last) for i, r in enumerate(raws)
+        )
+        self.has_bullets = any("•" in r for r in raws)
+
+    def __repr__(self) -> str:
+        return f"QuotePattern({self.text!r})"
+
+    @cached_property
+    def parts(self) -> tuple[str, ...]:
+        return tuple(p.text for p in self._parts)
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """Every distinct word, longest first (the fallback's prefilter)."""
+        found = {w for p in self._parts for w in _WORD.findall(p.raw)}
+        return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+    @cached_property
+    def whole_words(self) -> tuple[str, ...]:
+        """The words every occurrence holds whole (no word character either
+        side): all of them but a part's first or last word where an elision
+        may cut it."""
+        out: dict[str, None] = {}
+        for part in self._parts:
+            words = _WORD.findall(part.raw)
+            if words and _is_word(part.raw[0]) and not part.check_start:
+                words = words[1:]
+            if words and _is_word(part.raw[-1]) and not part.check_end:
+                words = words[:-1]
+            out.update(dict.fromkeys(words))
+        return tuple(out)
+
+    @cached_property
+    def regexes(self) -> tuple[re.Pattern[str], ...]:
+        """The fallback: one regex per part (compiled only when needed)."""
+        return tuple(_part_regex(p.text, p.check_start, p.check_end) for p in self._parts)
+
+
+@lru_cache(maxsize=16384)
+def compile_quote(text: str) -> QuotePattern:
+    """Compile a quotation for :func:`find` and :func:`nearest` (cached)."""
+    return QuotePattern(text)
+
+
+def _sep(next_char: str | None) -> str:
+    """Optional whitespace between two quote tokens, skipping line-start
+    markers unless the quote's next character starts one there."""
+    guard = ""
+    if next_char is not None and next_char in _MARKER_STARTS:
+        guard = f"(?!{re.escape(next_char)})"
+    return rf"{_H}*(?:\n{_H}*(?:{guard}{_MARKER}{_H}*)*)*"
+
+
+#: before a bullet, a separator never skips a list marker: the bullet needs it
+_BULLET_SEP = rf"{_H}*(?:\n{_H}*(?:(?![-*+•]){_MARKER}{_H}*)*)*"
+_LIST_MARKER = r"[-*+](?=\s|\Z)"
+
+
+def _part_regex(part: str, check_start: bool, check_end: bool) -> re.Pattern[str]:
+    """The fallback regex for one part of a quote (the rules are in
+    :mod:`.normalize`; why it is linear, in this module's docstring)."""
+    tokens: list[tuple[str, str, bool]] = []  # (kind, text, whitespace before it)
+    gap = False
+    for m in _TOKEN.finditer(part):
+        space, word, bullet, _punct = m.groups()
+        if space:
+            gap = True
+            continue
+        kind = "word" if word else "bullet" if bullet else "punct"
+        tokens.append((kind, m.group(), gap))
+        gap = False
+    out: list[str] = []
+    for i, (kind, tok, ws_before) in enumerate(tokens):
+        if i == 0:
+            if kind == "bullet":
+                out.append(rf"(?:•|(?<![^\n]){_H}*{_LIST_MARKER})")
+                continue
+            if check_start:
+                out.append(r"(?<!\w)")
+        else:
+            if kind == "bullet":
+                out.append(rf"(?:{_BULLET_SEP}•|{_BULLET_SEP}\n{_H}*{_LIST_MARKER})")
+                continue
+            if tokens[i - 1][0] == "word" and kind == "word":
+                if ws_before:
+                    out.append(r"(?=\s)" + _sep(None))
+            else:
+                out.append(_sep(tok[0]))
+        out.append(re.escape(tok))
+    if check_end:
+        out.append(r"(?!\w)")
+    return re.compile("".join(out))

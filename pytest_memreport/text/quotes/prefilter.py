@@ -1,0 +1,48 @@
+"""Ruling a text out without searching it: the reduced form in which any
+occurrence of a quote holds each of its parts, and the quote's words."""
+
+from __future__ import annotations
+
+from ...lru import SizedLRU
+from .normalize import _RELAX, _strip
+from .pattern import QuotePattern, compile_quote
+
+
+def reduced(text: str) -> str:
+    """``text`` without backticks, whitespace and line-marker characters: the
+    form in which any occurrence of a quote holds each of its parts, so that
+    :func:`may_occur` can rule a text out for good (:func:`find` uses it too)."""
+    return _strip(text.replace("`", "")).translate(_RELAX)
+
+
+def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
+    """Whether :func:`find` may find ``pattern`` in a text whose :func:`reduced`
+    form is ``reduced_text``; ``False`` rules every occurrence out."""
+    if isinstance(pattern, str):
+        pattern = compile_quote(pattern)
+    return all(part.relaxed in reduced_text for part in pattern._parts)
+
+
+def may_occur_in(pattern: QuotePattern, text: str, *, key: object = None) -> bool:
+    """:func:`may_occur` for a text tried against many quotes (a search of a
+    whole tree): every word of the quote is in it, and the reduced form, kept
+    by ``key`` (a blob id) in a cache bounded by size, holds every part."""
+    if not holds_words(pattern, text):
+        return False
+    reduced_text = _REDUCED_CACHE.get(key) if key is not None else None
+    if reduced_text is None:
+        reduced_text = reduced(text)
+        if key is not None:
+            _REDUCED_CACHE.put(key, reduced_text, len(reduced_text))
+    return may_occur(pattern, reduced_text)
+
+
+def holds_words(pattern: QuotePattern, text: str) -> bool:
+    """Whether ``text`` (backticks dropped) holds every word of the quote, as
+    any occurrence of it does."""
+    plain = text.replace("`", "") if "`" in text else text
+    return all(word in plain for word in pattern.words)
+
+
+#: reduced forms for :func:`may_occur_in`, bounded in characters
+_REDUCED_CACHE: SizedLRU[str] = SizedLRU(16_000_000, 1 << 16)

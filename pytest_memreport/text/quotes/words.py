@@ -1,0 +1,39 @@
+"""Words as matching sees them: what a word character is, and which words of
+a quotation are likely rare in a file (anchors for the locator, search terms
+for drift)."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"\w+")
+#: keywords of common languages: poor anchors, as they are everywhere
+_COMMON_WORDS = frozenset(
+    """self this return const let var function def class import from export default if
+    else elif for while in of is not and or None null nil true false True False new
+    async await public private static void int str string fn pub mut use impl struct
+    func type interface package go err raise throw try except catch finally with as
+    yield lambda print len""".split()
+)
+
+
+#: a compound identifier: ``snake_case``, ``camelCase``, or one with a digit
+_COMPOUND = re.compile(r"[^\W_]_[^\W_]|[a-z][A-Z]|\d")
+
+
+def is_compound(word: str) -> bool:
+    """``snake_case``, ``camelCase`` or with a digit: a name, likely one module's own."""
+    return _COMPOUND.search(word) is not None
+
+
+def rarest_words(words, count: int) -> tuple[str, ...]:
+    """The ``count`` of ``words`` likeliest to be rare in a text: keywords
+    last, then compound identifiers (one module's names) before plain words,
+    longest first."""
+    ranked = sorted(set(words), key=lambda w: (w in _COMMON_WORDS, not _COMPOUND.search(w), -len(w), w))
+    return tuple(ranked[:count])
+
+
+def _is_word(ch: str) -> bool:
+    # the same test as the regex ``\w`` (sre: alnum or underscore)
+    return ch.isalnum() or ch == "_"

@@ -1,0 +1,166 @@
+"""Named definitions in a source file: what they are, where they lie, which
+encloses a line range, which bears a name, and the value a constant binds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tree_sitter import Node, Query, QueryCursor
+
+from ...model import LineRange
+from .languages import _language, spec
+from .parsing import _end_line, _Parsed, _parsed_for, timed
+from .shapes import _VALUE_KINDS, QueryMatch, _Candidate
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A named definition in a source file.
+
+    ``kind`` is one of ``function``, ``method``, ``class``, ``impl``,
+    ``struct``, ``interface``, ``enum``, ``trait``, ``type``,
+    ``module-assignment`` or ``const``. ``name`` is qualified by the
+    definitions that contain it (``Store.get``; a Go method by its receiver
+    type). ``start``/``end`` are character offsets of the whole definition,
+    decorators, attributes and ``export`` included.
+    """
+
+    kind: str
+    name: str
+    lines: LineRange
+    start: int
+    end: int
+
+    @property
+    def bare_name(self) -> str:
+        """The name without its qualification: ``get`` for ``Store.get``."""
+        return self.name.rsplit(".", 1)[-1]
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "lines": self.lines.as_list()}
+
+
+#: definitions whose functions are methods
+_CLASS_LIKE = frozenset({"class", "impl", "trait", "interface", "struct"})
+
+
+@lru_cache(maxsize=None)
+def _definition_query(language: str) -> Query:
+    return Query(_language(language), spec(language).definitions)
+
+
+def _definitions_of(parsed: _Parsed) -> list[Definition]:
+    """The text's definitions, found once and kept with its parse."""
+    if parsed._definitions is None:
+        parsed._definitions = _find_definitions(parsed)
+    return parsed._definitions
+
+
+def _value_span(parsed: _Parsed, definition: Definition) -> tuple[int, int] | None:
+    """Where the value a module-level assignment or constant binds lies."""
+    _definitions_of(parsed)
+    return parsed._values.get(definition)
+
+
+def _find_definitions(parsed: _Parsed) -> list[Definition]:
+    """The query's matches, shaped by the language, then nested in start
+    order: a definition inside another is qualified by it (``Store.get``),
+    and a function inside a class-like one is a method."""
+    with timed():
+        matches = QueryCursor(_definition_query(parsed.language)).matches(parsed.tree.root_node)
+    shape = spec(parsed.language).shape
+    text, char = parsed.text, parsed.char
+
+    def node_text(n: Node) -> str:
+        return text[char(n.start_byte) : char(n.end_byte)]
+
+    candidates: list[_Candidate] = []
+    for _pattern, captures in matches:
+        kind_capture = next(name for name in captures if name.startswith("definition."))
+        kind = kind_capture.removeprefix("definition.")
+        candidates.extend(shape(QueryMatch(kind, captures[kind_capture][0], captures, node_text)))
+    spans = [(parsed.char(c.first.start_byte), parsed.char(c.last.end_byte)) for c in candidates]
+    order = sorted(range(len(candidates)), key=lambda i: (spans[i][0], -spans[i][1]))
+    found: list[Definition] = []
+    seen: set[tuple[int, int, str]] = set()
+    stack: list[Definition] = []  # definitions containing the current one
+    for i in order:
+        candidate, (start, end) = candidates[i], spans[i]
+        while stack and stack[-1].end <= start:
+            stack.pop()
+        # An equal span is a sibling (``const A, B = 1, 2``), not a container.
+        parent = None
+        if stack and stack[-1].end >= end and (stack[-1].start, stack[-1].end) != (start, end):
+            parent = stack[-1]
+        kind, name = candidate.kind, candidate.name
+        if parent is not None:
+            name = f"{parent.name}.{name}"
+            if kind == "function" and parent.kind in _CLASS_LIKE:
+                kind = "method"
+        if (start, end, name) in seen:
+            continue  # two patterns describing one definition
+        seen.add((start, end, name))
+        lines = LineRange(candidate.first.start_point[0] + 1, _end_line(candidate.last))
+        definition = Definition(kind=kind, name=name, lines=lines, start=start, end=end)
+        found.append(definition)
+        stack.append(definition)
+        if candidate.value is not None:
+            value = _unwrap_value(candidate.value)
+            parsed._values[definition] = (parsed.char(value.start_byte), parsed.char(value.end_byte))
+    return found
+
+
+def _unwrap_value(node: Node) -> Node:
+    """The literal under TypeScript's ``8_000 as const`` / ``satisfies T``."""
+    while node.type in ("as_expression", "satisfies_expression") and node.named_child_count:
+        node = node.named_child(0)
+    return node
+
+
+def definitions(text: str, path: str, key: str | None = None) -> list[Definition] | None:
+    """Every definition in the text, in order of their start; ``None`` when
+    no grammar covers ``path``."""
+    parsed = _parsed_for(text, path, key)
+    return None if parsed is None else list(_definitions_of(parsed))
+
+
+def enclosing(text: str, path: str, lines: LineRange, key: str | None = None) -> Definition | None:
+    """The innermost definition containing all of ``lines`` (``None`` at
+    module level, or when no grammar covers ``path``)."""
+    found = definitions(text, path, key)
+    best: Definition | None = None
+    for definition in found or ():
+        if definition.lines.contains(lines):
+            if best is None or (definition.end - definition.start) <= (best.end - best.start):
+                best = definition
+    return best
+
+
+def _name_matches(definition: Definition, name: str) -> bool:
+    return definition.name == name or definition.name.endswith("." + name)
+
+
+def find_definitions(
+    text: str, path: str, name: str, kind: str | None = None, key: str | None = None
+) -> list[Definition] | None:
+    """Definitions named ``name``: qualified (``Store.get``), partly
+    qualified, or bare (``get``); optionally of one ``kind``."""
+    found = definitions(text, path, key)
+    if found is None:
+        return None
+    return [d for d in found if _name_matches(d, name) and (kind is None or d.kind == kind)]
+
+
+def value_of(text: str, path: str, symbol: str, key: str | None = None) -> str | None:
+    """The expression text assigned to a module-level assignment or constant
+    (``"200"`` for ``MAX_ENTRIES = 200``), or ``None``."""
+    parsed = _parsed_for(text, path, key)
+    if parsed is None:
+        return None
+    for definition in _definitions_of(parsed):
+        if definition.kind in _VALUE_KINDS and _name_matches(definition, symbol):
+            span = _value_span(parsed, definition)
+            if span is not None:
+                return text[span[0] : span[1]]
+    return None
