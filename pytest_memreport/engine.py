@@ -18,7 +18,7 @@ from .dialects import claims as claims_mod
 from .checks import drift, predicates, symbolrefs, verify
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
-from .dialects import ReportError, parse_report, read_report
+from .dialects import ReportError, decode_report, parse_report, read_report_bytes
 from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
@@ -123,16 +123,15 @@ class Engine:
         cached = self._reports.get(key)
         if cached is None:
             start = time.perf_counter()
-            text, read_findings = read_report(key)
+            # One read: the bytes parsed are the bytes a rewrite checks against.
+            data = read_report_bytes(key)
+            text, read_findings = decode_report(str(key), data)
             cached = parse_report(self.display_path(key), text, self.options.dialect)
             if read_findings:
                 # An empty report or a control character is a structural finding
                 # (the structure item fails), not something to drop.
                 cached = replace(cached, findings=tuple(read_findings) + cached.findings)
-            try:
-                self.report_bytes[cached.path] = key.read_bytes()
-            except OSError:
-                pass
+            self.report_bytes[cached.path] = data
             self.timing.add("parse", time.perf_counter() - start)
             self._reports[key] = cached
         return cached
@@ -344,7 +343,8 @@ class Engine:
         files: list[ClaimsFile] = []
         errors: list[str] = []
         beside = claims_mod.claims_path_for(self.report_file(report))
-        candidates = ([beside] if beside.is_file() else []) + [Path(p) for p in self.options.claims]
+        # beside.exists(): a FIFO or device there is refused, not silently skipped
+        candidates = ([beside] if beside.exists() else []) + [Path(p) for p in self.options.claims]
         for path in candidates:
             loaded = self._claims_file(path)
             if isinstance(loaded, ClaimsError):

@@ -9,6 +9,8 @@ starts the engine and the session (:mod:`.session`: summary, JSON, write-back).
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,8 @@ from ..options import OptionError, build_options, parse_shard
 
 PATHS_KEY = pytest.StashKey[list]()
 RESOLVED_KEY = pytest.StashKey[frozenset]()
+#: resolved report -> the name it was first collected under
+COLLECTED_KEY = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -66,12 +70,28 @@ def report_paths(config: pytest.Config) -> list[Path]:
     # Reports are named relative to where pytest runs, as the user typed them.
     given = [p.relative_to(here) if p.is_absolute() and p.is_relative_to(here) else p for p in given]
     out: list[Path] = []
+    seen: set[Path] = set()
     for path in given:
-        candidates = sorted(path.rglob("*.md")) if path.is_dir() else [path]
+        candidates = [c for c in sorted(path.rglob("*.md")) if not c.is_dir()] if path.is_dir() else [path]
         for candidate in candidates:
-            if candidate not in out:
+            # One report under two names (a symlink, ``latest.md -> a.md``) is one report.
+            real = candidate.resolve()
+            if real not in seen:
+                seen.add(real)
                 out.append(candidate)
     return out
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What ``path`` is when it exists but is no regular file (a FIFO, a device), else ``None``."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
+            stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}.get(stat.S_IFMT(mode), "not a regular file")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -112,6 +132,10 @@ def pytest_configure(config: pytest.Config) -> None:
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise pytest.UsageError(f"--memreport {missing[0]}: no such file or folder; give the path of a report")
+    for path in paths:
+        kind = _not_a_file(path)
+        if kind:  # pytest would not collect it: the run would check nothing, or hang reading it
+            raise pytest.UsageError(f"--memreport {path}: {kind}, not a report file; give a regular file")
     from .session import start
 
     start(config, options, paths, shard)
@@ -132,7 +156,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     wanted = parent.config.stash.get(RESOLVED_KEY, None)
     if wanted is None:  # resolved once: pytest asks for every file it walks
         wanted = parent.config.stash[RESOLVED_KEY] = frozenset(p.resolve() for p in paths)
-    if file_path.resolve() in wanted:
+    real = file_path.resolve()
+    if real in wanted:
+        first_name = parent.config.stash.setdefault(COLLECTED_KEY, {}).setdefault(real, file_path)
+        if first_name != file_path:
+            return None  # the same report reached again under another name
         from .items import MemreportFile
 
         return MemreportFile.from_parent(parent, path=file_path)
