@@ -59,7 +59,7 @@ _SOURCE_ONLY = re.compile(r"SRC-(\d{1,6}):?")
 _SOURCE_RANGES = re.compile(r"SRC-(\d{1,6}):(?:L)?(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)")
 #: ``**Revision:** `<sha>``` / ``Frozen revision: <sha>`` (not ``Reviewed revision``)
 _REVISION = re.compile(
-    r"(?i)(?<![\w-])(?<!reviewed )(?:frozen[ \t]+)?revision[*_`]*[ \t]*:[*_` \t]*\[?([0-9a-f]{7,40})(?![0-9a-z])"
+    r"(?i)(?<![\w-])(?<!reviewed )(?:frozen[ \t]+)?revision[*_`]*[ \t]*:[*_` \t]*\[?([0-9a-f]{7,64})(?![0-9a-z])"
 )
 _MARKUP = "*_`~ \t"
 

@@ -18,7 +18,7 @@ from .catfile import DEFAULT_CACHE_BYTES, BlobCache, BlobReader
 from .commit import CommitSnapshot
 from .errors import RepoError, RevisionError
 from .history import History
-from .objects import HEX_OID, SHORT_HEX
+from .objects import HEX_OID, OBJECT_FORMATS, SHORT_HEX, object_format
 from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
 from .workdir import WorktreeSnapshot
@@ -54,7 +54,13 @@ class GitStore:
         self.is_bare = is_bare
         self.max_file_bytes = max_file_bytes
         self._runner = GitRunner(path, environment())
-        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes)
+        format_name = object_format(self._runner.run(["rev-parse", "--show-object-format"], check=False))
+        if format_name not in OBJECT_FORMATS:
+            raise RepoError(f"{path} uses the {format_name} object format, which is not supported "
+                            f"(supported: {', '.join(OBJECT_FORMATS)})")
+        #: ``sha1`` or ``sha256``: object ids are 40 or 64 hex digits
+        self.object_format = format_name
+        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
         self._history = History(self._runner, self.resolve, self.snapshot)
         self._cache_lock = threading.RLock()
         self._resolved: dict[str, str] = {}

@@ -65,14 +65,14 @@ class WorktreeSnapshot(Snapshot):
         mode = found.st_mode
         if stat.S_ISLNK(mode):
             target = os.fsencode(os.readlink(self._root / clean))
-            return TreeEntry(clean, blob_oid(target), "symlink", len(target))
+            return TreeEntry(clean, blob_oid(target, self._reader.object_format), "symlink", len(target))
         if stat.S_ISDIR(mode):
             if clean and _is_nested_repository(self._root / clean):
                 return TreeEntry(clean, "", "submodule")
             return TreeEntry(clean, "", "dir")
         if stat.S_ISREG(mode):
             data = self._read_bytes(clean, found)
-            oid = blob_oid(data) if data is not None else ""
+            oid = blob_oid(data, self._reader.object_format) if data is not None else ""
             return TreeEntry(clean, oid, "file", found.st_size)
         return None  # sockets, FIFOs, devices: nothing a report can quote
 
@@ -85,7 +85,7 @@ class WorktreeSnapshot(Snapshot):
         data = self._read_bytes(clean, found)
         if data is None:
             return None
-        return self._reader.decode_cached(clean, blob_oid(data), data)
+        return self._reader.decode_cached(clean, blob_oid(data, self._reader.object_format), data)
 
     def _read_bytes(self, clean: str, found: os.stat_result) -> bytes | None:
         if found.st_size > self._reader.max_file_bytes:
