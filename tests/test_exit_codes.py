@@ -119,10 +119,10 @@ def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
     ("module", "name", "option", "status"),
     [
         # a collection error; the summary meets it again: an internal error
-        ("engine", "parse_report", None, pytest.ExitCode.INTERNAL_ERROR),
+        ("engine", "parse_folder", None, pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
-        ("outputs.writeback", "apply_edits", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
+        ("outputs.writeback", "apply_files", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
     ],
 )
 def test_an_exception_outside_items_fails_the_run(pytester, target, module, name, option, status):

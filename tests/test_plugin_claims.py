@@ -165,7 +165,9 @@ def test_repin_refused_lists_blockers(pytester, make_repo):
     )
     assert result.ret == 1
     out = result.stdout.str()
-    assert "re-pin to" in out and "refused" in out and "changed there" in out
+    assert "re-pin to" in out and "refused" in out
+    assert f"store.txt:15: quote store.py is changed at {later[:12]}" in out
+    assert f"store.claims.yaml:5: MEM-RTE-forget predicate fails at {later[:12]}" in out
     assert report.read_bytes() == original
 
 

@@ -296,8 +296,14 @@ def test_unreadable_files_are_skipped_and_named(target):
     # nothing readable was searched: the absence is not established
     assert not result.ok and result.error
     assert "assets/logo.bin is a binary file" in result.message
+    # a binary file in the boundary leaves the absence unproven: unknown (an error), never a pass
     mixed = evaluate(pred("- absent: {glob: ['assets/**', 'README.md'], text: swap_in_place}"), at(store, pin))
-    assert mixed.ok and "Skipped 1 unreadable file(s): assets/logo.bin is a binary file" in mixed.message
+    assert not mixed.ok and mixed.error
+    assert "unknown" in mixed.message and "assets/logo.bin is a binary file" in mixed.message
+    assert "skip_unreadable: true" in mixed.message
+    opted = evaluate(pred("- absent: {glob: ['assets/**', 'README.md'], text: swap_in_place, skip_unreadable: true}"),
+                     at(store, pin))
+    assert opted.ok and "Skipped 1 unreadable file(s): assets/logo.bin is a binary file" in opted.message
 
 
 # --------------------------------------------------------------------------- in: code | comments | strings
@@ -481,8 +487,41 @@ def test_many_matches_and_skipped_files_keep_messages_short(make_repo):
     files["src/big.py"] = "hit = 1\n" * (MAX_KEPT_MATCHES + 200)
     pin = repo.commit(files)
     with GitStore.open(repo.path) as store:
-        result = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1}"), store.snapshot(pin))
+        unknown = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1}"), store.snapshot(pin))
+        result = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1, skip_unreadable: true}"),
+                          store.snapshot(pin))
+    # eight binary files went uncounted: the count is unknown unless the user opted out
+    assert not unknown.ok and unknown.error and "went uncounted" in unknown.message
     assert result.ok and result.actual == MAX_KEPT_MATCHES + 200
     assert len(result.matches) == MAX_KEPT_MATCHES
     assert "Skipped 8 unreadable file(s)" in result.message and "; and 3 more." in result.message
     assert len(result.message) < 1000
+
+
+# --------------------------------------------------------------------------- failing closed (issue 20)
+
+
+@pytest.mark.parametrize("mode", ["commit", "worktree"])
+def test_a_tracked_backslash_file_is_searched_as_git_spells_it(make_repo, mode):
+    """``src\\evil.py`` is one tracked file: an absence over ``src*`` must see what it holds."""
+    repo = make_repo("backslash")
+    pin = repo.commit({"src/ok.py": "x = 1\n", "src\\evil.py": "compare_and_swap(x)\n"})
+    with GitStore.open(repo.path) as store:
+        snapshot = store.snapshot(pin if mode == "commit" else "worktree")
+        assert "src\\evil.py" in snapshot.files()
+        absent = evaluate(pred("- absent: {glob: '**', text: 'compare_and_swap('}"), snapshot)
+        count = evaluate(pred("- count: {glob: '*', regex: 'compare_and_swap', equals: 0}"), snapshot)
+    assert not absent.ok and not absent.error, absent.message
+    assert [(h.path, h.line) for h in absent.matches] == [("src\\evil.py", 1)]
+    assert not count.ok and count.actual == 1, count.message
+
+
+def test_an_over_size_file_in_the_boundary_makes_absent_unknown(make_repo):
+    repo = make_repo("big")
+    pin = repo.commit({"src/small.py": "x = 1\n", "src/huge.py": "y = 2\n" * 4000})
+    with GitStore.open(repo.path, max_file_bytes=1024) as store:
+        snapshot = store.snapshot(pin)
+        unknown = evaluate(pred("- absent: {glob: 'src/**', text: 'eval('}"), snapshot)
+        opted = evaluate(pred("- absent: {glob: 'src/**', text: 'eval(', skip_unreadable: true}"), snapshot)
+    assert not unknown.ok and unknown.error and "src/huge.py" in unknown.message
+    assert opted.ok and "src/huge.py" in opted.message

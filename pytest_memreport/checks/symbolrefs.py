@@ -16,10 +16,9 @@ from dataclasses import replace
 
 from ..text import symbols
 from . import verify
-from .drift import DELETED, MOVED, SHIFTED, UNCHANGED, DriftResult
+from .drift import DELETED, MOVED, RENAMED, SHIFTED, UNCHANGED, DriftResult
 from ..model import Evidence
 
-RENAMED = "renamed"
 
 
 def _definition(snapshot, path: str, name: str):

@@ -14,7 +14,9 @@ from .results import (
     DELETED,
     MOVED,
     NOT_CHECKED,
+    PASSING,
     RELOCATED,
+    RENAMED,
     SHIFTED,
     UNCHANGED,
     DriftResult,
@@ -23,6 +25,6 @@ from .results import (
 from .search import expect_searches
 
 __all__ = [
-    "AHEAD", "CHANGED", "DELETED", "MOVED", "NOT_CHECKED", "RELOCATED", "SHIFTED", "UNCHANGED",
+    "AHEAD", "CHANGED", "DELETED", "MOVED", "NOT_CHECKED", "PASSING", "RELOCATED", "RENAMED", "SHIFTED", "UNCHANGED",
     "DriftResult", "Place", "ahead", "classify", "expect_searches",
 ]

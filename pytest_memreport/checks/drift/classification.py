@@ -22,7 +22,7 @@ from ...gitstore import WORKTREE
 from ...model import Evidence, EvidenceKind, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import follow, search
+from . import follow, ranges, search
 from .results import (
     AHEAD, CHANGED, DELETED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED, DriftResult,
     Place,
@@ -55,6 +55,10 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
         if not (pin.recorded_text or "").strip():
             # Blank lines say nothing to look for: only the file's fate is known.
             return drift.cited_path(note="the cited lines are blank at the pin; only the file was checked")
+        if pin.oid and pin.lines is not None:
+            entry = against.entry(evidence.path)
+            if entry is None or entry.kind != "file" or entry.oid != pin.oid:
+                return ranges.classify_range(drift, pin.recorded_text)  # exact lines only
         return drift.quotation(pin.recorded_text)
     return drift.quotation(evidence.text or "")
 

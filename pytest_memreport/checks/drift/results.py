@@ -25,13 +25,15 @@ UNCHANGED = "unchanged"
 SHIFTED = "shifted"
 MOVED = "moved"
 RELOCATED = "relocated"
+#: a symbol's body under a new name (``symbolrefs``)
+RENAMED = "renamed"
 CHANGED = "changed"
 DELETED = "deleted"
 NOT_CHECKED = "not-checked"
 AHEAD = "ahead"
 
-#: statuses under which the quote still holds in its (possibly renamed) file
-_STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
+#: statuses under which the evidence still holds, possibly elsewhere: the drift check passes
+PASSING = frozenset({UNCHANGED, SHIFTED, MOVED, RELOCATED, RENAMED})
 
 #: how many relocation places a one-line summary names before "and N more"
 SUMMARY_PLACES = 4
