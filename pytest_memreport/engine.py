@@ -20,6 +20,7 @@ from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Predicate
 from .dialects.claims.assembly import ReportClaims, assemble
 from .dialects import ReportError, decode_report, parse_folder, read_report_bytes
+from .dialects.inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from .dialects.runs import RunFile
 from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION
@@ -403,8 +404,9 @@ class Engine(TargetPaths):
         key = Path(path).resolve()
         if key not in self._claims_files:
             try:
-                self.claims_bytes[str(key)] = key.read_bytes()
-            except OSError:
+                # regular files only: a FIFO or device here must not hang the run
+                self.claims_bytes[str(key)] = read_regular(key, MAX_CLAIMS_BYTES)
+            except (OSError, InputRefused):
                 pass  # load_claims says why it cannot be read
             try:
                 self._claims_files[key] = claims_mod.load_claims(path)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 HEX_OID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-SHORT_HEX = re.compile(r"[0-9a-fA-F]{4,63}")
+SHORT_HEX = re.compile(r"(?:[0-9a-fA-F]{4,39}|[0-9a-fA-F]{41,63})")  # shorter than a full SHA-1 or SHA-256 id
 
 
 #: the object formats git knows, and the hash each names its objects with

@@ -47,6 +47,7 @@ class GitStore:
         is_bare: bool,
         max_file_bytes: int = textfile.DEFAULT_MAX_BYTES,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
+        format_name: str = "sha1",
     ) -> None:
         self.path = path
         self.git_dir = git_dir
@@ -54,7 +55,6 @@ class GitStore:
         self.is_bare = is_bare
         self.max_file_bytes = max_file_bytes
         self._runner = GitRunner(path, environment())
-        format_name = object_format(self._runner.run(["rev-parse", "--show-object-format"], check=False))
         if format_name not in OBJECT_FORMATS:
             raise RepoError(f"{path} uses the {format_name} object format, which is not supported "
                             f"(supported: {', '.join(OBJECT_FORMATS)})")
@@ -105,12 +105,12 @@ class GitStore:
             what = "is not a folder" if where.exists() else "does not exist"
             raise RepoError(f"{where} {what}: give the path of a clone of the target repository")
         out = git_or_repo_error(
-            ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
+            ["rev-parse", "--show-object-format", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
              "--is-inside-work-tree", "--show-cdup"],
             where,
             environment(),
         )
-        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        format_name, *lines = out.decode("utf-8", "surrogateescape").split("\n")
         is_bare = lines[0] == "true"
         git_dir = Path(lines[1])
         common_dir = (where / lines[2]).resolve()
@@ -124,7 +124,8 @@ class GitStore:
                 f"{where} is inside git's own folder {git_dir}: give the work tree "
                 f"({git_dir.parent}) instead"
             )
-        return cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes)
+        return cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes,
+                   object_format(format_name.encode()))
 
     def close(self) -> None:
         """End the persistent ``cat-file`` processes (the store may be used again; they restart)."""

@@ -47,7 +47,7 @@ class RepositoryLink:
         return is_sha(self.ref)
 
 
-_SHA_ONLY = re.compile(r"[0-9a-fA-F]{7,64}")
+_SHA_ONLY = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{7,40}")
 _LINE_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
 _LINK_KINDS = {"blob": "blob", "raw": "blob", "tree": "tree", "commit": "commit"}
 
