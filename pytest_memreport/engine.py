@@ -19,7 +19,8 @@ from .checks import clones, drift, predicate_follow, predicates, symbolrefs, ver
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Predicate
 from .dialects.claims.assembly import ReportClaims, assemble
-from .dialects import ReportError, parse_folder, read_report
+from .dialects import ReportError, decode_report, parse_folder, read_report_bytes
+from .dialects.inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from .dialects.runs import RunFile
 from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION
@@ -167,17 +168,16 @@ class Engine(TargetPaths):
         paths: dict[str, Path] = {}
         for member in members:
             try:
-                text, read_findings = read_report(member)
+                # One read: the bytes parsed are the bytes a rewrite checks against.
+                data = read_report_bytes(member)
+                text, read_findings = decode_report(str(member), data)
             except ReportError as exc:
                 self._reports[member] = exc
                 continue
             name = self.display_path(member)
             paths[name] = member
             files.append(RunFile(name, text, tuple(read_findings)))
-            try:
-                self.report_bytes[name] = member.read_bytes()
-            except OSError:
-                pass
+            self.report_bytes[name] = data
         try:
             runs = parse_folder(self.display_path(key.parent), files, self.options.dialect)
         except ReportError as exc:
@@ -467,8 +467,9 @@ class Engine(TargetPaths):
         key = Path(path).resolve()
         if key not in self._claims_files:
             try:
-                self.claims_bytes[str(key)] = key.read_bytes()
-            except OSError:
+                # regular files only: a FIFO or device here must not hang the run
+                self.claims_bytes[str(key)] = read_regular(key, MAX_CLAIMS_BYTES)
+            except (OSError, InputRefused):
                 pass  # load_claims says why it cannot be read
             try:
                 self._claims_files[key] = claims_mod.load_claims(path)
@@ -489,7 +490,8 @@ class Engine(TargetPaths):
         files: list[ClaimsFile] = []
         errors: list[str] = []
         beside = claims_mod.claims_path_for(self.report_file(report))
-        candidates = ([beside] if beside.is_file() else []) + [Path(p) for p in self.options.claims]
+        # beside.exists(): a FIFO or device there is refused, not silently skipped
+        candidates = ([beside] if beside.exists() else []) + [Path(p) for p in self.options.claims]
         for path in candidates:
             loaded = self._claims_file(path)
             if isinstance(loaded, ClaimsError):

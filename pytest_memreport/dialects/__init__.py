@@ -16,11 +16,12 @@ from dataclasses import replace
 
 from ..model import Finding, Report
 from ..model import Run
-from . import core, records, review, runs, tables
+from . import core, inputs, records, review, runs, tables
 from .claims.inline import memreport_blocks
 from .core import anchors  # run citation forms (also core.anchors)
 
-__all__ = ["DIALECTS", "ReportError", "detect", "detect_dialect", "parse_folder", "parse_report", "read_report"]
+__all__ = ["DIALECTS", "ReportError", "decode_report", "detect", "detect_dialect", "parse_folder", "parse_report",
+           "read_report", "read_report_bytes"]
 
 
 class ReportError(Exception):
@@ -45,13 +46,20 @@ def read_report(path: str | os.PathLike[str]) -> tuple[str, list[Finding]]:
     normalised to ``\\n``.
 
     Returns the text and findings about it (an empty report, control
-    characters). Raises :class:`ReportError` when the file cannot be read or
-    is not UTF-8.
+    characters). Raises :class:`ReportError` when the file cannot be read,
+    is not a regular file (a FIFO, a device), is over
+    :data:`.inputs.MAX_REPORT_BYTES` or is not UTF-8.
     """
+    return decode_report(os.fspath(path), read_report_bytes(path))
+
+
+def read_report_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A report file's bytes, read once; :class:`ReportError` when it cannot be read or is not a file."""
     name = os.fspath(path)
     try:
-        with open(name, "rb") as handle:
-            data = handle.read()
+        return inputs.read_regular(name, inputs.MAX_REPORT_BYTES)
+    except inputs.InputRefused as refused:
+        raise ReportError(f"{name} {refused.reason}; pass a report file") from None
     except IsADirectoryError:
         raise ReportError(f"{name} is a directory, not a report; pass the report file") from None
     except FileNotFoundError:
@@ -59,6 +67,10 @@ def read_report(path: str | os.PathLike[str]) -> tuple[str, list[Finding]]:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ReportError(f"{name} cannot be read ({reason}); check its permissions") from None
+
+
+def decode_report(name: str, data: bytes) -> tuple[str, list[Finding]]:
+    """A report's bytes as text and findings about it (see :func:`read_report`)."""
     if data.startswith(_BOM):
         data = data[len(_BOM):]
     try:

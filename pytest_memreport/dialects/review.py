@@ -68,7 +68,7 @@ TOP_LEVEL_FILES = frozenset(
 _ATTRIBUTION = re.compile(r"(?:---|—)[ \t]+(\S.*)")
 #: `` `path` @ `sha` `` / ``path at sha`` / ``path`` (after the dash)
 _PLAIN_SOURCE = re.compile(
-    r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
+    r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
 )
 #: a line that states the reviewed commit (its sha may sit only in a commit link)
 _REVIEWED = re.compile(r"(?i)\breviewed[*_]*[ \t]+(?:commit|revision)")

@@ -56,8 +56,12 @@ class BlobReader:
     (it restarts when used again).
     """
 
-    def __init__(self, runner: GitRunner, git_dir: Path, max_file_bytes: int, cache_bytes: int) -> None:
+    def __init__(self, runner: GitRunner, git_dir: Path, max_file_bytes: int, cache_bytes: int,
+                 format_name: str = "sha1") -> None:
         self._runner = runner
+        #: ``sha1`` or ``sha256``; gitpython's persistent reader parses SHA-1 ids only,
+        #: so a SHA-256 repository is read through pipelined ``cat-file`` runs
+        self.object_format = format_name
         self._git_dir = git_dir
         self.max_file_bytes = max_file_bytes
         self.blobs = BlobCache(cache_bytes)
@@ -85,6 +89,12 @@ class BlobReader:
 
     def header(self, name: str) -> tuple[str, str] | None:
         """``(object id, type)`` from the persistent ``cat-file --batch-check``, or ``None`` when missing."""
+        if self.object_format != "sha1":
+            result = self._runner.timed(["cat-file", "--batch-check"], stdin=name.encode("utf-8") + b"\n")
+            fields = result.stdout.split()
+            if result.returncode != 0 or len(fields) != 3:
+                return None  # "<name> missing"
+            return fields[0].decode("ascii"), fields[1].decode("ascii")
         with self._reader_lock:
             try:
                 oid, kind, _ = self._git().get_object_header(name)
@@ -117,6 +127,11 @@ class BlobReader:
         if size is not None and size > self.max_file_bytes:
             # Decided from the tree listing: a huge blob is never loaded.
             return TextFile(path, oid, "too-large", size=size)
+        if self.object_format != "sha1":
+            self._prefetch({oid: path})
+            cached = self.blobs.get(oid)
+            if cached is not None:
+                return cached if cached.path == path else replace(cached, path=path)
         with self._reader_lock:
             began = time.perf_counter()
             try:
@@ -146,6 +161,10 @@ class BlobReader:
                   if self.blobs.get(e.oid) is None and (e.size is None or e.size <= self.max_file_bytes)}
         if len(wanted) < 2:
             return
+        self._prefetch(wanted)
+
+    def _prefetch(self, wanted: dict[str, str]) -> None:
+        """Read the blobs ``wanted`` (object id -> path) in one ``git cat-file --batch`` run, into the cache."""
         result = self._runner.timed(["cat-file", "--batch"],
                                     stdin=b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
         out, pos = result.stdout, 0

@@ -10,17 +10,21 @@ pointing git at another repository. git's ``safe.directory`` refusal becomes a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import time
 from pathlib import Path
 
 from .errors import RepoError
 
-# Variables that would point git at another repository, index or object store
-# than the one opened (e.g. when pytest itself runs inside a git hook).
-_LOCATION_VARIABLES = frozenset(
+#: Variables that point git at another repository, index, object store or
+#: history than the one opened: git sets several of them for its hooks, so
+#: pytest run from a hook would otherwise read (and an observation's own
+#: ``git add`` write) the outer repository. Observations drop them too.
+LOCATION_VARIABLES = frozenset(
     {
         "GIT_DIR",
         "GIT_WORK_TREE",
@@ -31,9 +35,15 @@ _LOCATION_VARIABLES = frozenset(
         "GIT_NAMESPACE",
         "GIT_PREFIX",
         "GIT_QUARANTINE_PATH",
-        "GIT_EXTERNAL_DIFF",
+        "GIT_SHALLOW_FILE",
+        "GIT_GRAFT_FILE",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_SUPER_PREFIX",
+        "GIT_INTERNAL_SUPER_PREFIX",
     }
 )
+# ...and a diff program of the calling environment must not run on our reads.
+_DROPPED_VARIABLES = LOCATION_VARIABLES | {"GIT_EXTERNAL_DIFF"}
 
 # Keep git from writing anything as a side effect of reading.
 QUIET_ENVIRONMENT = {
@@ -50,7 +60,7 @@ _SAFE_DIRECTORY_HINT = re.compile(r"safe\.directory (\S[^\n]*)")
 
 def environment() -> dict[str, str]:
     """The calling environment without git location variables, plus the quiet settings."""
-    env = {k: v for k, v in os.environ.items() if k not in _LOCATION_VARIABLES}
+    env = {k: v for k, v in os.environ.items() if k not in _DROPPED_VARIABLES}
     env.update(QUIET_ENVIRONMENT)
     return env
 
@@ -80,6 +90,29 @@ def execute(
         raise RepoError("git is not installed or not on PATH: install git to check reports") from None
 
 
+def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    """One quiet git command in its own process group; interrupted, the whole group is killed and reaped.
+
+    For commands that may start others (a checkout runs ``git reset``, which
+    could run filters): Ctrl-C or a signal turned into an exception stops
+    every process of the group before the caller removes what they write to.
+    """
+    argv = ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    except FileNotFoundError:
+        raise RepoError("git is not installed or not on PATH: install git to check reports") from None
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
 def git_or_repo_error(args: list[str], where: Path, env: dict[str, str]) -> bytes:
     """stdout of a command that opens the repository at ``where``; a :class:`RepoError` saying why it cannot."""
     result = execute(args, where, env)
@@ -103,11 +136,15 @@ class GitRunner:
         #: git processes started (the persistent ``cat-file`` not counted): what a cost bound is measured in
         self.commands = 0
 
-    def run(self, args: list[str], check: bool = True) -> bytes:
-        """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure."""
+    def run(self, args: list[str], check: bool = True, own_group: bool = False) -> bytes:
+        """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure.
+
+        ``own_group``: in its own process group, all of it killed if interrupted
+        (:func:`execute_in_own_group`).
+        """
         began = time.perf_counter()
         self.commands += 1
-        result = execute(args, self.path, self.env)
+        result = (execute_in_own_group if own_group else execute)(args, self.path, self.env)
         self.seconds += time.perf_counter() - began
         if check and result.returncode != 0:
             raise self.failure(args, result)
@@ -121,6 +158,25 @@ class GitRunner:
             f"{self.path}: `git {args[0] if args[0] != '-c' else args[2]}` failed: "
             f"{message[0] if message else 'exit status ' + str(result.returncode)}"
         )
+
+    def with_config(self, path: Path, settings: dict[str, str]) -> GitRunner:
+        """A runner for the repository at ``path`` whose commands see ``settings`` on top of every config file.
+
+        The settings travel as ``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_<n>``/
+        ``GIT_CONFIG_VALUE_<n>`` (after any the environment already has), so a
+        key may hold any character ``-c`` would misparse, such as ``=``.
+        """
+        env = dict(self.env)
+        try:
+            count = int(env.get("GIT_CONFIG_COUNT", "0") or "0")
+        except ValueError:
+            count = 0
+        for key, value in settings.items():
+            env[f"GIT_CONFIG_KEY_{count}"] = key
+            env[f"GIT_CONFIG_VALUE_{count}"] = value
+            count += 1
+        env["GIT_CONFIG_COUNT"] = str(count)
+        return GitRunner(path, env)
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""

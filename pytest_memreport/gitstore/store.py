@@ -20,7 +20,7 @@ from .commit import CommitSnapshot
 from .errors import RepoError, RevisionError
 from .history import History, LogCommit
 from .hunks import Hunks, LineCounts
-from .objects import HEX_OID, SHORT_HEX
+from .objects import HEX_OID, OBJECT_FORMATS, SHORT_HEX, object_format
 from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
 from .workdir import WorktreeSnapshot
@@ -49,6 +49,7 @@ class GitStore:
         is_bare: bool,
         max_file_bytes: int = textfile.DEFAULT_MAX_BYTES,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
+        format_name: str = "sha1",
     ) -> None:
         self.path = path
         self.git_dir = git_dir
@@ -56,7 +57,12 @@ class GitStore:
         self.is_bare = is_bare
         self.max_file_bytes = max_file_bytes
         self._runner = GitRunner(path, environment())
-        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes)
+        if format_name not in OBJECT_FORMATS:
+            raise RepoError(f"{path} uses the {format_name} object format, which is not supported "
+                            f"(supported: {', '.join(OBJECT_FORMATS)})")
+        #: ``sha1`` or ``sha256``: object ids are 40 or 64 hex digits
+        self.object_format = format_name
+        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
         self._history = History(self._runner, self.resolve, self.snapshot)
         self._hunks = Hunks(self._history, WORKTREE)
         self._missing: dict[tuple[str, ...], frozenset[str]] = {}
@@ -108,12 +114,12 @@ class GitStore:
             what = "is not a folder" if where.exists() else "does not exist"
             raise RepoError(f"{where} {what}: give the path of a clone of the target repository")
         out = git_or_repo_error(
-            ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
+            ["rev-parse", "--show-object-format", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
              "--is-inside-work-tree", "--show-cdup"],
             where,
             environment(),
         )
-        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        format_name, *lines = out.decode("utf-8", "surrogateescape").split("\n")
         is_bare = lines[0] == "true"
         git_dir = Path(lines[1])
         common_dir = (where / lines[2]).resolve()
@@ -127,7 +133,8 @@ class GitStore:
                 f"{where} is inside git's own folder {git_dir}: give the work tree "
                 f"({git_dir.parent}) instead"
             )
-        return cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes)
+        return cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes,
+                   object_format(format_name.encode()))
 
     def close(self) -> None:
         """End the persistent ``cat-file`` processes (the store may be used again; they restart)."""

@@ -17,7 +17,9 @@ from .snapshot import WORKTREE, Snapshot
 class WorktreeSnapshot(Snapshot):
     """The working tree on disk, read-only.
 
-    Reads files under the work tree root only, never following a symlink; the
+    Reads files under the work tree root only, never following a symlink
+    (each path component is opened relative to its folder's descriptor with
+    ``O_NOFOLLOW``, :func:`open_beneath`); the
     file list (tracked plus untracked-but-not-ignored files) is taken once.
     Object ids are git blob ids computed from the bytes on disk.
     """
@@ -65,14 +67,14 @@ class WorktreeSnapshot(Snapshot):
         mode = found.st_mode
         if stat.S_ISLNK(mode):
             target = os.fsencode(os.readlink(self._root / clean))
-            return TreeEntry(clean, blob_oid(target), "symlink", len(target))
+            return TreeEntry(clean, blob_oid(target, self._reader.object_format), "symlink", len(target))
         if stat.S_ISDIR(mode):
             if clean and _is_nested_repository(self._root / clean):
                 return TreeEntry(clean, "", "submodule")
             return TreeEntry(clean, "", "dir")
         if stat.S_ISREG(mode):
             data = self._read_bytes(clean, found)
-            oid = blob_oid(data) if data is not None else ""
+            oid = blob_oid(data, self._reader.object_format) if data is not None else ""
             return TreeEntry(clean, oid, "file", found.st_size)
         return None  # sockets, FIFOs, devices: nothing a report can quote
 
@@ -85,17 +87,15 @@ class WorktreeSnapshot(Snapshot):
         data = self._read_bytes(clean, found)
         if data is None:
             return None
-        return self._reader.decode_cached(clean, blob_oid(data), data)
+        return self._reader.decode_cached(clean, blob_oid(data, self._reader.object_format), data)
 
     def _read_bytes(self, clean: str, found: os.stat_result) -> bytes | None:
         if found.st_size > self._reader.max_file_bytes:
             return None
-        # O_NOFOLLOW: should the file have become a symlink since lstat, refuse it.
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         try:
-            fd = os.open(self._root / clean, flags)
+            fd = open_beneath(self._root, clean)
         except OSError:
-            return None
+            return None  # gone, or a component became a symlink since lstat: refused
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return None
@@ -122,3 +122,28 @@ class WorktreeSnapshot(Snapshot):
 
 def _is_nested_repository(directory: Path) -> bool:
     return os.path.lexists(directory / ".git")
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+
+
+def open_beneath(root: Path, clean: str) -> int:
+    """A read-only descriptor of ``root/clean``, opened one component at a time.
+
+    Each folder is opened relative to the one above it with ``O_NOFOLLOW``,
+    so a folder swapped for a symlink after it was checked (``lstat``) fails
+    the open instead of leading out of the repository; the file itself is
+    opened ``O_NOFOLLOW | O_NONBLOCK`` (a FIFO put there never blocks).
+    Raises ``OSError`` (``ELOOP``/``ENOTDIR`` for a symlink on the way).
+    """
+    current = os.open(root, os.O_RDONLY | _DIRECTORY)
+    try:
+        *folders, name = clean.split("/")
+        for folder in folders:
+            below = os.open(folder, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=current)
+            os.close(current)
+            current = below
+        return os.open(name, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0), dir_fd=current)
+    finally:
+        os.close(current)

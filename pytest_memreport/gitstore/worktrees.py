@@ -8,6 +8,7 @@ removed afterwards, together with the checkout, and nothing else is touched.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -16,24 +17,63 @@ from pathlib import Path
 from .process import GitRunner
 
 
+#: Settings of the checkout itself: no submodule checkout it could recurse into.
+_CHECKOUT_CONFIG = {"submodule.recurse": "false", "core.fsmonitor": "false"}
+
+
 @contextlib.contextmanager
 def temporary_worktree(runner: GitRunner, common_dir: Path, sha: str) -> Iterator[Path]:
     """A temporary detached checkout of commit ``sha``, removed on exit whatever happens.
 
     Uses ``git worktree add --detach`` (works for bare repositories too);
-    the main working tree, index and branches are never touched. Hooks are
-    switched off so checking out runs nothing from the target. On exit the
-    worktree and only its own ``worktrees/<name>`` admin entry are removed.
+    the main working tree, index and branches are never touched. Checking out
+    runs nothing from the target: hooks are switched off, and every filter
+    driver any configuration defines (``smudge``, ``process``, Git LFS) is
+    emptied and made optional for the checkout, so files come out as stored
+    (LFS files as their pointers). Both git commands run in their own process
+    group, killed as a whole if interrupted. On exit the worktree and only its
+    own ``worktrees/<name>`` admin entry are removed.
     """
     base = Path(tempfile.mkdtemp(prefix="memreport-worktree-")).resolve()
     tree = base / "tree"
     no_hooks = base / "no-hooks"
-    no_hooks.mkdir()
     try:
-        runner.run(["-c", f"core.hooksPath={no_hooks}", "worktree", "add", "--detach", "--quiet", str(tree), sha])
+        no_hooks.mkdir()
+        hooks_off = {"core.hooksPath": str(no_hooks)}
+        runner.with_config(runner.path, hooks_off).run(
+            ["worktree", "add", "--detach", "--no-checkout", "--quiet", str(tree), sha], own_group=True)
+        # Listed from inside the new worktree, so that configuration included
+        # only there (``includeIf "gitdir:..."``) is seen as the checkout sees it.
+        inside = runner.with_config(tree, hooks_off)
+        settings = {**hooks_off, **_CHECKOUT_CONFIG, **_filters_off(inside)}
+        runner.with_config(tree, settings).run(["reset", "--hard", "--quiet", "--no-recurse-submodules"],
+                                               own_group=True)
         yield tree
     finally:
         _remove_worktree(runner, common_dir, tree, base)
+
+
+def _filters_off(runner: GitRunner) -> dict[str, str]:
+    """Settings that empty every configured filter driver and make it optional.
+
+    git runs a driver's ``smudge`` or ``process`` command for a path whose
+    attributes name it; an empty command is skipped, and ``required=false``
+    lets the file be written unfiltered instead of failing the checkout.
+    """
+    out = runner.run(["config", "-z", "--get-regexp", r"^filter\."], check=False)
+    names = set()
+    for item in out.split(b"\0"):
+        key = os.fsdecode(item.split(b"\n", 1)[0])
+        section, _, rest = key.partition(".")
+        name, _, _variable = rest.rpartition(".")
+        if section.lower() == "filter" and name:
+            names.add(name)
+    off: dict[str, str] = {}
+    for name in sorted(names):
+        for variable in ("smudge", "clean", "process"):
+            off[f"filter.{name}.{variable}"] = ""
+        off[f"filter.{name}.required"] = "false"
+    return off
 
 
 def _remove_worktree(runner: GitRunner, common_dir: Path, tree: Path, base: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import stat
 import warnings
 from pathlib import Path
 
@@ -40,6 +41,8 @@ def _require_checked(config: pytest.Config) -> bool:
     given = config.getoption("memreport_require_checked")
     return bool(config.getini("memreport_require_checked")) if given is None else given
 RESOLVED_KEY = pytest.StashKey[frozenset]()
+#: resolved report -> the name it was first collected under
+COLLECTED_KEY = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -110,12 +113,16 @@ def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, st
     here = config.invocation_params.dir
     out: list[Path] = []
     notes: list[str] = []
+    seen: set[Path] = set()
     for path in given:
         for candidate in _expand(config, path, notes):
             # Reports are named relative to where pytest runs, as the user typed them.
             if candidate.is_absolute() and candidate.is_relative_to(here):
                 candidate = candidate.relative_to(here)
-            if candidate not in out:
+            # One report under two names (a symlink, ``latest.md -> a.md``) is one report.
+            real = candidate.resolve()
+            if real not in seen:
+                seen.add(real)
                 out.append(candidate)
     return out, notes
 
@@ -145,6 +152,18 @@ def _expand(config: pytest.Config, path: Path, notes: list) -> list[Path]:
 def _ignored(config: pytest.Config, path: Path) -> bool:
     """pytest's own answer (``--ignore``, ``--ignore-glob``, ``collect_ignore``, ``norecursedirs``)."""
     return bool(config.hook.pytest_ignore_collect(collection_path=path.absolute(), config=config))
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What ``path`` is when it exists but is no regular file (a FIFO, a device), else ``None``."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
+            stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}.get(stat.S_IFMT(mode), "not a regular file")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -193,6 +212,10 @@ def pytest_configure(config: pytest.Config) -> None:
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise pytest.UsageError(f"--memreport {missing[0]}: no such file or folder; give the path of a report")
+    for path in paths:
+        kind = _not_a_file(path)
+        if kind:  # pytest would not collect it: the run would check nothing, or hang reading it
+            raise pytest.UsageError(f"--memreport {path}: {kind}, not a report file; give a regular file")
     from .session import start
 
     start(config, options, paths, shard)
@@ -213,7 +236,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     wanted = parent.config.stash.get(RESOLVED_KEY, None)
     if wanted is None:  # resolved once: pytest asks for every file it walks
         wanted = parent.config.stash[RESOLVED_KEY] = frozenset(p.resolve() for p in paths)
-    if file_path.resolve() in wanted:
+    real = file_path.resolve()
+    if real in wanted:
+        first_name = parent.config.stash.setdefault(COLLECTED_KEY, {}).setdefault(real, file_path)
+        if first_name != file_path:
+            return None  # the same report reached again under another name
         from .items import MemreportFile
 
         rootpath = parent.config.rootpath

@@ -47,6 +47,15 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     session.outputs = outputs
     config.pluginmanager.register(session, "memreport-session")
     engine.progress = _progress_writer(config, session)
+    if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
+        # Under pytest-xdist the controller reads no report while items run: read
+        # each one now, so write-back refuses a report saved since the run
+        # started, as a serial run (which reads them at collection) does.
+        for path in paths:
+            try:
+                engine.report(path)
+            except ReportError:
+                pass  # its item fails with the reason
 
 
 def check_against(engine: Engine) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ...gitstore.process import LOCATION_VARIABLES
 from .results import ERROR, CannotRun
 
 #: Inherited variables that belong to the outer pytest run, not to the target's:
@@ -37,7 +38,16 @@ def working_directory(tree: Path, cwd: str | None) -> Path:
 
 
 def environment(observation) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _OUTER_RUN_VARIABLES}
+    """This process's environment minus the outer run's and git's location variables, plus ``env``.
+
+    Without ``GIT_DIR``, ``GIT_INDEX_FILE`` and the like (set when pytest runs
+    from a git hook), git inside the command finds the temporary worktree's
+    own repository files, so a target test's ``git add`` stages there and not
+    into the user's index. An ``env`` the observation declares is the claims
+    author's choice and is kept.
+    """
+    env = {k: v for k, v in os.environ.items()
+           if k not in _OUTER_RUN_VARIABLES and k not in LOCATION_VARIABLES}
     env.update(observation.env or {})
     env[OBSERVATION_ENV] = observation.record_id or "1"
     return env

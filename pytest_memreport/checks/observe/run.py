@@ -27,7 +27,12 @@ from .results import ERROR, FAILED, NOT_FOUND, PASSED, TIMEOUT, CannotRun, Obser
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived during an observation: unwinds like Ctrl-C so every ``finally`` runs."""
+    """SIGTERM, SIGHUP or SIGQUIT arrived during an observation: unwinds like Ctrl-C so every ``finally`` runs."""
+
+
+#: Signals that end a run from outside (``kill``, a closed terminal, Ctrl-\\):
+#: each is turned into :class:`Terminated` while an observation runs.
+TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
 
 def run_observation(
@@ -47,7 +52,7 @@ def run_observation(
     directory, the environment plus ``observation.env``, in its own process
     session: on timeout the whole process group is terminated, then killed.
     A string runs through ``/bin/sh -c``, a sequence as argv. The worktree is
-    removed whatever happens, including Ctrl-C and SIGTERM (which is turned
+    removed whatever happens, including Ctrl-C, SIGTERM, SIGHUP and SIGQUIT (turned
     into :class:`Terminated` for the duration and re-raised after cleanup).
     Never raises for a problem of the observation itself: that is a result.
     """
@@ -56,11 +61,13 @@ def run_observation(
     date = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
     started = time.monotonic()
     workdir = ""
+    ran_for: float | None = None  # the command's own time, once it ran
 
     def result(status: str, message: str, exit_code: int | None = None, tail: str = "",
                coverage: dict | None = None) -> ObservationResult:
+        duration = time.monotonic() - started if ran_for is None else ran_for
         return ObservationResult(
-            status, command, pin_sha, exit_code, time.monotonic() - started, date, tail, coverage,
+            status, command, pin_sha, exit_code, duration, date, tail, coverage,
             message, observation.record_id, observation.axis, origin, workdir,
         )
 
@@ -78,7 +85,6 @@ def run_observation(
             coverage_argv(observation.run, Path("data"), Path("rc"))  # refuse before any checkout
         with _sigterm_raises(), contextlib.ExitStack() as stack:
             scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="memreport-observe-")))
-            output = stack.enter_context(tempfile.TemporaryFile(dir=scratch))
             tree = Path(stack.enter_context(_checkout(store, pin_sha)))
             workdir = str(tree)
             cwd = working_directory(tree, observation.cwd)
@@ -87,9 +93,9 @@ def run_observation(
                 rcfile = scratch / "coveragerc"
                 rcfile.write_text(f"[run]\ninclude =\n    {tree}/*\n", encoding="utf-8")
                 argv = coverage_argv(observation.run, data_file, rcfile)
-            started = time.monotonic()  # the run itself, not the checkout
-            outcome = process.run_process(argv, cwd, environment(observation), observation.timeout, output)
-            tail = process.tail(output)
+            outcome = process.run_process(argv, cwd, environment(observation), observation.timeout)
+            tail = process.tail(outcome)
+            ran_for = outcome.seconds
             if outcome.timed_out:
                 return result(
                     TIMEOUT,
@@ -148,19 +154,21 @@ def _checkout(store, pin_sha: str) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def _sigterm_raises() -> Iterator[None]:
-    """While open, SIGTERM raises :class:`Terminated` (main thread only; restored after)."""
+    """While open, SIGTERM, SIGHUP and SIGQUIT raise :class:`Terminated` (main thread only; restored after)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def on_sigterm(signum, frame):  # noqa: ARG001 - signal handler signature
-        raise Terminated("terminated (SIGTERM) while running an observation")
+    def on_signal(signum, frame):  # noqa: ARG001 - signal handler signature
+        name = signal.Signals(signum).name
+        raise Terminated(f"terminated ({name}) while running an observation")
 
-    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    previous = {sig: signal.signal(sig, on_signal) for sig in TERMINATING_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _argv(run: Sequence[str] | str) -> list[str]:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from . import schema
 from .model import CLAIMS_SUFFIX, SCHEMA, ClaimsError, ClaimsFile, ClaimsSource, RecordClaims
 from .nodes import Reader, is_null
@@ -30,7 +31,7 @@ def claims_path_for(report_path: str | Path) -> Path:
 def find_claims(report_path: str | Path) -> ClaimsFile | None:
     """Load the claims file beside ``report_path``, or ``None`` if there is none."""
     candidate = claims_path_for(report_path)
-    if not candidate.is_file():
+    if not candidate.exists():  # one that exists but is no file is refused by load_claims
         return None
     return load_claims(candidate)
 
@@ -39,7 +40,9 @@ def load_claims(path: str | Path) -> ClaimsFile:
     """Read and validate a claims file; raises :class:`ClaimsError`."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_CLAIMS_BYTES)
+    except InputRefused as refused:
+        raise ClaimsError(f"{path}:1: claims file {refused.reason}; give a claims YAML file") from None
     except OSError as exc:
         raise ClaimsError(f"{path}:1: cannot read claims file ({exc.strerror}); check the path") from None
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-_SHA = r"([0-9a-fA-F]{7,40})(?![0-9A-Za-z])"
+_SHA = r"([0-9a-fA-F]{64}|[0-9a-fA-F]{7,40})(?![0-9A-Za-z])"
 #: ``**Revision:** `<sha>```, ``**Revision.**``, ``Frozen revision:``, ``Reviewed revision:``
 _REVISION_LABEL = re.compile(
     rf"(?i)(?<![\w-])(?:frozen[ \t]+|reviewed[ \t]+|pinned[ \t]+|target[ \t]+)?revision[*_`]*[ \t]*[:.][*_` \t]*\[?{_SHA}"

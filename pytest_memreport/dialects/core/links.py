@@ -47,13 +47,13 @@ class RepositoryLink:
         return is_sha(self.ref)
 
 
-_SHA_ONLY = re.compile(r"[0-9a-fA-F]{7,40}")
+_SHA_ONLY = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{7,40}")
 _LINE_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
 _LINK_KINDS = {"blob": "blob", "raw": "blob", "tree": "tree", "commit": "commit"}
 
 
 def is_sha(text: str) -> bool:
-    """Whether ``text`` is written as a commit sha (7 to 40 hex digits)."""
+    """Whether ``text`` is written as a commit sha (7 to 64 hex digits: SHA-1 or SHA-256)."""
     return _SHA_ONLY.fullmatch(text) is not None
 
 

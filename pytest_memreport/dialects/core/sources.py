@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 SOURCE_ID = re.compile(r"(?<![\w-])SRC-(\d{1,6})(?![\w-])")
 
-_SHA = r"([0-9a-fA-F]{7,40})(?![0-9A-Za-z])"
+_SHA = r"([0-9a-fA-F]{64}|[0-9a-fA-F]{7,40})(?![0-9A-Za-z])"
 _OPEN = r"[`*\[]*"  # markup that may wrap a sha: `sha`, **sha**, [sha](...)
 #: per-source pins: ``SRC-1 commit <sha>``
 _SOURCE_PIN = re.compile(

@@ -14,7 +14,7 @@ import re
 from ..lineindex import CharEdit
 from .target import RepinTarget, respell, same_commit
 
-_HEX_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{7,40}(?![0-9A-Za-z])")
+_HEX_WORD = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{7,40})(?![0-9A-Za-z])")
 
 
 def sha_changes(line: int, text: str, target: RepinTarget, outside=()) -> list[CharEdit]:

@@ -50,7 +50,7 @@ class RepinTarget:
 
 
 def same_commit(written: str, other: str) -> bool:
-    """Whether two shas as written (7 to 40 hex digits) name one commit: one is a
+    """Whether two shas as written (7 to 64 hex digits) name one commit: one is a
     prefix of the other (a report may state its pin short and link it in full)."""
     one, two = written.lower(), other.lower()
     return min(len(one), len(two)) >= 7 and (one.startswith(two) or two.startswith(one))

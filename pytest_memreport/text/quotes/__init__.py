@@ -9,8 +9,9 @@ The modules, lowest first (each imports only those before it):
   fallback regex (:func:`~.pattern.compile_quote`).
 * :mod:`.index`: what matching derives from one text, cached (:class:`~.index.Span`,
   :func:`~.index.line_of`).
-* :mod:`.locate`: :func:`~.locate.find`, every occurrence of a quotation, and
-  the chaining of elided parts.
+* :mod:`.chain`: chaining elided parts into whole matches, each part found
+  when a chain reaches it, in bounded memory.
+* :mod:`.locate`: :func:`~.locate.find`, every occurrence of a quotation.
 * :mod:`.prefilter`: reduced forms that rule a text out without searching it.
 * :mod:`.windows`: where a token match (:mod:`..syntax.tokensearch`) can lie.
 * :mod:`.nearest`: the closest region when a quotation is not found.

@@ -20,11 +20,11 @@ keyed by the text's identity or a caller's ``key`` (e.g. a blob id).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 
+from .chain import chain
 from .index import Span, _index_for, _TextIndex
 from .normalize import _MARKER_LINE, _RELAX, _blank_markers, _canonical, _skip_nonspace, _strip
-from .pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, _Part, compile_quote
+from .pattern import QuotePattern, _Part, compile_quote
 from .words import _is_word
 
 
@@ -39,16 +39,12 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
     if not pattern._parts or not text:
         return []
     index = _index_for(text, key)
+    parts = pattern._parts
     if not pattern.has_bullets:
-        occurrences = []
-        for part in pattern._parts:
-            occurrences.append(_part_occurrences(part, index))
-            if not occurrences[-1]:
-                break
-        else:
-            found = _chain(index, occurrences)
-            if found:
-                return found
+        keys = [(part.raw, part.check_start, part.check_end) for part in parts]
+        found = chain(index, keys, lambda n: _part_occurrences(parts[n], index))
+        if found:
+            return found
     # Bullets, or a quote that keeps some line markers and drops others.
     plain = index.plain
     if not all(word in plain for word in pattern.words):
@@ -56,7 +52,8 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
     relaxed = index.relaxed
     if not all(part.relaxed in relaxed for part in pattern._parts):
         return []
-    return _chain(index, [[m.span() for m in rx.finditer(plain)] for rx in pattern.regexes])
+    regexes = pattern.regexes
+    return chain(index, [rx.pattern for rx in regexes], lambda n: [m.span() for m in regexes[n].finditer(plain)])
 
 
 def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
@@ -261,30 +258,3 @@ def _non_overlapping(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         if not out or start >= out[-1][1]:
             out.append((start, end))
     return out
-
-
-def _chain(index: _TextIndex, occurrences: list[list[tuple[int, int]]]) -> list[Span]:
-    """Whole-quote matches from per-part occurrences (plain-text spans): each
-    part at its earliest occurrence after the previous part, within the gap
-    bound; matches do not overlap."""
-    first, rest = occurrences[0], occurrences[1:]
-    starts = [[s for s, _ in occ] for occ in rest]
-    found: list[Span] = []
-    taken_until = 0
-    for start, end in first:
-        if start < taken_until:
-            continue
-        for occ, occ_starts in zip(rest, starts):
-            j = bisect_left(occ_starts, end)
-            if j == len(occ):
-                break
-            next_start, next_end = occ[j]
-            if next_start - end > MAX_GAP_CHARS or (
-                index.newlines_between(index.to_text(end), index.to_text(next_start)) > MAX_GAP_LINES
-            ):
-                break
-            end = next_end
-        else:
-            found.append(index.span(start, end))
-            taken_until = end
-    return found
