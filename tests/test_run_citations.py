@@ -95,6 +95,19 @@ def test_inline_quotations_bind_to_the_citation_after_them():
     assert [q.citation for q in anchors.quotes(unit, found)] == [None]
 
 
+
+def test_a_quotation_sourced_by_a_group_of_citations_is_held_to_none_of_their_ranges_alone():
+    unit = anchors.plain_unit('the reading "current estimate of work" (`SRC-1:206`, `SRC-1a:170`) holds', 1)
+    found, _ = anchors.scan(unit)
+    [quote] = anchors.quotes(unit, found)
+    assert (quote.citation.source, quote.grouped) == ("SRC-1", True)
+    # each phrase with its own citation: the second citation belongs to the second phrase
+    unit = anchors.plain_unit('"estimated total of work" (`SRC-1:206`) and "current estimate of work" (`SRC-1a:170`)', 1)
+    found, _ = anchors.scan(unit)
+    assert [(q.citation.source, q.grouped) for q in anchors.quotes(unit, found)] == [
+        ("SRC-1", False), ("SRC-1a", False)]
+
+
 # --------------------------------------------------------------------------- end to end
 
 

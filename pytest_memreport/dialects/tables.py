@@ -453,16 +453,18 @@ class _Parser(FactsReader, lexing.DocumentParser):
     def _quotes(self, found: list[citations.Quote], owner: _Row | None) -> None:
         for quote in found:
             if quote.citation is not None:
-                self._quote(quote.text, quote.line, quote.citation, owner)
+                self._quote(quote.text, quote.line, quote.citation, owner, grouped=quote.grouped)
 
-    def _quote(self, phrase: str, line: int, citation: citations.Citation, owner: _Row | None) -> None:
+    def _quote(self, phrase: str, line: int, citation: citations.Citation, owner: _Row | None,
+               grouped: bool = False) -> None:
         resolved = self._resolve(citation) if citation.source is None or self._row_for(citation.source) else None
         if resolved is None:
             return
         path, source, lookup = resolved
         if path.endswith("/"):
             return  # a folder holds no text to quote
-        cited = citation.ranges[0] if len(citation.ranges) == 1 else None
+        # A phrase sourced by several citations is held to none of their ranges alone.
+        cited = citation.ranges[0] if len(citation.ranges) == 1 and not grouped else None
         self._add(owner, Evidence(EvidenceKind.QUOTE, path, line, line, text=phrase, cited_lines=cited,
                                   source=source, owner=owner.record_id if owner else None,
                                   label=INLINE_QUOTATION, lookup=lookup))

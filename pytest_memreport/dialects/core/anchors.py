@@ -114,13 +114,18 @@ class Citation:
 
 @dataclass(frozen=True)
 class Quote:
-    """A short inline quotation and the citation that sources it."""
+    """A short inline quotation and the citation that sources it.
+
+    ``grouped``: further citations follow that one with only linking words between
+    (``(`SRC-1:206`, `SRC-1a:170`)``): the phrase attests to the group, so no single
+    range of it is the quotation's cited range."""
 
     text: str
     line: int
     citation: Citation | None
     start: int
     end: int
+    grouped: bool = False
 
 
 @dataclass(frozen=True)
@@ -357,7 +362,12 @@ def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
     bound: list[Quote] = []
     for quote in found:
         citation = _following(unit, quote, citations, found)
-        bound.append(Quote(quote.text, quote.line, citation, quote.start, quote.end))
+        grouped = False
+        if citation is not None:
+            after = Quote("", quote.line, None, citation.end, citation.end)
+            # another quotation in between owns the citations after it: not linking material here
+            grouped = _following(unit, after, [c for c in citations if c is not citation], []) is not None
+        bound.append(Quote(quote.text, quote.line, citation, quote.start, quote.end, grouped))
     return bound
 
 
