@@ -28,7 +28,9 @@ from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from . import repomap
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
+from .binding import Binding
 from .targets import TargetPaths
+
 
 def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
     """Whether a link's own commit is not the report's pin for its repository."""
@@ -36,26 +38,6 @@ def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
         return False
     one, two = link_pin.lower(), stated.lower()
     return not (one.startswith(two) or two.startswith(one))
-
-
-@dataclass(frozen=True)
-class Binding:
-    """Where one source of one report is checked: a repository and a resolved pin.
-
-    When the source cannot be checked, ``store`` or ``pin`` is ``None`` and
-    ``problem`` says why in one line (``pin_status`` is then
-    ``missing-commit`` or ``unpinned``; ``no-repo`` when the repository
-    itself is unavailable).
-    """
-
-    source_id: str
-    store: GitStore | None
-    pin: str | None
-    pin_status: str
-    problem: str | None = None
-    repo_label: str = ""
-    stated_pin: str | None = None
-    line: int | None = None
 
 
 @dataclass

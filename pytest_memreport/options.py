@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import OptionError  # noqa: F401 - raised here, caught by the plugin
+
 
 #: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
 _KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)=(.*)$")
@@ -57,10 +59,6 @@ class RunOptions:
     #: ``evidence``: a pin and a drift item per evidence; ``record``: one item per record
     #: checking all its evidence (``--memreport-items``)
     items: str = "evidence"
-
-
-class OptionError(ValueError):
-    """A malformed option value; the message says which option and what to give."""
 
 
 def split_keyed(values: list[str] | None, option: str) -> dict:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Report
-from .options import OptionError
+from .errors import OptionError
 
 #: the keys a template may use
 TEMPLATE_KEYS = ("owner", "name")

@@ -12,15 +12,13 @@ first letter was adapted to its sentence is found.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from .checks import paths as tree_paths
 from .checks import verify
+from .binding import Binding
 from .gitstore import GitStore
 from .model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
 
-if TYPE_CHECKING:
-    from .engine import Binding
 
 
 class TargetPaths:

@@ -228,7 +228,8 @@ def test_a_run_without_reports_loads_nothing_of_the_engine(pytester):
         def test_modules():
             ours = {name for name in sys.modules if name.startswith("pytest_memreport")}
             assert ours == {"pytest_memreport", "pytest_memreport.integration", "pytest_memreport.integration.plugin",
-                            "pytest_memreport.options"}
+                            "pytest_memreport.integration.notices", "pytest_memreport.options",
+                            "pytest_memreport.errors"}
         """
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")

@@ -13,33 +13,22 @@ import glob
 import os
 import re
 import stat
-import warnings
 from pathlib import Path
 
 import pytest
 
 from .. import __version__
 from ..options import OptionError, build_options, parse_shard
+from .notices import config_warning
 
 PATHS_KEY = pytest.StashKey[list]()
-
-
-class MemreportConfigWarning(UserWarning):
-    """Something about the run's reports or options worth saying, not worth refusing the run."""
-
-
-def config_warning(config: pytest.Config, message: str, filename: str, lineno: int = 1) -> None:
-    """A warning about the run's set-up in pytest's warnings summary, as one line at
-    ``filename:lineno`` (pytest would otherwise echo the line of code that warned)."""
-    record = warnings.WarningMessage(MemreportConfigWarning(message), MemreportConfigWarning, filename, lineno,
-                                     line="")
-    config.hook.pytest_warning_recorded.call_historic(
-        kwargs=dict(warning_message=record, when="config", nodeid="", location=None))
 
 
 def _require_checked(config: pytest.Config) -> bool:
     given = config.getoption("memreport_require_checked")
     return bool(config.getini("memreport_require_checked")) if given is None else given
+
+
 RESOLVED_KEY = pytest.StashKey[frozenset]()
 #: resolved report -> the name it was first collected under
 COLLECTED_KEY = pytest.StashKey[dict]()

@@ -29,7 +29,7 @@ from ..outputs import annotations as gh, files, sarif, staleness, stepsummary
 from ..outputs.results import ResultLog, build_json, text_only_line
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
-from .plugin import config_warning
+from .notices import config_warning
 
 
 def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:

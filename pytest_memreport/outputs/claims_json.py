@@ -9,8 +9,12 @@ and the ``file:line`` it was written on, and each observation with its run
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..model import predicate_key
-from .results import ResultLog
+
+if TYPE_CHECKING:  # typing only: results builds the JSON by calling claims_json
+    from .results import ResultLog
 
 _NOT_CHECKED = {"status": "not-checked", "message": None}
 
