@@ -23,6 +23,18 @@ from .dialects.tables import BASENAME
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
+from .resultcache import ResultCache, encode, evidence_key
+
+#: a result the cache does not have
+_MISS = object()
+
+
+class _Unkept(Exception):
+    """A result that depends on git failing to read something: used this run, never kept."""
+
+    def __init__(self, result) -> None:
+        super().__init__()
+        self.result = result
 
 @dataclass(frozen=True)
 class Binding:
@@ -111,6 +123,8 @@ class Engine:
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
+        #: results kept across runs (:mod:`.resultcache`); the plugin sets it from pytest's cache
+        self.results: ResultCache | None = None
 
     @property
     def drift_enabled(self) -> bool:
@@ -263,13 +277,17 @@ class Engine:
                 verify.AMBIGUOUS, binding.pin, evidence.path,
                 message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
             )
+        elif (result := self._kept(self._pin_key(binding, evidence))) is not _MISS:
+            pass
         else:
             start = time.perf_counter()
             snapshot = binding.store.snapshot(binding.pin)
             if (binding.store.path, binding.pin) not in self._prefetched:
-                # The run's other citations at this pin will be read too: one batch.
+                # The run's other citations at this pin will be read too (those
+                # the result cache does not answer): one batch.
                 self._prefetched.add((binding.store.path, binding.pin))
-                snapshot.prefetch(evidence.path for _, evidence in self._cited_at(binding))
+                snapshot.prefetch(other.path for _, other in self._cited_at(binding)
+                                  if not self._has(self._pin_key(binding, other)))
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
@@ -278,6 +296,7 @@ class Engine:
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             self.timing.add("matching", time.perf_counter() - start)
+            self._keep(self._pin_key(binding, evidence), result)
         self._pin_results[key] = result
         return result
 
@@ -297,9 +316,14 @@ class Engine:
             binding = self.binding(report, item.source, item.pin)
             if binding.pin is None:
                 continue
-            start = time.perf_counter()
-            resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
-            self.timing.add("symbols", time.perf_counter() - start)
+            # The resolved evidence keeps the report line: the key is all of it.
+            cache_key = self._key("resolve", binding.pin, encode(item))
+            resolved = self._kept(cache_key)
+            if resolved is _MISS:
+                start = time.perf_counter()
+                resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
+                self.timing.add("symbols", time.perf_counter() - start)
+                self._keep(cache_key, resolved)
             if resolved is not None:
                 out.append(resolved)
         return out
@@ -394,14 +418,19 @@ class Engine:
                 except RevisionError as exc:
                     rev, problem = None, str(exc)
             if rev is not None:
-                start = time.perf_counter()
-                try:
-                    result = predicates.evaluate(predicate, binding.store.snapshot(rev))
-                except RepoError as exc:
-                    # The search could not run: an error, never a pass (an absence over
-                    # files that could not be read proves nothing).
-                    result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
-                self.timing.add("predicates", time.perf_counter() - start)
+                cache_key = self._key("predicate", rev, self.options.max_file_bytes, encode(predicate))
+                result = self._kept(cache_key)
+                if result is _MISS:
+                    start = time.perf_counter()
+                    try:
+                        result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                    except RepoError as exc:
+                        # The search could not run: an error, never a pass (an absence over
+                        # files that could not be read proves nothing).
+                        result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
+                    self.timing.add("predicates", time.perf_counter() - start)
+                    if not result.error:  # a search that could not run may run next time
+                        self._keep(cache_key, result)
                 answer = (result, None)
             else:
                 answer = (None, problem)
@@ -477,9 +506,21 @@ class Engine:
         key = (report.path, evidence)
         if key in self._drift_results:
             return self._drift_results[key]
-        result = None
         pin = self.pin_result(report, evidence)
         binding = self.binding(report, evidence.source, evidence.pin)
+        cache_key = self._drift_key(binding, evidence)
+        result = self._kept(cache_key)
+        if result is _MISS:
+            try:
+                result = self._drift(binding, evidence, pin)
+                self._keep(cache_key, result)
+            except _Unkept as unkept:
+                result = unkept.result
+        self._drift_results[key] = result
+        return result
+
+    def _drift(self, binding: Binding, evidence: Evidence, pin: verify.PinResult) -> drift.DriftResult | None:
+        result = None
         if pin.status in (verify.MISSING, verify.FILE_MISSING) and binding.store is not None and self.drift_enabled:
             result = self._ahead(binding, evidence)
         elif pin.ok and binding.store is not None and binding.pin is not None and self.drift_enabled:
@@ -506,7 +547,6 @@ class Engine:
                     result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
                                             reports=self._reports_inside(binding.store))
                 self.timing.add("drift", time.perf_counter() - start)
-        self._drift_results[key] = result
         return result
 
     def _ahead(self, binding: Binding, evidence: Evidence) -> drift.DriftResult | None:
@@ -521,9 +561,56 @@ class Engine:
         try:
             return drift.ahead(evidence, binding.store.snapshot(against))
         except RepoError:
-            return None  # the pin item already says what is wrong
+            raise _Unkept(None) from None  # the pin item already says what is wrong
         finally:
             self.timing.add("drift", time.perf_counter() - start)
+
+    # -- results kept across runs -------------------------------------------
+    def _key(self, *parts) -> str | None:
+        """The result cache's key for ``parts``, or ``None`` without a cache (or a part it cannot keep)."""
+        if self.results is None:
+            return None
+        try:
+            return self.results.key(*parts)
+        except TypeError:
+            return None
+
+    def _pin_key(self, binding: Binding, evidence: Evidence) -> str | None:
+        return self._key("pin", binding.pin, evidence_key(evidence), self.options.want_symbols,
+                         self.options.max_file_bytes)
+
+    def _drift_key(self, binding: Binding, evidence: Evidence) -> str | None:
+        """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
+        if not self.drift_enabled or binding.store is None or binding.pin is None:
+            return None
+        try:
+            against = self.against_rev(binding.store)
+        except RevisionError:
+            return None
+        if against == AGAINST_WORKTREE:
+            return None  # the working tree has no id that says it did not change
+        return self._key("drift", binding.pin, against, evidence_key(evidence), self.options.want_symbols,
+                         self.options.max_file_bytes, sorted(self._reports_inside(binding.store)))
+
+    def _has(self, key: str | None) -> bool:
+        return key is not None and self.results is not None and self.results.has(key)
+
+    def _kept(self, key: str | None):
+        """The cached result under ``key``, or ``_MISS``."""
+        if key is None or self.results is None:
+            return _MISS
+        return self.results.get(key, _MISS)
+
+    def _keep(self, key: str | None, result) -> None:
+        """Store ``result`` unless it says git could not read something (that may change under the same key)."""
+        if key is None or self.results is None:
+            return
+        if getattr(result, "status", None) == verify.UNREADABLE:
+            return
+        try:
+            self.results.put(key, result)
+        except TypeError:
+            pass
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
         """The loaded reports that lie in ``store``'s working tree, as repository paths."""
@@ -572,6 +659,11 @@ class Engine:
         phases = Timing(defaultdict(float, self.timing.phases))
         phases.add("git", sum(s.git_seconds for s in self._stores.values() if isinstance(s, GitStore)))
         phases.add("tree_sitter", symbols.stats().seconds)
+        # Counts, not seconds: what the result cache answered and what git had to read.
+        phases.add("blobs_read", sum(s.blobs_read for s in self._stores.values() if isinstance(s, GitStore)))
+        if self.results is not None:
+            phases.add("results_cached", self.results.hits)
+            phases.add("results_computed", self.results.misses)
         return phases.as_json()
 
     def _announce(self, message: str) -> None:

@@ -72,6 +72,11 @@ class GitStore:
         return self._runner.seconds
 
     @property
+    def blobs_read(self) -> int:
+        """How many blobs were fetched from git (a count for the JSON timing)."""
+        return self._reader.blobs_read
+
+    @property
     def is_shallow(self) -> bool:
         """Whether this is a shallow clone (history cut off; checked live, git keeps ``shallow``)."""
         return (self.common_dir / "shallow").exists()

@@ -25,6 +25,7 @@ from ..engine import Engine, Timing
 from ..gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportItem
 from ..options import RunOptions
+from ..resultcache import ResultCache
 from ..outputs.results import ResultLog, build_json, summary_lines, write_json_atomic
 
 
@@ -32,6 +33,10 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     """The engine and the session of a run that checks ``paths``."""
     engine = Engine(options)
     engine.loaded_paths = paths
+    if config.pluginmanager.has_plugin("cacheprovider"):
+        # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
+        # Asked for only when a result is first looked up (the cache plugin is configured by then).
+        engine.results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
     config.stash[ENGINE_KEY] = engine
     config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
     engine.progress = _progress_writer(config)
@@ -178,6 +183,9 @@ class MemreportSession:
             self.worker_timings.append(json.loads(sent))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.engine.results is not None:
+            # Each process writes its own file; the controller folds them (xdist workers end first).
+            self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
             self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
         if self.config.getoption("memreport_write") and self.paths and not self.is_worker:
