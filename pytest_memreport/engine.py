@@ -534,6 +534,10 @@ class Engine:
                 snapshot = binding.store.snapshot(against)
                 if pair not in self._drift_started:  # the first drift check from this pin to against
                     self._drift_started.add(pair)
+                    if against not in (binding.pin, AGAINST_WORKTREE):
+                        # One line diff for the pair, limited to the files the run cites.
+                        binding.store.expect_changes(binding.pin, against,
+                                                     {e.path for _, e in self._cited_at(binding)})
                     if against != binding.pin:
                         self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} "
                                        f"to {against[:12]}")

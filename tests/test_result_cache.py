@@ -146,3 +146,40 @@ def test_values_round_trip_and_foreign_classes_are_refused(tmp_path):
     assert again.get(again.key("k")) == result and again.hits == 1
     other_code = ResultCache(tmp_path / "c", identity="other")
     assert other_code.get(other_code.key("k")) is None and other_code.misses == 1
+
+
+def test_failure_summary_does_not_scan_every_items_setup_and_teardown(pytester, target):
+    """pytest scans stats[""] once per failure shown; memreport's empty reports stay out of it,
+    while another test's teardown output is still shown with its failure."""
+    repo, pin = target
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_terminal_summary(terminalreporter):
+            filed = terminalreporter.stats.get("", [])
+            print("FILED", len(filed), sum("memreport" in r.keywords for r in filed))
+        """
+    )
+    pytester.makepyfile(
+        test_other="""
+        import pytest
+
+        @pytest.fixture
+        def noisy():
+            yield
+            print("teardown says hello")
+
+        def test_fails(noisy):
+            assert False
+        """
+    )
+    path = pytester.path / "report.txt"
+    path.write_text(report(pin).replace("LIMIT = 200 ---", "LIMIT = 201 ---"), encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo.path}", "test_other.py",
+                                "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=6, failed=2, skipped=1)
+    out = result.stdout.str()
+    assert "FILED 2 0" in out  # test_fails' setup and teardown only
+    assert "teardown says hello" in out and "LIMIT = 201" in out

@@ -11,6 +11,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import hunks
+from .errors import RepoError
 from .paths import normalize_path
 from .process import GitRunner
 from .snapshot import Snapshot
@@ -47,6 +49,37 @@ class History:
         self._renames: dict[tuple[str, str], dict[str, str]] = {}
         self._changed: dict[tuple[str, str], frozenset[str]] = {}
         self._steps: dict[tuple[str, str], list[_Step]] = {}
+        self._changes: dict[tuple[str, str], dict[str, hunks.FileChange]] = {}
+        self._wanted: dict[tuple[str, str], frozenset[str]] = {}
+
+    def expect_changes(self, old: str, new: str, paths) -> None:
+        """Say which files' line changes :meth:`file_change` will be asked for (before the
+        first ask): the one diff is then limited to them and to where they were renamed."""
+        key = (self.resolve(old), self.resolve(new))
+        with self._cache_lock:
+            if key not in self._changes:
+                self._wanted[key] = self._wanted.get(key, frozenset()) | frozenset(paths)
+
+    def file_change(self, old: str, new: str, path: str) -> hunks.FileChange | None:
+        """``path``'s (as of ``old``) new path and hunks at ``new``, from one
+        ``diff-tree -p -U0 -M`` of the pair, parsed once; ``None`` when the diff
+        does not list it (the same blob, or not among the expected files)."""
+        key = (self.resolve(old), self.resolve(new))
+        with self._cache_lock:
+            known = self._changes.get(key)
+            wanted = self._wanted.get(key)
+        if known is None:
+            paths = None
+            if wanted is not None:
+                moved = self.renames(*key)
+                paths = sorted(wanted | {moved[p] for p in wanted if p in moved})
+            try:
+                known = hunks.parse(self._runner.run(hunks.command(*key, _RENAME_LIMIT, paths)))
+            except RepoError:
+                known = {}  # a blob the clone lacks: callers locate text instead, and say what is unreadable
+            with self._cache_lock:
+                self._changes[key] = known
+        return known.get(path)
 
     def renames(self, old: str, new: str) -> dict[str, str]:
         """Old path → new path for every rename over the whole ``old..new`` diff (cached).

@@ -213,6 +213,14 @@ class GitStore:
         """Paths whose blob (or kind) differs between the two revisions, either side (cached)."""
         return self._history.changed_paths(old, new)
 
+    def expect_changes(self, old: str, new: str, paths) -> None:
+        """Limit the pair's one line diff to ``paths`` (see :meth:`History.expect_changes`)."""
+        self._history.expect_changes(old, new, paths)
+
+    def file_change(self, old: str, new: str, path: str):
+        """``path``'s new path and git's hunks from ``old`` to ``new`` (see :meth:`History.file_change`)."""
+        return self._history.file_change(old, new, path)
+
     def follow(self, path: str, old: str, new: str) -> str | None:
         """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when deleted (see :meth:`History.follow`)."""
         return self._history.follow(path, old, new)

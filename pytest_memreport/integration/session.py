@@ -24,6 +24,7 @@ from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportItem
+from .quietreports import QuietReports
 from ..options import RunOptions
 from ..resultcache import ResultCache
 from ..outputs.results import ResultLog, build_json, summary_lines, write_json_atomic
@@ -39,6 +40,7 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
         engine.results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
     config.stash[ENGINE_KEY] = engine
     config.pluginmanager.register(MemreportSession(config, engine, paths, shard), "memreport-session")
+    config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
     engine.progress = _progress_writer(config)
 
 

@@ -22,7 +22,7 @@ from ...gitstore import WORKTREE
 from ...model import Evidence, EvidenceKind, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import follow, search
+from . import follow, linemap, search
 from .results import (
     AHEAD, CHANGED, DELETED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED, DriftResult,
     Place,
@@ -160,7 +160,8 @@ class _Drift:
         if home is not None:
             textfile = self.against.read(home)
             if textfile is not None and textfile.is_text:
-                found = _locate(quote, textfile, home, self.pin.lines)
+                # Lines git's diff leaves untouched are where it says; only touched ones are searched.
+                found = self._mapped(home) or _locate(quote, textfile, home, self.pin.lines)
                 if found is not None:
                     lines, by_tokens = found
                     if home != self.path:
@@ -183,6 +184,11 @@ class _Drift:
             return self.result(DELETED, None, None, note=note,
                                message=f"{self.path} {gone} {self.where} and the quotation occurs nowhere")
         return self._changed(pattern, quote, home, note)
+
+    def _mapped(self, home: str) -> tuple[LineRange, bool] | None:
+        """The pin's lines at their place in ``home`` by git's hunks (:mod:`.linemap`), if untouched."""
+        lines = linemap.mapped(self.store, self.pin_sha, self.against.rev, self.path, home, self.pin.lines)
+        return (lines, self.pin.by_tokens) if lines is not None else None
 
     def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:
         first = places[0]
