@@ -38,9 +38,9 @@ import hashlib
 import importlib
 import json
 import os
+import sys
 import threading
 import uuid
-from importlib import metadata
 from pathlib import Path
 
 #: bump when the key or file format changes
@@ -49,28 +49,30 @@ FORMAT = 1
 _FOLD_AT = 8
 #: at most this many results are kept when the files are folded (the newest win)
 _MAX_KEPT = 250_000
-#: the libraries whose versions change what a check finds
-_LIBRARIES = ("rapidfuzz", "markdown-it-py", "tree-sitter")
+#: the installed libraries whose versions change what a check finds (dist-info folder names)
+_LIBRARIES = ("rapidfuzz-*.dist-info", "markdown_it_py-*.dist-info", "tree_sitter*.dist-info")
 _PACKAGE = __name__.rsplit(".", 1)[0]
 
 
 def code_identity() -> str:
-    """A digest of this package's sources and the matching libraries' versions."""
+    """A digest of this package's sources and the matching libraries' installed versions."""
     digest = hashlib.sha256(f"memreport-results/{FORMAT}".encode())
     root = Path(__file__).resolve().parent
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
-    names = set(_LIBRARIES)
-    for dist in metadata.distributions():
-        name = (dist.metadata["Name"] or "").lower()
-        if name.startswith("tree-sitter"):
-            names.add(name)
-    for name in sorted(names):
+    # The dist-info folders' names carry the versions (tree-sitter's grammars are
+    # many packages): a few directory listings, not importlib.metadata's scan of
+    # every installed distribution.
+    for entry in sys.path:
         try:
-            digest.update(f"{name}={metadata.version(name)}".encode())
-        except metadata.PackageNotFoundError:
-            digest.update(f"{name}=absent".encode())
+            folder = Path(entry or ".")
+            if not folder.is_dir():
+                continue
+            found = sorted(p.name for pattern in _LIBRARIES for p in folder.glob(pattern))
+        except OSError:
+            continue
+        digest.update("\n".join(found).encode())
     return digest.hexdigest()[:24]
 
 
