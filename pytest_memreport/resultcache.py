@@ -227,10 +227,18 @@ class ResultCache:
                     self._files.append(path)
         return self._known
 
+    def _count_files(self) -> int:
+        try:
+            return sum(1 for _ in self.directory.glob("results-*.json"))
+        except OSError:
+            return 0
+
     def save(self, fold: bool = False) -> None:
         """Write what this process computed to a file of its own; with ``fold``
         (the controlling process), fold every file read into one when there are many."""
         with self._lock:
+            if fold and self._known is None and self._count_files() > _FOLD_AT:
+                self._load()  # the xdist controller looked nothing up: its workers wrote the files
             if not self._new and not (fold and len(self._files) > _FOLD_AT):
                 return
             try:

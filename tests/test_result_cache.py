@@ -183,3 +183,16 @@ def test_failure_summary_does_not_scan_every_items_setup_and_teardown(pytester, 
     out = result.stdout.str()
     assert "FILED 2 0" in out  # test_fails' setup and teardown only
     assert "teardown says hello" in out and "LIMIT = 201" in out
+
+
+def test_many_files_are_folded_into_one_and_nothing_is_lost(tmp_path):
+    folder = tmp_path / "c"
+    for n in range(12):
+        cache = ResultCache(folder, identity="test")
+        cache.put(cache.key(n), LineRange(n + 1, n + 1))
+        cache.save()  # a worker's file each
+    assert len(list(folder.glob("results-*.json"))) == 12
+    ResultCache(folder, identity="test").save(fold=True)  # the controller, having looked nothing up
+    assert len(list(folder.glob("results-*.json"))) == 1
+    again = ResultCache(folder, identity="test")
+    assert [again.get(again.key(n)) for n in range(12)] == [LineRange(n + 1, n + 1) for n in range(12)]
