@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import claims as claims_mod
-from .checks import drift, predicates, symbolrefs, verify
+from .checks import clones, drift, predicates, symbolrefs, verify
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
 from .dialects import ReportError, parse_report, read_report
@@ -119,6 +119,8 @@ class Engine:
         #: (repository, pin, against) pairs drift has started on: announced, and
         #: their quotes handed to drift's tree search
         self._drift_started: set = set()
+        #: (repository, revisions) whose missing objects a source item has warned about
+        self._incomplete_said: set = set()
         #: where long-running steps are announced (the plugin points it at the terminal)
         self.progress = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
@@ -255,7 +257,9 @@ class Engine:
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
             where = f"{report.path}:{source.line}" if source.line else report.path
-            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}", label, stated, source.line)
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)))
+            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
+                           source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
 
     # -- checks ----------------------------------------------------------
@@ -295,6 +299,8 @@ class Engine:
                     result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
+            if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
+                result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
             self._keep(self._pin_key(binding, evidence), result)
         self._pin_results[key] = result
@@ -501,6 +507,27 @@ class Engine:
             return str(exc)
         return None
 
+    def incomplete_clone(self, binding: Binding) -> str | None:
+        """One line when the clone lacks objects of the pin's or the against tree
+        (:func:`.checks.clones.incomplete_clone`), said once per clone and revisions."""
+        if binding.store is None or binding.pin is None:
+            return None
+        revs = [binding.pin]
+        if self.drift_enabled:
+            try:
+                revs.append(self.against_rev(binding.store))
+            except RevisionError:
+                pass
+        key = (binding.store.path, tuple(revs))
+        if key in self._incomplete_said:
+            return None  # said once, not by every source the clone serves
+        start = time.perf_counter()
+        message = clones.incomplete_clone(binding.store, revs)
+        self.timing.add("git", time.perf_counter() - start)
+        if message is not None:
+            self._incomplete_said.add(key)
+        return message
+
     def drift_result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
         key = (report.path, evidence)
@@ -513,7 +540,9 @@ class Engine:
         if result is _MISS:
             try:
                 result = self._drift(binding, evidence, pin)
-                self._keep(cache_key, result)
+                if not (binding.store is not None and binding.store.skipped_paths):
+                    # A diff that had to skip blobs the clone lacks may say otherwise once they are fetched.
+                    self._keep(cache_key, result)
             except _Unkept as unkept:
                 result = unkept.result
         self._drift_results[key] = result
@@ -541,15 +570,25 @@ class Engine:
                     if against != binding.pin:
                         self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} "
                                        f"to {against[:12]}")
-                    gone = drift.expect_searches(snapshot, binding.store, binding.pin, self._quotes_pinned_at(binding))
+                    try:
+                        gone = drift.expect_searches(snapshot, binding.store, binding.pin,
+                                                     self._quotes_pinned_at(binding))
+                    except RepoError:
+                        gone = 0  # an object the clone lacks: each classification says which
                     if gone:
                         self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
                                        f"quotation(s) no longer in their files")
-                if evidence.kind is EvidenceKind.SYMBOL:
-                    result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
-                else:
-                    result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
-                                            reports=self._reports_inside(binding.store))
+                try:
+                    if evidence.kind is EvidenceKind.SYMBOL:
+                        result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
+                    else:
+                        result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
+                                                reports=self._reports_inside(binding.store))
+                except RepoError as exc:
+                    # An object this evidence needs is missing (an incomplete clone):
+                    # only this evidence is unreadable; everything else is classified.
+                    result = drift.DriftResult(drift.UNREADABLE, against, None, None, pin.lines,
+                                               old_path=evidence.path, message=str(exc))
                 self.timing.add("drift", time.perf_counter() - start)
         return result
 

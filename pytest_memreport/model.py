@@ -94,6 +94,16 @@ class Evidence:
     context: tuple[str, ...] = ()
 
     @property
+    def key(self) -> str:
+        """A stable identity of this evidence within its report (survives re-parsing)."""
+        if self.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
+            return f"symbol:{self.line}:{self.text}"
+        cited = str(self.cited_lines) if self.cited_lines else ""
+        # A bare file name keeps its key once resolved to a path (see Engine.checkable).
+        where = self.text if self.label == "basename" and self.text else self.path
+        return f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
+
+    @property
     def name(self) -> str:
         """The item-name fragment for this evidence: ``quote@L141``.
 
@@ -257,3 +267,8 @@ class Report:
             if src.id == source_id:
                 return src
         return None
+
+
+def predicate_key(predicate) -> str:
+    """A stable identity of a claims-file predicate: its file, line and index there."""
+    return f"{predicate.file}:{predicate.line}:{predicate.index}"

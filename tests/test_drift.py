@@ -551,17 +551,66 @@ def test_path_that_now_goes_through_a_symlink_is_not_checked(make_repo):
     assert "symlink" in result.message
 
 
-def test_cited_path_whose_content_changed_passes_with_a_note(make_repo):
+def test_cited_path_whose_content_changed_is_modified_with_gits_line_counts(make_repo):
     repo = make_repo()
-    pin = repo.commit({"pkg/b.py": "B = 2\n"}, "pin")
-    repo.commit({"pkg/b.py": "B = 3\n"}, "change")
+    pin = repo.commit({"pkg/b.py": "B = 2\nC = 3\nD = 4\n"}, "pin")
+    repo.commit({"pkg/b.py": "B = 2\nC = 30\nD = 4\nE = 5\nF = 6\n"}, "change")
 
     result = classify(repo, cited(EvidenceKind.PATH, "pkg/b.py"), pin)
 
-    assert (result.status, result.path) == (drift.UNCHANGED, "pkg/b.py")
-    assert result.note == "content changed since the pin"
-    assert result.as_json()["note"] == "content changed since the pin"
-    assert "content changed since the pin" in result.summary()
+    assert (result.status, result.path) == (drift.MODIFIED, "pkg/b.py")
+    assert (result.line_counts.added, result.line_counts.removed) == (3, 1)
+    assert result.as_json()["status"] == "modified"
+    assert (result.as_json()["lines_added"], result.as_json()["lines_removed"]) == (3, 1)
+    assert result.summary() == "modified +3 \u22121"
+
+
+def test_cited_path_with_the_pins_blob_is_unchanged_without_counts(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/b.py": "B = 2\n", "pkg/other.py": "x = 1\n"}, "pin")
+    repo.commit({"pkg/other.py": "x = 2\n"}, "elsewhere")
+
+    result = classify(repo, cited(EvidenceKind.PATH, "pkg/b.py"), pin)
+
+    assert result.status == drift.UNCHANGED and result.line_counts is None
+    assert "lines_added" not in result.as_json()
+
+
+def test_cited_directory_is_unchanged_by_its_tree_and_modified_with_summed_counts(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 1\nbb = 2\n", "docs/x.md": "x\n"}, "pin")
+    repo.commit({"docs/x.md": "y\n"}, "docs only")
+    assert classify(repo, cited(EvidenceKind.DIRECTORY, "pkg"), pin).status == drift.UNCHANGED
+
+    repo.commit({"pkg/a.py": "a = 1\nmore = 2\n", "pkg/sub/b.py": "b = 1\n", "pkg/new.py": "n = 1\nm = 2\n"}, "edit")
+    result = classify(repo, cited(EvidenceKind.DIRECTORY, "pkg"), pin)
+    assert result.status == drift.MODIFIED
+    assert (result.line_counts.added, result.line_counts.removed) == (3, 1)
+
+
+def test_cited_path_modified_in_the_working_tree_counts_the_edit_on_disk(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/b.py": "B = 2\n"}, "pin")
+    (repo.path / "pkg/b.py").write_text("B = 2\nC = 3\n")
+
+    result = classify(repo, cited(EvidenceKind.PATH, "pkg/b.py"), pin, against="worktree")
+
+    assert result.status == drift.MODIFIED
+    assert (result.line_counts.added, result.line_counts.removed) == (1, 0)
+
+
+def test_moved_and_edited_file_says_moved_with_its_line_counts(make_repo):
+    repo = make_repo()
+    body = "".join(f"line_{i} = {i}\n" for i in range(20))
+    pin = repo.commit({"pkg/b.py": body}, "pin")
+    repo.move("pkg/b.py", "lib/b.py")
+    repo.commit({"lib/b.py": body + "extra = 1\n"}, "move and grow")
+
+    result = classify(repo, cited(EvidenceKind.PATH, "pkg/b.py"), pin)
+
+    assert (result.status, result.path) == (drift.MOVED, "lib/b.py")
+    assert (result.line_counts.added, result.line_counts.removed) == (1, 0)
+    assert "modified +1 \u22120" in result.summary()
 
 
 def test_line_anchor_follows_its_recorded_content(make_repo):

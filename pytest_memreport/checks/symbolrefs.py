@@ -7,7 +7,9 @@ its context cites (``Evidence.context``); :func:`resolve` keeps those that
 name a definition at the pin (others are ordinary words: not checked, not
 failures); :func:`at_pin` and :func:`classify` then check them like quotations:
 present at the pin, and ``unchanged``, ``shifted``, ``moved`` with the file,
-``renamed`` (the same body under another name) or ``deleted`` since.
+``renamed`` (the same body under another name), ``relocated`` (the definition
+left its file for another one, found like a relocated quote) or ``deleted``
+since (naming the commit after which its file stopped defining it).
 """
 
 from __future__ import annotations
@@ -16,10 +18,9 @@ from dataclasses import replace
 
 from ..text import symbols
 from . import verify
-from .drift import DELETED, MOVED, SHIFTED, UNCHANGED, DriftResult
+from .drift import DELETED, MOVED, RELOCATED, RENAMED, SHIFTED, UNCHANGED, DriftResult, Place, blame, search
 from ..model import Evidence
 
-RENAMED = "renamed"
 
 
 def _definition(snapshot, path: str, name: str):
@@ -65,22 +66,70 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
         followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
         path = followed if followed and against.entry(followed) is not None else None
     if path is None:
-        return _result(DELETED, against.rev, None, None, pin, f"{evidence.path} is gone and {name} with it")
+        relocated = _relocated(evidence, pin, against, exclude=set())
+        if relocated is not None:
+            return relocated
+        return _blamed(_result(DELETED, against.rev, None, None, pin, f"{evidence.path} is gone and {name} with it"),
+                       evidence, store, pin_sha, against)
     textfile, definition = _definition(against, path, name)
     moved = path != evidence.path
     if definition is not None:
         status = MOVED if moved else (UNCHANGED if definition.lines == old.lines else SHIFTED)
         changed = _body_diff(pin, textfile, path, old, definition)
-        return _result(status, against.rev, path, definition.lines, pin,
-                       f"{definition.kind} {definition.name} at {path}:{definition.lines}",
-                       symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+        result = _result(status, against.rev, path, definition.lines, pin,
+                         f"{definition.kind} {definition.name} at {path}:{definition.lines}",
+                         symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+        return _blamed(result, evidence, store, pin_sha, against, same_body=pin) if changed is not None else result
     renamed = _same_body_elsewhere(pin, textfile, path, old)
     if renamed is not None:
         return _result(RENAMED, against.rev, path, renamed.lines, pin,
                        f"{old.name} is now {renamed.kind} {renamed.name} at {path}:{renamed.lines}",
                        symbol=renamed)
-    return _result(DELETED, against.rev, path, None, pin,
-                   f"no definition named {name} (or with its body) in {path} any more")
+    relocated = _relocated(evidence, pin, against, exclude={path})
+    if relocated is not None:
+        return relocated
+    return _blamed(_result(DELETED, against.rev, path, None, pin,
+                           f"no definition named {name} (or with its body) in {path} any more"),
+                   evidence, store, pin_sha, against)
+
+
+def _relocated(evidence: Evidence, pin: verify.PinResult, against, exclude: set) -> DriftResult | None:
+    """The definition found in another file of ``against`` (same name and kind, body
+    tokens compared: see :func:`.drift.search.search_definition`), or ``None``."""
+    old = pin.symbol
+    if old is None:
+        return None
+    body = search.definition_body(pin.recorded_text or "", evidence.path, old)
+    found = search.search_definition(against, old.name, old.kind, body, exclude | {evidence.path}, evidence.path)
+    if not found:
+        return None
+    path, definition, same = found[0]
+    places = tuple(Place(p, d.lines) for p, d, _ in found)
+    changed = None
+    if not same:
+        textfile = against.read(path)
+        changed = _body_diff(pin, textfile, path, old, definition) if textfile is not None else None
+    message = f"{old.kind} {old.name} left {evidence.path}; it is now defined at {path}:{definition.lines}"
+    return _result(RELOCATED, against.rev, path, definition.lines, pin, message, candidates=places,
+                   symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+
+
+def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, against, same_body=None) -> DriftResult:
+    """``result`` naming the commit after which the file stopped defining the name
+    (with ``same_body``, the pin's result: stopped defining it with the pin's body;
+    see :mod:`.drift.blame`)."""
+    name = evidence.text or ""
+
+    def holds(path: str, oid: str | None) -> bool:
+        if oid is None:
+            return False
+        textfile = store.read_blob(path, oid)
+        found = symbols.find_definitions(textfile.text, path, name, key=oid) if textfile.is_text else None
+        if not found:
+            return False
+        return same_body is None or _body_diff(same_body, textfile, path, same_body.symbol, found[0]) is None
+
+    return replace(result, broken_by=blame.broken_by(store, pin_sha, against, evidence.path, holds))
 
 
 def _body_diff(pin, textfile, path, old, new) -> str | None:

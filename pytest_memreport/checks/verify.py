@@ -30,7 +30,9 @@ class PinResult:
     ``file-missing``, ``commit-missing``, ``refused`` (a path the checker will
     not read: escapes the repository, a symlink, ...) or ``unreadable``
     (binary or over the size limit). ``lines`` is where the quote was found;
-    ``in_cited_range`` says whether that lies inside the report's cited range.
+    ``in_cited_range`` says whether that lies inside the report's cited range;
+    :attr:`misplaced` whether it lies wholly outside it (the anchor is wrong:
+    the pin item fails, though the quote itself was found and drift follows it).
     """
 
     status: str
@@ -50,6 +52,8 @@ class PinResult:
     symbol_known: bool = True
     note: str | None = None
     message: str = ""
+    #: found, but wholly outside the cited lines (``#L100-L103`` for a quote at 619-622)
+    misplaced: bool = False
 
     @property
     def ok(self) -> bool:
@@ -59,6 +63,8 @@ class PinResult:
         out: dict = {"status": self.status, "lines": self.lines.as_list() if self.lines else None}
         if self.in_cited_range is not None:
             out["in_cited_range"] = self.in_cited_range
+        if self.misplaced:
+            out["misplaced"] = True
         if self.by_tokens:
             out["found_by"] = "tokens"
         if len(self.occurrences) > 1:
@@ -122,13 +128,15 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
             message=f"quotation not found in {evidence.path}",
         )
     lines = _preferred(found, evidence.cited_lines)
-    inside = evidence.cited_lines.contains(lines) if evidence.cited_lines else None
+    cited = evidence.cited_lines
+    inside = cited.contains(lines) if cited else None
+    misplaced = inside is False and not (lines.start <= cited.end and cited.start <= lines.end)
     definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid) if with_symbol else None
     return PinResult(
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
         occurrences=found, symbol=definition, oid=textfile.oid, note=textfile.note,
-        symbol_known=with_symbol,
-        message=_found_message(evidence, lines, inside, by_tokens),
+        symbol_known=with_symbol, misplaced=misplaced,
+        message=_found_message(evidence, lines, inside, misplaced, by_tokens),
     )
 
 
@@ -157,11 +165,15 @@ def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> L
     return occurrences[0]
 
 
-def _found_message(evidence: Evidence, lines: LineRange, inside: bool | None, by_tokens: bool) -> str:
+def _found_message(evidence: Evidence, lines: LineRange, inside: bool | None, misplaced: bool, by_tokens: bool) -> str:
     how = " (matched by tokens: the code was reformatted)" if by_tokens else ""
+    cited = evidence.cited_lines
+    if misplaced:
+        # Wholly elsewhere: the anchor points a reader at the wrong code.
+        return f"cited {cited}, found at {lines} of {evidence.path}{how}"
     where = f"found in {evidence.path} at lines {lines}{how}"
     if inside is False:
-        where += f"; outside the cited lines {evidence.cited_lines}"
+        where += f"; partly outside the cited lines {cited}"
     return where
 
 

@@ -352,8 +352,9 @@ class _Parser(lexing.DocumentParser):
         stripped = text.strip()
         before = ""
         match = _ATTRIBUTION.fullmatch(stripped)
-        if match is None and self.markdown:
-            # ``> code --- [path](url)``: inside a blockquote the quote may end on the same line.
+        if match is None:
+            # ``> code --- [path](url)``: inside a blockquote the quote may end on the same line,
+            # and a plain-text rendering writes every quotation so (``code --- path:10-12``).
             cut = stripped.rfind(" --- ")
             if cut < 0:
                 return None

@@ -18,13 +18,20 @@ _KIND_BY_MODE = {"040000": "dir", "120000": "symlink", "160000": "submodule"}
 
 def list_tree(runner: GitRunner, sha: str) -> dict[str, TreeEntry]:
     """Every path of commit ``sha`` (files, directories, symlinks, submodules) by path: one ``git ls-tree``."""
-    out = runner.run(["ls-tree", "-r", "-t", "-z", "--long", "--full-tree", sha])
+    result = runner.timed(["ls-tree", "-r", "-t", "-z", "--long", "--full-tree", sha])
+    if result.returncode == 0:
+        out = result.stdout
+    else:
+        # Sizes need the blobs; an incomplete clone (partial, or a mirror
+        # missing one) lists its tree without them: sizes are then unknown.
+        out = runner.run(["ls-tree", "-r", "-t", "-z", "--full-tree", sha])
     entries: dict[str, TreeEntry] = {}
     for record in out.split(b"\0"):
         if not record:
             continue
         meta, _, raw_path = record.partition(b"\t")
-        mode, _kind, oid, size = meta.decode("ascii").split()
+        mode, _kind, oid, *rest = meta.decode("ascii").split()
+        size = rest[0] if rest else "-"
         path = os.fsdecode(raw_path)
         kind = _KIND_BY_MODE.get(mode, "file")
         # git prints "BAD" for a blob it cannot unpack (a corrupt object):

@@ -1,7 +1,19 @@
-"""History between two commits: renames over the whole diff, changed paths, and following one file.
+"""History between two commits: the first-parent log, renames over the whole diff, changed paths, following one file.
 
 Rename detection is git's own (``diff-tree -M``, ``log --first-parent -M``);
 answers are cached per pair of commits for the store's life.
+
+The first-parent log of a (pin, against) pair is read by ONE ``git log``
+(:meth:`History.first_parent_log`): every commit with its author, date,
+subject and raw changes (paths, blob ids, renames), parsed once and shared by
+everything that walks history (rename following, the blame of broken
+evidence).
+
+An incomplete clone (a mirror missing a blob, a partial clone) makes git's
+rename detection abort on the first blob it cannot read. Those commands are
+retried once without the paths whose blobs are missing
+(:func:`run_readable`): everything else is still compared, and the missing
+objects are remembered for the source's warning.
 """
 
 from __future__ import annotations
@@ -11,8 +23,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import hunks
-from .errors import RepoError
 from .paths import normalize_path
 from .process import GitRunner
 from .snapshot import Snapshot
@@ -20,27 +30,121 @@ from .snapshot import Snapshot
 #: git's ``-l``: how many files inexact rename detection may compare. Exact
 #: renames are found regardless; git's own default (1000) misses inexact moves
 #: of larger trees, a higher one costs quadratic time on huge diffs.
-_RENAME_LIMIT = 4000
+RENAME_LIMIT = 4000
+
+#: the header of one commit in the log stream: sha, author, date, subject
+_LOG_FORMAT = "--format=%x01%H%x1f%an%x1f%as%x1f%s"
 
 
 @dataclass(frozen=True)
-class _Step:
-    """One first-parent commit's renames and deletions (for :meth:`History.follow`)."""
+class Change:
+    """One path changed by one commit, as git's ``--raw`` output says it.
+
+    ``status`` is git's letter (``A``, ``M``, ``D``, ``R``, ``T``, ``C``);
+    an added file has no ``old_path``/``old_oid``, a deleted one no
+    ``new_path``/``new_oid``.
+    """
+
+    status: str
+    old_path: str | None
+    new_path: str | None
+    old_oid: str | None
+    new_oid: str | None
+
+
+@dataclass(frozen=True)
+class LogCommit:
+    """One first-parent commit: who, when, what it says, and what it changed."""
 
     sha: str
-    renames: dict[str, str]
-    deleted: frozenset[str]
+    author: str
+    date: str
+    subject: str
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def renames(self) -> dict[str, str]:
+        return {c.old_path: c.new_path for c in self.changes if c.status == "R"}
+
+    @property
+    def deleted(self) -> frozenset[str]:
+        return frozenset(c.old_path for c in self.changes if c.status == "D")
+
+    def as_json(self) -> dict:
+        return {"commit": self.sha, "subject": self.subject, "author": self.author, "date": self.date}
+
+    def __str__(self) -> str:
+        return f'{self.sha[:12]} "{self.subject}" ({self.author}, {self.date})'
+
+
+def _oid(text: str) -> str | None:
+    return None if not text.strip("0") else text
+
+
+def parse_raw(tokens: list[bytes], i: int) -> tuple[Change | None, int]:
+    """The ``--raw -z`` record starting at ``tokens[i]`` (``:modes oids status``, then
+    one or two paths) and the index after it; ``None`` when ``tokens[i]`` is not one."""
+    meta = tokens[i].lstrip(b"\n")
+    if not meta.startswith(b":"):
+        return None, i + 1
+    fields = meta[1:].decode("ascii", "replace").split()
+    if len(fields) < 5:
+        return None, i + 1
+    old_oid, new_oid, status = _oid(fields[2]), _oid(fields[3]), fields[4][:1]
+    if status in ("R", "C") and i + 2 < len(tokens):
+        return Change(status, os.fsdecode(tokens[i + 1]), os.fsdecode(tokens[i + 2]), old_oid, new_oid), i + 3
+    if i + 1 >= len(tokens):
+        return None, i + 1
+    path = os.fsdecode(tokens[i + 1])
+    return Change(status, None if status == "A" else path, None if status == "D" else path,
+                  old_oid, new_oid), i + 2
+
+
+def run_readable(runner: GitRunner, missing: Callable[[], frozenset[str]], args: list[str],
+                 listing: list[str]) -> tuple[bytes, frozenset[str], frozenset[str]]:
+    """stdout of ``args`` (a diff or log that may compare blob contents), the
+    paths it had to leave out and the missing blobs that made it.
+
+    When git fails, ``listing`` (the same range as ``--raw --no-renames``, which
+    reads no blob) names every blob involved; those the object store lacks
+    (``missing()`` lists them) are excluded by path and the command runs once more. Any
+    other failure, or a second one, is a :class:`~.errors.RepoError`.
+    """
+    result = runner.timed(args)
+    if result.returncode == 0:
+        return result.stdout, frozenset(), frozenset()
+    listed = runner.timed(listing)
+    if listed.returncode != 0:
+        raise runner.failure(args, result)
+    paths_by_oid: dict[str, set[str]] = {}
+    tokens = listed.stdout.split(b"\0")
+    i = 0
+    while i < len(tokens):
+        change, i = parse_raw(tokens, i)
+        if change is None:
+            continue
+        for oid, path in ((change.old_oid, change.old_path), (change.new_oid, change.new_path)):
+            if oid and path:
+                paths_by_oid.setdefault(oid, set()).add(path)
+    absent = missing() & paths_by_oid.keys()
+    excluded = frozenset(p for oid in absent for p in paths_by_oid[oid])
+    if not excluded:
+        raise runner.failure(args, result)
+    retry = runner.timed([*args, "--", *(f":(exclude,literal){p}" for p in sorted(excluded))])
+    if retry.returncode != 0:
+        raise runner.failure(args, retry)
+    return retry.stdout, excluded, frozenset(absent)
 
 
 class History:
     """Renames, changed paths and file following of one repository, cached per (old, new) pair.
 
     ``resolve`` turns a revision into its full commit id and ``snapshot`` gives
-    a commit's files (both the store's, so their caches are shared).
+    a commit's files (both the store's, so their caches are shared);
     """
 
     def __init__(
-        self, runner: GitRunner, resolve: Callable[[str], str], snapshot: Callable[[str], Snapshot]
+        self, runner: GitRunner, resolve: Callable[[str], str], snapshot: Callable[[str], Snapshot],
     ) -> None:
         self._runner = runner
         self.resolve = resolve
@@ -48,38 +152,31 @@ class History:
         self._cache_lock = threading.Lock()
         self._renames: dict[tuple[str, str], dict[str, str]] = {}
         self._changed: dict[tuple[str, str], frozenset[str]] = {}
-        self._steps: dict[tuple[str, str], list[_Step]] = {}
-        self._changes: dict[tuple[str, str], dict[str, hunks.FileChange]] = {}
-        self._wanted: dict[tuple[str, str], frozenset[str]] = {}
+        self._logs: dict[tuple[str, str], tuple[LogCommit, ...]] = {}
+        #: paths left out of a diff or log because their blobs are missing
+        self.excluded: set[str] = set()
+        #: the missing blobs that made them
+        self.missing_oids: set[str] = set()
 
-    def expect_changes(self, old: str, new: str, paths) -> None:
-        """Say which files' line changes :meth:`file_change` will be asked for (before the
-        first ask): the one diff is then limited to them and to where they were renamed."""
-        key = (self.resolve(old), self.resolve(new))
-        with self._cache_lock:
-            if key not in self._changes:
-                self._wanted[key] = self._wanted.get(key, frozenset()) | frozenset(paths)
+    def missing_objects(self, *revs: str, walk: bool = False) -> frozenset[str]:
+        """The objects the clone lacks among those of the commits ``revs`` (their
+        trees; with ``walk``, a range such as ``a..b``, every commit in it):
+        ``git rev-list --objects --missing=print``, which names a partial clone's
+        absent blobs without fetching them (``cat-file`` would die asking its
+        promisor remote)."""
+        args = ["rev-list", "--objects", "--missing=print", "--no-object-names", *([] if walk else ["--no-walk"]),
+                *revs, "--"]
+        out = self._runner.run(args)
+        return frozenset(line[1:].decode("ascii") for line in out.split(b"\n") if line.startswith(b"?"))
 
-    def file_change(self, old: str, new: str, path: str) -> hunks.FileChange | None:
-        """``path``'s (as of ``old``) new path and hunks at ``new``, from one
-        ``diff-tree -p -U0 -M`` of the pair, parsed once; ``None`` when the diff
-        does not list it (the same blob, or not among the expected files)."""
-        key = (self.resolve(old), self.resolve(new))
-        with self._cache_lock:
-            known = self._changes.get(key)
-            wanted = self._wanted.get(key)
-        if known is None:
-            paths = None
-            if wanted is not None:
-                moved = self.renames(*key)
-                paths = sorted(wanted | {moved[p] for p in wanted if p in moved})
-            try:
-                known = hunks.parse(self._runner.run(hunks.command(*key, _RENAME_LIMIT, paths)))
-            except RepoError:
-                known = {}  # a blob the clone lacks: callers locate text instead, and say what is unreadable
+    def run_readable(self, args: list[str], listing: list[str], missing: Callable[[], frozenset[str]]) -> bytes:
+        """:func:`run_readable` in this repository, remembering what was left out."""
+        out, excluded, absent = run_readable(self._runner, missing, args, listing)
+        if excluded:
             with self._cache_lock:
-                self._changes[key] = known
-        return known.get(path)
+                self.excluded.update(excluded)
+                self.missing_oids.update(absent)
+        return out
 
     def renames(self, old: str, new: str) -> dict[str, str]:
         """Old path → new path for every rename over the whole ``old..new`` diff (cached).
@@ -91,9 +188,11 @@ class History:
         with self._cache_lock:
             known = self._renames.get(key)
         if known is None:
-            out = self._runner.run(
-                ["diff-tree", "-r", "-z", "--no-ext-diff", "-M", f"-l{_RENAME_LIMIT}",
-                 "--diff-filter=R", "--name-status", *key]
+            out = self.run_readable(
+                ["diff-tree", "-r", "-z", "--no-ext-diff", "-M", f"-l{RENAME_LIMIT}",
+                 "--diff-filter=R", "--name-status", *key],
+                ["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", *key],
+                lambda: self.missing_objects(*key),
             )
             known = {}
             tokens = out.split(b"\0")
@@ -120,6 +219,50 @@ class History:
                 self._changed[key] = known
         return set(known)
 
+    def first_parent_log(self, old: str, new: str) -> tuple[LogCommit, ...]:
+        """Each first-parent commit of ``old..new``, oldest first, with its raw
+        changes and renames (git's ``-M``): one ``git log`` per pair, cached.
+
+        A merge is compared with its first parent (``-m``), so the log says
+        what each step of the mainline changed.
+        """
+        key = (self.resolve(old), self.resolve(new))
+        with self._cache_lock:
+            known = self._logs.get(key)
+        if known is not None:
+            return known
+        span = f"{key[0]}..{key[1]}"
+        common = ["log", "--first-parent", "-m", "--reverse", "--no-show-signature", "--no-ext-diff",
+                  "--no-textconv", "-z", "--raw", "--no-abbrev"]
+        out = self.run_readable([*common, _LOG_FORMAT, "-M", f"-l{RENAME_LIMIT}", span],
+                                [*common, "--format=", "--no-renames", span],
+                                lambda: self.missing_objects(span, walk=True) | self.missing_objects(key[0]))
+        commits: list[LogCommit] = []
+        header: list[str] | None = None
+        changes: list[Change] = []
+        tokens = out.split(b"\0")
+        i = 0
+        while i < len(tokens):
+            # Headers and raw records follow a newline in git's -z log output;
+            # paths are taken by position, so no path is ever read as a header.
+            token = tokens[i].lstrip(b"\n")
+            if token.startswith(b"\x01"):
+                if header is not None:
+                    commits.append(LogCommit(*header, changes=tuple(changes)))
+                fields = token[1:].decode("utf-8", "replace").split("\x1f", 3)
+                header, changes = (fields + ["", "", ""])[:4], []
+                i += 1
+                continue
+            change, i = parse_raw(tokens, i)
+            if change is not None and header is not None:
+                changes.append(change)
+        if header is not None:
+            commits.append(LogCommit(*header, changes=tuple(changes)))
+        found = tuple(commits)
+        with self._cache_lock:
+            self._logs[key] = found
+        return found
+
     def follow(self, path: str, old: str, new: str) -> str | None:
         """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when it was deleted.
 
@@ -141,50 +284,10 @@ class History:
         if self.snapshot(old_sha).entry(clean) is None:
             return None  # not there to begin with: nothing to follow
         current = clean
-        for step in self._first_parent_steps(old_sha, new_sha):
-            if current in step.renames:
-                current = step.renames[current]
-            elif current in step.deleted:
+        for commit in self.first_parent_log(old_sha, new_sha):
+            renames = commit.renames
+            if current in renames:
+                current = renames[current]
+            elif current in commit.deleted:
                 return None
         return current if later.entry(current) is not None else None
-
-    def _first_parent_steps(self, old: str, new: str) -> list[_Step]:
-        """Each first-parent commit of ``old..new`` (oldest first) with its renames and deletions: one ``git log``."""
-        key = (old, new)
-        with self._cache_lock:
-            known = self._steps.get(key)
-        if known is not None:
-            return known
-        out = self._runner.run(
-            ["log", "--first-parent", "-m", "--reverse", "--no-show-signature", "--no-ext-diff",
-             "--format=@%H", "-z", "-M", f"-l{_RENAME_LIMIT}", "--diff-filter=DR", "--name-status",
-             f"{old}..{new}"]
-        )
-        steps: list[_Step] = []
-        sha = ""
-        renames: dict[str, str] = {}
-        deleted: set[str] = set()
-        tokens = out.split(b"\0")
-        i = 0
-        while i < len(tokens):
-            # Headers and status letters follow a newline in git's -z log output;
-            # paths are taken by position, so no path is ever read as a header.
-            token = tokens[i].lstrip(b"\n")
-            if token.startswith(b"@"):
-                if sha:
-                    steps.append(_Step(sha, renames, frozenset(deleted)))
-                sha, renames, deleted = token[1:].decode("ascii"), {}, set()
-                i += 1
-            elif token.startswith(b"R") and i + 2 < len(tokens):
-                renames[os.fsdecode(tokens[i + 1])] = os.fsdecode(tokens[i + 2])
-                i += 3
-            elif token.startswith(b"D") and i + 1 < len(tokens):
-                deleted.add(os.fsdecode(tokens[i + 1]))
-                i += 2
-            else:
-                i += 1
-        if sha:
-            steps.append(_Step(sha, renames, frozenset(deleted)))
-        with self._cache_lock:
-            self._steps[key] = steps
-        return steps

@@ -100,24 +100,32 @@ class GitRunner:
         self.env = env
         #: seconds spent waiting on git (commands and blob reads), for the JSON timing
         self.seconds = 0.0
+        #: git processes started (the persistent ``cat-file`` not counted): what a cost bound is measured in
+        self.commands = 0
 
     def run(self, args: list[str], check: bool = True) -> bytes:
         """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure."""
         began = time.perf_counter()
+        self.commands += 1
         result = execute(args, self.path, self.env)
         self.seconds += time.perf_counter() - began
         if check and result.returncode != 0:
-            raise_if_refused(result.stderr, self.path)
-            message = result.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise RepoError(
-                f"{self.path}: `git {args[0] if args[0] != '-c' else args[2]}` failed: "
-                f"{message[0] if message else 'exit status ' + str(result.returncode)}"
-            )
+            raise self.failure(args, result)
         return result.stdout
+
+    def failure(self, args: list[str], result: subprocess.CompletedProcess[bytes]) -> RepoError:
+        """The one-line :class:`RepoError` for a failed command (git's refusal of the folder raised as such)."""
+        raise_if_refused(result.stderr, self.path)
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        return RepoError(
+            f"{self.path}: `git {args[0] if args[0] != '-c' else args[2]}` failed: "
+            f"{message[0] if message else 'exit status ' + str(result.returncode)}"
+        )
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""
         began = time.perf_counter()
+        self.commands += 1
         result = execute(args, self.path, self.env, stdin=stdin)
         self.seconds += time.perf_counter() - began
         return result

@@ -14,10 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..text import textfile
+from ..text.textfile import TextFile
 from .catfile import DEFAULT_CACHE_BYTES, BlobCache, BlobReader
 from .commit import CommitSnapshot
 from .errors import RepoError, RevisionError
-from .history import History
+from .history import History, LogCommit
+from .hunks import Hunks, LineCounts, Patches
 from .objects import HEX_OID, SHORT_HEX
 from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
@@ -56,6 +58,9 @@ class GitStore:
         self._runner = GitRunner(path, environment())
         self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes)
         self._history = History(self._runner, self.resolve, self.snapshot)
+        self._hunks = Hunks(self._history, WORKTREE)
+        self._patches = Patches(self._runner, self._history)
+        self._missing: dict[tuple[str, ...], frozenset[str]] = {}
         self._cache_lock = threading.RLock()
         self._resolved: dict[str, str] = {}
         self._snapshots: OrderedDict[str, CommitSnapshot] = OrderedDict()
@@ -75,6 +80,11 @@ class GitStore:
     def blobs_read(self) -> int:
         """How many blobs were fetched from git (a count for the JSON timing)."""
         return self._reader.blobs_read
+
+    @property
+    def git_commands(self) -> int:
+        """git processes started so far (blob reads through the persistent ``cat-file`` excluded)."""
+        return self._runner.commands
 
     @property
     def is_shallow(self) -> bool:
@@ -213,13 +223,65 @@ class GitStore:
         """Paths whose blob (or kind) differs between the two revisions, either side (cached)."""
         return self._history.changed_paths(old, new)
 
+    def first_parent_log(self, old: str, new: str) -> tuple[LogCommit, ...]:
+        """Every first-parent commit of ``old..new``, oldest first, with author, date,
+        subject and raw changes (renames detected): one ``git log`` per pair, cached
+        (see :meth:`History.first_parent_log`). Rename following and the blame of
+        broken evidence both read it."""
+        return self._history.first_parent_log(old, new)
+
+    def line_counts(self, old: str, new: str, path: str, directory: bool = False) -> LineCounts | None:
+        """Lines added and removed in ``path`` (a file at ``new``, or a folder's files)
+        from ``old`` to ``new`` (a commit or ``"worktree"``), from git's numstat of the
+        whole pair (one diff per pair, cached); ``None`` when git shows no change."""
+        return self._hunks.of(old, new, path, directory)
+
+    @property
+    def skipped_paths(self) -> frozenset[str]:
+        """Paths some diff or log had to leave out because the clone lacks their blobs:
+        where they went (renamed, deleted) is unknown."""
+        return frozenset(self._history.excluded)
+
+    def read_blob(self, path: str, oid: str) -> TextFile:
+        """The blob ``oid`` decoded as the file ``path`` (through the blob cache and the
+        persistent ``cat-file``); :class:`RepoError` when the clone lacks it."""
+        return self._reader.read_blob(path, oid, None)
+
+    def missing_blobs(self, *revs: str) -> frozenset[str]:
+        """The objects of the trees at ``revs`` (commits; ``"worktree"`` is skipped) the
+        clone lacks, with those rename detection had to skip: one ``git rev-list
+        --objects --missing=print``, cached. Never fetched (lazy fetching is off)."""
+        shas = tuple(sorted({self.resolve(rev) for rev in revs if rev != WORKTREE}))
+        with self._cache_lock:
+            known = self._missing.get(shas)
+        if known is None:
+            known = (self._history.missing_objects(*shas) if shas else frozenset()) | frozenset(self._history.missing_oids)
+            with self._cache_lock:
+                self._missing[shas] = known
+        return known
+
+    @property
+    def is_partial(self) -> bool:
+        """Whether this is a partial clone (``git clone --filter``): blobs may be absent by design."""
+        result = execute(["config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"],
+                         self.path, self._runner.env)
+        return result.returncode == 0 and any(
+            not line.endswith((b" false", b" 0")) for line in result.stdout.splitlines())
+
+    def newest_commit_time(self) -> int | None:
+        """The committer time (Unix seconds) of the newest commit any ref points at, or ``None``."""
+        result = execute(["for-each-ref", "--sort=-committerdate", "--count=1", "--format=%(committerdate:unix)"],
+                         self.path, self._runner.env)
+        text = result.stdout.decode("ascii", "replace").strip()
+        return int(text) if result.returncode == 0 and text.isdigit() else None
+
     def expect_changes(self, old: str, new: str, paths) -> None:
-        """Limit the pair's one line diff to ``paths`` (see :meth:`History.expect_changes`)."""
-        self._history.expect_changes(old, new, paths)
+        """Limit the pair's one line diff to ``paths`` (see :meth:`.hunks.Patches.expect`)."""
+        self._patches.expect(old, new, paths)
 
     def file_change(self, old: str, new: str, path: str):
-        """``path``'s new path and git's hunks from ``old`` to ``new`` (see :meth:`History.file_change`)."""
-        return self._history.file_change(old, new, path)
+        """``path``'s new path and git's hunks from ``old`` to ``new`` (see :meth:`.hunks.Patches.change`)."""
+        return self._patches.change(old, new, path)
 
     def follow(self, path: str, old: str, new: str) -> str | None:
         """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when deleted (see :meth:`History.follow`)."""

@@ -438,7 +438,8 @@ class SourceItem(MemreportItem):
         engine = engine_of(self)
         binding = engine.binding(self.report, self.source_id)
         return source_outcome(self.report, binding, engine.against_label(binding), engine.against_problem(binding),
-                              needs_pin=self.needs_pin, unmapped=engine.is_unmapped(self.report, self.source_id))
+                              needs_pin=self.needs_pin, unmapped=engine.is_unmapped(self.report, self.source_id),
+                              incomplete=engine.incomplete_clone(binding))
 
 
 class ReportErrorItem(MemreportItem):

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 from ..text import render, symbols
 from ..checks import verify
-from ..model import Evidence, EvidenceKind, Report
+from ..checks.drift import PASSING as DRIFT_PASSING
+from ..model import Evidence, EvidenceKind, Report, predicate_key  # noqa: F401 - re-exported
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
 #: against-revision refuses, e.g. one that now goes through a symlink)
-DRIFT_PASSING = frozenset({"unchanged", "shifted", "moved", "relocated", "renamed"})
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,8 @@ def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
 
 
 def evidence_key(evidence: Evidence) -> str:
-    """A stable identity of an evidence within its report (survives re-parsing)."""
-    if evidence.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
-        return f"symbol:{evidence.line}:{evidence.text}"
-    cited = str(evidence.cited_lines) if evidence.cited_lines else ""
-    # A bare file name keeps its key once resolved to a path (see Engine.checkable).
-    where = evidence.text if evidence.label == "basename" and evidence.text else evidence.path
-    return f"{evidence.kind.value}:{evidence.line}:{where}:{cited}:{evidence.source or ''}:{evidence.pin or ''}"
+    """A stable identity of an evidence within its report: :attr:`Evidence.key`."""
+    return evidence.key
 
 
 def _properties(report: Report, evidence: Evidence, status: str) -> dict:
@@ -82,6 +77,14 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         # A backticked word that looks like a path is evidence only if the pin has it.
         return Outcome("skip", f"{loc}: `{evidence.path}` is not a path at the pin; not evidence",
                        payload=payload, properties=props)
+    if result.ok and result.misplaced:
+        # The quote is real, the anchor is not: a reader following it sees other code.
+        headline = (f"{loc}: {owner}{render.evidence_title(evidence)} outside its cited lines at "
+                    f"{_where(binding, result.rev, evidence.path)}: {result.message}")
+        details = [f"  {result.message}", "  correct the anchor to the lines where the quotation is"]
+        if evidence.kind is EvidenceKind.QUOTE:
+            details.append(f"  quotation: {render.clip(evidence.text or '')}")
+        return Outcome("fail", headline, tuple(details), payload, props)
     if result.ok:
         notes = [result.message]
         if result.note:
@@ -178,7 +181,7 @@ def group_outcome(report: Report, record_id: str, line: int, parts: list[Outcome
 
 
 def source_outcome(report: Report, binding, against: str | None, against_problem: str | None = None,
-                   needs_pin: bool = True, unmapped: bool = False) -> Outcome:
+                   needs_pin: bool = True, unmapped: bool = False, incomplete: str | None = None) -> Outcome:
     """The source item's verdict: the repository opens and the pin resolves.
 
     A repository known only by URL with no local clone is skipped (its
@@ -210,6 +213,11 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     if against_problem:
         return Outcome("fail", f"{render.location(report, binding.line or 1)}: {against_problem}",
                        payload=payload, properties=props)
+    if incomplete:
+        # The clone lacks objects: what it has is checked, the rest is unreadable.
+        payload["source"]["incomplete"] = incomplete
+        return Outcome("warn", f"{render.location(report, binding.line or 1)}: {incomplete}", payload=payload,
+                       properties=props)
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 
@@ -236,10 +244,6 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
     verb = "could not be checked" if result.error else "does not hold"
     details = tuple(f"  {line}" for line in result.message.split("\n"))
     return Outcome("fail", f"{title} {verb} at {rev_label}", details, payload, props)
-
-
-def predicate_key(predicate) -> str:
-    return f"{predicate.file}:{predicate.line}:{predicate.index}"
 
 
 def predicate_json(result, problem: str | None) -> dict:

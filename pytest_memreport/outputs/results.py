@@ -17,7 +17,6 @@ from pathlib import Path
 from dataclasses import replace
 
 from ..model import Evidence, EvidenceKind, Record, Report
-from ..integration.outcomes import evidence_key
 
 SCHEMA = "memreport/1"
 
@@ -59,7 +58,7 @@ class ResultLog:
 
 
 def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | None = None) -> dict:
-    key = key or evidence_key(evidence)
+    key = key or evidence.key
     pin = log.get(report, "pin", key)
     drift = log.get(report, "drift", key)
     out = {
@@ -85,7 +84,7 @@ def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) 
     """Evidence as JSON; a proposed symbol reference that named no definition is not evidence."""
     out = []
     for item in evidence:
-        key = evidence_key(item)
+        key = item.key
         pin = log.get(report, "pin", key)
         if item.kind is EvidenceKind.SYMBOL and pin is None:
             continue

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..checks import observe
+from ..checks.drift import PASSING as DRIFT_PASSING
+from ..model import EvidenceKind, LineRange, Report, predicate_key
 from . import writeback
-from ..model import EvidenceKind, LineRange, Report
-from ..integration.outcomes import DRIFT_PASSING, evidence_key, predicate_key
 from .results import ResultLog
 
 
@@ -78,7 +78,7 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
             continue
         pins = []
         for evidence in record.evidence:
-            seen = log.get(report.path, "pin", evidence_key(evidence))
+            seen = log.get(report.path, "pin", evidence.key)
             pins.append(_Found(bool(seen) and seen["at_pin"]["status"] == "found"))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):
@@ -103,7 +103,7 @@ def repin_blockers(report: Report, log: ResultLog) -> list[str]:
     """Everything that does not hold at the re-pin revision, one line each."""
     blockers = []
     for evidence in report.all_evidence():
-        key = evidence_key(evidence)
+        key = evidence.key
         pin = log.get(report.path, "pin", key)
         drift = log.get(report.path, "drift", key)
         where = f"{report.path}:{evidence.line}"
@@ -132,8 +132,8 @@ def _repin(report: Report, log: ResultLog, new_pin: str, build: _Builder) -> Non
     if not old_pins:
         return
     for evidence in report.all_evidence():
-        drift = log.get(report.path, "drift", evidence_key(evidence))
-        pin = log.get(report.path, "pin", evidence_key(evidence))
+        drift = log.get(report.path, "drift", evidence.key)
+        pin = log.get(report.path, "pin", evidence.key)
         if drift is None or pin is None:
             continue
         now = drift["at_against"]

@@ -17,14 +17,16 @@ Matching is by characters first (:mod:`.match`), then by tokens
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 from ...gitstore import WORKTREE
 from ...model import Evidence, EvidenceKind, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import follow, linemap, search
+from . import blame, follow, linemap, search
 from .results import (
-    AHEAD, CHANGED, DELETED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED, DriftResult,
+    AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED,
+    UNREADABLE, DriftResult,
     Place,
 )
 
@@ -55,8 +57,8 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
         if not (pin.recorded_text or "").strip():
             # Blank lines say nothing to look for: only the file's fate is known.
             return drift.cited_path(note="the cited lines are blank at the pin; only the file was checked")
-        return drift.quotation(pin.recorded_text)
-    return drift.quotation(evidence.text or "")
+        return drift.blamed_quotation(pin.recorded_text)
+    return drift.blamed_quotation(evidence.text or "")
 
 
 def ahead(evidence: Evidence, against) -> DriftResult | None:
@@ -115,35 +117,110 @@ class _Drift:
     # -- cited paths and directories ---------------------------------------------------
 
     def cited_path(self, note: str | None = None) -> DriftResult:
+        pinned = self.store.snapshot(self.pin_sha).entry(self.path)
+        if pinned is not None and pinned.kind == "dir":
+            return self.directory()
         entry = self.against.entry(self.path)
         if entry is not None:
-            if entry.kind == "dir" or not self.pin.oid or entry.oid == self.pin.oid:
+            if not self.pin.oid or entry.oid == self.pin.oid:
                 return self.result(UNCHANGED, self.path, None, old_lines=None, note=note,
-                                   message=f"{self.path} exists {self.where}")
-            changed = note or "content changed since the pin"
-            return self.result(UNCHANGED, self.path, None, old_lines=None, note=changed,
-                               message=f"{self.path} exists {self.where}")
-        if self.store.snapshot(self.pin_sha).is_dir(self.path):
-            return self.directory()
+                                   message=f"{self.path} exists {self.where}, unchanged")
+            if entry.kind != "file" or (pinned is not None and pinned.kind != "file"):
+                now = _KIND_PHRASES.get(entry.kind, "a file")
+                return self.result(MODIFIED, self.path, None, old_lines=None, note=note,
+                                   message=f"{self.path} exists {self.where}; it is now {now}")
+            counts = self.store.line_counts(self.pin_sha, self.against.rev, self.path)
+            shown = f" ({counts})" if counts is not None else ""
+            return self.result(MODIFIED, self.path, None, old_lines=None, note=note, line_counts=counts,
+                               message=f"{self.path} exists {self.where}, modified since the pin{shown}")
         new_path = self.followed() or follow.same_blob_elsewhere(self.against, self.path, self.pin.oid)
         if new_path is not None:
-            return self.result(MOVED, new_path, None, old_lines=None, note=note,
-                               message=f"{self.path} moved to {new_path} {self.where}")
-        return self.result(DELETED, None, None, old_lines=None, note=note,
-                           message=f"{self.path} was deleted {self.where}")
+            counts = None
+            moved_to = self.against.entry(new_path)
+            if (moved_to is not None and moved_to.oid != self.pin.oid and self.against.rev != WORKTREE
+                    and self.store.renames(self.pin_sha, self.against.rev).get(self.path) == new_path):
+                counts = self.store.line_counts(self.pin_sha, self.against.rev, new_path)
+            edited = f", modified ({counts})" if counts is not None else ""
+            return self.result(MOVED, new_path, None, old_lines=None, note=note, line_counts=counts,
+                               message=f"{self.path} moved to {new_path} {self.where}{edited}")
+        if self.path in self.store.skipped_paths:
+            return self._unknown_fate()
+        return self._blamed(self.result(DELETED, None, None, old_lines=None, note=note,
+                                        message=f"{self.path} was deleted {self.where}"),
+                            lambda path, oid: oid is not None)
+
+    def _unknown_fate(self) -> DriftResult:
+        """A file gone from its path whose blob the clone lacks: git could not tell
+        whether it was renamed, so it is not called deleted."""
+        return self.result(UNREADABLE, None, None, old_lines=None,
+                           message=f"{self.path} is gone {self.where}, and the clone lacks its blob: "
+                                   f"whether it was renamed cannot be told (complete the clone)")
 
     def directory(self) -> DriftResult:
-        if self.against.is_dir(self.path):
-            return self.result(UNCHANGED, self.path, None, old_lines=None,
-                               message=f"directory {self.path} exists {self.where}")
+        entry = self.against.entry(self.path)
+        if entry is not None and entry.kind == "dir":
+            pinned = self.store.snapshot(self.pin_sha).entry(self.path)
+            if entry.oid and pinned is not None and entry.oid == pinned.oid:
+                return self.result(UNCHANGED, self.path, None, old_lines=None,
+                                   message=f"directory {self.path} exists {self.where}, unchanged")
+            counts = self.store.line_counts(self.pin_sha, self.against.rev, self.path, directory=True)
+            if counts is None and not entry.oid:
+                # The working tree has no tree ids: git's diff says whether anything changed.
+                return self.result(UNCHANGED, self.path, None, old_lines=None,
+                                   message=f"directory {self.path} exists {self.where}, unchanged")
+            shown = f" ({counts})" if counts is not None else ""
+            return self.result(MODIFIED, self.path, None, old_lines=None, line_counts=counts,
+                               message=f"directory {self.path} exists {self.where}, modified since the pin{shown}")
         new_dir = follow.moved_directory(self.store, self.pin_sha, self.against, self.path)
         if new_dir is not None:
             return self.result(MOVED, new_dir, None, old_lines=None,
                                message=f"directory {self.path} moved to {new_dir} {self.where}")
-        return self.result(DELETED, None, None, old_lines=None,
-                           message=f"directory {self.path} was deleted {self.where}")
+        deleted = self.result(DELETED, None, None, old_lines=None,
+                              message=f"directory {self.path} was deleted {self.where}")
+        return replace(deleted, broken_by=blame.directory_broken_by(self.store, self.pin_sha, self.against, self.path))
+
+    def _blamed(self, result: DriftResult, holds) -> DriftResult:
+        """``result`` naming the commit after which ``holds(path, blob)`` stopped being true (:mod:`.blame`)."""
+        return replace(result, broken_by=blame.broken_by(self.store, self.pin_sha, self.against, self.path, holds))
+
+    def _quote_holds(self, quote: str):
+        """Whether the quote occurs in a version of its file (by characters, then tokens)."""
+        def holds(path: str, oid: str | None) -> bool:
+            if oid is None:
+                return False
+            textfile = self.store.read_blob(path, oid)
+            return textfile.is_text and bool(verify.occurrences(quote, textfile.text, path, key=oid)[0])
+        return holds
+
+    def _enclosing_holds(self, quote: str):
+        """Whether a version of the file holds the quote inside a definition with the pin's code."""
+        old, pinned = self.pin_symbol, self.pinned_text
+
+        def holds(path: str, oid: str | None) -> bool:
+            if oid is None or old is None or pinned is None:
+                return False
+            textfile = self.store.read_blob(path, oid)
+            if not textfile.is_text:
+                return False
+            found, _ = verify.occurrences(quote, textfile.text, path, key=oid)
+            if not found:
+                return False
+            new = symbols.enclosing(textfile.text, path, _nearest(list(found), self.pin.lines), key=oid)
+            return (new is not None and new.bare_name == old.bare_name
+                    and _same_code(pinned.text, self.path, old, textfile.text, path, new))
+        return holds
 
     # -- quotations ------------------------------------------------------------------
+
+    def blamed_quotation(self, quote: str) -> DriftResult:
+        """:meth:`quotation`, naming the commit that broke a quote that no longer holds."""
+        result = self.quotation(quote)
+        if result.status in (CHANGED, DELETED):
+            return self._blamed(result, self._quote_holds(quote))
+        if result.enclosing_changed:
+            # Relocated too: the pinned file stopped holding the quote in the pin's definition.
+            return self._blamed(result, self._enclosing_holds(quote))
+        return result
 
     def quotation(self, quote: str) -> DriftResult:
         entry = self.against.entry(self.path)
@@ -178,6 +255,8 @@ class _Drift:
                                                origin=self.path)
         if places:
             return self._relocated(places, by_tokens, note)
+        if home is None and entry is None and self.path in self.store.skipped_paths:
+            return self._unknown_fate()
         if home is None:
             # A file replaced by a symlink (or a folder, or a submodule) is not read through it.
             gone = "is gone" if entry is None else f"is now {_KIND_PHRASES.get(entry.kind, entry.kind)}"

@@ -2,7 +2,8 @@
 
 The classes, cheapest first:
 
-``unchanged``   the file's blob is the pin's (nothing is read), or the quote is at the same lines
+``unchanged``   the file's blob (a folder's tree) is the pin's (nothing is read), or the quote is at the same lines
+``modified``    a cited file or folder (no quotation) whose content differs: lines added and removed counted
 ``shifted``     same file, the quote is at other lines
 ``moved``       the file was renamed (followed through history) and still holds the quote
 ``relocated``   the quote left its file and now occurs elsewhere (every place is listed)
@@ -11,7 +12,12 @@ The classes, cheapest first:
 ``ahead``       not true at the pin, but at the against-revision (:func:`.classification.ahead`):
                 the report was written against newer code than its pin
 
-``not-checked`` says the against-revision refused to show the path.
+``not-checked`` says the against-revision refused to show the path; ``unreadable`` that the
+clone lacks an object the check needs (an incomplete mirror, a partial clone).
+
+Failing classes (``changed``, ``deleted``, an enclosing definition that changed)
+name ``broken_by``: the first-parent commit after which the evidence no longer
+holds (:mod:`.blame`).
 """
 
 from __future__ import annotations
@@ -22,19 +28,37 @@ from ...model import LineRange
 from ...text import match, render, symbols
 
 UNCHANGED = "unchanged"
+MODIFIED = "modified"
+UNREADABLE = "unreadable"
 SHIFTED = "shifted"
 MOVED = "moved"
 RELOCATED = "relocated"
+#: a symbol's body under a new name (``symbolrefs``)
+RENAMED = "renamed"
 CHANGED = "changed"
 DELETED = "deleted"
 NOT_CHECKED = "not-checked"
 AHEAD = "ahead"
 
-#: statuses under which the quote still holds in its (possibly renamed) file
-_STILL_THERE = frozenset({UNCHANGED, SHIFTED, MOVED})
+#: statuses under which the evidence still holds, possibly elsewhere: the drift check passes
+PASSING = frozenset({UNCHANGED, MODIFIED, SHIFTED, MOVED, RELOCATED, RENAMED})
 
 #: how many relocation places a one-line summary names before "and N more"
 SUMMARY_PLACES = 4
+
+
+@dataclass(frozen=True)
+class Uncommitted:
+    """What broke evidence that still holds at HEAD: the working tree's own edits."""
+
+    def as_json(self) -> dict:
+        return {"commit": None, "subject": "uncommitted changes in the working tree", "author": None, "date": None}
+
+    def __str__(self) -> str:
+        return "uncommitted changes in the working tree (it still holds at HEAD)"
+
+
+UNCOMMITTED = Uncommitted()
 
 
 @dataclass(frozen=True)
@@ -81,6 +105,11 @@ class DriftResult:
     message: str = ""
     old_path: str | None = None
     old_symbol: symbols.Definition | None = None
+    #: lines added and removed in a cited file or folder (``gitstore.hunks.LineCounts``)
+    line_counts: object | None = None
+    #: the commit after which the evidence no longer holds (``gitstore.history.LogCommit``),
+    #: or :data:`UNCOMMITTED` when only the working tree breaks it
+    broken_by: object | None = None
 
     def as_json(self) -> dict:
         """The ``at_against`` object of the JSON report."""
@@ -106,6 +135,11 @@ class DriftResult:
             out["candidate"] = self.candidate.as_json()
         if self.note:
             out["note"] = self.note
+        if self.line_counts is not None:
+            out["lines_added"] = self.line_counts.added
+            out["lines_removed"] = self.line_counts.removed
+        if self.broken_by is not None:
+            out["broken_by"] = self.broken_by.as_json()
         return out
 
     def symbol_name(self) -> str:
@@ -117,12 +151,16 @@ class DriftResult:
         """One line for a passing item: ``shifted 120-134 → 140-154``."""
         if self.status == UNCHANGED:
             text = f"unchanged at lines {self.lines}" if self.lines else "unchanged"
+        elif self.status == MODIFIED:
+            text = f"modified {self.line_counts}" if self.line_counts is not None else "modified"
         elif self.status == SHIFTED:
             text = f"shifted {self.old_lines} → {self.lines}"
         elif self.status == MOVED:
             text = f"moved {self.old_path} → {self.path}"
             if self.lines:
                 text += f" (lines {self.lines})"
+            elif self.line_counts is not None:
+                text += f", modified {self.line_counts}"
         elif self.status == RELOCATED:
             shown = ", ".join(str(place) for place in self.candidates[:SUMMARY_PLACES])
             more = len(self.candidates) - SUMMARY_PLACES
@@ -139,6 +177,8 @@ class DriftResult:
         """The lines a failure or warning shows: where it was and is, the
         nearest candidate with line numbers, the diff, the enclosing definition."""
         out = [self.message] if self.message else []
+        if self.broken_by is not None:
+            out.append(f"broken by {self.broken_by}")
         if self.status in (CHANGED, DELETED):
             if self.old_path is not None:
                 was = f"{self.old_path}:{self.old_lines}" if self.old_lines else self.old_path

@@ -10,11 +10,12 @@ asks ``git grep`` for all their words in one pass.
 from __future__ import annotations
 
 import posixpath
+from dataclasses import replace
 
-from ...gitstore import WORKTREE
+from ...gitstore import WORKTREE, RepoError
 from ...model import Evidence
 from ...text import match, symbols
-from .results import Place
+from .results import SUMMARY_PLACES, Place
 from . import wordindex
 
 def search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tuple[list[Place], bool]:
@@ -142,3 +143,69 @@ def _affinity(path: str, origin: str) -> int:
     if posixpath.basename(path) == posixpath.basename(origin):
         return 0
     return 1 if posixpath.splitext(path)[1] == posixpath.splitext(origin)[1] else 2
+
+
+# -- definitions that left their file -------------------------------------------------------
+
+
+def search_definition(against, name: str, kind: str, body: list[str] | None, exclude: set, origin: str):
+    """Where a definition that left its file now lives: ``[(path, Definition, same_body)]``.
+
+    Like a relocated quote: the files holding the definition's bare name as a
+    whole word (one ``git grep``) are parsed, and every definition with the
+    same name and kind is a candidate; those whose tokens (name aside) equal
+    the pin's ``body`` come first, then files sharing the origin's name or
+    extension. Files of languages without a grammar are not read.
+    """
+    bare = name.rsplit(".", 1)[-1]
+    holding = against.files_with_words({bare}) if bare.isascii() and bare.isidentifier() else None
+    if holding is None:
+        candidates = [p for p in against.files() if symbols.language_for(p) is not None]
+    else:
+        candidates = sorted(p for p in holding.get(bare, ()) if symbols.language_for(p) is not None)
+    found = []
+    for path, textfile in _readable(against, set(candidates), exclude):
+        for definition in symbols.find_definitions(textfile.text, path, bare, kind=kind, key=textfile.oid or None) or ():
+            if definition.bare_name != bare:
+                continue
+            same = body is not None and _body_tokens(textfile.text, path, definition, textfile.oid) == body
+            found.append((path, definition, same))
+    return sorted(found, key=lambda item: (not item[2], _affinity(item[0], origin)))
+
+
+def _body_tokens(text: str, path: str, definition, key=None) -> list[str] | None:
+    """The definition's tokens without its own name (so a rename alone compares equal)."""
+    found = symbols.tokens(text, path, key=key or None, span=(definition.start, definition.end))
+    if found is None:
+        return None
+    return [t.text for t in found if t.text != definition.bare_name]
+
+
+def definition_body(text: str, path: str, definition) -> list[str] | None:
+    """:func:`_body_tokens` of a definition whose text is ``text`` itself (the pin's recorded body)."""
+    found = symbols.tokens(text, path)
+    if found is None:
+        return None
+    return [t.text for t in found if t.text != definition.bare_name]
+
+
+# -- a quote missing at its pin --------------------------------------------------------------
+
+
+def with_found_instead(evidence: Evidence, pinned, result):
+    """``result`` (a quote missing at its pin, or whose file is missing there) saying
+    where the pinned tree holds the quote instead: the relocation search, at the pin."""
+    text = evidence.text or ""
+    if not text.strip():
+        return result
+    try:
+        places, _ = search_tree(match.compile_quote(text), text, pinned, exclude={evidence.path},
+                                origin=evidence.path)
+    except RepoError:
+        return result  # a blob the clone lacks: the failure stands as it is
+    if not places:
+        return result
+    shown = ", ".join(str(place) for place in places[:SUMMARY_PLACES])
+    more = len(places) - SUMMARY_PLACES
+    shown += f" and {more} more" if more > 0 else ""
+    return replace(result, message=f"{result.message}; found instead in {shown} (fix the cited path)")

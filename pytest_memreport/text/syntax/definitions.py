@@ -19,8 +19,8 @@ class Definition:
     """A named definition in a source file.
 
     ``kind`` is one of ``function``, ``method``, ``class``, ``impl``,
-    ``struct``, ``interface``, ``enum``, ``trait``, ``type``,
-    ``module-assignment`` or ``const``. ``name`` is qualified by the
+    ``struct``, ``interface``, ``enum``, ``trait``, ``type``, ``module`` (Ruby),
+    ``namespace`` (C++, C#), ``module-assignment`` or ``const``. ``name`` is qualified by the
     definitions that contain it (``Store.get``; a Go method by its receiver
     type). ``start``/``end`` are character offsets of the whole definition,
     decorators, attributes and ``export`` included.
@@ -41,8 +41,8 @@ class Definition:
         return {"kind": self.kind, "name": self.name, "lines": self.lines.as_list()}
 
 
-#: definitions whose functions are methods
-_CLASS_LIKE = frozenset({"class", "impl", "trait", "interface", "struct"})
+#: definitions whose functions are methods (a Ruby module's functions are its methods)
+_CLASS_LIKE = frozenset({"class", "impl", "trait", "interface", "struct", "module"})
 
 
 @lru_cache(maxsize=None)

@@ -61,6 +61,8 @@ class LanguageSpec:
     #: what opens a comment in a quotation, for the token prefilter
     #: (:mod:`..quotes.windows`): words after it are not code
     comment_opener: re.Pattern[str] = _C_COMMENT_OPENER
+    #: what must precede an excerpt for the grammar to read it as code (PHP's open tag)
+    fragment_prefix: str = ""
 
 
 # --------------------------------------------------------------------------
@@ -122,6 +124,82 @@ _GO_DEFINITIONS = """
 (source_file (const_declaration (const_spec) @definition.const))
 (source_file (var_declaration (var_spec) @definition.module-assignment))
 (source_file (var_declaration (var_spec_list (var_spec) @definition.module-assignment)))
+"""
+
+_JAVA_DEFINITIONS = """
+(class_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(interface_declaration name: (identifier) @name) @definition.interface
+(annotation_type_declaration name: (identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(class_body (field_declaration declarator: (variable_declarator name: (identifier) @name value: (_) @value)) @definition.const)
+"""
+
+# C and C++ name a function through its declarators (``*f(...)``, ``Store::get(...)``).
+_C_FUNCTIONS = """
+(function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
+(function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function
+(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+(enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+(type_definition declarator: (type_identifier) @name) @definition.type
+(preproc_def name: (identifier) @name value: (_) @value) @definition.const
+(preproc_function_def name: (identifier) @name) @definition.function
+"""
+
+_C_DEFINITIONS = _C_FUNCTIONS + """
+(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name value: (_) @value)) @definition.module-assignment)
+"""
+
+_CPP_DEFINITIONS = _C_FUNCTIONS + """
+(function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) @definition.method
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) @definition.method
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) @definition.method
+(class_specifier name: (type_identifier) @name body: (_)) @definition.class
+(alias_declaration name: (type_identifier) @name) @definition.type
+(namespace_definition name: (_) @name) @definition.namespace
+(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name value: (_) @value)) @definition.module-assignment)
+"""
+
+_CSHARP_DEFINITIONS = """
+(class_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(struct_declaration name: (identifier) @name) @definition.struct
+(interface_declaration name: (identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(local_function_statement name: (identifier) @name) @definition.function
+(namespace_declaration name: (_) @name) @definition.namespace
+"""
+
+_RUBY_DEFINITIONS = """
+(method name: (_) @name) @definition.function
+(singleton_method name: (_) @name) @definition.method
+(class name: (_) @name) @definition.class
+(module name: (_) @name) @definition.module
+(program (assignment left: (constant) @name right: (_) @value) @definition.const)
+(body_statement (assignment left: (constant) @name right: (_) @value) @definition.const)
+"""
+
+_BASH_DEFINITIONS = """
+(function_definition name: (word) @name) @definition.function
+(program (variable_assignment name: (variable_name) @name value: (_) @value) @definition.module-assignment)
+(program (declaration_command (variable_assignment name: (variable_name) @name value: (_) @value)) @definition.module-assignment)
+"""
+
+_PHP_DEFINITIONS = """
+(function_definition name: (name) @name) @definition.function
+(class_declaration name: (name) @name) @definition.class
+(interface_declaration name: (name) @name) @definition.interface
+(trait_declaration name: (name) @name) @definition.trait
+(enum_declaration name: (name) @name) @definition.enum
+(method_declaration name: (name) @name) @definition.method
+(const_declaration (const_element (name) @name (_) @value)) @definition.const
 """
 
 # --------------------------------------------------------------------------
@@ -195,6 +273,85 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         ),
         definitions=_GO_DEFINITIONS,
         shape=shapes.go,
+    ),
+    LanguageSpec(
+        name="java",
+        extensions=(".java",),
+        grammar=("tree_sitter_java", "language"),
+        lexicon=_Lexicon(
+            comments=frozenset({"line_comment", "block_comment"}),
+            strings=frozenset({"string_literal", "character_literal"}),
+        ),
+        definitions=_JAVA_DEFINITIONS,
+    ),
+    LanguageSpec(
+        name="c",
+        extensions=(".c",),
+        grammar=("tree_sitter_c", "language"),
+        lexicon=_Lexicon(
+            comments=frozenset({"comment"}),
+            strings=frozenset({"string_literal", "char_literal", "system_lib_string", "concatenated_string"}),
+        ),
+        definitions=_C_DEFINITIONS,
+        shape=shapes.c_family,
+    ),
+    # A ``.h`` header may be C or C++: the C++ grammar reads both.
+    LanguageSpec(
+        name="cpp",
+        extensions=(".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp", ".inl"),
+        grammar=("tree_sitter_cpp", "language"),
+        lexicon=_Lexicon(
+            comments=frozenset({"comment"}),
+            strings=frozenset({"string_literal", "char_literal", "raw_string_literal", "system_lib_string",
+                               "concatenated_string"}),
+        ),
+        definitions=_CPP_DEFINITIONS,
+        shape=shapes.c_family,
+    ),
+    LanguageSpec(
+        name="csharp",
+        extensions=(".cs",),
+        grammar=("tree_sitter_c_sharp", "language"),
+        lexicon=_Lexicon(
+            comments=frozenset({"comment"}),
+            strings=frozenset({"string_literal", "verbatim_string_literal", "raw_string_literal",
+                               "interpolated_string_expression", "character_literal"}),
+        ),
+        definitions=_CSHARP_DEFINITIONS,
+    ),
+    LanguageSpec(
+        name="ruby",
+        extensions=(".rb", ".rake", ".gemspec", ".ru"),
+        grammar=("tree_sitter_ruby", "language"),
+        lexicon=_Lexicon(
+            comments=frozenset({"comment"}),
+            strings=frozenset({"string", "character", "heredoc_body", "string_array", "symbol_array"}),
+        ),
+        definitions=_RUBY_DEFINITIONS,
+        comment_opener=re.compile(r"#"),
+    ),
+    LanguageSpec(
+        name="bash",
+        extensions=(".sh", ".bash"),
+        grammar=("tree_sitter_bash", "language"),
+        lexicon=_Lexicon(
+            comments=frozenset({"comment"}),
+            strings=frozenset({"string", "raw_string", "ansi_c_string", "heredoc_body"}),
+        ),
+        definitions=_BASH_DEFINITIONS,
+        comment_opener=re.compile(r"(?:^|\s)#"),
+    ),
+    LanguageSpec(
+        name="php",
+        extensions=(".php",),
+        grammar=("tree_sitter_php", "language_php"),
+        lexicon=_Lexicon(
+            comments=frozenset({"comment"}),
+            strings=frozenset({"string", "encapsed_string", "heredoc", "nowdoc"}),
+        ),
+        definitions=_PHP_DEFINITIONS,
+        comment_opener=re.compile(r"//|/\*|#"),
+        fragment_prefix="<?php ",
     ),
 )
 

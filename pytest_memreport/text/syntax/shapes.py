@@ -95,6 +95,21 @@ def javascript(match: QueryMatch) -> Iterator[_Candidate]:
     yield _Candidate(kind=kind, name=name, first=first, last=last, value=value)
 
 
+def c_family(match: QueryMatch) -> Iterator[_Candidate]:
+    """C and C++: a method defined outside its class (``Store::get``) is named
+    by its class (``Store.get``); a definition inside a ``template<...>``
+    starts at the template line."""
+    node = match.node
+    name = match.name()
+    scope = match.capture("scope")
+    if scope is not None:
+        name = f"{match.node_text(scope).replace('::', '.')}.{name}"
+    first = node
+    if node.parent is not None and node.parent.type == "template_declaration":
+        first = node.parent
+    yield _Candidate(match.kind, name, first, node, match.capture("value"))
+
+
 def rust(match: QueryMatch) -> Iterator[_Candidate]:
     """An ``impl`` is named by its type; attributes belong to their item."""
     name_node = match.capture("name")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...model import LineRange
+from .languages import spec
 from .lexing import _code_tokens_of, _lex, _window_code_tokens
 from .parsing import _ByteToChar, _Parsed, _parsed_for, parse_source
 
@@ -52,10 +53,13 @@ def _fragment_tokens(quote: str, language: str) -> tuple[str, ...]:
     """A quotation's comparable tokens: parsed as a fragment (syntax errors do
     not matter, only the leaves), comments and trailing commas dropped."""
     # (tree-sitter-python copes with an excerpt that starts indented.)
-    fragment = quote
+    # A language whose code lives inside a tag (PHP's ``<?php``) reads an
+    # excerpt as code only after that tag; its tokens are not the quote's.
+    prefix = spec(language).fragment_prefix
+    fragment = prefix + quote
     tree = parse_source(language, fragment.encode("utf-8", "surrogatepass"))
     lexemes, _ = _lex(tree, fragment, _ByteToChar(fragment), language)
-    texts = [t.text for t in lexemes if t.kind != "comment"]
+    texts = [t.text for t in lexemes if t.kind != "comment" and t.start >= len(prefix)]
     texts = [texts[i] for i in _without_trailing_commas(texts)]
     # A quotation may stop right after a comma whose closer it does not show.
     if texts and texts[-1] == ",":

@@ -1,0 +1,74 @@
+"""What an incomplete or outdated clone means for a run, said in one line each.
+
+:func:`pin_guidance` explains a pin the clone lacks (is the clone older than
+the report? which option checks a revision instead); :func:`incomplete_clone`
+counts the objects the clone lacks in the checked trees and says how to
+complete it. Both ask the :class:`~pytest_memreport.gitstore.GitStore` and
+run nothing themselves; nothing is ever fetched.
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+from pathlib import Path
+
+from ..gitstore import RepoError
+from ..model import Report
+
+
+def report_date(report: Report, path: Path) -> tuple[str, float] | None:
+    """When the report was last true to its sources, as ``(how it is known, Unix time)``:
+    its ``last-checked`` front matter (the end of that day), else the file's
+    modification time; ``None`` when neither is known."""
+    stated = str(report.meta.get("last-checked") or "")[:10]
+    try:
+        day = time.strptime(stated, "%Y-%m-%d")
+        return f"last-checked {stated}", calendar.timegm(day) + 86400
+    except ValueError:
+        pass
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return None
+    return f"file dated {time.strftime('%Y-%m-%d', time.gmtime(mtime))}", mtime
+
+
+
+def pin_guidance(store, source_id: str, dated: tuple[str, float] | None) -> str:
+    """What to do about a pin the clone lacks: whether the clone's newest commit is
+    older than the report (``dated``, from :func:`report_date`), and the option that
+    checks against a revision instead."""
+    option = f"to check against a revision instead, give --memreport-pin {source_id}=HEAD"
+    newest = store.newest_commit_time()
+    if newest is None or dated is None:
+        return option
+    label, when = dated
+    clone = time.strftime("%Y-%m-%d", time.gmtime(newest))
+    if newest < when:
+        return (f"the clone's newest commit ({clone}) is older than the report ({label}): "
+                f"the clone may predate the pin, `git -C {store.path} fetch` updates it; {option}")
+    return (f"the clone has commits as new as the report ({label}; newest {clone}): the pin may be on a "
+            f"branch the clone lacks, or mistyped; {option}")
+
+
+def incomplete_clone(store, revs: list[str]) -> str | None:
+    """One line when the clone lacks objects of the trees at ``revs`` (or that a
+    diff had to skip): how many, and how to complete the clone; ``None`` when
+    nothing is missing. Evidence needing a missing object is unreadable; the
+    rest is checked."""
+    try:
+        missing = store.missing_blobs(*revs)
+    except RepoError:
+        return None  # the object walk itself failed: the checks say what they cannot read
+    if not missing:
+        return None
+    count = f"{len(missing)} object{'s' if len(missing) != 1 else ''}"
+    if store.is_partial:
+        return (f"{store.path} is a partial clone lacking {count} of the checked trees (never fetched): "
+                f"evidence needing them is unreadable, the rest is checked; to complete it, run "
+                f"`git -C {store.path} config --unset remote.origin.partialclonefilter` and "
+                f"`git -C {store.path} fetch --refetch origin`, or clone again without --filter")
+    return (f"{store.path} lacks {count} of the checked trees (e.g. {min(missing)[:12]}): evidence needing them "
+            f"is unreadable, the rest is checked; to complete the clone, fetch them again "
+            f"(`git -C {store.path} fetch --refetch`) or clone again; `git -C {store.path} fsck` lists them")

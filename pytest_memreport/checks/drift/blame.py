@@ -1,0 +1,97 @@
+"""The change that broke it: the first-parent commit after which evidence no longer holds.
+
+Evidence true at its pin and false at the against-revision stopped holding
+somewhere between them. :func:`broken_by` finds where, at a bounded cost: the
+store's first-parent log of the (pin, against) pair (ONE ``git log -M --raw``
+for every piece of evidence of that pair, see
+:meth:`~pytest_memreport.gitstore.GitStore.first_parent_log`) says which
+commits changed the file and which blob each left, following renames commit
+by commit; a bisection over those versions reads a logarithmic number of
+blobs through the persistent ``cat-file``. No process runs per commit.
+
+The answer is a commit where the evidence held before and not after. When it
+broke, came back and broke again, the bisection names one of those breaks (it
+assumes, as a reader does, that a change stays made).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...gitstore import WORKTREE, RepoError
+from .results import UNCOMMITTED
+
+
+def _end(store, against) -> str:
+    """The last commit of the history to search: the against commit, HEAD for the working tree."""
+    return store.resolve("HEAD") if against.rev == WORKTREE else against.rev
+
+
+def versions(log, path: str) -> list[tuple[object, str, str | None]]:
+    """``(commit, path, blob or None)`` for each commit of ``log`` that changed the
+    file the pin calls ``path``: its name after renames, its blob after the commit
+    (``None`` once deleted; a later commit may add it back)."""
+    out = []
+    current = path
+    for commit in log:
+        for change in commit.changes:
+            if change.status == "R" and change.old_path == current:
+                current = change.new_path
+                out.append((commit, current, change.new_oid))
+                break
+            if change.status == "D" and change.old_path == current:
+                out.append((commit, current, None))
+                break
+            if change.status in ("A", "M", "T") and change.new_path == current:
+                out.append((commit, current, change.new_oid))
+                break
+    return out
+
+
+def broken_by(store, pin_sha: str, against, path: str, holds: Callable[[str, str | None], bool]):
+    """The commit (a :class:`~pytest_memreport.gitstore.history.LogCommit`) after which
+    ``holds(path, blob)`` turned false for the pin's file ``path`` (followed through
+    renames); :data:`.results.UNCOMMITTED` when it still holds at HEAD and only the
+    working tree breaks it; ``None`` when history does not tell (the file never
+    changed, a blob is missing, or it still holds at the against commit).
+
+    ``holds`` is asked about the file's name and blob at a commit (``None``: no
+    such file there); it reads the blob with ``store.read_blob`` (cached by id).
+    """
+    end = _end(store, against)
+    changed = versions(store.first_parent_log(pin_sha, end), path) if end != pin_sha else []
+    try:
+        if not changed or holds(changed[-1][1], changed[-1][2]):
+            return UNCOMMITTED if against.rev == WORKTREE else None
+        low, high = -1, len(changed) - 1  # holds at the pin (low), not after changed[high]
+        while high - low > 1:
+            middle = (low + high) // 2
+            if holds(changed[middle][1], changed[middle][2]):
+                low = middle
+            else:
+                high = middle
+    except RepoError:
+        return None  # a version the clone lacks: the history cannot say
+    return changed[high][0]
+
+
+def directory_broken_by(store, pin_sha: str, against, path: str):
+    """The commit after which the folder ``path`` no longer exists (bisection over
+    the commits that changed anything under it: one tree listing per step)."""
+    end = _end(store, against)
+    if end == pin_sha:
+        return UNCOMMITTED if against.rev == WORKTREE else None
+    prefix = path.rstrip("/") + "/"
+    touching = [c for c in store.first_parent_log(pin_sha, end)
+                if any((c_.old_path or "").startswith(prefix) or (c_.new_path or "").startswith(prefix)
+                       for c_ in c.changes)]
+    if not touching or store.snapshot(touching[-1].sha).is_dir(path):
+        return UNCOMMITTED if against.rev == WORKTREE else None
+    low, high = -1, len(touching) - 1
+    while high - low > 1:
+        middle = (low + high) // 2
+        if store.snapshot(touching[middle].sha).is_dir(path):
+            low = middle
+        else:
+            high = middle
+    return touching[high]

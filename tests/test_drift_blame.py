@@ -1,0 +1,167 @@
+"""The change that broke it: failing drift names the first-parent commit after which the evidence stopped holding.
+
+Real histories: several commits where one breaks a quotation (also after the
+file was renamed), a deleted file, a deleted folder, an edit only in the
+working tree, and a long history where the cost in git processes is counted.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pytest_memreport.checks import drift, verify
+from pytest_memreport.gitstore import GitStore
+from pytest_memreport.model import Evidence, EvidenceKind
+
+CONFIG = """def load(path):
+    with open(path) as handle:
+        return parse(handle.read())
+
+
+def parse(text):
+    return dict(line.split("=", 1) for line in text.splitlines())
+"""
+
+QUOTE = 'return dict(line.split("=", 1) for line in text.splitlines())'
+
+
+def quote(path: str, text: str) -> Evidence:
+    return Evidence(EvidenceKind.QUOTE, path, line=3, end_line=3, text=text)
+
+
+def classify(repo, evidence: Evidence, pin_sha: str, against: str = "HEAD"):
+    with GitStore.open(repo.path) as store:
+        pin = verify.check_at_pin(evidence, store.snapshot(pin_sha))
+        assert pin.ok, pin.message
+        result = drift.classify(evidence, pin, store, pin_sha, store.snapshot(against))
+        commands = store.git_commands
+    json.dumps(result.as_json())
+    return result, commands
+
+
+def test_the_third_commit_breaking_a_quote_is_named(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    repo.commit({"conf.py": "# config loading\n" + CONFIG}, "document the module")
+    repo.commit({"README.md": "hello\n"}, "readme")
+    culprit = repo.commit({"conf.py": CONFIG.replace('split("=", 1)', 'split(":", 1)')}, "colons separate keys")
+    repo.commit({"conf.py": "# config loading, v2\n" + CONFIG.replace('split("=", 1)', 'split(":", 1)')}, "later")
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.status == drift.CHANGED
+    assert result.broken_by.sha == culprit
+    assert result.broken_by.subject == "colons separate keys"
+    assert result.broken_by.author == "Fixture Author"
+    assert result.as_json()["broken_by"] == {
+        "commit": culprit, "subject": "colons separate keys", "author": "Fixture Author",
+        "date": result.broken_by.date,
+    }
+    assert len(result.broken_by.date) == 10 and result.broken_by.date[4] == "-"
+    assert f'broken by {culprit[:12]} "colons separate keys" (Fixture Author, ' in "\n".join(result.explain())
+
+
+def test_the_breaking_commit_is_found_across_a_rename(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    repo.move("conf.py", "settings/conf.py")
+    repo.commit(message="move the config under settings")
+    repo.commit({"settings/conf.py": CONFIG + "\n\nDEFAULTS = {}\n"}, "defaults")
+    culprit = repo.commit({"settings/conf.py": CONFIG.replace("text.splitlines()", "text.split(';')")
+                           + "\n\nDEFAULTS = {}\n"}, "semicolons")
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.status == drift.CHANGED and result.path == "settings/conf.py"
+    assert result.broken_by.sha == culprit
+
+
+def test_a_deleted_file_is_blamed_on_the_commit_that_deleted_it(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG, "keep.py": "x = 1\n"}, "pin")
+    repo.commit({"keep.py": "x = 2\n"}, "unrelated")
+    repo.delete("conf.py")
+    culprit = repo.commit(message="drop the loader")
+
+    as_quote, _ = classify(repo, quote("conf.py", QUOTE), pin)
+    as_path, _ = classify(repo, Evidence(EvidenceKind.PATH, "conf.py", line=4, end_line=4), pin)
+
+    assert as_quote.status == drift.DELETED and as_quote.broken_by.sha == culprit
+    assert as_path.status == drift.DELETED and as_path.broken_by.sha == culprit
+
+
+def test_a_deleted_folder_is_blamed_on_the_commit_that_removed_its_last_file(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"plugins/a.py": "a = 1\n", "plugins/b.py": "b = 1\n", "main.py": "m = 1\n"}, "pin")
+    repo.delete("plugins/a.py")
+    repo.commit(message="drop a")
+    repo.commit({"main.py": "m = 2\n"}, "main")
+    repo.delete("plugins/b.py")
+    culprit = repo.commit(message="drop b")
+
+    result, _ = classify(repo, Evidence(EvidenceKind.DIRECTORY, "plugins", line=4, end_line=4), pin)
+
+    assert result.status == drift.DELETED and result.broken_by.sha == culprit
+
+
+def test_an_edit_only_in_the_working_tree_is_named_as_uncommitted(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    repo.commit({"README.md": "hello\n"}, "readme")
+    (repo.path / "conf.py").write_text(CONFIG.replace("splitlines", "split"))
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin, against="worktree")
+
+    assert result.status == drift.CHANGED
+    assert result.broken_by is drift.results.UNCOMMITTED
+    assert result.as_json()["broken_by"]["commit"] is None
+    assert "uncommitted changes in the working tree" in "\n".join(result.explain())
+
+
+def test_blame_over_a_long_history_costs_a_bounded_number_of_git_processes(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG, "log.txt": "0\n"}, "pin")
+    text = CONFIG
+    for i in range(40):
+        text = f"# revision {i}\n" + text
+        files = {"conf.py": text, "log.txt": f"{i}\n"}
+        if i == 29:
+            text = text.replace("splitlines()", "splitlines(True)")
+            files["conf.py"] = text
+        sha = repo.commit(files, f"step {i}")
+        if i == 29:
+            culprit = sha
+
+    result, commands = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.status == drift.CHANGED and result.broken_by.sha == culprit
+    # rev-parse, ls-tree of both trees, the rename diff, the log: no process per commit
+    assert commands <= 8, commands
+
+
+def test_passing_drift_names_no_commit(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    repo.commit({"conf.py": "# header\n" + CONFIG}, "shift")
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.status == drift.SHIFTED and result.broken_by is None
+    assert "broken_by" not in result.as_json()
+
+
+def test_a_quote_relocated_into_a_rewritten_definition_names_the_commit_that_moved_it(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    repo.commit({"README.md": "hello\n"}, "readme")
+    load_only = CONFIG.split("\n\n\n")[0] + "\n"
+    parse_now = ('def parse(text):\n    text = text.strip()\n'
+                 '    return dict(line.split("=", 1) for line in text.splitlines())\n')
+    culprit = repo.commit({"conf.py": "from parsing import parse\n\n\n" + load_only, "parsing.py": parse_now},
+                          "parse on its own")
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.status == drift.RELOCATED and result.path == "parsing.py"
+    assert result.enclosing_changed
+    assert result.broken_by.sha == culprit
