@@ -10,6 +10,7 @@ from pytest_memreport.checks.drift import linemap
 from pytest_memreport.gitstore import GitStore
 from pytest_memreport.gitstore.hunks import parse
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange
+from pytest_memreport.text import symbols
 
 BODY = "".join(f"line {i} = {i * 3}\n" for i in range(1, 41))
 
@@ -102,3 +103,27 @@ def test_a_mapped_range_holds_the_very_lines_it_held_at_the_pin(make_repo, edits
     moved = linemap.map_range(change, old_range)
     if moved is not None:
         assert lines_of("".join(new), moved) == lines_of("".join(rows), old_range)
+
+
+def test_an_untouched_enclosing_definition_is_shifted_without_a_parse_and_equals_a_parse(make_repo):
+    code = "import os\n\n\ndef first(a):\n    return a + 1\n\n\ndef second(b):\n    total = b * 2\n    return total\n"
+    repo = make_repo()
+    pin = repo.commit({"m.py": code})
+    head = repo.commit({"m.py": "import sys\n" + code.replace("return a + 1", "return a + 2")})
+    evidence = Evidence(EvidenceKind.QUOTE, "m.py", 1, 1, text="total = b * 2")
+    with GitStore.open(repo.path) as store:
+        found = verify.check_at_pin(evidence, store.snapshot(pin), with_symbol=True)
+        parses = symbols.stats().parses
+        result = drift.classify(evidence, found, store, pin, store.snapshot(head))
+        assert symbols.stats().parses == parses  # the new file was not parsed
+        new_text = store.snapshot(head).read("m.py").text
+    parsed = symbols.enclosing(new_text, "m.py", result.lines)
+    assert (result.status, result.lines) == ("shifted", LineRange(10, 10))
+    assert result.symbol == parsed and result.symbol.lines == LineRange(9, 11)
+    assert not result.enclosing_changed
+    # the edited definition is not shifted by the diff: it is parsed, and said to have changed
+    evidence = Evidence(EvidenceKind.QUOTE, "m.py", 1, 1, text="def first(a):")
+    with GitStore.open(repo.path) as store:
+        found = verify.check_at_pin(evidence, store.snapshot(pin), with_symbol=True)
+        result = drift.classify(evidence, found, store, pin, store.snapshot(head))
+    assert result.status == "shifted" and result.enclosing_changed

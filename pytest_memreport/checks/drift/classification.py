@@ -269,6 +269,22 @@ class _Drift:
         lines = linemap.mapped(self.store, self.pin_sha, self.against.rev, self.path, home, self.pin.lines)
         return (lines, self.pin.by_tokens) if lines is not None else None
 
+    def _shifted_definition(self, old, path: str, textfile) -> symbols.Definition | None:
+        """The pin's enclosing definition at its new place when no hunk of git's diff
+        touches it (:mod:`.linemap`), checked to be the very same text; else ``None``."""
+        if old is None or symbols.language_for(path) != symbols.language_for(self.path):
+            return None
+        new_lines = linemap.mapped(self.store, self.pin_sha, self.against.rev, self.path, path, old.lines)
+        pinned = self.pinned_text
+        if new_lines is None or pinned is None:
+            return None
+        column = old.start - linemap.line_offset(pinned.text, old.lines.start)
+        start = linemap.line_offset(textfile.text, new_lines.start) + column
+        end = start + (old.end - old.start)
+        if column < 0 or textfile.text[start:end] != pinned.text[old.start:old.end]:
+            return None
+        return replace(old, lines=new_lines, start=start, end=end)
+
     def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:
         first = places[0]
         shown = ", ".join(str(p) for p in places[:SUMMARY_PLACES])
@@ -316,6 +332,10 @@ class _Drift:
             # A file renamed without an edit: the same definition encloses the quote.
             return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
         old = self.pin_symbol
+        shifted = self._shifted_definition(old, path, textfile)
+        if shifted is not None:
+            # git's diff leaves the whole definition untouched: it is the same one, moved; no parse.
+            return self.result(status, path, lines, symbol=shifted, old_symbol=old, **fields)
         text = textfile.text
         pinned = self.pinned_text
         if old is not None and textfile.oid and pinned is not None and (

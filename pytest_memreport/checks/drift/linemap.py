@@ -44,3 +44,14 @@ def mapped(store, pin_sha: str, against_rev: str, path: str, home: str, lines: L
     if change is None or change.new_path != home:
         return None
     return map_range(change, lines)
+
+
+def line_offset(text: str, line: int) -> int:
+    """The character offset where 1-based ``line`` of ``text`` begins."""
+    offset = 0
+    for _ in range(line - 1):
+        found = text.find("\n", offset)
+        if found < 0:
+            return len(text)
+        offset = found + 1
+    return offset
