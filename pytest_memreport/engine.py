@@ -25,10 +25,6 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .resultcache import ResultCache, encode, evidence_key
 
-#: a result the cache does not have
-_MISS = object()
-
-
 class _Unkept(Exception):
     """A result that depends on git failing to read something: used this run, never kept."""
 
@@ -126,7 +122,7 @@ class Engine:
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
         #: results kept across runs (:mod:`.resultcache`); the plugin sets it from pytest's cache
-        self.results: ResultCache | None = None
+        self.results = ResultCache(None)
 
     @property
     def drift_enabled(self) -> bool:
@@ -281,8 +277,8 @@ class Engine:
                 verify.AMBIGUOUS, binding.pin, evidence.path,
                 message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
             )
-        elif (result := self._kept(self._pin_key(binding, evidence))) is not _MISS:
-            pass
+        elif (kept := self.results.get(self._pin_key(binding, evidence), ResultCache.MISS)) is not ResultCache.MISS:
+            result = kept
         else:
             start = time.perf_counter()
             snapshot = binding.store.snapshot(binding.pin)
@@ -291,7 +287,7 @@ class Engine:
                 # the result cache does not answer): one batch.
                 self._prefetched.add((binding.store.path, binding.pin))
                 snapshot.prefetch(other.path for _, other in self._cited_at(binding)
-                                  if not self._has(self._pin_key(binding, other)))
+                                  if not self.results.has(self._pin_key(binding, other)))
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
@@ -302,7 +298,7 @@ class Engine:
             if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
                 result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
-            self._keep(self._pin_key(binding, evidence), result)
+            self.results.put(self._pin_key(binding, evidence), result)
         self._pin_results[key] = result
         return result
 
@@ -323,13 +319,13 @@ class Engine:
             if binding.pin is None:
                 continue
             # The resolved evidence keeps the report line: the key is all of it.
-            cache_key = self._key("resolve", binding.pin, encode(item))
-            resolved = self._kept(cache_key)
-            if resolved is _MISS:
+            cache_key = self.results.key("resolve", binding.pin, encode(item))
+            resolved = self.results.get(cache_key, ResultCache.MISS)
+            if resolved is ResultCache.MISS:
                 start = time.perf_counter()
                 resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
                 self.timing.add("symbols", time.perf_counter() - start)
-                self._keep(cache_key, resolved)
+                self.results.put(cache_key, resolved)
             if resolved is not None:
                 out.append(resolved)
         return out
@@ -424,9 +420,9 @@ class Engine:
                 except RevisionError as exc:
                     rev, problem = None, str(exc)
             if rev is not None:
-                cache_key = self._key("predicate", rev, self.options.max_file_bytes, encode(predicate))
-                result = self._kept(cache_key)
-                if result is _MISS:
+                cache_key = self.results.key("predicate", rev, self.options.max_file_bytes, encode(predicate))
+                result = self.results.get(cache_key, ResultCache.MISS)
+                if result is ResultCache.MISS:
                     start = time.perf_counter()
                     try:
                         result = predicates.evaluate(predicate, binding.store.snapshot(rev))
@@ -436,7 +432,7 @@ class Engine:
                         result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
                     self.timing.add("predicates", time.perf_counter() - start)
                     if not result.error:  # a search that could not run may run next time
-                        self._keep(cache_key, result)
+                        self.results.put(cache_key, result)
                 answer = (result, None)
             else:
                 answer = (None, problem)
@@ -536,13 +532,13 @@ class Engine:
         pin = self.pin_result(report, evidence)
         binding = self.binding(report, evidence.source, evidence.pin)
         cache_key = self._drift_key(binding, evidence)
-        result = self._kept(cache_key)
-        if result is _MISS:
+        result = self.results.get(cache_key, ResultCache.MISS)
+        if result is ResultCache.MISS:
             try:
                 result = self._drift(binding, evidence, pin)
                 if not (binding.store is not None and binding.store.skipped_paths):
                     # A diff that had to skip blobs the clone lacks may say otherwise once they are fetched.
-                    self._keep(cache_key, result)
+                    self.results.put(cache_key, result)
             except _Unkept as unkept:
                 result = unkept.result
         self._drift_results[key] = result
@@ -609,18 +605,9 @@ class Engine:
             self.timing.add("drift", time.perf_counter() - start)
 
     # -- results kept across runs -------------------------------------------
-    def _key(self, *parts) -> str | None:
-        """The result cache's key for ``parts``, or ``None`` without a cache (or a part it cannot keep)."""
-        if self.results is None:
-            return None
-        try:
-            return self.results.key(*parts)
-        except TypeError:
-            return None
-
     def _pin_key(self, binding: Binding, evidence: Evidence) -> str | None:
-        return self._key("pin", binding.pin, evidence_key(evidence), self.options.want_symbols,
-                         self.options.max_file_bytes)
+        return self.results.key("pin", binding.pin, evidence_key(evidence), self.options.want_symbols,
+                                self.options.max_file_bytes)
 
     def _drift_key(self, binding: Binding, evidence: Evidence) -> str | None:
         """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
@@ -632,28 +619,8 @@ class Engine:
             return None
         if against == AGAINST_WORKTREE:
             return None  # the working tree has no id that says it did not change
-        return self._key("drift", binding.pin, against, evidence_key(evidence), self.options.want_symbols,
-                         self.options.max_file_bytes, sorted(self._reports_inside(binding.store)))
-
-    def _has(self, key: str | None) -> bool:
-        return key is not None and self.results is not None and self.results.has(key)
-
-    def _kept(self, key: str | None):
-        """The cached result under ``key``, or ``_MISS``."""
-        if key is None or self.results is None:
-            return _MISS
-        return self.results.get(key, _MISS)
-
-    def _keep(self, key: str | None, result) -> None:
-        """Store ``result`` unless it says git could not read something (that may change under the same key)."""
-        if key is None or self.results is None:
-            return
-        if getattr(result, "status", None) == verify.UNREADABLE:
-            return
-        try:
-            self.results.put(key, result)
-        except TypeError:
-            pass
+        return self.results.key("drift", binding.pin, against, evidence_key(evidence), self.options.want_symbols,
+                                self.options.max_file_bytes, sorted(self._reports_inside(binding.store)))
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
         """The loaded reports that lie in ``store``'s working tree, as repository paths."""
@@ -704,7 +671,7 @@ class Engine:
         phases.add("tree_sitter", symbols.stats().seconds)
         # Counts, not seconds: what the result cache answered and what git had to read.
         phases.add("blobs_read", sum(s.blobs_read for s in self._stores.values() if isinstance(s, GitStore)))
-        if self.results is not None:
+        if self.results.enabled:
             phases.add("results_cached", self.results.hits)
             phases.add("results_computed", self.results.misses)
         return phases.as_json()

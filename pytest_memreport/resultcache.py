@@ -155,10 +155,16 @@ class ResultCache:
     """Results by key, read from and written to one directory (see the module's doc).
 
     ``directory`` is a callable giving the folder (pytest's cache is asked only
-    when a result is first looked up), or a path.
+    when a result is first looked up), or a path; ``None`` makes a cache that
+    keeps nothing (``-p no:cacheprovider``). A key of ``None`` (nothing to key
+    by: the working tree) is never found and never stored.
     """
 
-    def __init__(self, directory, identity: str | None = None) -> None:
+    #: what :meth:`get` gives for a result it does not have
+    MISS = object()
+
+    def __init__(self, directory=None, identity: str | None = None) -> None:
+        self.enabled = directory is not None
         self._directory = directory
         self._identity = identity
         self._lock = threading.Lock()
@@ -174,17 +180,25 @@ class ResultCache:
             self._directory = Path(self._directory())
         return Path(self._directory)
 
-    def key(self, *parts) -> str:
-        """The digest of ``parts`` (JSON-able) with the code's identity."""
+    def key(self, *parts) -> str | None:
+        """The digest of ``parts`` with the code's identity; ``None`` when disabled or
+        a part cannot be keyed (then nothing is looked up or stored)."""
+        if not self.enabled:
+            return None
         if self._identity is None:
             self._identity = code_identity()
-        text = json.dumps([self._identity, *parts], separators=(",", ":"), ensure_ascii=False)
+        try:
+            text = json.dumps([self._identity, *parts], separators=(",", ":"), ensure_ascii=False)
+        except TypeError:
+            return None
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
     _ABSENT = object()
 
-    def get(self, key: str, default=_ABSENT):
+    def get(self, key: str | None, default=_ABSENT):
         """The stored result under ``key`` (decoded), or ``default`` (then counted as a miss)."""
+        if key is None:
+            return None if default is self._ABSENT else default
         with self._lock:
             known = self._load()
             data = self._new.get(key, known.get(key, self._ABSENT))
@@ -199,15 +213,25 @@ class ResultCache:
         self.misses += 1
         return None if default is self._ABSENT else default
 
-    def has(self, key: str) -> bool:
+    def has(self, key: str | None) -> bool:
         """Whether a result is stored under ``key`` (not counted)."""
+        if key is None:
+            return False
         with self._lock:
             return key in self._new or key in self._load()
 
-    def put(self, key: str, value) -> None:
-        """Keep ``value`` under ``key`` (written by :meth:`save`)."""
+    def put(self, key: str | None, value) -> None:
+        """Keep ``value`` under ``key`` (written by :meth:`save`), unless it says git could
+        not read something (fetching the object changes it under the same key) or is
+        not a value this cache can hold."""
+        if key is None or getattr(value, "status", None) == "unreadable":
+            return
+        try:
+            data = encode(value)
+        except TypeError:
+            return
         with self._lock:
-            self._new[key] = encode(value)
+            self._new[key] = data
 
     def _load(self) -> dict:
         if self._known is None:
@@ -236,6 +260,8 @@ class ResultCache:
     def save(self, fold: bool = False) -> None:
         """Write what this process computed to a file of its own; with ``fold``
         (the controlling process), fold every file read into one when there are many."""
+        if not self.enabled:
+            return
         with self._lock:
             if fold and self._known is None and self._count_files() > _FOLD_AT:
                 self._load()  # the xdist controller looked nothing up: its workers wrote the files

@@ -185,9 +185,8 @@ class MemreportSession:
             self.worker_timings.append(json.loads(sent))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.engine.results is not None:
-            # Each process writes its own file; the controller folds them (xdist workers end first).
-            self.engine.results.save(fold=not self.is_worker)
+        # Each process writes its own result file; the controller folds them (xdist workers end first).
+        self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
             self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
         if self.config.getoption("memreport_write") and self.paths and not self.is_worker:
