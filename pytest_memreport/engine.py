@@ -15,15 +15,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .dialects import claims as claims_mod
-from .checks import clones, drift, predicates, symbolrefs, verify
+from .checks import clones, drift, predicate_follow, predicates, symbolrefs, verify
 from .text import symbols
-from .dialects.claims import ClaimsError, ClaimsFile, Observation, Predicate
-from .dialects import ReportError, parse_report, read_report
-from .dialects.tables import BASENAME
+from .dialects.claims import ClaimsError, ClaimsFile, Predicate
+from .dialects.claims.assembly import ReportClaims, assemble
+from .dialects import ReportError, parse_folder, read_report
+from .dialects.runs import RunFile
+from .dialects.review import BACKTICKED_PATH
+from .dialects.tables import INLINE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .resultcache import ResultCache, encode, evidence_key
+from .targets import TargetPaths
+
 
 class _Unkept(Exception):
     """A result that depends on git failing to read something: used this run, never kept."""
@@ -31,6 +36,15 @@ class _Unkept(Exception):
     def __init__(self, result) -> None:
         super().__init__()
         self.result = result
+
+
+def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
+    """Whether a link's own commit is not the report's pin for its repository."""
+    if not stated:
+        return False
+    one, two = link_pin.lower(), stated.lower()
+    return not (one.startswith(two) or two.startswith(one))
+
 
 @dataclass(frozen=True)
 class Binding:
@@ -70,28 +84,26 @@ class Timing:
             self.phases[phase] += float(seconds)
 
 
-@dataclass(frozen=True)
-class ReportClaims:
-    """The executable claims of one report: predicates and observations by record.
+def covers_problems(claims: ReportClaims) -> tuple[str, ...]:
+    """``covers: true`` on commands coverage.py cannot measure, refused before anything runs."""
+    from .checks.observe.coverage import covers_problem
 
-    ``files`` are the claims files that apply; ``errors`` are one-line
-    messages for claims input that could not be loaded.
-    """
-
-    files: tuple[ClaimsFile, ...] = ()
-    predicates: dict = field(default_factory=dict)
-    observations: dict = field(default_factory=dict)
-    errors: tuple[str, ...] = ()
-
-    def source(self, source_id: str | None):
-        for claims_file in self.files:
-            found = claims_file.source(source_id or "SRC-1")
-            if found is not None:
-                return found
-        return None
+    found = []
+    for observations in claims.observations.values():
+        for observation in observations:
+            problem = covers_problem(observation)
+            if problem:
+                found.append(f"{observation.file}:{observation.line}: {problem}")
+    return tuple(found)
 
 
-class Engine:
+def _where_stated(report: Report, source: Source) -> str:
+    """``file:line`` where a source (its register row or pin) is stated."""
+    where = source.file or report.path
+    return f"{where}:{source.line}" if source.line else where
+
+
+class Engine(TargetPaths):
     """Caches everything one process needs: parsed reports, stores, results."""
 
     def __init__(self, options: RunOptions) -> None:
@@ -109,6 +121,10 @@ class Engine:
         self.loaded_paths: list[Path] = []
         self._observations: dict[tuple, object] = {}
         self._ambiguous: dict[tuple[str, Evidence], list[str]] = {}
+        self._mapped: dict[tuple[str, Evidence], str] = {}
+        self._not_evidence_reasons: dict[tuple[str, Evidence], str] = {}
+        self._tree_indexes: dict = {}
+        self._announced_roots: set = set()
         self._report_paths: dict[Path, frozenset[str]] = {}
         #: (repository, pin) whose cited files were read ahead in one batch
         self._prefetched: set = set()
@@ -123,6 +139,8 @@ class Engine:
         self.report_bytes: dict[str, bytes] = {}
         #: results kept across runs (:mod:`.resultcache`); the plugin sets it from pytest's cache
         self.results = ResultCache(None)
+        #: each claims file's bytes as loaded (by resolved path), for the same reason
+        self.claims_bytes: dict[str, bytes] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -130,24 +148,53 @@ class Engine:
 
     # -- reports ---------------------------------------------------------
     def report(self, path: Path) -> Report:
-        """Read and parse a report once; raises :class:`ReportError` for bad input."""
+        """Read and parse a report once; raises :class:`ReportError` for bad input.
+
+        A report is parsed with the other loaded reports of its folder: the
+        files of an analysis run share its register and pin (:mod:`.dialects.runs`)."""
         key = Path(path).resolve()
         cached = self._reports.get(key)
         if cached is None:
-            start = time.perf_counter()
-            text, read_findings = read_report(key)
-            cached = parse_report(self.display_path(key), text, self.options.dialect)
-            if read_findings:
-                # An empty report or a control character is a structural finding
-                # (the structure item fails), not something to drop.
-                cached = replace(cached, findings=tuple(read_findings) + cached.findings)
+            self._parse_folder(key)
+            cached = self._reports[key]
+        if isinstance(cached, ReportError):
+            raise cached
+        return cached
+
+    def _parse_folder(self, key: Path) -> None:
+        start = time.perf_counter()
+        members = [key]
+        for loaded in self.loaded_paths:
+            other = Path(loaded).resolve()
+            if other.parent == key.parent and other not in members and other not in self._reports:
+                members.append(other)
+        order = {p: i for i, p in enumerate(Path(p).resolve() for p in self.loaded_paths)}
+        members.sort(key=lambda p: order.get(p, -1))
+        files: list[RunFile] = []
+        paths: dict[str, Path] = {}
+        for member in members:
             try:
-                self.report_bytes[cached.path] = key.read_bytes()
+                text, read_findings = read_report(member)
+            except ReportError as exc:
+                self._reports[member] = exc
+                continue
+            name = self.display_path(member)
+            paths[name] = member
+            files.append(RunFile(name, text, tuple(read_findings)))
+            try:
+                self.report_bytes[name] = member.read_bytes()
             except OSError:
                 pass
-            self.timing.add("parse", time.perf_counter() - start)
-            self._reports[key] = cached
-        return cached
+        try:
+            runs = parse_folder(self.display_path(key.parent), files, self.options.dialect)
+        except ReportError as exc:
+            for name, member in paths.items():
+                self._reports[member] = exc
+            runs = []
+        for run in runs:
+            for report in run.reports:
+                self._reports[paths[report.path]] = report
+        self.timing.add("parse", time.perf_counter() - start)
 
     def report_file(self, report: Report) -> Path:
         """The report's file; relative (as displayed) when the run started in the current folder."""
@@ -193,6 +240,9 @@ class Engine:
         repos = self.options.repos
         if source_id is not None and source_id in repos:
             return Path(repos[source_id])
+        named = self._named_repo(report, source_id)
+        if named is not None:
+            return named
         claimed = self.claims_for(report).source(source_id)
         if claimed is not None and claimed.repo_path is not None and None not in repos:
             return claimed.repo_path
@@ -203,13 +253,40 @@ class Engine:
             )
         if None in repos:
             return Path(repos[None])
+        source = report.source(source_id)
+        if source is not None and source.repository and any(k and "/" in k for k in repos):
+            given = ", ".join(sorted(k for k in repos if k and "/" in k))
+            raise RepoError(
+                f"{_where_stated(report, source)}: the report names {source.repository}, but --memreport-repo "
+                f"maps only {given}; give --memreport-repo {source.repository}=PATH"
+            )
         return self.report_file(report).resolve().parent
+
+    def _named_repo(self, report: Report, source_id: str | None) -> Path | None:
+        """The clone given for the repository the report names for this source
+        (``github.com/owner/name`` → ``--memreport-repo owner/name=PATH``), matched
+        case-insensitively as GitHub does; also for a link's ``owner/name``."""
+        source = report.source(source_id)
+        wanted = source.repository if source is not None and source.repository else None
+        if wanted is None and source_id and "/" in source_id:
+            wanted = source_id
+        if wanted is None:
+            return None
+        folded = wanted.casefold()
+        for key, path in self.options.repos.items():
+            if key is not None and "/" in key and key.casefold() == folded:
+                return Path(path)
+        for claims_file in self.claims_for(report).files:
+            for claimed in claims_file.sources:
+                if claimed.id.casefold() == folded and claimed.repo_path is not None:
+                    return claimed.repo_path
+        return None
 
     def is_unmapped(self, report: Report, source_id: str | None) -> bool:
         """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
         if source_id is None or "/" not in source_id or source_id in self.options.repos:
             return False
-        if None in self.options.repos:
+        if None in self.options.repos or self._named_repo(report, source_id) is not None:
             return False
         claimed = self.claims_for(report).source(source_id)
         return claimed is None or claimed.repo_path is None
@@ -233,14 +310,19 @@ class Engine:
         pins = self.options.pins
         claimed = self.claims_for(report).source(sid)
         claimed_pin = claimed.pin if claimed is not None else None
-        stated = own_pin or pins.get(sid) or pins.get(None) or claimed_pin or source.pin
+        override = pins.get(sid) or pins.get(None)
+        if own_pin and override and not _pinned_elsewhere(own_pin, claimed_pin or source.pin):
+            # --memreport-pin moves the links at the report's own pin too (not those
+            # citing another commit on purpose).
+            own_pin = None
+        stated = own_pin or override or claimed_pin or source.pin
         try:
             store = self.store_for(report, source_id)
         except RepoError as exc:
             return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
         label = str(store.path)
         if stated is None:
-            where = f"{report.path}:{source.line}" if source.line else report.path
+            where = _where_stated(report, source)
             return Binding(
                 sid, store, None, "unpinned",
                 f"{where}: no pinned commit for {sid}; state it in the report (e.g. `{sid} commit <sha>`) "
@@ -252,7 +334,7 @@ class Engine:
             sha = store.resolve(stated)
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
-            where = f"{report.path}:{source.line}" if source.line else report.path
+            where = _where_stated(report, source)
             guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)))
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
                            source.line)
@@ -293,25 +375,40 @@ class Engine:
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
                     result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols)
+                    if result.status == verify.MISSING and evidence.label == INLINE_QUOTATION:
+                        result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
                 result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
             self.results.put(self._pin_key(binding, evidence), result)
+        if result.status == verify.FILE_MISSING and evidence.source:
+            source = report.source(evidence.source)
+            if source is not None and source.registered and evidence.label != "source register":
+                where = f"{source.file or report.path}:{source.line}"
+                registered = f"the source register names it for {source.id} at {where}"
+                result = replace(result, note=f"{result.note}; {registered}" if result.note else registered)
+        mapped = self._mapped.get(key)
+        if mapped is not None:  # say which path a loosely written one was read as (-v, failures)
+            result = replace(result, note=f"{result.note}; {mapped}" if result.note else mapped)
         self._pin_results[key] = result
         return result
 
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
         """The evidence that becomes items: proposed symbol references only when,
-        at the pin, they name a definition in a file their context cites."""
+        at the pin, they name a definition in a file their context cites; paths
+        written loosely (bare names, partial, elided, checkout paths) resolved
+        against the pinned tree."""
         out = []
         for item in evidence:
             if self.is_unmapped(report, item.source):
                 continue  # one skipped source item says which option to give
-            if item.label == BASENAME and "/" not in item.path:
-                out.append(self._resolve_basename(report, item))
+            if item.lookup is not None:
+                out.append(self._resolve_path(report, item))
                 continue
+            if item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
+                self._backticked(report, item)
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)
                 continue
@@ -330,27 +427,14 @@ class Engine:
                 out.append(resolved)
         return out
 
-    def _resolve_basename(self, report: Report, evidence: Evidence) -> Evidence:
-        """A bare file name (``retry_timer.ts:313``) bound to the one file of the pinned
-        tree it names; several candidates are remembered so the pin check can list them."""
-        binding = self.binding(report, evidence.source, evidence.pin)
-        if binding.pin is None:
-            return evidence
-        files = binding.store.snapshot(binding.pin).files()
-        if evidence.path in files:  # a top-level file spelled exactly
-            return evidence
-        candidates = [f for f in files if f.rsplit("/", 1)[-1] == evidence.path]
-        if len(candidates) == 1:
-            # ``text`` keeps the name as written: results find the evidence by it.
-            return replace(evidence, path=candidates[0], text=evidence.text or evidence.path)
-        if candidates:
-            self._ambiguous[(report.path, evidence)] = candidates
-        return evidence
-
     # -- claims ----------------------------------------------------------
     def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:
         key = Path(path).resolve()
         if key not in self._claims_files:
+            try:
+                self.claims_bytes[str(key)] = key.read_bytes()
+            except OSError:
+                pass  # load_claims says why it cannot be read
             try:
                 self._claims_files[key] = claims_mod.load_claims(path)
             except ClaimsError as exc:
@@ -375,28 +459,14 @@ class Engine:
             loaded = self._claims_file(path)
             if isinstance(loaded, ClaimsError):
                 if path == beside or not any(str(path) in e for e in errors):
-                    errors.append(loaded.message)
+                    errors.extend(loaded.messages)
             elif loaded is not None and loaded not in files:
                 files.append(loaded)
-        declared = {r.id for r in report.records if not r.is_annotation}
-        preds: dict[str, list[Predicate]] = {}
-        observations: dict[str, list[Observation]] = {}
-        for claims_file in files:
-            for rid, record_claims in claims_file.records.items():
-                if rid in declared:
-                    preds.setdefault(rid, []).extend(record_claims.predicates)
-                    observations.setdefault(rid, []).extend(record_claims.observations)
-        try:
-            for rid, inline in claims_mod.inline_predicates(report).items():
-                preds.setdefault(rid, []).extend(inline)
-        except ClaimsError as exc:
-            errors.append(exc.message)
-        result = ReportClaims(
-            tuple(files),
-            {k: tuple(v) for k, v in preds.items()},
-            {k: tuple(v) for k, v in observations.items()},
-            tuple(errors),
-        )
+        others = frozenset(claims_mod.claims_path_for(p).resolve() for p in self.loaded_paths)
+        result = assemble(report, files, beside, errors, max(1, len(self.loaded_paths)), others)
+        refused = covers_problems(result)
+        if refused:
+            result = replace(result, errors=result.errors + refused)
         self._report_claims[report.path] = result
         return result
 
@@ -409,7 +479,7 @@ class Engine:
         key = (report.path, predicate, at_against)
         if key in self._predicate_results:
             return self._predicate_results[key]
-        binding = self.binding(report, predicate.source)
+        binding = self.binding(report, predicate.source or self.default_source(report))
         answer: tuple = (None, binding.problem)
         if binding.pin is not None:
             rev = binding.pin
@@ -420,12 +490,19 @@ class Engine:
                 except RevisionError as exc:
                     rev, problem = None, str(exc)
             if rev is not None:
-                cache_key = self.results.key("predicate", rev, self.options.max_file_bytes, encode(predicate))
+                cache_key = self.results.key("predicate", binding.pin, rev, self.options.max_file_bytes,
+                                             encode(predicate))
                 result = self.results.get(cache_key, ResultCache.MISS)
                 if result is ResultCache.MISS:
                     start = time.perf_counter()
                     try:
-                        result = predicates.evaluate(predicate, binding.store.snapshot(rev))
+                        snapshot = binding.store.snapshot(rev)
+                        # at the against-revision the boundary follows renames, as evidence does
+                        followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
+                        result = predicates.evaluate(followed.predicate, snapshot)
+                        if followed.moves:
+                            result = replace(result, followed=followed.moves,
+                                             message=f"{followed.note}: {result.message}")
                     except RepoError as exc:
                         # The search could not run: an error, never a pass (an absence over
                         # files that could not be read proves nothing).
@@ -439,26 +516,34 @@ class Engine:
         self._predicate_results[key] = answer
         return answer
 
+    @staticmethod
+    def default_source(report: Report) -> str | None:
+        """The source a claim without ``source:`` is checked in: the report's first
+        (a review's ``owner/name``, mapped like its links are)."""
+        return report.sources[0].id if report.sources else None
+
     # -- observations ----------------------------------------------------
     def observation_result(self, report: Report, record, observation):
-        """Run one observation at the record's pin (once per process); ``(result, problem)``."""
+        """Run one observation at the pin (once per process); ``(result, problem)``.
+        ``record`` is ``None`` for an observation of the report as a whole."""
         from .checks import observe
 
         key = (report.path, observation)
         if key in self._observations:
             return self._observations[key]
-        binding = self.binding(report, None)
+        binding = self.binding(report, self.default_source(report))
         if binding.pin is None:
             answer = (None, binding.problem)
         else:
             quoted = []
-            for evidence in record.evidence:
+            # a report-level observation (record None) covers the report's own quotations
+            for evidence in (record.evidence if record is not None else report.evidence):
                 pin = self.pin_result(report, evidence)
                 if pin.ok and pin.lines is not None and evidence.kind.value in ("quote", "lines"):
                     quoted.append((pin.path, pin.lines))
             self._announce(
                 f"memreport: running observation `{observe.display_command(observation.run)}` "
-                f"for {record.id} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
+                f"for {observation.owner} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
             )
             start = time.perf_counter()
             answer = (observe.run_observation(observation, binding.store, binding.pin, quoted), None)

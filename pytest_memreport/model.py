@@ -56,6 +56,11 @@ class LineRange:
         return f"{self.start}" if self.start == self.end else f"{self.start}-{self.end}"
 
 
+#: :attr:`Evidence.lookup` values
+LOOKUP_TREE = "tree"
+LOOKUP_CHECKOUT = "checkout"
+
+
 class EvidenceKind(str, Enum):
     """What a piece of evidence asserts about the target at its pin."""
 
@@ -92,6 +97,13 @@ class Evidence:
     label: str | None = None
     #: symbol evidence: the files its record or paragraph cites, where the definition may live
     context: tuple[str, ...] = ()
+    #: how ``path`` is found at the pin: ``None`` as written; :data:`LOOKUP_TREE` resolved
+    #: against the pinned tree (the subject subtree first, then the path as written, then
+    #: a unique suffix); :data:`LOOKUP_CHECKOUT` an absolute path of the analyst's checkout,
+    #: mapped by its longest suffix that exists in the pinned tree
+    lookup: str | None = None
+    #: the path as the report wrote it, once the engine resolved ``path`` (items keep their key)
+    written: str | None = None
 
     @property
     def key(self) -> str:
@@ -100,7 +112,7 @@ class Evidence:
             return f"symbol:{self.line}:{self.text}"
         cited = str(self.cited_lines) if self.cited_lines else ""
         # A bare file name keeps its key once resolved to a path (see Engine.checkable).
-        where = self.text if self.label == "basename" and self.text else self.path
+        where = self.written or (self.text if self.label == "basename" and self.text else self.path)
         return f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
 
     @property
@@ -162,6 +174,8 @@ class TextBlock:
     text: str
     line: int
     end_line: int
+    #: a fenced block's info word (``memreport``), empty for other spans
+    info: str = ""
 
 
 @dataclass(frozen=True)
@@ -212,6 +226,18 @@ class Source:
     pin: str | None = None
     url: str | None = None
     line: int | None = None
+    #: ``owner/name`` the report names for this source (``github.com/owner/name``): it
+    #: binds ``--memreport-repo owner/name=PATH`` case-insensitively, as GitHub does
+    repository: str | None = None
+    #: the subtree the analysis is about (``the subtree src/widgets of ...``): bare names
+    #: and relative paths resolve there first
+    subject: str | None = None
+    #: the analyst's checkout root (``Checkout: /home/ana/src/widgets``)
+    checkout: str | None = None
+    #: the report file that states ``line`` (a run's register lives in one of its files)
+    file: str | None = None
+    #: declared by a source-register row (so ``SRC-n`` mentions resolve to it)
+    registered: bool = False
 
 
 @dataclass(frozen=True)
@@ -240,8 +266,12 @@ class Report:
     statuses: tuple[Status, ...] = ()
     findings: tuple[Finding, ...] = ()
     line_count: int = 0
+    #: every fenced ```memreport block (in or outside records), found in every dialect
+    blocks: tuple[TextBlock, ...] = ()
     #: free-form facts a dialect wants in JSON (e.g. front matter keys)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    #: the analysis run (folder of files written together) this report belongs to, if any
+    run: str | None = None
 
     def all_evidence(self) -> list[Evidence]:
         """Every piece of evidence, in report order."""
@@ -257,7 +287,10 @@ class Report:
         return sorted(refs, key=lambda r: r.line)
 
     def declared_ids(self) -> set[str]:
-        return {r.id for r in self.records if not r.is_annotation}
+        """Record IDs declared here, and the ``SRC-n`` rows of the (run's) source register."""
+        ids = {r.id for r in self.records if not r.is_annotation}
+        ids.update(s.id for s in self.sources if s.registered)
+        return ids
 
     def source(self, source_id: str | None) -> Source | None:
         """The source an evidence names (``None``: the default, i.e. first)."""
@@ -272,3 +305,22 @@ class Report:
 def predicate_key(predicate) -> str:
     """A stable identity of a claims-file predicate: its file, line and index there."""
     return f"{predicate.file}:{predicate.line}:{predicate.index}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """An analysis run: the reports of one folder written together (FORMAT.md §3).
+
+    They share one source register, one repository and one pin; each report
+    already carries the run's sources, so nothing downstream needs to know it
+    came from a run. ``identity`` is the run's ID as its files state it
+    (``RUN `AGS-...```), or ``None``; ``folder`` is where its files lie.
+    """
+
+    folder: str
+    identity: str | None
+    reports: tuple[Report, ...]
+
+    @property
+    def name(self) -> str:
+        return self.identity or self.folder

@@ -358,8 +358,8 @@ def test_arbitrary_text_never_escapes_as_another_exception(text):
     try:
         parse_claims(text, "fuzz.claims.yaml")
     except ClaimsError as exc:
-        assert "\n" not in exc.message
-        assert exc.message.startswith("fuzz.claims.yaml:")
+        # one line per problem, each naming the file and line
+        assert exc.messages and all("\n" not in m and m.startswith("fuzz.claims.yaml:") for m in exc.messages)
 
 
 @settings(max_examples=40, deadline=None)
@@ -374,7 +374,8 @@ def test_arbitrary_predicate_bodies_fail_cleanly(kind, value, key):
     try:
         parse_claims(text, "f.yaml")
     except ClaimsError as exc:
-        assert "\n" not in exc.message and exc.message.startswith("f.yaml:")
+        # every problem is reported, each on one line naming the file and line
+        assert exc.messages and all("\n" not in m and m.startswith("f.yaml:") for m in exc.messages)
 
 
 def test_every_example_in_the_schema_documentation_is_valid():
@@ -388,8 +389,14 @@ def test_every_example_in_the_schema_documentation_is_valid():
             claims = parse_claims(body, str(docs))
             assert claims.records and all(r.predicates for r in claims.records.values())
             full_files += 1
+            assert claims.report is not None and claims.report.predicates
         elif body.startswith("- "):
             assert parse_inline(body, str(docs), 1, "MEM-CLM-doc")
+        elif body.startswith(("observe:", "predicates:")):
+            from pytest_memreport.dialects.claims import parse_block
+
+            predicates, observations = parse_block(body, str(docs), 1, "MEM-CLM-doc")
+            assert predicates or observations
     assert full_files == 1
 
 
@@ -419,3 +426,103 @@ def test_inline_predicates_of_a_report_by_record():
     ))
     with pytest.raises(ClaimsError, match=r"^r\.md:5: contains predicate needs exactly one of text or regex"):
         inline_predicates(bad)
+
+
+# --------------------------------------------------------------------------- hostile input (issue 20)
+
+_RECORD_HEAD = "schema: memreport-claims/1\nrecords:\n  MEM-CLM-a:\n"
+
+
+@pytest.mark.parametrize(
+    "body, line, phrase",
+    [
+        ("    predicates:\n      - count: {glob: '*.py', text: x, equals: !!int abc}\n", 5, "YAML tag"),
+        ("    predicates:\n      - value: {path: a.py, symbol: X, equals: !!timestamp 2001-99-99}\n", 5, "YAML tag"),
+        ("    predicates:\n      - contains: {path: !!python/name:os.system a.py, text: x}\n", 5, "YAML tag"),
+        ("    predicates:\n      - contains: !foo {path: a.py, text: x}\n", 5, "YAML tag '!foo'"),
+        ("    predicates:\n      - value: {path: a.py, symbol: X, equals: " + "7" * 5001 + "}\n", 5,
+         "value equals is a number of 5001 characters"),
+        ("    predicates:\n      - count: {glob: '*.py', text: x, equals: 99999999999999999999}\n", 5,
+         "out of range"),
+        ("    observe:\n      - run: 'true'\n        timeout: " + "9" * 401 + "\n", 6, "timeout is a number of 401"),
+        ("    observe:\n      - run: 'true'\n        timeout: .nan\n", 6, "timeout must be a finite number"),
+        ("    observe:\n      - run: 'true'\n        timeout: .inf\n", 6, "timeout must be a finite number"),
+        ("    observe:\n      - run: 'true'\n        timeout: 1e9\n", 6, "at most 604800"),
+        ("    observe:\n      - run: \"pytest\\0 -q\"\n", 5, "run contains a NUL character"),
+        ("    observe:\n      - run: [pytest, \"-k\\0x\"]\n", 5, "run contains a NUL character"),
+        ("    observe:\n      - run: 'true'\n        cwd: \"sub\\0dir\"\n", 6, "cwd contains a NUL character"),
+        ("    observe:\n      - run: 'true'\n        env: {\"A=B\": x}\n", 6, "env name 'A=B' is not a variable name"),
+        ("    observe:\n      - run: 'true'\n        env: {A: \"x\\0y\"}\n", 6, "env A contains a NUL character"),
+        ("    observe:\n      - run: 'true'\n        axis: implementation\n", 6, "cannot promote the implementation"),
+        ("    observe:\n      - run: 'true'\n        covers_file: cov/lcov.info\n        covers: false\n", 7,
+         "covers: false with covers_file"),
+    ],
+)
+def test_hostile_claims_input_is_refused_at_load_with_its_line(body, line, phrase):
+    with pytest.raises(ClaimsError) as caught:
+        parse_claims(_RECORD_HEAD + body, "h.yaml")
+    assert all("\n" not in m for m in caught.value.messages)
+    assert any(m.startswith(f"h.yaml:{line}: ") and phrase in m for m in caught.value.messages), caught.value.messages
+
+
+def test_alias_amplified_input_is_bounded():
+    """A 64 KiB string used 20 times in one run list would make a 1.3 MB argv; used
+    thousands of times in a glob list, gigabytes of text to check. Both are refused
+    at load, quickly, with the line."""
+    import time
+
+    big = "x" * 65536
+    run = "[" + ", ".join(["*b"] * 20) + "]"
+    text = _RECORD_HEAD + f"    observe:\n      - run: &b '{big}'\n      - run: {run}\n"
+    with pytest.raises(ClaimsError, match=r"h\.yaml:6: run is 1310740 bytes long \(at most 131072\)"):
+        parse_claims(text, "h.yaml")
+    globs = "[" + ", ".join(["*g"] * 5000) + "]"
+    bomb = (_RECORD_HEAD + f"    predicates:\n      - contains: {{path: &g 'src/{big}', text: x}}\n"
+            f"      - absent: {{glob: {globs}, text: x}}\n")
+    started = time.monotonic()
+    with pytest.raises(ClaimsError, match=r"expands \(through YAML aliases\) to more than 16 MiB"):
+        parse_claims(bomb, "h.yaml")
+    assert time.monotonic() - started < 10
+
+
+def test_five_problems_are_five_messages():
+    text = textwrap.dedent(
+        """\
+        schema: memreport-claims/1
+        records:
+          MEM-CLM-a:
+            predicates:
+              - contians: {path: a.py, text: x}
+              - symbol: {path: a.py, name: f, kind: func}
+              - absent: {glob: /etc/*, text: x}
+              - count: {glob: "*.py", regex: "(", equals: 1}
+            observe:
+              - run: "true"
+                covers: maybe
+        """
+    )
+    with pytest.raises(ClaimsError) as caught:
+        parse_claims(text, "f.yaml")
+    assert [m.split(": ", 1)[0] for m in caught.value.messages] == [
+        "f.yaml:5", "f.yaml:6", "f.yaml:7", "f.yaml:8", "f.yaml:11"]
+
+
+def test_report_section_applies_beside_its_report_and_is_ambiguous_when_named_for_several(tmp_path):
+    from pytest_memreport.dialects.claims.assembly import assemble
+    from pytest_memreport.model import Report
+
+    path = write(tmp_path, "schema: memreport-claims/1\nreport:\n  predicates:\n    - contains: {path: a.py, text: x}\n",
+                 name="shared.claims.yaml")
+    claims = load_claims(path)
+    review = Report(path=str(tmp_path / "review.md"), dialect="review")
+    own = assemble(review, [claims], tmp_path / "shared.claims.yaml", [], 3)
+    assert [(p.kind, p.line, p.owner) for p in own.predicates[""]] == [("contains", 4, "report")]
+    alone = assemble(review, [claims], tmp_path / "review.claims.yaml", [], 1)
+    assert alone.predicates[""] and not alone.errors
+    several = assemble(review, [claims], tmp_path / "review.claims.yaml", [], 3)
+    assert "" not in several.predicates
+    assert several.errors == (f"{path}:2: 'report:' of a claims file named with --memreport-claims applies to one "
+                              "report, but 3 are loaded; put it beside the report as review.claims.yaml",)
+    # beside another loaded report, it is that report's alone
+    other = assemble(review, [claims], tmp_path / "review.claims.yaml", [], 3, frozenset({path.resolve()}))
+    assert "" not in other.predicates and not other.errors

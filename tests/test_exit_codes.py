@@ -112,17 +112,19 @@ def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
     result = run_report(pytester, report_for(pin), repo.path)
     out = assert_clean(result)
     result.assert_outcomes(passed=6, failed=1, skipped=1)
-    assert "report.md:13: /gone/repo: `git diff-tree` failed: bad object" in out
+    # The evidence is unreadable at the against-revision (a status, in JSON too), with git's reason.
+    assert "report.md:13: MEM-OBJ-subject quotation of store.py unreadable at" in out
+    assert "\n  /gone/repo: `git diff-tree` failed: bad object\n" in out
 
 
 @pytest.mark.parametrize(
     ("module", "name", "option", "status"),
     [
         # a collection error; the summary meets it again: an internal error
-        ("engine", "parse_report", None, pytest.ExitCode.INTERNAL_ERROR),
+        ("engine", "parse_folder", None, pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "summary_lines", None, pytest.ExitCode.INTERNAL_ERROR),
-        ("outputs.writeback", "apply_edits", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
+        ("outputs.writeback", "apply_files", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),
     ],
 )
 def test_an_exception_outside_items_fails_the_run(pytester, target, module, name, option, status):

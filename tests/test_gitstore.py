@@ -76,7 +76,9 @@ def test_missing_revision_says_what_and_that_the_clone_is_complete(history):
     assert "'0123456789abcdef0123456789abcdef01234567'" in message
     assert "not a shallow clone" in message
     assert "\n" not in message
-    with GitStore.open(repo.path) as store, pytest.raises(RevisionError, match="short sha may also be ambiguous"):
+    # A short sha that begins no commit says so, with the clone's newest commit date.
+    with GitStore.open(repo.path) as store, pytest.raises(
+            RevisionError, match=r"revision 'abcdef12' matches no commit in .*; its newest commit is from \d{4}-"):
         store.resolve("abcdef12")
 
 

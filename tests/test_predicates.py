@@ -80,7 +80,8 @@ def target(make_repo):
             "src/api/routes.py": ROUTES_PY,
             "src/api/api.ts": API_TS,
             "src/core/store.rs": RUST_RS,
-            "src/legacy/util.rb": "module Util\n  def forget(key)\n    nil\n  end\nend\n",
+            # Kotlin: a language without a grammar wheel here
+            "src/legacy/util.kt": "object Util {\n  fun forget(key: String) {\n    log(key)\n  }\n}\n",
             "docs/notes.md": "We avoid swap_in_place entirely.\n",
             "assets/logo.bin": b"\x89PNG\x00\x01swap_in_place\x00",
             "README.md": "# target\n",
@@ -296,8 +297,14 @@ def test_unreadable_files_are_skipped_and_named(target):
     # nothing readable was searched: the absence is not established
     assert not result.ok and result.error
     assert "assets/logo.bin is a binary file" in result.message
+    # a binary file in the boundary leaves the absence unproven: unknown (an error), never a pass
     mixed = evaluate(pred("- absent: {glob: ['assets/**', 'README.md'], text: swap_in_place}"), at(store, pin))
-    assert mixed.ok and "Skipped 1 unreadable file(s): assets/logo.bin is a binary file" in mixed.message
+    assert not mixed.ok and mixed.error
+    assert "unknown" in mixed.message and "assets/logo.bin is a binary file" in mixed.message
+    assert "skip_unreadable: true" in mixed.message
+    opted = evaluate(pred("- absent: {glob: ['assets/**', 'README.md'], text: swap_in_place, skip_unreadable: true}"),
+                     at(store, pin))
+    assert opted.ok and "Skipped 1 unreadable file(s): assets/logo.bin is a binary file" in opted.message
 
 
 # --------------------------------------------------------------------------- in: code | comments | strings
@@ -386,14 +393,14 @@ def test_symbol_with_grammar(target):
 def test_symbol_without_grammar_falls_back_to_a_definition_line(target):
     _, store, pin = target
     snapshot = at(store, pin)
-    found = evaluate(pred("- symbol: {path: src/legacy/util.rb, name: Util.forget}"), snapshot)
+    found = evaluate(pred("- symbol: {path: src/legacy/util.kt, name: Util.forget}"), snapshot)
     assert found.ok, found.message
-    assert found.matches == (Hit("src/legacy/util.rb", 2, "def forget(key)"),)
-    assert "No grammar for src/legacy/util.rb" in found.message
-    module = evaluate(pred("- symbol: {path: src/legacy/util.rb, name: Util}"), snapshot)
+    assert found.matches == (Hit("src/legacy/util.kt", 2, "fun forget(key: String) {"),)
+    assert "No grammar for src/legacy/util.kt" in found.message
+    module = evaluate(pred("- symbol: {path: src/legacy/util.kt, name: Util}"), snapshot)
     assert module.ok and module.matches[0].line == 1
     # a call is not a definition
-    missing = evaluate(pred("- symbol: {path: src/legacy/util.rb, name: nil}"), snapshot)
+    missing = evaluate(pred("- symbol: {path: src/legacy/util.kt, name: log}"), snapshot)
     assert not missing.ok
 
 
@@ -430,7 +437,7 @@ def test_value_compares_literals_by_value(target):
 def test_value_failures(target):
     _, store, pin = target
     snapshot = at(store, pin)
-    unsupported = evaluate(pred("- value: {path: src/legacy/util.rb, symbol: LIMIT, equals: 1}"), snapshot)
+    unsupported = evaluate(pred("- value: {path: src/legacy/util.kt, symbol: LIMIT, equals: 1}"), snapshot)
     assert not unsupported.ok and unsupported.error
     assert "not supported for 'value'" in unsupported.message
     unknown = evaluate(pred("- value: {path: src/store.py, symbol: MIN_ENTRIES, equals: 1}"), snapshot)
@@ -481,8 +488,41 @@ def test_many_matches_and_skipped_files_keep_messages_short(make_repo):
     files["src/big.py"] = "hit = 1\n" * (MAX_KEPT_MATCHES + 200)
     pin = repo.commit(files)
     with GitStore.open(repo.path) as store:
-        result = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1}"), store.snapshot(pin))
+        unknown = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1}"), store.snapshot(pin))
+        result = evaluate(pred("- count: {glob: ['src/**', 'bin/**'], text: 'hit = 1', min: 1, skip_unreadable: true}"),
+                          store.snapshot(pin))
+    # eight binary files went uncounted: the count is unknown unless the user opted out
+    assert not unknown.ok and unknown.error and "went uncounted" in unknown.message
     assert result.ok and result.actual == MAX_KEPT_MATCHES + 200
     assert len(result.matches) == MAX_KEPT_MATCHES
     assert "Skipped 8 unreadable file(s)" in result.message and "; and 3 more." in result.message
     assert len(result.message) < 1000
+
+
+# --------------------------------------------------------------------------- failing closed (issue 20)
+
+
+@pytest.mark.parametrize("mode", ["commit", "worktree"])
+def test_a_tracked_backslash_file_is_searched_as_git_spells_it(make_repo, mode):
+    """``src\\evil.py`` is one tracked file: an absence over ``src*`` must see what it holds."""
+    repo = make_repo("backslash")
+    pin = repo.commit({"src/ok.py": "x = 1\n", "src\\evil.py": "compare_and_swap(x)\n"})
+    with GitStore.open(repo.path) as store:
+        snapshot = store.snapshot(pin if mode == "commit" else "worktree")
+        assert "src\\evil.py" in snapshot.files()
+        absent = evaluate(pred("- absent: {glob: '**', text: 'compare_and_swap('}"), snapshot)
+        count = evaluate(pred("- count: {glob: '*', regex: 'compare_and_swap', equals: 0}"), snapshot)
+    assert not absent.ok and not absent.error, absent.message
+    assert [(h.path, h.line) for h in absent.matches] == [("src\\evil.py", 1)]
+    assert not count.ok and count.actual == 1, count.message
+
+
+def test_an_over_size_file_in_the_boundary_makes_absent_unknown(make_repo):
+    repo = make_repo("big")
+    pin = repo.commit({"src/small.py": "x = 1\n", "src/huge.py": "y = 2\n" * 4000})
+    with GitStore.open(repo.path, max_file_bytes=1024) as store:
+        snapshot = store.snapshot(pin)
+        unknown = evaluate(pred("- absent: {glob: 'src/**', text: 'eval('}"), snapshot)
+        opted = evaluate(pred("- absent: {glob: 'src/**', text: 'eval(', skip_unreadable: true}"), snapshot)
+    assert not unknown.ok and unknown.error and "src/huge.py" in unknown.message
+    assert opted.ok and "src/huge.py" in opted.message

@@ -600,10 +600,11 @@ def test_markdown_id_and_label_in_one_paragraph():
     assert report.title == "Report"
 
 
-def test_memreport_block_outside_records_is_a_finding():
+def test_memreport_block_outside_records_belongs_to_the_report():
     text = "# R\n\n```memreport\n- absent: x\n```\n"
     report = parse_report("r.md", text)
-    assert [(f.line, f.code) for f in report.findings] == [(3, "structure")]
+    assert report.findings == ()
+    assert [(b.line, b.end_line, b.info, b.text) for b in report.blocks] == [(4, 4, "memreport", "- absent: x")]
 
 
 def test_code_is_not_lexed_as_prose():

@@ -461,3 +461,33 @@ def test_a_leftover_temp_of_a_dead_writer_is_removed_by_the_next_write(tmp_path)
     apply_edits(path, original, [status_edit(original, status_at(PLAIN_REPORT, 6, "uninspected"), "observed")])
     assert not leftover.exists()
     assert live.exists()  # a live writer's temp is never touched
+
+
+# -- several files as one step ---------------------------------------------------------------
+
+
+def test_a_report_and_its_claims_file_are_written_together_or_not_at_all(tmp_path):
+    from pytest_memreport.outputs.writeback import FileEdits, apply_files
+
+    report = write(tmp_path, "report.txt", PLAIN_REPORT.encode())
+    claims = write(tmp_path, "report.claims.yaml", b"schema: memreport-claims/1\npath: a.py\n")
+    report_edit = status_edit(report.read_bytes(), status_at(PLAIN_REPORT, 6, "uninspected"), "observed")
+    claims_edit = replace_in_line(claims.read_bytes(), 2, "a.py", "src/a.py", "moved")
+    files = [FileEdits(report, report.read_bytes(), (report_edit,)),
+             FileEdits(claims, claims.read_bytes(), (claims_edit,))]
+    # the claims file changed on disk since it was read: neither file is written
+    claims.write_bytes(b"schema: memreport-claims/1\npath: b.py\n")
+    with pytest.raises(WritebackError, match="changed on disk"):
+        apply_files(files)
+    assert report.read_bytes() == PLAIN_REPORT.encode()
+    # a read-only claims file: refused before anything is renamed into place
+    claims.write_bytes(files[1].original)
+    claims.chmod(0o444)
+    with pytest.raises(WritebackError, match="read-only"):
+        apply_files(files)
+    assert report.read_bytes() == PLAIN_REPORT.encode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.claims.yaml", "report.txt"]
+    claims.chmod(0o644)
+    assert apply_files(files) == [True, True]
+    assert b"status: observed" in report.read_bytes() and claims.read_bytes().endswith(b"path: src/a.py\n")
+    assert apply_files([FileEdits(report, report.read_bytes(), ())]) == [False]

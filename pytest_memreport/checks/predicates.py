@@ -72,6 +72,8 @@ class PredicateResult:
     matches: tuple[Hit, ...] = ()
     actual: str | int | None = None
     error: bool = False
+    #: renames followed to check it (``(as written, as followed)``), see :mod:`.predicate_follow`
+    followed: tuple[tuple[str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------- globs
@@ -140,7 +142,7 @@ def glob_match(pattern: str, path: str) -> bool:
     return p == len(pat)
 
 
-def _literal_prefix(pattern: str) -> str:
+def literal_prefix(pattern: str) -> str:
     """The folder part of a pattern before its first wildcard, for cheap filtering."""
     prefix = []
     for segment in _glob_segments(pattern)[:-1]:
@@ -152,7 +154,7 @@ def _literal_prefix(pattern: str) -> str:
 
 def select_files(patterns: Sequence[str], files: Iterable[str]) -> list[str]:
     """The files (sorted, unique) matching any of ``patterns``."""
-    compiled = [(pattern, _literal_prefix(pattern)) for pattern in patterns]
+    compiled = [(pattern, literal_prefix(pattern)) for pattern in patterns]
     selected = []
     for path in files:
         for pattern, prefix in compiled:
@@ -175,6 +177,8 @@ class _Scan:
     skipped: list[str] = field(default_factory=list)  # unreadable files, described
     no_grammar: list[str] = field(default_factory=list)  # files with matches we could not place
     missing: str | None = None  # why a ``path:`` boundary has no file
+    #: the boundary comes from git's listing (a glob): paths are read as git spells them
+    listed: bool = False
 
 
 class _LineIndex:
@@ -232,12 +236,18 @@ def _boundary(args: dict[str, Any], snapshot: Any, scan: _Scan) -> None:
             refused = snapshot.refuse_reason(path)
             scan.missing = f"{path} is refused ({refused})" if refused else f"{path} does not exist"
         return
+    scan.listed = True
     scan.boundary.extend(select_files(args["glob"], snapshot.files()))
+
+
+def _read(snapshot: Any, path: str, scan: _Scan) -> Any | None:
+    # A listed path is git's own spelling: never reinterpreted (``src\\evil.py`` is one file).
+    return snapshot.read_listed(path) if scan.listed else snapshot.read(path)
 
 
 def _read_text(snapshot: Any, path: str, scan: _Scan) -> Any | None:
     """The file's TextFile if it is readable text; otherwise note why and return None."""
-    textfile = snapshot.read(path)
+    textfile = _read(snapshot, path, scan)
     if textfile is None:
         scan.skipped.append(f"{path} could not be read")
         return None
@@ -335,6 +345,10 @@ def _notes(scan: _Scan) -> str:
     return f" Skipped {len(scan.skipped)} unreadable file(s): {shown}" + (f"; and {more} more." if more > 0 else ".")
 
 
+_OPT_OUT = (" Narrow the boundary to text files, or add 'skip_unreadable: true' to search only the files "
+            "that can be read.")
+
+
 def _no_grammar_error(scan: _Scan, args: dict[str, Any], head: str) -> str:
     files = ", ".join(scan.no_grammar)
     return (
@@ -387,7 +401,7 @@ def _nearest_note(args: dict[str, Any], snapshot: Any, scan: _Scan) -> str:
     """For a quoted text in one file, the closest candidate helps the author most."""
     if "text" not in args or len(scan.searched) != 1:
         return ""
-    textfile = snapshot.read(scan.searched[0])
+    textfile = _read(snapshot, scan.searched[0], scan)
     candidate = _match.nearest(_match.compile_quote(args["text"]), textfile.text, key=textfile.oid)
     if candidate is None or candidate.score < _NEAREST_MIN_SCORE:
         return ""
@@ -421,6 +435,10 @@ def _absent(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
             False, f"{head} no readable file in the boundary, so nothing was searched." + _notes(scan), boundary,
             error=True,
         )
+    if scan.skipped and not args.get("skip_unreadable"):
+        return PredicateResult(False, f"{head} unknown: no match in {_files_phrase(scan)}, but the absence is not "
+                               f"proven while files of the boundary went unsearched." + _notes(scan) + _OPT_OUT,
+                               boundary, error=True)
     return PredicateResult(True, f"{head} no match in {_files_phrase(scan)}." + _notes(scan), boundary)
 
 
@@ -438,6 +456,10 @@ def _count(pred: Predicate, snapshot: Any, limit: int) -> PredicateResult:
     if not scan.searched:
         return PredicateResult(False, f"{head} no readable file to count in." + _notes(scan), boundary, error=True)
     actual = len(scan.hits)
+    if scan.skipped and not args.get("skip_unreadable"):
+        return PredicateResult(False, f"{head} unknown: {actual} in {_files_phrase(scan)}, but files of the boundary "
+                               "went uncounted." + _notes(scan) + _OPT_OUT, boundary, _kept(scan.hits),
+                               actual=actual, error=True)
     ok = (
         ("equals" not in args or actual == args["equals"])
         and ("min" not in args or actual >= args["min"])

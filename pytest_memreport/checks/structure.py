@@ -13,6 +13,10 @@ from typing import Iterable, Mapping, Sequence
 
 from ..model import LEGACY_STATUS, STATUS_VALUES, Finding, Report
 
+#: Whether the record-report rules (a label per record, both statuses per route) hold
+#: for a dialect: a tables row's label is its cells, and a route row states no statuses.
+_RECORD_RULES = {"tables": False}
+
 #: The two status axes every route must state.
 ROUTE_AXES: tuple[str, ...] = ("implementation", "operation")
 
@@ -39,17 +43,31 @@ def dangling_references(
     declared: set[str] = set()
     for report in reports:
         declared |= report.declared_ids()
+    # A row may declare two records in one cell (``OBJ-05/OBJ-01``); ``CLM-1/a1`` stays one.
+    for record_id in list(declared):
+        parts = record_id.split("/")
+        if len(parts) > 1 and all("-" in part for part in parts):
+            declared.update(parts)
     dangling: dict[str, list[tuple[str, list[int]]]] = {}
     for report in reports:
         mentions: dict[str, set[int]] = {}
         for target, line in _mentions(report):
-            if target in declared or _prefix(target) in external:
+            if _declared(target, declared) or _prefix(target) in external:
                 continue
             mentions.setdefault(target, set()).add(line)
         if mentions:
             ordered = sorted(mentions.items(), key=lambda item: (min(item[1]), item[0]))
             dangling[report.path] = [(target, sorted(lines)) for target, lines in ordered]
     return dangling
+
+
+def _declared(target: str, declared: set[str]) -> bool:
+    """An ID as written, or, for a hyphenated word built on an ID (``OBJ-7-shaped``), the
+    ID it is built on; ``RTE-10-accept`` declared as such matches as written."""
+    if target in declared:
+        return True
+    parts = target.split("-")
+    return any("-".join(parts[:end]) in declared for end in range(len(parts) - 1, 1, -1))
 
 
 def _mentions(report: Report) -> list[tuple[str, int]]:
@@ -94,7 +112,7 @@ def structure_findings(report: Report) -> list[Finding]:
                         "status",
                     )
                 )
-        if record.is_annotation:
+        if record.is_annotation or not _RECORD_RULES.get(report.dialect, True):
             continue
         if record.label is None:
             add(Finding(record.line, f"{record.id} has no label; add 'Label: ...' after the ID", "no-label"))

@@ -12,11 +12,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..model import Finding, Report
-from . import core, records, review, tables
+from ..model import Run
+from . import core, records, review, runs, tables
+from .claims.inline import memreport_blocks
+from .core import anchors  # run citation forms (also core.anchors)
 
-__all__ = ["DIALECTS", "ReportError", "detect_dialect", "parse_report", "read_report"]
+__all__ = ["DIALECTS", "ReportError", "detect", "detect_dialect", "parse_folder", "parse_report", "read_report"]
 
 
 class ReportError(Exception):
@@ -86,7 +90,7 @@ _REVIEW_MARK = re.compile(
     r"(?im)^[ \t>*_-]*(?:Reviewed[ \t]+(?:commit|revision)|Repository)[*_]*[ \t]*:"
 )
 #: ``**Revision:**`` / ``Frozen revision:`` opening a line
-_REVISION_MARK = re.compile(r"(?im)^[ \t>*_-]*(?:Frozen[ \t]+)?Revision[*_]*[ \t]*:")
+_REVISION_MARK = re.compile(r"(?im)^[ \t>*_|-]*(?:Frozen[ \t]+)?Revision[*_]*[ \t]*[:.|]")
 #: markup around a record ID alone on a line (heading marks, emphasis, backticks)
 _ID_MARKUP = "#*_` \t"
 #: a ``Label:`` line, markup allowed
@@ -126,7 +130,7 @@ def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
         else:
             continue
         first = first.strip(_ID_MARKUP)
-        if core.SOURCE_ID.fullmatch(first):
+        if anchors.SOURCE_REF.fullmatch(first):
             register = True
         elif tables.table_id(first):
             rows += 1
@@ -134,27 +138,36 @@ def _table_id_rows(lines: list[str]) -> tuple[int, bool]:
 
 
 def detect_dialect(text: str, path: str) -> str:
+    """The dialect a report is written in (see :func:`detect`)."""
+    return detect(text, path)[0]
+
+
+def detect(text: str, path: str) -> tuple[str, bool]:
     """The dialect a report is written in.
 
     In order: record declarations (an ID alone on a line, then ``Label:``)
-    make a record report; table rows whose first cell is an ID, together
-    with a ``**Revision:**`` line or a source register, make an analysis
-    tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
+    make a record report; a source register (table rows starting ``SRC-n``),
+    or table rows whose first cell is an ID together with a ``**Revision:**``
+    line or ``| Revision |`` row, make an analysis tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
     ``**Repository:**`` or YAML front matter make a review. Anything else is
     read as a record report, the main dialect.
+
+    The second value says whether the text itself decides it (anything but
+    the fallback); a file of an analysis run that declares nothing of its own
+    (a result, trial notes) is read in its run's dialect.
     """
     del path  # the same dialect may be a Markdown original or a plain-text rendering
     lines = text.split("\n")
     if _declares_records(lines):
-        return "records"
+        return "records", True
     id_rows, register = _table_id_rows(lines)
-    if id_rows and (register or _REVISION_MARK.search(text)):
-        return "tables"
+    if register or (id_rows and _REVISION_MARK.search(text)):
+        return "tables", True
     if _REVIEW_MARK.search(text):
-        return "review"
+        return "review", True
     if lines and lines[0].strip() == "---" and core.front_matter_end(core.numbered_lines(text)):
-        return "review"
-    return "records"
+        return "review", True
+    return "records", False
 
 
 def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
@@ -167,4 +180,23 @@ def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
     if parser is None:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{path}: unknown report dialect {name!r}; use one of {known}")
-    return parser(path, text)
+    return _with_blocks(parser(path, text), text)
+
+
+def _with_blocks(report: Report, text: str) -> Report:
+    # Claims blocks are read the same way in every dialect (see claims.inline).
+    blocks = memreport_blocks(text)
+    return replace(report, blocks=blocks) if blocks else report
+
+
+def parse_folder(folder: str, files: list[runs.RunFile], dialect: str | None = None) -> list[Run]:
+    """The analysis runs among the files of one folder, every file parsed with its
+    run's register and pin (:mod:`.runs`). A file alone is a run of one."""
+    if dialect is not None and dialect not in DIALECTS:
+        known = ", ".join(sorted(DIALECTS))
+        raise ReportError(f"{folder}: unknown report dialect {dialect!r}; use one of {known}")
+    texts = {f.path: f.text for f in files}
+    return [
+        replace(run, reports=tuple(_with_blocks(report, texts[report.path]) for report in run.reports))
+        for run in runs.parse_run(folder, files, detect, DIALECTS, dialect)
+    ]

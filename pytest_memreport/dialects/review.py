@@ -353,8 +353,8 @@ class _Parser(lexing.DocumentParser):
         before = ""
         match = _ATTRIBUTION.fullmatch(stripped)
         if match is None:
-            # ``> code --- [path](url)``: inside a blockquote the quote may end on the same line,
-            # and a plain-text rendering writes every quotation so (``code --- path:10-12``).
+            # ``> code --- [path](url)``: inside a blockquote the quote may end on the same line
+            # (and a plain-text rendering ends quotations ``code --- path``, as record reports do).
             cut = stripped.rfind(" --- ")
             if cut < 0:
                 return None

@@ -27,8 +27,7 @@ understood is skipped; the parser never raises.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import (
     RECORD_KINDS,
@@ -41,91 +40,48 @@ from ..model import (
     Source,
     Status,
 )
+from ..model import LOOKUP_CHECKOUT, LOOKUP_TREE
 from . import core as lexing  # the shared core of the dialects (dialects/core/)
-from .review import BACKTICKED_PATH, repo_path_spec
+from . import runfacts
+from .core import anchors as citations
+from .review import BACKTICKED_PATH
+from .runfacts import FileFacts, RegisterRow, RunContext
+from .tablefacts import (  # noqa: F401 - table_id and split_table_id are this dialect's face
+    ID_HEADERS,
+    KIND_HEADERS,
+    LABEL_HEADERS,
+    TABLE_ID,
+    _KIND_BY_NAME,
+    _MARKUP,
+    _SOURCE_RANGES,
+    _TABLE_ID_IN_TEXT,
+    FactsReader,
+    _header_index,
+    _sid,
+    split_table_id,
+    table_id,
+)
 
 DIALECT = "tables"
 
 #: label of evidence that names a file by its base name only (resolved against the tree)
 BASENAME = "basename"
+#: label of a short double-quoted phrase next to a citation of the file it quotes
+INLINE_QUOTATION = "inline quotation"
 
-#: a table-row ID: an upper-case prefix, then ``-`` segments, optionally ``/`` parts
-TABLE_ID = re.compile(r"[A-Z][A-Z0-9]{0,15}(?:-[A-Za-z0-9]+)+(?:/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)*")
-#: the same in running text (the look-behind keeps one attempt per word: linear)
-_TABLE_ID_IN_TEXT = re.compile(
-    r"(?<![\w/.-])[A-Z][A-Z0-9]{0,15}(?:-[A-Za-z0-9]+)+(?:/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)*(?![\w-])"
-)
-_SOURCE_ONLY = re.compile(r"SRC-(\d{1,6}):?")
-_SOURCE_RANGES = re.compile(r"SRC-(\d{1,6}):(?:L)?(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)")
-#: ``**Revision:** `<sha>``` / ``Frozen revision: <sha>`` (not ``Reviewed revision``)
-_REVISION = re.compile(
-    r"(?i)(?<![\w-])(?<!reviewed )(?:frozen[ \t]+)?revision[*_`]*[ \t]*:[*_` \t]*\[?([0-9a-f]{7,40})(?![0-9a-z])"
-)
-_MARKUP = "*_`~ \t"
-
-#: header words (case-folded) of the column that holds a row's ID / label / kind
-ID_HEADERS = frozenset({"", "id", "ids", "#", "record", "records", "record id", "ref", "key", "claim id", "object id"})
-LABEL_HEADERS = ("label", "name", "title")
-KIND_HEADERS = ("kind", "type", "record kind")
-#: register columns
-REPOSITORY_HEADERS = ("repository", "repo", "url", "remote", "origin", "source repository")
-REVISION_HEADERS = ("revision", "frozen revision", "commit", "sha", "pin", "rev", "pinned commit")
-PATH_HEADERS = ("path", "file", "files", "artifact", "location")
-_KIND_BY_NAME = {name: key for key, name in RECORD_KINDS.items()}
-
-
-def parse(path: str, text: str) -> Report:
+def parse(path: str, text: str, run: RunContext | None = None) -> Report:
     """Parse an analysis-run tables report (Markdown when ``path`` ends in
-    ``.md``, else a plain-text rendering). Never raises."""
-    return _Parser(path, text).parse()
+    ``.md``, else a plain-text rendering), with the facts of its ``run`` (the
+    register and pin stated in its sibling files). Never raises."""
+    return _Parser(path, text, run).parse()
 
 
-def table_id(cell: str) -> str | None:
-    """The ID a first cell holds (markup stripped), or ``None``.
-
-    A loose ID must contain a digit (``OBJ-05a``; ``UTF-8`` aside, prose
-    words like ``HTTP-GET`` are not IDs) unless it is a full record ID.
-    ``SRC-n`` cells are source-register rows, not records.
-    """
-    text = cell.strip(_MARKUP)
-    if len(text) > 200 or not TABLE_ID.fullmatch(text):
-        return None
-    if lexing.SOURCE_ID.fullmatch(text):
-        return None
-    if lexing.RECORD_ID_LINE.fullmatch(text) or any(ch.isdigit() for ch in text):
-        return text
-    return None
-
-
-def split_table_id(record_id: str) -> tuple[str, str | None]:
-    """``(lens, kind)`` of a table ID: the first segment naming a record kind is
-    the kind and what precedes it the lens (``MEM-OBJ-x`` → ``MEM``, ``OBJ``;
-    ``OBJ-05a`` → ``""``, ``OBJ``); ``None`` when no segment names one."""
-    head = record_id.split("/", 1)[0]
-    segments = head.split("-")
-    for index, segment in enumerate(segments[:-1] if len(segments) > 1 else segments):
-        if segment in RECORD_KINDS:
-            return "-".join(segments[:index]), segment
-    return "", None
-
-
-def _header_index(header: tuple[str, ...], names: tuple[str, ...]) -> int | None:
-    folded = [" ".join(cell.strip(_MARKUP).casefold().split()) for cell in header]
-    for name in names:
-        if name in folded:
-            return folded.index(name)
-    return None
-
-
-@dataclass
-class _Register:
-    """A source-register row (or what prose says about a source)."""
-
-    id: str
-    line: int
-    url: str | None = None
-    pin: str | None = None
-    path: str | None = None
+def facts(path: str, text: str) -> FileFacts:
+    """What this file states about its run: register rows, revision, repository,
+    subject subtree, checkout, run identity. Never raises."""
+    parser = _Parser(path, text, None)
+    parser.read_facts()
+    return parser.facts
 
 
 @dataclass
@@ -137,6 +93,8 @@ class _Row:
     kind: str
     line: int
     label: str | None
+    #: the ID is a record declared in an earlier table of the run (a table of more columns)
+    again: bool = False
     evidence: list[Evidence] = field(default_factory=list)
     statuses: list[Status] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
@@ -144,28 +102,21 @@ class _Row:
     def freeze(self) -> Record:
         return Record(
             id=self.record_id, lens=self.lens, kind=self.kind, line=self.line, end_line=self.line,
-            label=self.label, label_line=self.line if self.label else None,
+            label=self.label, label_line=self.line if self.label else None, is_annotation=self.again,
             statuses=tuple(sorted(self.statuses, key=lambda s: s.column)),
             evidence=tuple(self.evidence), references=tuple(self.references),
         )
 
 
-@dataclass(frozen=True)
-class _Token:
-    text: str
-    line: int
-    code: bool
-
-
-class _Parser(lexing.DocumentParser):
-    def __init__(self, path: str, text: str) -> None:
+class _Parser(FactsReader, lexing.DocumentParser):
+    def __init__(self, path: str, text: str, run: RunContext | None) -> None:
         super().__init__(path, text, plain_front_matter=False)
         self.tables = list(self.layout.tables) if self.markdown else lexing.plain_tables(self.blocks)
-        self.registers: dict[str, _Register] = {}
-        self.revision: tuple[str, int] | None = None
+        self.run = run
+        self.facts = FileFacts(path)
         self.rows: list[_Row] = []
         self.row_at: dict[int, _Row] = {}
-        self.prefixes: set[str] = set()
+        self.prefixes: set[str] = set(run.prefixes) if run else set()
         self.report_evidence: list[Evidence] = []
         self.report_references: list[Reference] = []
         self.report_statuses: list[Status] = []
@@ -174,14 +125,21 @@ class _Parser(lexing.DocumentParser):
         self.skip: set[int] = set(range(1, (self.front_matter_end or 0) + 1))
         for first, last in self.layout.fences:
             self.skip.update(range(first, min(last, self.count) + 1))
+        self.context: RunContext | None = None
 
     # ------------------------------------------------------------------ driver
 
     def parse(self) -> Report:
-        self._revision_and_pins()
-        self._structure()
+        self.read_facts()
+        self.context = self.run or runfacts.merge(self.path.rsplit("/", 1)[0], [self.facts], frozenset())
+        if self.run is not None:
+            self.findings.extend(self.run.findings.get(self.path, ()))
+        else:
+            self.findings.extend(self.context.findings.get(self.path, ()))
+        self._records()
         self._cells()
         self._prose()
+        self._fences()
         self._statuses()
         sources = self._sources()
         records = tuple(row.freeze() for row in self.rows)
@@ -196,93 +154,14 @@ class _Parser(lexing.DocumentParser):
             statuses=tuple(sorted(self.report_statuses, key=lambda s: (s.line, s.column))),
             findings=tuple(sorted(self.findings, key=lambda f: f.line)),
             line_count=self.count,
+            run=self.run.name if self.run else None,
         )
 
-    # ------------------------------------------------------------------ sources
-
-    def _register(self, source_id: str, line: int) -> _Register:
-        found = self.registers.get(source_id)
-        if found is None:
-            found = _Register(source_id, line)
-            self.registers[source_id] = found
-        return found
-
-    def _revision_and_pins(self) -> None:
-        """``**Revision:**`` lines, ``SRC-n commit <sha>`` and ``Source:`` URLs in prose."""
-        for line in self.lines:
-            number, text = line.number, line.text
-            if number in self.skip or not text.strip():
-                continue
-            revision = _REVISION.search(text)
-            if revision and self.revision is None:
-                self.revision = (revision.group(1).lower(), number)
-            for pin in lexing.find_pins(text):
-                if pin.source is None:
-                    if self.revision is None:
-                        self.revision = (pin.sha, number)
-                    continue
-                register = self._register(pin.source, number)
-                if register.pin is None:
-                    register.pin = pin.sha
-            url = lexing.find_repository_url(text)
-            if url:
-                mentioned = lexing.find_source_ids(text)
-                register = self._register(mentioned[0] if mentioned else "SRC-1", number)
-                register.url = register.url or url
-
-    def _sources(self) -> tuple[Source, ...]:
-        revision = self.revision[0] if self.revision else None
-        for source_id, line in self.mentioned.items():
-            self._register(source_id, line)
-        if not self.registers and (revision or self.report_evidence or any(r.evidence for r in self.rows)):
-            self._register("SRC-1", self.revision[1] if self.revision else 1)
-        ordered = sorted(self.registers.values(), key=lambda r: int(r.id.split("-")[1]))
-        return tuple(Source(r.id, r.pin or revision, r.url, r.line) for r in ordered)
-
-    def _register_row(self, source_id: str, row: lexing.TableRow, header: tuple[str, ...]) -> None:
-        register = self._register(source_id, row.line)
-        register.line = row.line
-        pin_column = _header_index(header, REVISION_HEADERS)
-        path_column = _header_index(header, PATH_HEADERS)
-        for index, cell in enumerate(row.cells[1:], start=1):
-            # Without a revision column any sha-like word is the pin; with one, only its own.
-            shas = pin_column is None or index == pin_column
-            words = [piece.href for piece in cell.pieces if piece.kind == "link" and piece.href]
-            words.extend(word.strip(_MARKUP + ",;") for word in row.texts[index].split())
-            for word in words:
-                self._register_value(register, word, row.line, index == path_column, shas)
-
-    def _register_value(self, register: _Register, word: str, line: int, path_column: bool,
-                        shas: bool) -> None:
-        """One word of a register row: a repository URL, a sha or the source's file."""
-        if not word:
-            return
-        link = lexing.parse_repository_link(word)
-        if link is not None:
-            register.url = register.url or link.url
-            if link.ref_is_sha and register.pin is None:
-                register.pin = link.ref.lower()
-            if link.kind == "blob" and link.path and register.path is None:
-                register.path = link.path
-            return
-        if word.lower().startswith(("http://", "https://")):
-            repository = lexing.repository_of(word)
-            if repository is not None:
-                register.url = register.url or repository[1]
-            return
-        if lexing.is_sha(word):
-            if shas and register.pin is None:
-                register.pin = word.lower()
-            return
-        spec = repo_path_spec(word, strict=not path_column)
-        if spec is not None and not spec.ranges and not spec.is_directory and register.path is None:
-            register.path = spec.path
-            self.report_evidence.append(Evidence(EvidenceKind.PATH, spec.path, line, line,
-                                                 source=register.id, label="source register"))
+    # ------------------------------------------------------------------ facts about the run
 
     # ------------------------------------------------------------------ pass 1: rows
 
-    def _structure(self) -> None:
+    def _records(self) -> None:
         declared: dict[str, int] = {}
         for table in self.tables:
             header = table.header.texts
@@ -292,14 +171,14 @@ class _Parser(lexing.DocumentParser):
             )
             label_column = _header_index(header, LABEL_HEADERS)
             kind_column = _header_index(header, KIND_HEADERS)
+            in_table: dict[str, int] = {}
             for row in table.rows:
                 self.table_lines.add(row.line)
                 if not row.cells:
                     continue
                 first = row.texts[0].strip(_MARKUP)
-                source = lexing.SOURCE_ID.fullmatch(first)
-                if source:
-                    self._register_row(f"SRC-{int(source.group(1))}", row, header)
+                if citations.SOURCE_REF.fullmatch(first):
+                    self._register_evidence(self.facts.registers.get(_sid(first)), row.line)
                     continue
                 record_id = table_id(first)
                 if record_id is None or not records_table:
@@ -315,20 +194,101 @@ class _Parser(lexing.DocumentParser):
                     label = row.texts[label_column].strip(_MARKUP) or None
                 elif label_column is None and len(row.cells) > 1:
                     label = _fallback_label(row.texts[1])
-                if record_id in declared:
+                again = False
+                if record_id in in_table:
                     self.findings.append(Finding(
                         row.line,
-                        f"{record_id} is declared again (first at line {declared[record_id]}); "
+                        f"{record_id} is declared again (first at line {in_table[record_id]}); "
                         "rename one of the rows or merge them",
                         "duplicate-id",
                     ))
-                else:
-                    declared[record_id] = row.line
-                entry = _Row(record_id, lens, kind, row.line, label)
+                elif record_id in declared:
+                    again = True  # the same record in another table: more of its columns
+                in_table.setdefault(record_id, row.line)
+                declared.setdefault(record_id, row.line)
+                entry = _Row(record_id, lens, kind, row.line, label, again)
                 self.rows.append(entry)
                 self.row_at[row.line] = entry
-                self.prefixes.add(record_id.split("-", 1)[0])
             self.table_lines.add(table.header.line)
+
+    def _register_evidence(self, register: RegisterRow | None, line: int) -> None:
+        """A register row's own files are evidence (they exist at the pin)."""
+        if register is None:
+            return
+        for written, ranges in register.paths:
+            path, lookup = self._target(written, register)
+            if not path:
+                continue
+            if ranges:
+                for cited in ranges:
+                    self._add(None, Evidence(EvidenceKind.LINES, path, line, line, cited_lines=cited,
+                                             source=register.id, label="source register", lookup=lookup))
+            else:
+                kind = EvidenceKind.DIRECTORY if written.endswith("/") else EvidenceKind.PATH
+                self._add(None, Evidence(kind, path.rstrip("/") or path, line, line, source=register.id,
+                                         label="source register", lookup=lookup))
+
+    # ------------------------------------------------------------------ sources
+
+    def _sources(self) -> tuple[Source, ...]:
+        context = self.context
+        registers = dict(context.registers)
+        for source_id, register in self.facts.registers.items():
+            registers.setdefault(source_id, register)
+        for source_id, line in self.mentioned.items():
+            registers.setdefault(source_id, RegisterRow(source_id, self.path, line))
+        run_pin = context.pin_for(self.path)
+        if not registers and (run_pin or self.report_evidence or any(r.evidence for r in self.rows)):
+            line = context.pin.line if context.pin and context.pin.file == self.path else 1
+            registers["SRC-1"] = RegisterRow("SRC-1", self.path, line)
+        out = []
+        for register in sorted(registers.values(), key=_source_order):
+            parent = registers.get(register.parent) if register.parent else None
+            pin = register.pin or (parent.pin if parent else None)
+            shared = context.pin.sha if context.pin else None
+            if pin and shared and runfacts.same_commit(pin, shared):
+                pin = run_pin  # the run's pin (spelled in full), or this file's own when it differs
+            url = register.url or (parent.url if parent else None)
+            repository = lexing.repository_of(url)[0] if url and lexing.repository_of(url) else context.repository
+            if url is None and context.repository:
+                url = f"https://github.com/{context.repository}"
+            line = register.line
+            where = register.file
+            if not register.registered and register.pin is None and context.pin is not None:
+                line, where = context.pin.line, context.pin.file
+            out.append(Source(
+                register.id, pin or run_pin, url, line, repository=repository, subject=context.subject,
+                checkout=context.checkout, file=where, registered=register.registered,
+            ))
+        return tuple(out)
+
+    def _target(self, written: str, register: RegisterRow | None = None) -> tuple[str, str | None]:
+        """Where a written path is looked up: an absolute path under the stated
+        checkout root becomes repo-relative; other absolute paths are mapped at the pin;
+        a register's ``repo-root `x``` is taken as written. The checkout root itself is
+        no citation (``""``)."""
+        if register is not None and written in register.rooted:
+            return written, None
+        if written.startswith("/"):
+            root = (self.context.checkout or "").rstrip("/") if self.context else ""
+            if root and written.rstrip("/") == root:
+                return "", None
+            if root and written.startswith(root + "/"):
+                return written[len(root) + 1:] or written, LOOKUP_TREE
+            return written, LOOKUP_CHECKOUT
+        return written, LOOKUP_TREE
+
+    def _row_for(self, source_id: str) -> RegisterRow | None:
+        """The register row of ``SRC-1a`` (its own files, else its parent's)."""
+        registers = self.context.registers if self.context else {}
+        row = registers.get(source_id) or self.facts.registers.get(source_id)
+        if row is not None and not row.paths and row.parent:
+            parent = registers.get(row.parent) or self.facts.registers.get(row.parent)
+            if parent is not None and parent.paths:
+                return parent
+        if row is None and source_id.rstrip("abcdefghijklmnopqrstuvwxyz") != source_id:
+            return registers.get(source_id.rstrip("abcdefghijklmnopqrstuvwxyz"))
+        return row
 
     # ------------------------------------------------------------------ pass 2: cells and prose
 
@@ -338,31 +298,80 @@ class _Parser(lexing.DocumentParser):
                 if not row.cells:
                     continue
                 first = row.texts[0].strip(_MARKUP)
-                if lexing.SOURCE_ID.fullmatch(first):
+                if citations.SOURCE_REF.fullmatch(first):
                     continue
                 owner = self.row_at.get(row.line)
                 cells = row.cells[1:] if owner is not None else row.cells
+                scanned = []
                 for cell in cells:
-                    self._anchors(_tokens(cell.pieces), owner)
+                    unit = citations.unit(cell.pieces)
+                    found, mentions = citations.scan(unit)
+                    scanned.append((unit, found))
+                    self._mentions(mentions)
+                anchor = _row_anchor([found for _, found in scanned])
+                for (unit, found), cell in zip(scanned, cells):
+                    found = [_bind(c, anchor) for c in found]
+                    self._evidence(found, owner)
+                    self._quotes(citations.quotes(unit, found), owner)
                     self._links(cell.pieces, owner)
                     self._references(cell.text, row.line, owner)
+                self._quoting_cells(scanned, owner, row.line)
+
+    def _quoting_cells(self, scanned, owner: _Row | None, line: int) -> None:
+        """A cell holding only quotations quotes the file the next cell with citations cites."""
+        for index, (unit, found) in enumerate(scanned):
+            if found:
+                continue
+            phrases = citations.quotes_only(unit)
+            if not phrases:
+                continue
+            cited = next((f for _, f in scanned[index + 1:] if f), None)
+            if not cited:
+                continue
+            for number, phrase in enumerate(phrases):
+                target = cited[number] if len(cited) == len(phrases) else cited[0]
+                self._quote(phrase, line, target, owner)
 
     def _prose(self) -> None:
         if self.markdown:
             for inline in self.layout.inlines:
                 if inline.line in self.table_lines:
                     continue
-                self._anchors(_tokens(inline.pieces), None, prose=True)
-                self._links(inline.pieces, None)
-                for piece in inline.pieces:
-                    self._references(piece.text, piece.line, None)
+                unit = citations.unit(inline.pieces)
+                self._prose_unit(unit, inline.pieces, inline.line)
             return
         for line in self.lines:
             if line.number in self.skip or line.number in self.table_lines or not line.text.strip():
                 continue
-            pieces = (lexing.Piece("text", line.text, line.number),)
-            self._anchors(_tokens(pieces), None, prose=True)
-            self._references(line.text, line.number, None)
+            self._prose_unit(citations.plain_unit(line.text, line.number), (), line.number)
+
+    def _prose_unit(self, unit: citations.Unit, pieces, line: int) -> None:
+        found, mentions = citations.scan(unit, prose=True)
+        self._mentions(mentions)
+        self._evidence(found, None, prose=True)
+        self._quotes(citations.quotes(unit, found), None)
+        if pieces:
+            self._links(pieces, None)
+            for piece in pieces:
+                self._references(piece.text, piece.line, None)
+        else:
+            self._references(unit.text, line, None)
+
+    def _fences(self) -> None:
+        """Citations written in fenced blocks (```` ```yaml ```` lines ``SRC-10 src/a.ts:39-108``);
+        a fenced quotation or a ```memreport block is not read as citations."""
+        for first, last in self.layout.fences:
+            opener = self.lines[first - 1].text.strip() if first <= self.count else ""
+            if opener.lstrip("`~").strip().lower().startswith("memreport"):
+                continue
+            for number in range(first, min(last, self.count) + 1):
+                text = self.lines[number - 1].text
+                if text.lstrip().startswith(("```", "~~~")):
+                    continue
+                found, mentions = citations.scan(citations.plain_unit(text, number), prose=True)
+                found = [c for c in found if c.ranges or c.source]  # a fence's code: only anchors cite
+                self._mentions(mentions)
+                self._evidence(found, None, prose=True)
 
     def _statuses(self) -> None:
         for line in self.lines:
@@ -383,94 +392,80 @@ class _Parser(lexing.DocumentParser):
                 (owner.statuses if owner else self.report_statuses).append(status)
 
     def _add(self, owner: _Row | None, evidence: Evidence) -> None:
-        target = owner.evidence if owner is not None else self.report_evidence
-        if evidence not in target:
-            target.append(evidence)
+        # Each citation written is one piece of evidence, even the same one twice on a line.
+        (owner.evidence if owner is not None else self.report_evidence).append(evidence)
 
-    def _mention(self, source_id: str, line: int) -> None:
-        self.mentioned.setdefault(source_id, line)
+    def _mentions(self, mentions: list[tuple[str, int]]) -> None:
+        for source_id, line in mentions:
+            self.mentioned.setdefault(source_id, line)
+            if source_id.rstrip("abcdefghijklmnopqrstuvwxyz") == source_id:
+                continue
 
-    def _anchors(self, tokens: list[_Token], owner: _Row | None, prose: bool = False) -> None:
-        """Evidence from the words of a cell (or, with ``prose``, of a paragraph)."""
-        owner_id = owner.record_id if owner else None
-        source: str | None = None
-        for token in tokens:
-            text = token.text.strip("([{").rstrip(".,;)]}").strip("*_\"'")
-            if not text:
-                continue
-            only = _SOURCE_ONLY.fullmatch(text)
-            if only:
-                source = f"SRC-{int(only.group(1))}"
-                self._mention(source, token.line)
-                continue
-            ranged = _SOURCE_RANGES.fullmatch(text)
-            if ranged:
-                self._source_ranges(f"SRC-{int(ranged.group(1))}", ranged.group(2), token.line, owner)
-                continue
-            if "://" in text:
-                continue
-            spec = lexing.parse_path_spec(text)
-            if spec is None:
-                continue
-            if spec.ranges or spec.bad_range:
-                lenient = repo_path_spec(text, strict=False)
-                if lenient is None:
-                    continue
-                spec = lenient
-            else:
-                # No line numbers: a path only when it is unmistakably one.
-                strict = repo_path_spec(text)
-                if strict is None:
-                    if token.code and "/" not in spec.path and not prose and _has_extension(spec.path):
-                        self._add(owner, Evidence(EvidenceKind.PATH, spec.path, token.line, token.line,
-                                                  source=source, owner=owner_id, label=BASENAME))
-                    continue
-                if prose and not token.code:
-                    continue  # paths in running prose of a tables report are talk, not anchors
-                spec = strict
-            if "/" not in spec.path.rstrip("/"):
-                label: str | None = BASENAME
-            elif prose and token.code and not spec.ranges:
-                label = BACKTICKED_PATH  # prose may name a file it only talks about
-            else:
-                label = None
-            self._spec_evidence(spec, token.line, owner, source, label)
-
-    def _spec_evidence(self, spec: lexing.PathSpec, line: int, owner: _Row | None, source: str | None,
-                       label: str | None) -> None:
-        owner_id = owner.record_id if owner else None
-        if spec.bad_range:
+    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str] | None:
+        """``(path, source, lookup)`` a citation names, or ``None`` (with a finding)."""
+        if citation.source is None:
+            path, lookup = self._target(citation.path or "")
+            return (path, citation.context, lookup) if path else None
+        row = self._row_for(citation.source)
+        if row is None or not row.paths:
+            written = ",".join(str(r) for r in citation.ranges) or citation.bad_range or ""
             self.findings.append(Finding(
-                line, f"{spec.path}:{spec.bad_range} is not a line range; write start-end with 1 <= start <= end",
+                citation.line,
+                f"{citation.source}:{written} cites lines, but the source register names no file for "
+                f"{citation.source}; add its path to the register row or write path:{written}",
                 "path",
             ))
-        if spec.ranges:
-            for cited in spec.ranges:
-                self._add(owner, Evidence(EvidenceKind.LINES, spec.path, line, line, cited_lines=cited,
-                                          source=source, owner=owner_id, label=label))
-        elif spec.is_directory:
-            self._add(owner, Evidence(EvidenceKind.DIRECTORY, spec.path.rstrip("/"), line, line,
-                                      source=source, owner=owner_id, label=label))
-        elif not spec.bad_range:
-            self._add(owner, Evidence(EvidenceKind.PATH, spec.path, line, line, source=source,
-                                      owner=owner_id, label=label))
+            return None
+        path, lookup = self._target(row.paths[0][0], row)
+        return (path, citation.source, lookup) if path else None
 
-    def _source_ranges(self, source_id: str, ranges: str, line: int, owner: _Row | None) -> None:
-        """``SRC-1:96–101``: lines of the file the register names for ``SRC-1``."""
-        self._mention(source_id, line)
-        register = self.registers.get(source_id)
-        if register is None or register.path is None:
-            self.findings.append(Finding(
-                line,
-                f"{source_id}:{ranges} cites lines, but the source register names no file for {source_id}; "
-                f"add its path to the register row or write path:{ranges}",
-                "path",
-            ))
+    def _evidence(self, found: list[citations.Citation], owner: _Row | None, prose: bool = False) -> None:
+        owner_id = owner.record_id if owner else None
+        for citation in found:
+            if citation.path is None and citation.source is None:
+                continue  # a continuation with nothing to continue
+            resolved = self._resolve(citation)
+            if resolved is None:
+                continue
+            path, source, lookup = resolved
+            line = citation.line
+            if citation.bad_range:
+                self.findings.append(Finding(
+                    line, f"{path}:{citation.bad_range} is not a line range; write start-end with 1 <= start <= end",
+                    "path",
+                ))
+            bare = "/" not in path.rstrip("/")
+            if citation.ranges:
+                label = BASENAME if bare and citation.source is None else None
+                for cited in citation.ranges:
+                    self._add(owner, Evidence(EvidenceKind.LINES, path.rstrip("/"), line, line, cited_lines=cited,
+                                              source=source, owner=owner_id, label=label, lookup=lookup))
+            elif citation.bad_range:
+                continue
+            elif path.endswith("/"):
+                self._add(owner, Evidence(EvidenceKind.DIRECTORY, path.rstrip("/"), line, line, source=source,
+                                          owner=owner_id, lookup=lookup))
+            else:
+                label = BASENAME if bare else (BACKTICKED_PATH if prose else None)
+                self._add(owner, Evidence(EvidenceKind.PATH, path, line, line, source=source, owner=owner_id,
+                                          label=label, lookup=lookup))
+
+    def _quotes(self, found: list[citations.Quote], owner: _Row | None) -> None:
+        for quote in found:
+            if quote.citation is not None:
+                self._quote(quote.text, quote.line, quote.citation, owner)
+
+    def _quote(self, phrase: str, line: int, citation: citations.Citation, owner: _Row | None) -> None:
+        resolved = self._resolve(citation) if citation.source is None or self._row_for(citation.source) else None
+        if resolved is None:
             return
-        spec = lexing.parse_path_spec(f"{register.path}:{ranges}")
-        if spec is None:
-            return
-        self._spec_evidence(spec, line, owner, source_id, None)
+        path, source, lookup = resolved
+        if path.endswith("/"):
+            return  # a folder holds no text to quote
+        cited = citation.ranges[0] if len(citation.ranges) == 1 else None
+        self._add(owner, Evidence(EvidenceKind.QUOTE, path, line, line, text=phrase, cited_lines=cited,
+                                  source=source, owner=owner.record_id if owner else None,
+                                  label=INLINE_QUOTATION, lookup=lookup))
 
     def _links(self, pieces: tuple[lexing.Piece, ...], owner: _Row | None) -> None:
         owner_id = owner.record_id if owner else None
@@ -498,10 +493,14 @@ class _Parser(lexing.DocumentParser):
 
     def _source_for_link(self, link: lexing.RepositoryLink) -> str:
         """The ``SRC-n`` whose register URL is the link's repository, else ``owner/name``."""
-        for register in self.registers.values():
+        registers = dict(self.context.registers) if self.context else {}
+        registers.update(self.facts.registers)
+        for register in sorted(registers.values(), key=_source_order):
             named = lexing.repository_of(register.url) if register.url else None
             if named is not None and named[0].casefold() == link.repo_id.casefold():
                 return register.id
+        if self.context and self.context.repository and self.context.repository.casefold() == link.repo_id.casefold():
+            return "SRC-1" if "SRC-1" in registers or not registers else sorted(registers, key=_id_order)[0]
         return link.repo_id
 
     def _references(self, text: str, line: int, owner: _Row | None) -> None:
@@ -515,14 +514,51 @@ class _Parser(lexing.DocumentParser):
                 seen.add(found.id)
                 target.append(Reference(found.id, line))
         for match in _TABLE_ID_IN_TEXT.finditer(text):
-            value = match.group()
-            prefix = value.split("-", 1)[0]
-            if value == own or value in seen or prefix not in self.prefixes or prefix == "SRC":
-                continue
-            if not any(ch.isdigit() for ch in value) and not lexing.RECORD_ID_LINE.fullmatch(value):
-                continue
-            seen.add(value)
-            target.append(Reference(value, line))
+            for value in split_ids(match.group()):
+                prefix = value.split("-", 1)[0]
+                if value == own or value in seen or prefix not in self.prefixes or prefix == "SRC":
+                    continue
+                if not any(ch.isdigit() for ch in value) and not lexing.RECORD_ID_LINE.fullmatch(value):
+                    continue
+                seen.add(value)
+                target.append(Reference(value, line))
+        for source_id in citations.mentioned_sources(text):
+            if source_id not in seen:
+                seen.add(source_id)
+                target.append(Reference(source_id, line, "source"))
+
+
+def _row_anchor(cells: list[list[citations.Citation]]) -> citations.Citation | None:
+    """The one file a row's cells cite, if one: what a lone ``:45-55`` in another cell continues."""
+    cited = {}
+    for found in cells:
+        for citation in found:
+            if citation.form != citations.UNBOUND and (citation.ranges or citation.source):
+                cited.setdefault((citation.path, citation.source), citation)
+    return next(iter(cited.values())) if len(cited) == 1 else None
+
+
+def _bind(citation: citations.Citation, anchor: citations.Citation | None) -> citations.Citation:
+    if citation.form != citations.UNBOUND or anchor is None:
+        return citation
+    return replace(citation, path=anchor.path, source=anchor.source, context=anchor.context, form="continuation")
+
+
+def split_ids(value: str) -> list[str]:
+    """``OBJ-05/OBJ-01`` names two IDs; ``CLM-1/a1`` is one (its part is no ID of its own)."""
+    parts = value.split("/")
+    if len(parts) > 1 and all(TABLE_ID.fullmatch(part) and "-" in part for part in parts[1:]):
+        return parts
+    return [value]
+
+
+def _id_order(source_id: str) -> tuple[int, str]:
+    match = citations.SOURCE_REF.fullmatch(source_id)
+    return (int(match.group(1)), match.group(2)) if match else (1 << 30, source_id)
+
+
+def _source_order(register: RegisterRow) -> tuple[int, str]:
+    return _id_order(register.id)
 
 
 def _fallback_label(text: str) -> str | None:
@@ -540,14 +576,3 @@ def _fallback_label(text: str) -> str | None:
 
 def _has_extension(name: str) -> bool:
     return "." in name.strip(".") and not name.endswith(".")
-
-
-def _tokens(pieces: tuple[lexing.Piece, ...]) -> list[_Token]:
-    """The words of a cell or paragraph; a code span's words are marked ``code``."""
-    tokens: list[_Token] = []
-    for piece in pieces:
-        if piece.kind == "link":
-            continue
-        for word in piece.text.split():
-            tokens.append(_Token(word, piece.line, piece.kind == "code"))
-    return tokens

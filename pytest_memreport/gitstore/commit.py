@@ -103,6 +103,13 @@ class CommitSnapshot(Snapshot):
             return None
         return self._reader.read_blob(found.path, found.oid, found.size)
 
+    def read_listed(self, path: str) -> TextFile | None:
+        entries = self._listing()
+        found = entries.get(path)
+        if found is None or found.kind != "file" or self._crossing(path, entries) is not None:
+            return None
+        return self._reader.read_blob(found.path, found.oid, found.size)
+
     def _grep_scope(self) -> list[str]:
         return [self.rev]
 

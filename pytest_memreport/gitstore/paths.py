@@ -15,16 +15,19 @@ _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def normalize_path(path: str) -> tuple[str | None, str | None]:
+def normalize_path(path: str, literal: bool = False) -> tuple[str | None, str | None]:
     """Lexically normalize a repository-relative path.
 
     Returns ``(normalized, None)`` or ``(None, reason)``; ``""`` is the root.
     A backslash counts as a separator, so paths cited from Windows resolve
-    (git itself always stores ``/``).
+    (git itself always stores ``/``), unless ``literal``: a path from git's
+    own listing is used as git spells it (a tracked ``src\\evil.py`` is that
+    file, not ``src/evil.py``).
     """
     if "\0" in path:
         return None, "contains a NUL character"
-    path = path.replace("\\", "/")
+    if not literal:
+        path = path.replace("\\", "/")
     if path.startswith("/"):
         return None, "absolute path"
     parts: list[str] = []

@@ -40,8 +40,12 @@ class Snapshot:
         raise NotImplementedError
 
     def files(self) -> list[str]:
-        """Every regular file path, sorted."""
+        """Every regular file path, sorted, spelled as git lists it."""
         raise NotImplementedError
+
+    def read_listed(self, path: str) -> TextFile | None:
+        """:meth:`read` for a path of :meth:`files`, taken literally (no backslash translation)."""
+        return self.read(path)
 
     def read_many(self, paths: Iterable[str]) -> Iterator[tuple[str, TextFile | None]]:
         """``(path, read(path))`` for each path, in order: for reading many files at once."""

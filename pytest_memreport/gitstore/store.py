@@ -176,11 +176,36 @@ class GitStore:
                 f"revision {rev!r} is not in {self.path}, a shallow clone whose history is cut off: "
                 f"deepen it with `git fetch --unshallow` (GitHub Actions: `fetch-depth: 0` in actions/checkout)"
             )
+        if SHORT_HEX.fullmatch(rev) and len(rev) >= 7:
+            return self._unknown_prefix(rev)
         short = " (a short sha may also be ambiguous: give more digits)" if SHORT_HEX.fullmatch(rev) else ""
         return (
             f"revision {rev!r} is not a commit in {self.path} (not a shallow clone): "
             f"check the revision{short}, or `git fetch` the branch or tag that contains it"
         )
+
+    def _unknown_prefix(self, prefix: str) -> str:
+        """Why an abbreviated sha names no one commit: the commits it begins (ambiguous),
+        or none, with the clone's newest commit date (a clone older than the report)."""
+        listed = self._runner.run(["rev-parse", f"--disambiguate={prefix}"], check=False)
+        oids = [oid for oid in listed.decode("ascii", "replace").split() if HEX_OID.fullmatch(oid)]
+        commits = sorted(oid for oid in oids if self.has_commit(oid))
+        if len(commits) > 1:
+            shown = "; ".join(f"{oid[:12]} ({self._commit_line(oid)})" for oid in commits[:6])
+            more = f" and {len(commits) - 6} more" if len(commits) > 6 else ""
+            return (f"revision {prefix!r} is ambiguous in {self.path}: {len(commits)} commits begin with it: "
+                    f"{shown}{more}; give more digits")
+        newest = self._runner.run(
+            ["for-each-ref", "--count=1", "--sort=-committerdate", "--format=%(committerdate:short)"], check=False
+        ).decode("utf-8", "replace").strip()
+        when = f"; its newest commit is from {newest}, so the report may be newer than the clone (`git fetch`)" \
+            if newest else ""
+        return f"revision {prefix!r} matches no commit in {self.path}{when}; or check the revision"
+
+    def _commit_line(self, oid: str) -> str:
+        shown = self._runner.run(["log", "-1", "--no-show-signature", "--format=%cs %s", oid], check=False)
+        line = shown.decode("utf-8", "replace").strip()
+        return line[:80] if line else "commit"
 
     def has_commit(self, sha: str) -> bool:
         """Whether ``sha`` names a commit present in the object store."""

@@ -32,9 +32,9 @@ class WorktreeSnapshot(Snapshot):
     def __repr__(self) -> str:
         return f"WorktreeSnapshot({self._root})"
 
-    def _locate(self, path: str) -> tuple[str | None, os.stat_result | None, str | None]:
-        """``(clean path, lstat or None when missing, refusal reason)``."""
-        clean, reason = normalize_path(path)
+    def _locate(self, path: str, literal: bool = False) -> tuple[str | None, os.stat_result | None, str | None]:
+        """``(clean path, lstat or None when missing, refusal reason)``; ``literal`` for listed paths."""
+        clean, reason = normalize_path(path, literal)
         if clean is None:
             return None, None, reason
         if clean == "":
@@ -76,8 +76,8 @@ class WorktreeSnapshot(Snapshot):
             return TreeEntry(clean, oid, "file", found.st_size)
         return None  # sockets, FIFOs, devices: nothing a report can quote
 
-    def read(self, path: str) -> TextFile | None:
-        clean, found, _ = self._locate(path)
+    def read(self, path: str, literal: bool = False) -> TextFile | None:
+        clean, found, _ = self._locate(path, literal)
         if clean is None or found is None or not stat.S_ISREG(found.st_mode):
             return None
         if found.st_size > self._reader.max_file_bytes:
@@ -104,13 +104,16 @@ class WorktreeSnapshot(Snapshot):
     def _grep_scope(self) -> list[str]:
         return ["--untracked"]  # tracked and untracked files, ignored ones excluded (as in files())
 
+    def read_listed(self, path: str) -> TextFile | None:
+        return self.read(path, literal=True)
+
     def files(self) -> list[str]:
         if self._files is None:
             out = self._runner.run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
             names = {os.fsdecode(n) for n in out.split(b"\0") if n}
             kept = []
             for name in names:
-                clean, found, reason = self._locate(name)
+                clean, found, reason = self._locate(name, literal=True)
                 if clean and found is not None and reason is None and stat.S_ISREG(found.st_mode):
                     kept.append(clean)
             self._files = sorted(kept)

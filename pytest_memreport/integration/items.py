@@ -18,7 +18,7 @@ import pytest
 
 from ..text import render
 from ..checks import structure
-from ..dialects.claims import describe_unknown_record, unknown_records
+from ..dialects.claims import REPORT, describe_unknown_record, unknown_records
 from ..dialects import ReportError
 from ..engine import Engine
 from ..gitstore import RepoError, RevisionError
@@ -27,6 +27,7 @@ from .outcomes import (
     Outcome,
     drift_outcome,
     evidence_outcome,
+    not_evidence_outcome,
     group_outcome,
     listing_outcome,
     observation_outcome,
@@ -64,7 +65,7 @@ class MemreportFile(pytest.File):
             return
         yield from self._source_items(engine, report)
         claims = engine.claims_for(report)
-        if claims.files or claims.errors:
+        if claims.files or claims.errors or claims.warnings:
             yield ClaimsItem.from_parent(self, name="claims", report=report)
         yield StructureItem.from_parent(self, name="structure", report=report)
         if report.all_references():
@@ -74,6 +75,8 @@ class MemreportFile(pytest.File):
             checks = record.evidence or claims.predicates.get(record.id) or claims.observations.get(record.id)
             if checks and not (record.is_annotation and not record.evidence):
                 yield RecordNode.from_parent(self, name=record.node_name, report=report, record=record)
+        if claims.predicates.get(REPORT) or claims.observations.get(REPORT):
+            yield ReportNode.from_parent(self, name="report", report=report)
 
     def _source_items(self, engine: Engine, report: Report):
         """One item per source the report's evidence is checked against."""
@@ -106,21 +109,44 @@ class RecordNode(pytest.Collector):
         yield from evidence_items(self, self.report, engine.checkable(self.report, self.record.evidence), engine)
         if self.record.is_annotation:
             return
-        claims = engine.claims_for(self.report)
-        for predicate in claims.predicates.get(self.record.id, ()):
-            name = f"predicate[{predicate.index}]:{predicate.kind}"
-            if predicate.file == self.report.path or predicate.file.endswith(self.report.path):
-                name += f"@L{predicate.line}"  # inline blocks: several per record
-            yield PredicateItem.from_parent(self, name=name, report=self.report, predicate=predicate)
-            if engine.drift_enabled:
-                yield PredicateItem.from_parent(self, name=f"{name}::drift", report=self.report,
-                                                predicate=predicate, at_against=True)
-        for observation in claims.observations.get(self.record.id, ()):
-            yield ObserveItem.from_parent(self, name=f"observe[{observation.index}]", report=self.report,
-                                          record=self.record, observation=observation)
+        yield from claims_items(self, self.report, self.record, engine)
 
     def reportinfo(self):
         return self.path, self.record.line - 1, self.record.node_name
+
+
+class ReportNode(pytest.Collector):
+    """The report's own claims (a claims file's ``report:``, blocks outside any record):
+    ``report.md::report::predicate[0]:contains``."""
+
+    def __init__(self, *, report: Report, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.report = report
+
+    def collect(self):
+        yield from claims_items(self, self.report, None, engine_of(self))
+
+    def reportinfo(self):
+        return self.path, 0, "report"
+
+
+def claims_items(parent, report: Report, record: Record | None, engine: Engine):
+    """Items of the predicates and observations of ``record`` (``None``: of the report)."""
+    owner = record.id if record is not None else REPORT
+    claims = engine.claims_for(report)
+    for predicate in claims.predicates.get(owner, ()):
+        name = f"predicate[{predicate.index}]:{predicate.kind}"
+        if predicate.file == report.path or predicate.file.endswith(report.path):
+            name += f"@L{predicate.line}"  # inline blocks: several per record
+        yield PredicateItem.from_parent(parent, name=name, report=report, predicate=predicate)
+        if engine.drift_enabled:
+            yield PredicateItem.from_parent(parent, name=f"{name}::drift", report=report,
+                                            predicate=predicate, at_against=True)
+    for observation in claims.observations.get(owner, ()):
+        name = f"observe[{observation.index}]"
+        if observation.file == report.path or observation.file.endswith(report.path):
+            name += f"@L{observation.line}"
+        yield ObserveItem.from_parent(parent, name=name, report=report, record=record, observation=observation)
 
 
 def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Engine):
@@ -138,13 +164,16 @@ def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Eng
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:  # e.g. two quotations ending on one line
             name = f"{name}#{seen[name]}"
-        for kind in evidence_checks(engine):
+        for kind in evidence_checks(engine, report, item):
             yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item)
 
 
-def evidence_checks(engine: Engine) -> tuple[type[EvidenceItem], ...]:
-    """What is checked of every evidence, as item kinds: at its pin and, with drift on, at
-    the against-revision. Per-evidence items are one kind each; a group item runs them all."""
+def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple[type[EvidenceItem], ...]:
+    """What is checked of an evidence, as item kinds: at its pin and, with drift on, at
+    the against-revision; a mention that is no target evidence is one skipped item.
+    Per-evidence items are one kind each; a group item runs them all."""
+    if engine.not_evidence(report, evidence) is not None:
+        return (NotEvidenceItem,)
     return (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
 
 
@@ -254,6 +283,14 @@ class EvidenceItem(MemreportItem):
         return self.check(engine_of(self), self.report, self.evidence)
 
 
+class NotEvidenceItem(EvidenceItem):
+    """A mention that looks like a path but is no evidence of the target: skipped, once."""
+
+    @staticmethod
+    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+        return not_evidence_outcome(report, evidence, engine.not_evidence(report, evidence) or "")
+
+
 class DriftItem(EvidenceItem):
     """What became of one piece of evidence at the against-revision."""
 
@@ -291,7 +328,7 @@ class EvidenceGroupItem(MemreportItem):
         engine = engine_of(self)
         parts = []
         for evidence in self.evidence:
-            for kind in evidence_checks(engine):
+            for kind in evidence_checks(engine, self.report, evidence):
                 try:
                     part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
                 except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
@@ -325,7 +362,7 @@ class ClaimsEntryItem(MemreportItem):
         return self.entry.line
 
     def reportinfo(self):
-        return Path(self.entry.file), self.entry.line - 1, f"{self.entry.record_id} {self.name}"
+        return Path(self.entry.file), self.entry.line - 1, f"{self.entry.owner} {self.name}"
 
 
 class PredicateItem(ClaimsEntryItem):
@@ -349,7 +386,7 @@ class ObserveItem(ClaimsEntryItem):
 
     marker_name = "memreport_observe"
 
-    def __init__(self, *, record: Record, observation, **kwargs) -> None:
+    def __init__(self, *, record: Record | None, observation, **kwargs) -> None:
         super().__init__(**kwargs)
         self.record = record
         self.observation = self.entry = observation
@@ -409,12 +446,15 @@ class ClaimsItem(MemreportItem):
         engine = engine_of(self)
         claims = engine.claims_for(self.report)
         entries = [(0, message) for message in claims.errors]
+        for line, message in claims.warnings:  # given at their lines; they do not fail the item
+            self.warn_at(line, f"{self.report.path}:{line}: {message}")
         declared = set()
         for report in engine.loaded_reports() or [self.report]:
             declared |= report.declared_ids()
         for file, line, rid in unknown_records(claims.files, declared | self.report.declared_ids()):
             entries.append((0, describe_unknown_record(file, line, rid, declared)))
-        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries]}}
+        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries],
+                            "warnings": [{"line": line, "message": m} for line, m in claims.warnings]}}
         return listing_outcome(
             self.report, "claims", f"{self.report.path}: claims load ({len(claims.files)} file(s))",
             f"{self.report.path}: claims input has {len(entries)} problem(s)", entries, extra,

@@ -107,6 +107,18 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     return Outcome("fail", headline, tuple(details), payload, props)
 
 
+#: the pin status of a mention that looks like a path but is no evidence of the target
+NOT_EVIDENCE = "not-evidence"
+
+
+def not_evidence_outcome(report: Report, evidence: Evidence, reason: str) -> Outcome:
+    """The one skipped item of a mention that is no target evidence (no drift item)."""
+    payload = _evidence_payload(report, evidence, "pin")
+    payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
+    return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
+                   properties=_properties(report, evidence, NOT_EVIDENCE))
+
+
 def _diff(quote: str, candidate: str) -> str:
     from ..text.match import render_diff
 
@@ -228,7 +240,9 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
         "type": f"predicate-{rev_label}",
         "report": report.path,
         "key": predicate_key(predicate),
-        "record": predicate.record_id,
+        "record": predicate.record_id or None,
+        "kind": predicate.kind,
+        "file": predicate.file,
         "line": predicate.line,
         at: predicate_json(result, problem),
     }
@@ -238,12 +252,16 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
              "location": loc}
     if result is None:
         return Outcome("skip", f"{loc}: {predicate.kind} not checked: {problem}", payload=payload, properties=props)
-    title = f"{loc}: {predicate.record_id} {predicate.kind} predicate"
+    title = f"{loc}: {predicate.owner} {predicate.kind} predicate"
+    moved = ""
+    if result.followed:
+        payload["followed"] = [list(pair) for pair in result.followed]
+        moved = " (followed " + ", ".join(f"{old} -> {new}" for old, new in result.followed) + ")"
     if result.ok:
-        return Outcome("pass", f"{title} holds at {rev_label}", payload=payload, properties=props)
+        return Outcome("pass", f"{title} holds at {rev_label}{moved}", payload=payload, properties=props)
     verb = "could not be checked" if result.error else "does not hold"
     details = tuple(f"  {line}" for line in result.message.split("\n"))
-    return Outcome("fail", f"{title} {verb} at {rev_label}", details, payload, props)
+    return Outcome("fail", f"{title} {verb} at {rev_label}{moved}", details, payload, props)
 
 
 def predicate_json(result, problem: str | None) -> dict:
@@ -254,6 +272,8 @@ def predicate_json(result, problem: str | None) -> dict:
         "message": result.message,
         "boundary_size": len(result.boundary),
     }
+    if result.followed:
+        out["followed"] = [list(pair) for pair in result.followed]
     if result.actual is not None:
         out["actual"] = result.actual
     if result.matches:
@@ -280,8 +300,9 @@ def observation_outcome(report: Report, record, observation, result, problem: st
     command = display_command(observation.run)
     loc = f"{observation.file}:{observation.line}"
     payload = {"type": "observe", "report": report.path, "key": f"{loc}:{observation.index}",
-               "record": record.id, "line": observation.line, "axis": observation.axis}
-    props = {"record": record.id, "evidence": f"observe:{command}", "location": loc}
+               "record": observation.record_id or None, "file": observation.file, "line": observation.line,
+               "axis": observation.axis}
+    props = {"record": observation.record_id, "evidence": f"observe:{command}", "location": loc}
     if not enabled:
         payload["observation"] = None
         return Outcome("skip", f"{loc}: observation `{command}` not run; add --memreport-run to run it at the pin",
@@ -300,5 +321,5 @@ def observation_outcome(report: Report, record, observation, result, problem: st
     if result.output_tail:
         details.append("  output (last lines):")
         details.extend(render.indent(result.output_tail.rstrip("\n"), "    | "))
-    return Outcome("fail", f"{loc}: {record.id} observation `{command}` {result.status} at {render.short(result.pin)}",
+    return Outcome("fail", f"{loc}: {observation.owner} observation `{command}` {result.status} at {render.short(result.pin)}",
                    tuple(details), payload, props)

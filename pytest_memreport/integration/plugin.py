@@ -44,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-repin", default=None, metavar="REV",
                     help="with --memreport-write: move the pin to REV when everything holds there (and write moved paths "
                          "and shifted line ranges); refuses, listing blockers, otherwise")
+    group.addoption("--memreport-diff", action="store_true", default=False,
+                    help="print what --memreport-write would change (reports and claims files) as a unified "
+                         "diff, and write nothing; the exit code is as with --memreport-write")
     group.addoption("--memreport-dialect", default=None, choices=["records", "review", "tables"],
                     help="force the report dialect (default: detected per report)")
     group.addoption("--memreport-shard", default=None, metavar="K/N",
@@ -85,8 +88,9 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = report_paths(config)
     config.stash[PATHS_KEY] = paths
     repin = config.getoption("memreport_repin")
-    if repin and not config.getoption("memreport_write"):
-        raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write as well")
+    if repin and not (config.getoption("memreport_write") or config.getoption("memreport_diff")):
+        raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write "
+                                "(or --memreport-diff to preview it)")
     try:
         options = build_options(
             repos=config.getoption("memreport_repo"),

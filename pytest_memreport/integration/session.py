@@ -18,11 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from ..outputs import rewrite, writeback
 from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
-from ..gitstore import RepoError, RevisionError
 from .items import ENGINE_KEY, MemreportItem
 from .quietreports import QuietReports
 from ..options import RunOptions
@@ -45,7 +43,7 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
 
 
 #: progress lines shown only with -v: steps of seconds, not of minutes
-_VERBOSE_ONLY = ("memreport: following", "memreport: searching")
+_VERBOSE_ONLY = ("memreport: following", "memreport: searching", "memreport: mapped")
 
 
 def _progress_writer(config: pytest.Config):
@@ -97,6 +95,8 @@ class MemreportSession:
         self.github = os.environ.get("GITHUB_ACTIONS") == "true"
         self.annotations: list[str] = []
         self.write_messages: list[str] = []
+        #: the --memreport-diff preview, as bytes
+        self.diff = b""
         self.worker_timings: list[dict] = []
         self._coverage: dict | None = None
 
@@ -172,6 +172,17 @@ class MemreportSession:
                 terminalreporter.write_line(line)
         for message in self.write_messages:
             terminalreporter.write_line(message)
+        if self.diff:
+            # As bytes, unchanged: the preview must apply with ``patch`` exactly.
+            terminalreporter.ensure_newline()
+            terminalreporter.flush()
+            stream = getattr(terminalreporter._tw, "_file", None)
+            binary = getattr(stream, "buffer", None)
+            if binary is not None:
+                binary.write(self.diff)
+                binary.flush()
+            else:
+                terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"))
         # GitHub reads workflow commands from any output line; one per failure,
         # on the report line, so the failure shows in the report's diff view.
         for annotation in self.annotations:
@@ -189,7 +200,8 @@ class MemreportSession:
         self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
             self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
-        if self.config.getoption("memreport_write") and self.paths and not self.is_worker:
+        writes = self.config.getoption("memreport_write") or self.config.getoption("memreport_diff")
+        if writes and self.paths and not self.is_worker:
             self.write_back(session)
         target = self.config.getoption("memreport_json")
         if target and self.paths and not self.is_worker:
@@ -197,37 +209,24 @@ class MemreportSession:
             timing.merge(self.engine.timing_json())
             for worker in self.worker_timings:
                 timing.merge(worker)
-            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage())
+            claims = {}
+            for report in self.reports():
+                found = self.engine.claims_for(report)
+                claims[report.path] = (found.predicates, found.observations)
+            data = build_json(self.reports(), self.log, {"timing": timing.as_json()}, self.coverage(), claims)
             write_json_atomic(Path(target), data)
 
     def write_back(self, session: pytest.Session) -> None:
-        """Apply each report's rewrite plan; refusals fail the run with one line each."""
-        repin = self.config.getoption("memreport_repin")
-        for report in self.reports():
-            original = self.engine.report_bytes.get(report.path)
-            if original is None:
-                continue
-            try:
-                sha = None
-                if repin:
-                    binding = self.engine.binding(report, None)
-                    if binding.store is None:
-                        raise RepoError(binding.problem or "no target repository")
-                    sha = binding.store.resolve(repin)
-                plan = rewrite.plan(report, original, self.log, sha)
-                if plan.blockers:
-                    self.write_messages.append(f"{report.path}: re-pin to {repin} refused; these do not hold there:")
-                    self.write_messages.extend(f"  {b}" for b in plan.blockers)
-                    session.exitstatus = pytest.ExitCode.TESTS_FAILED
-                    plan = rewrite.plan(report, original, self.log, None)
-                self.write_messages.extend(f"regression: {r}" for r in plan.regressions)
-                if writeback.apply_edits(self.engine.options.rootdir / report.path, original, list(plan.edits)):
-                    self.write_messages.extend(f"wrote {c}" for c in plan.changes)
-                else:
-                    self.write_messages.append(f"{report.path}: nothing to write")
-            except (writeback.WritebackError, RevisionError, RepoError) as exc:
-                self.write_messages.append(f"{report.path}: not written: {exc}")
-                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        """Apply (or, with --memreport-diff, preview) each report's rewrite plan; refusals and
+        blocked re-pins fail the run with one line each."""
+        from .writing import write_back
+
+        outcome = write_back(self.engine, self.reports(), self.log, self.config.getoption("memreport_repin"),
+                             self.config.getoption("memreport_diff"))
+        self.write_messages.extend(outcome.messages)
+        self.diff = outcome.diff
+        if outcome.failed:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_unconfigure(self) -> None:
         self.engine.close()

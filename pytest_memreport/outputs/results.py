@@ -29,6 +29,8 @@ class ResultLog:
         self.outcomes: dict[str, Counter] = defaultdict(Counter)
         self.drift: dict[str, Counter] = defaultdict(Counter)
         self.pin: dict[str, Counter] = defaultdict(Counter)
+        #: mentions that look like paths but are no target evidence, by report
+        self.not_evidence: Counter = Counter()
         #: quotations in files no tree-sitter grammar covers, by file kind
         self.text_only: Counter = Counter()
         self.failures: dict[str, list[str]] = defaultdict(list)
@@ -39,7 +41,9 @@ class ResultLog:
         key = payload.get("key") or payload.get("name") or kind
         self.payloads[report][(kind, key)] = payload
         self.outcomes[report][f"{kind}:{outcome}"] += 1
-        if kind == "pin":
+        if kind == "pin" and payload["at_pin"]["status"] == "not-evidence":
+            self.not_evidence[report] += 1  # counted on their own, never as a pin status
+        elif kind == "pin":
             self.pin[report][payload["at_pin"]["status"]] += 1
             if payload.get("language", "") is None and payload["at_pin"]["status"] == "found":
                 suffix = payload.get("path", "").rsplit("/", 1)[-1]
@@ -144,11 +148,17 @@ def report_json(report: Report, log: ResultLog) -> dict:
     return out
 
 
-def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None) -> dict:
+def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None,
+               claims: dict | None = None) -> dict:
+    """The results; ``claims`` maps a report path to its ``(predicates, observations)`` by owner."""
+    from .claims_json import claims_json
+
     data = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
     for entry in data["reports"]:
         if coverage and entry["path"] in coverage:
             entry["coverage"] = coverage[entry["path"]]
+        if claims is not None:
+            entry.update(claims_json(entry["path"], *claims.get(entry["path"], ({}, {})), log))
     if extra:
         data.update(extra)
     return data
@@ -180,6 +190,8 @@ def summary_lines(reports: list[Report], log: ResultLog, coverage: dict | None =
         drift = log.drift.get(report.path)
         if drift:
             parts.append("drift " + ", ".join(f"{v} {k}" for k, v in sorted(drift.items())))
+        if log.not_evidence.get(report.path):
+            parts.append(f"not evidence {log.not_evidence[report.path]}")
         lines.append("; ".join(parts))
         cov = coverage.get(report.path)
         if cov:

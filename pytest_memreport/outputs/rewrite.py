@@ -1,38 +1,53 @@
-"""What ``--memreport-write`` changes in a report, planned from a run's results.
+"""What ``--memreport-write`` changes in a report (and its claims file), planned from a run's results.
 
-Two kinds of change, both only with evidence from this run:
+Three kinds of change, each only with evidence from this run:
 
 * **promotion**: a record whose observations all passed (see
   :func:`observe.decide`) gets ``observed`` on its operation status and an
   evidence line under it;
-* **re-pin** (``--memreport-repin REV``): when every quotation, cited path and
-  predicate still holds at REV, the report's pin moves to REV and what drift
-  found is written with it: moved paths and shifted cited line ranges. Without
+* **range correction**: a quotation found exactly once at its pin but outside
+  its cited range gets the range where it was found (said in the messages);
+* **re-pin** (``--memreport-repin REV``): when every piece of evidence and every
+  predicate of the re-pinned sources holds at REV, the pin moves to REV wherever
+  it is written and what drift found is written with it: every link into the
+  repository at the old commit, renamed paths (in URLs, link texts, citations
+  and the claims file), shifted ranges and anchors (see :mod:`.repin`). Without
   a re-pin those stay as they are: they are true at the old pin.
 
 The plan is pure: results in, byte edits out. Applying it is
-:func:`writeback.apply_edits`.
+:func:`writeback.apply_files`; previewing it, :mod:`.preview`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..checks import observe
-from ..checks.drift import PASSING as DRIFT_PASSING
-from ..model import EvidenceKind, LineRange, Report, predicate_key
+from . import repin as repinning
 from . import writeback
+from .lineindex import LineIndex, resolve_overlaps
+from ..model import Report, predicate_key
 from .results import ResultLog
+from .repin import RepinTarget
 
 
 @dataclass(frozen=True)
 class RewritePlan:
-    """Edits for one report, and what to tell the user about them."""
+    """Edits for one report (and its claims files), and what to tell the user about them."""
 
     edits: tuple[writeback.Edit, ...] = ()
     changes: tuple[str, ...] = ()
     regressions: tuple[str, ...] = ()
     blockers: tuple[str, ...] = ()
+    #: edits of other files that move with the report (its claims files)
+    companions: tuple[writeback.FileEdits, ...] = ()
+    #: rewrites that could not be made (two edits of one spot disagreed), one line each
+    skipped: tuple[str, ...] = ()
+
+    def files(self, report_path: Path, original: bytes) -> list[writeback.FileEdits]:
+        """Every file this plan edits, the report first."""
+        return [writeback.FileEdits(Path(report_path), original, self.edits), *self.companions]
 
 
 @dataclass(frozen=True)
@@ -47,17 +62,88 @@ class _Builder:
     changes: list = field(default_factory=list)
 
 
-def plan(report: Report, data: bytes, log: ResultLog, repin: str | None = None) -> RewritePlan:
-    """Edits to ``data`` (the report's bytes as parsed) from the results in ``log``."""
+@dataclass(frozen=True)
+class ClaimsInput:
+    """A claims file of the report as read: its path, bytes, predicates and sources."""
+
+    path: str
+    data: bytes
+    predicates: tuple = ()
+    sources: tuple = ()
+
+
+def plan(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None = None,
+         checked: set[str] | None = None, claims: tuple[ClaimsInput, ...] = (),
+         inline: tuple = (), predicates: dict | None = None) -> RewritePlan:
+    """Edits to ``data`` (the report's bytes as parsed) from the results in ``log``.
+
+    ``checked`` are the keys of the evidence that became checks (``None``: all);
+    ``claims`` the report's claims files, edited when paths they name moved;
+    ``inline`` the predicates of the report's own ```memreport blocks.
+    ``predicates`` are the report's predicates by record: a record is promoted
+    only when each holds at the pin in this run (without them, those that ran).
+    A re-pin with blockers plans no re-pin (promotions and corrections still).
+    """
     text = data.decode("utf-8", errors="replace")
     build = _Builder(data)
-    regressions = _promotions(report, text, log, build)
+    regressions = _promotions(report, text, log, build, predicates)
     blockers: list[str] = []
-    if repin:
-        blockers = repin_blockers(report, log)
-        if not blockers:
-            _repin(report, log, repin, build)
-    return RewritePlan(tuple(build.edits), tuple(build.changes), tuple(regressions), tuple(blockers))
+    if repin is not None:
+        blockers = repinning.blockers(report, log, repin, checked)
+        if blockers:
+            repin = None
+    skipped = _relocations(report, data, log, repin, inline, build)
+    companions = []
+    for claims_input in claims:
+        edits = _claims_edits(report, claims_input, log, repin, build)
+        if edits:
+            companions.append(writeback.FileEdits(Path(claims_input.path), claims_input.data, tuple(edits)))
+    return RewritePlan(tuple(build.edits), tuple(build.changes), tuple(regressions), tuple(blockers),
+                       tuple(companions), tuple(skipped))
+
+
+def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None, inline, build) -> list[str]:
+    """Range corrections and, with a re-pin, everything the re-pin rewrites in the report."""
+    moves = repinning.evidence_moves(report, log, repin)
+    if not moves and repin is None:
+        return []
+    index = LineIndex(data)
+    files = repinning.path_moves(moves, repin.renames if repin else {})
+    found = repinning.report_edits(report, index, moves, repin, files)
+    if repin is not None and inline:
+        # Inline ```memreport blocks are predicates written in the report itself.
+        more, messages = repinning.claims_changes(index, inline, files, None)
+        found.changes.extend(more)
+        found.messages.extend(messages)
+    kept, dropped = resolve_overlaps(found.changes)
+    build.edits.extend(index.edit(change) for change in kept)
+    if repin is not None:
+        for source in repin.sources:
+            build.changes.append(f"{report.path}: {source.id} pin {source.old[:12]} -> {repin.new[:12]}")
+    for evidence, move in sorted(moves.items(), key=lambda item: item[0].line):
+        line = evidence.end_line if evidence.kind.value == "quote" else evidence.line
+        old = move.old_path + (f":{move.old_lines}" if move.old_lines else "")
+        new = move.new_path + (f":{move.new_lines}" if move.new_lines else "")
+        why = ""
+        if move.corrected:
+            lines = "line" if move.found.start == move.found.end else "lines"
+            why = f" (range corrected: the quotation is at {lines} {move.found} at the pin)"
+        build.changes.append(f"{report.path}:{line}: {old} -> {new}{why}")
+    build.changes.extend(found.messages)
+    return [f"{report.path}:{c.line}: not rewritten ({c.reason}): another rewrite of the same text disagrees"
+            for c in dropped]
+
+
+def _claims_edits(report: Report, claims: ClaimsInput, log: ResultLog, repin: RepinTarget | None, build) -> list:
+    if repin is None:
+        return []
+    moves = repinning.evidence_moves(report, log, repin)
+    files = repinning.path_moves(moves, repin.renames)
+    index = LineIndex(claims.data)
+    changes, messages = repinning.claims_changes(index, claims.predicates, files, repin, claims.sources)
+    kept, _ = resolve_overlaps(changes)
+    build.changes.extend(messages)
+    return [index.edit(change) for change in kept]
 
 
 def _observation_results(report: Report, log: ResultLog, record_id: str):
@@ -68,7 +154,17 @@ def _observation_results(report: Report, log: ResultLog, record_id: str):
     return [observe.ObservationResult.from_json(p["observation"]) for p in payloads]
 
 
-def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> list[str]:
+def _predicates_hold(report: Report, log: ResultLog, record_id: str, predicates: dict | None) -> list[_Found]:
+    """Whether each predicate of the record held at the pin: one failing (or not run) blocks promotion."""
+    if predicates is not None:
+        return [_Found(bool(seen) and seen["at_pin"]["status"] == "holds")
+                for seen in (log.get(report.path, "predicate-pin", predicate_key(p))
+                             for p in predicates.get(record_id, ()))]
+    return [_Found(p["at_pin"]["status"] == "holds")
+            for p in log.of_type(report.path, "predicate-pin") if p.get("record") == record_id]
+
+
+def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, predicates: dict | None) -> list[str]:
     regressions = []
     for record in report.records:
         if record.is_annotation:
@@ -80,6 +176,7 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
         for evidence in record.evidence:
             seen = log.get(report.path, "pin", evidence.key)
             pins.append(_Found(bool(seen) and seen["at_pin"]["status"] == "found"))
+        pins.extend(_predicates_hold(report, log, record.id, predicates))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):
             regressions.append(f"{report.path}:{decision.status.line}: {decision.message}")
@@ -94,68 +191,9 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder) -> l
     return regressions
 
 
-#: drift statuses under which evidence holds at the re-pin revision (``ahead``:
-#: written against it already, though missing at the old pin)
-_REPIN_HOLDS = (DRIFT_PASSING - {"not-checked"}) | {"ahead"}
+def repin_blockers(report: Report, log: ResultLog, repin: RepinTarget, checked: set[str] | None = None) -> list[str]:
+    """Everything that does not hold at the re-pin revision, one line each (see :mod:`.repin.blockers`)."""
+    return repinning.blockers(report, log, repin, checked)
 
 
-def repin_blockers(report: Report, log: ResultLog) -> list[str]:
-    """Everything that does not hold at the re-pin revision, one line each."""
-    blockers = []
-    for evidence in report.all_evidence():
-        key = evidence.key
-        pin = log.get(report.path, "pin", key)
-        drift = log.get(report.path, "drift", key)
-        where = f"{report.path}:{evidence.line}"
-        if pin is None or drift is None:
-            blockers.append(f"{where}: {evidence.kind.value} {evidence.path} was not checked in this run")
-        elif pin["at_pin"]["status"] != "found" and drift["at_against"]["status"] != "ahead":
-            blockers.append(f"{where}: {evidence.kind.value} {evidence.path} is {pin['at_pin']['status']} at the pin")
-        elif drift["at_against"]["status"] not in _REPIN_HOLDS:
-            blockers.append(f"{where}: {evidence.kind.value} {evidence.path} is {drift['at_against']['status']} there")
-    for payload in log.of_type(report.path, "predicate-against"):
-        status = payload["at_against"]["status"]
-        if status != "holds":
-            blockers.append(f"{report.path}: predicate at {payload['key']} {status} there")
-    return blockers
-
-
-def _repin(report: Report, log: ResultLog, new_pin: str, build: _Builder) -> None:
-    old_pins = {s.pin for s in report.sources if s.pin}
-    for source in report.sources:
-        if not source.pin or source.pin == new_pin:
-            continue
-        for number, line in enumerate(build.data.decode("utf-8").split("\n"), start=1):
-            if source.pin in line:
-                build.edits.append(writeback.replace_in_line(build.data, number, source.pin, new_pin, "re-pin"))
-        build.changes.append(f"{report.path}: {source.id} pin {source.pin[:12]} -> {new_pin[:12]}")
-    if not old_pins:
-        return
-    for evidence in report.all_evidence():
-        drift = log.get(report.path, "drift", evidence.key)
-        pin = log.get(report.path, "pin", evidence.key)
-        if drift is None or pin is None:
-            continue
-        now = drift["at_against"]
-        line = evidence.end_line if evidence.kind is EvidenceKind.QUOTE else evidence.line
-        old_ref, new_ref = _citation(evidence, pin["at_pin"], now)
-        if old_ref != new_ref:
-            try:
-                build.edits.append(writeback.replace_in_line(build.data, line, old_ref, new_ref, "drift"))
-                build.changes.append(f"{report.path}:{line}: {old_ref} -> {new_ref}")
-            except writeback.WritebackError:
-                continue  # the citation is not spelled on that line as parsed; leave it
-
-
-def _citation(evidence, at_pin: dict, now: dict) -> tuple[str, str]:
-    """``path:10-14`` as written, and as it reads after the move/shift."""
-    old = evidence.path + (f":{evidence.cited_lines}" if evidence.cited_lines else "")
-    path = now.get("path") or evidence.path
-    cited = evidence.cited_lines
-    if cited and at_pin.get("lines") and now.get("lines"):
-        delta = now["lines"][0] - at_pin["lines"][0]
-        cited = LineRange(cited.start + delta, cited.end + delta) if cited.start + delta >= 1 else cited
-    return old, path + (f":{cited}" if cited else "")
-
-
-__all__ = ["RewritePlan", "plan", "repin_blockers", "predicate_key"]
+__all__ = ["ClaimsInput", "RewritePlan", "plan", "repin_blockers", "predicate_key"]

@@ -293,20 +293,79 @@ def apply_edits(path: Path, original: bytes, edits: list[Edit]) -> bool:
     Returns ``False`` (and writes nothing) when there is nothing to change.
     A temporary file left by a killed earlier run is removed first.
     """
-    if not edits:
-        return False
-    new = edited(original, edits)
-    target = Path(path).resolve()  # a symlinked report: edit the file it points to
-    _read_unchanged(target, original)
-    if new == original:
-        return False
+    return apply_files([FileEdits(Path(path), original, tuple(edits))])[0]
+
+
+@dataclass(frozen=True)
+class FileEdits:
+    """Edits of one file, computed from ``original`` (its bytes as read)."""
+
+    path: Path
+    original: bytes
+    edits: tuple[Edit, ...]
+
+
+@dataclass
+class _Staged:
+    target: Path
+    shown: Path
+    original: bytes
+    temp: Path
+
+
+def apply_files(files: list[FileEdits]) -> list[bool]:
+    """Apply several files' edits as one step: a report and its claims file move together.
+
+    Every new file is written and fsynced beside its target first; only when all
+    of them are written, and every target still holds the bytes the edits were
+    computed from, are they renamed over their targets, one ``os.replace`` each
+    (a rename cannot fail for want of space or permissions once its temporary
+    file exists). Any refusal before that leaves every file as it was. Returns,
+    per file, whether it changed.
+    """
+    staged: list[_Staged] = []
+    changed: list[bool] = []
+    try:
+        for item in files:
+            if not item.edits:
+                changed.append(False)
+                continue
+            new = edited(item.original, item.edits)
+            target = Path(item.path).resolve()  # a symlinked report: edit the file it points to
+            _read_unchanged(target, item.original)
+            if new == item.original:
+                changed.append(False)
+                continue
+            staged.append(_stage(target, Path(item.path), item.original, new))
+            changed.append(True)
+        for one in staged:
+            _read_unchanged(one.target, one.original)  # someone saved a file while we wrote
+        for one in staged:
+            os.replace(one.temp, one.target)
+            one.temp = None  # type: ignore[assignment]
+    except BaseException as err:
+        for one in staged:
+            if one.temp is not None:
+                with contextlib.suppress(OSError):
+                    one.temp.unlink()
+        if isinstance(err, OSError):
+            raise WritebackError(f"cannot write {staged[-1].shown if staged else files[0].path}: "
+                                 f"{err.strerror or err}") from None
+        raise
+    for folder in {one.target.parent for one in staged}:
+        _fsync_folder(folder)
+    return changed
+
+
+def _stage(target: Path, shown: Path, original: bytes, new: bytes) -> _Staged:
+    """``new`` written, fsynced and given ``target``'s mode in a temporary file beside it."""
     folder = target.parent
     mode = _writable_mode(target)
     clean_stale_temps(target)
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=_TEMP_SUFFIX, dir=folder)
     except OSError as err:
-        raise WritebackError(f"cannot write {path}: its folder is not writable ({err.strerror})") from None
+        raise WritebackError(f"cannot write {shown}: its folder is not writable ({err.strerror})") from None
     temp = Path(temp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -314,16 +373,18 @@ def apply_edits(path: Path, original: bytes, edits: list[Edit]) -> bool:
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        _read_unchanged(target, original)  # someone saved the report while we wrote
-        os.replace(temp, target)
     except BaseException as err:
         with contextlib.suppress(OSError):
             temp.unlink()
         if isinstance(err, OSError):
-            raise WritebackError(f"cannot write {path}: {err.strerror or err}") from None
+            raise WritebackError(f"cannot write {shown}: {err.strerror or err}") from None
         raise
-    _fsync_folder(folder)
-    return True
+    return _Staged(target, shown, original, temp)
+
+
+def check_unchanged(path: Path, original: bytes) -> None:
+    """Refuse (:class:`WritebackError`) when the file at ``path`` no longer holds ``original``."""
+    _read_unchanged(Path(path).resolve(), original)
 
 
 def _read_unchanged(target: Path, original: bytes) -> None:

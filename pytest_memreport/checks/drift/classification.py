@@ -23,7 +23,7 @@ from ...gitstore import WORKTREE
 from ...model import Evidence, EvidenceKind, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import blame, follow, linemap, search
+from . import blame, follow, linemap, ranges, search
 from .results import (
     AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED,
     UNREADABLE, DriftResult,
@@ -57,6 +57,11 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
         if not (pin.recorded_text or "").strip():
             # Blank lines say nothing to look for: only the file's fate is known.
             return drift.cited_path(note="the cited lines are blank at the pin; only the file was checked")
+        if pin.oid and pin.lines is not None:
+            entry = against.entry(evidence.path)
+            if entry is None or entry.kind != "file" or entry.oid != pin.oid:
+                # exact lines only; broken by the commit after which the block stood nowhere in its file
+                return drift.blamed(ranges.classify_range(drift, pin.recorded_text), pin.recorded_text, exact=True)
         return drift.blamed_quotation(pin.recorded_text)
     return drift.blamed_quotation(evidence.text or "")
 
@@ -192,6 +197,17 @@ class _Drift:
             return textfile.is_text and bool(verify.occurrences(quote, textfile.text, path, key=oid)[0])
         return holds
 
+    def _block_holds(self, recorded: str):
+        """Whether a version of the file holds the cited lines exactly as they were."""
+        block = ranges.block_lines(recorded)
+
+        def holds(path: str, oid: str | None) -> bool:
+            if oid is None:
+                return False
+            textfile = self.store.read_blob(path, oid)
+            return textfile.is_text and bool(ranges.exact_blocks(block, textfile.text))
+        return holds
+
     def _enclosing_holds(self, quote: str):
         """Whether a version of the file holds the quote inside a definition with the pin's code."""
         old, pinned = self.pin_symbol, self.pinned_text
@@ -214,9 +230,13 @@ class _Drift:
 
     def blamed_quotation(self, quote: str) -> DriftResult:
         """:meth:`quotation`, naming the commit that broke a quote that no longer holds."""
-        result = self.quotation(quote)
+        return self.blamed(self.quotation(quote), quote)
+
+    def blamed(self, result: DriftResult, quote: str, exact: bool = False) -> DriftResult:
+        """``result`` naming the commit that broke the quote (``exact``: a cited line range,
+        which holds only where its lines stand as they were)."""
         if result.status in (CHANGED, DELETED):
-            return self._blamed(result, self._quote_holds(quote))
+            return self._blamed(result, self._block_holds(quote) if exact else self._quote_holds(quote))
         if result.enclosing_changed:
             # Relocated too: the pinned file stopped holding the quote in the pin's definition.
             return self._blamed(result, self._enclosing_holds(quote))

@@ -71,6 +71,18 @@ def coverage_argv(run: Sequence[str] | str, data_file: Path, rcfile: Path) -> li
     )
 
 
+def covers_problem(observation) -> str | None:
+    """Why ``covers: true`` cannot measure this observation (said at load time), or ``None``."""
+    if not observation.covers or getattr(observation, "covers_file", None):
+        return None
+    try:
+        coverage_argv(observation.run, Path("data"), Path("rc"))
+    except CannotRun as err:
+        return (f"{err.message}; for other languages let the command write LCOV and name the file with "
+                "covers_file: (e.g. covers_file: coverage/lcov.info)")
+    return None
+
+
 def _words(run: Sequence[str] | str) -> list[str]:
     """argv of a command; a string is split like a shell would, refusing shell syntax."""
     if not isinstance(run, str):

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ...model import LineRange
-from . import process
+from . import linehits, process
 from .coverage import coverage_argv, coverage_report, covers_message, require_coverage
 from .environment import environment, working_directory
 from .promotion import axis_problem
@@ -70,7 +70,10 @@ def run_observation(
         if problem:
             raise CannotRun(ERROR, problem)
         argv = _argv(observation.run)
-        if observation.covers:
+        covers_file = getattr(observation, "covers_file", None)
+        # with covers_file the command writes its own line hits (any language): run it as written
+        measure = observation.covers and not covers_file
+        if measure:
             require_coverage()
             coverage_argv(observation.run, Path("data"), Path("rc"))  # refuse before any checkout
         with _sigterm_raises(), contextlib.ExitStack() as stack:
@@ -80,7 +83,7 @@ def run_observation(
             workdir = str(tree)
             cwd = working_directory(tree, observation.cwd)
             data_file = scratch / "coverage.data"
-            if observation.covers:
+            if measure:
                 rcfile = scratch / "coveragerc"
                 rcfile.write_text(f"[run]\ninclude =\n    {tree}/*\n", encoding="utf-8")
                 argv = coverage_argv(observation.run, data_file, rcfile)
@@ -102,6 +105,14 @@ def run_observation(
                               outcome.exit_code, tail)
             if not observation.covers:
                 return result(PASSED, f"`{command}` passed", 0, tail)
+            if covers_file:
+                if not quoted:
+                    return result(PASSED, f"{where}`{command}` passed, but the record quotes no code for "
+                                          "covers_file to check", 0, tail,
+                                  linehits.linehits_report({}, (), covers_file))
+                hits = linehits.read_lcov(linehits.read_covers_file(tree, cwd, covers_file), tree, cwd)
+                coverage = linehits.linehits_report(hits, quoted, covers_file)
+                return result(PASSED, covers_message(command, coverage, where), 0, tail, coverage)
             coverage = coverage_report(data_file, rcfile, tree, quoted)
             return result(PASSED, covers_message(command, coverage, where), 0, tail, coverage)
     except CannotRun as err:

@@ -27,6 +27,8 @@ _BARE_FILES = frozenset(
         "CODEOWNERS", "Jenkinsfile", "Brewfile", "Pipfile", "Caddyfile", "Snakefile",
     }
 )
+#: the same, for the other core modules
+BARE_FILES = _BARE_FILES
 #: abbreviations that look like ``name.ext`` once their last full stop is stripped
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.k.a", "n.b", "p.s", "cf", "etc", "vs"})
 _RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")

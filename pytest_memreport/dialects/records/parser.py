@@ -175,13 +175,7 @@ class _Parser(QuotationPass):
                     continue
                 if not self.markdown and self.title is None and shown.number == self.first_text_line:
                     self.title = text
-            if current is None:
-                if block.kind == "code" and block.info == INLINE_PREDICATES:
-                    self.findings.append(Finding(
-                        block.line,
-                        "memreport block outside any record; move it under the record it checks",
-                        "structure",
-                    ))
+            if current is None:  # a memreport block here belongs to the report (claims.inline)
                 continue
             if expecting_label:
                 expecting_label = self._label(current, entry)

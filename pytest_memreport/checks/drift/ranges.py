@@ -1,0 +1,82 @@
+"""Cited line ranges at another revision: followed only to exactly the same lines.
+
+A line anchor (``index.ts:96-101``) records the cited lines' content at the pin.
+A quotation is matched through rendering damage; a range is not quoted, it is
+*those lines*: it is ``unchanged`` where they still stand, ``shifted`` or
+``moved`` only to a block of lines that is identical, indentation and blank
+edge lines included (trimming a blank or fence-only edge line is never a
+shift), and otherwise ``relocated`` to another file holding the identical
+block, or ``changed`` (at once when its file still holds the same code
+reformatted). The whole-tree search proposes places; each is kept only when its
+lines are the block.
+"""
+
+from __future__ import annotations
+
+from ...model import LineRange
+from ...text import match
+from .. import verify
+from . import search
+from .results import DELETED, MOVED, SHIFTED, UNCHANGED, Place
+
+
+def block_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def exact_blocks(block: list[str], text: str) -> list[LineRange]:
+    """Every place ``text`` holds exactly the lines ``block``, in file order."""
+    if not block:
+        return []
+    lines = block_lines(text)
+    first, size = block[0], len(block)
+    return [
+        LineRange(start + 1, start + size)
+        for start in range(len(lines) - size + 1)
+        if lines[start] == first and lines[start:start + size] == block
+    ]
+
+
+def classify_range(drift, recorded: str):
+    """The drift of a cited range whose file changed since the pin (``drift`` is the
+    classification in progress: its evidence, pin result and against snapshot)."""
+    block = recorded.split("\n")
+    entry = drift.against.entry(drift.path)
+    home = drift.path if entry is not None and entry.kind == "file" else drift.followed()
+    note = None
+    if home is not None:
+        textfile = drift.against.read(home)
+        if textfile is not None and textfile.is_text:
+            found = exact_blocks(block, textfile.text)
+            if found:
+                lines = min(found, key=lambda r: abs(r.start - drift.pin.lines.start))
+                if home != drift.path:
+                    status, message = MOVED, f"{drift.path} moved to {home}; the cited lines are at {lines}"
+                elif lines == drift.pin.lines:
+                    status, message = UNCHANGED, f"the cited lines still stand at {lines} of {home}"
+                else:
+                    status, message = SHIFTED, f"the cited lines shifted from {drift.pin.lines} to {lines} of {home}"
+                return drift._with_symbol(status, home, lines, textfile, message=message, note=textfile.note)
+            if verify.occurrences(recorded, textfile.text, home, key=textfile.oid or None)[0]:
+                # The same code, reformatted or reindented, is still in its file: those are
+                # not the cited lines any more, and no other file needs searching.
+                return drift._changed(match.compile_quote(recorded), recorded, home, None)
+        elif textfile is not None:
+            note = textfile.describe()
+    pattern = match.compile_quote(recorded)
+    places, _ = search.search_tree(pattern, recorded, drift.against, exclude={home, *drift.reports},
+                                   origin=drift.path)
+    exact = []
+    for place in places:
+        other = drift.against.read(place.path)
+        if other is not None and other.is_text:
+            exact.extend(Place(place.path, lines) for lines in exact_blocks(block, other.text))
+    if exact:
+        return drift._relocated(exact, False, note)
+    if home is None:
+        return drift.result(DELETED, None, None, note=note,
+                            message=f"{drift.path} is gone {drift.where} and the cited lines stand nowhere")
+    return drift._changed(pattern, recorded, home, note)

@@ -1,0 +1,100 @@
+"""Where a path as an analyst wrote it lies in the pinned tree.
+
+Analysis runs cite ``index.ts:94`` (a bare name), ``think/index.ts:282`` (a
+partial path), ``.../widgets/README.md`` (elided), ``src/widgets`` (a folder
+without its slash) and ``/home/ana/src/widgets/src/a.ts`` (the analyst's
+checkout). :func:`resolve` finds the one path of the tree they name: inside
+the subject subtree first, then as written, then by a unique suffix (the
+subject subtree deciding between several); an absolute path maps by its
+longest suffix that exists. Pure: a :class:`TreeIndex` is built from the
+snapshot's file list by the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TreeIndex:
+    """A commit's files and folders, and both by their last name."""
+
+    files: frozenset[str]
+    dirs: frozenset[str]
+    by_name: dict
+
+    @classmethod
+    def build(cls, files: list[str]) -> "TreeIndex":
+        dirs: set[str] = set()
+        for path in files:
+            parts = path.split("/")
+            for end in range(1, len(parts)):
+                dirs.add("/".join(parts[:end]))
+        by_name: dict[str, list[str]] = {}
+        for path in list(files) + sorted(dirs):
+            by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+        return cls(frozenset(files), frozenset(dirs), by_name)
+
+    def has(self, path: str, want: str) -> bool:
+        """``want``: ``file``, ``dir`` or ``any``."""
+        if want == "file":
+            return path in self.files
+        if want == "dir":
+            return path in self.dirs
+        return path in self.files or path in self.dirs
+
+    def top_exists(self, path: str, subject: str | None) -> bool:
+        """Whether the path's first folder exists at the root or in the subject subtree."""
+        head = path.strip("/").split("/", 1)[0]
+        if not head:
+            return False
+        if "/" not in path.strip("/"):
+            return bool(self.by_name.get(head))  # a bare name: anywhere at all
+        return head in self.dirs or (subject is not None and f"{subject}/{head}" in self.dirs)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a written path names: ``path`` (or ``None``), the candidates when
+    several, and ``how`` it was found (for ``-v`` and failure text)."""
+
+    path: str | None
+    candidates: tuple[str, ...] = ()
+    how: str = ""
+
+
+def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | None = None,
+            absolute: bool = False) -> Resolution:
+    """The path ``written`` names in ``index`` (see the module text)."""
+    if absolute:
+        return _longest_suffix(index, written, want)
+    path = written.strip("/")
+    if not path:
+        return Resolution(None)
+    subject = subject.strip("/") if subject else None
+    if subject and not path.startswith(subject + "/") and index.has(f"{subject}/{path}", want):
+        return Resolution(f"{subject}/{path}", how=f"in the subject subtree {subject}")
+    if index.has(path, want):
+        return Resolution(path, how="as written")
+    name = path.rsplit("/", 1)[-1]
+    candidates = [c for c in index.by_name.get(name, ()) if c.endswith("/" + path) and index.has(c, want)]
+    if subject:
+        inside = [c for c in candidates if c.startswith(subject + "/")]
+        if len(inside) == 1:
+            return Resolution(inside[0], tuple(candidates), how=f"the one match in the subject subtree {subject}")
+        if inside:
+            candidates = inside + [c for c in candidates if c not in inside]
+    if len(candidates) == 1:
+        return Resolution(candidates[0], how="the one path of the pinned tree ending so")
+    return Resolution(None, tuple(candidates))
+
+
+def _longest_suffix(index: TreeIndex, written: str, want: str) -> Resolution:
+    parts = [p for p in written.split("/") if p]
+    for start in range(1, len(parts)):
+        candidate = "/".join(parts[start:])
+        if index.has(candidate, want):
+            root = "/" + "/".join(parts[:start])
+            return Resolution(candidate, how=f"the checkout {root} read as the repository root "
+                                             "(longest suffix in the pinned tree)")
+    return Resolution(None)

@@ -1,0 +1,399 @@
+"""Anchors: the citation forms of analysis runs (FORMAT.md §3), read from one cell or sentence.
+
+A *unit* is what a reader takes in at once: a table cell, a paragraph, a
+fenced line. :func:`scan` reads its words and returns every citation written
+there, one :class:`Citation` per cited range or path:
+
+* ``src/a.ts:1349-1379,1549-1556`` and ``propose.ts:25–34, 58–84`` (a range
+  after a comma belongs to the citation before it), en dashes, ``#L10-L20``;
+* ``SRC-1:96–101``, ``SRC-1a:185`` (a source-register row; the file comes from
+  the register, possibly in another file of the run);
+* continuations: ``:505`` or, right after a citation and a comma, ``249``,
+  bound to the last citation of the same unit (never across a cell boundary,
+  never past the end of a sentence);
+* brace expansion ``src/core/{queue,worker}.ts:12``: one citation per path;
+* elided paths ``.../widgets/README.md`` and absolute checkout paths
+  ``/home/ana/src/widgets/src/a.ts`` (resolved against the pinned tree later);
+* folders with or without a trailing slash (``docs/``, `` `src/widgets` ``).
+
+:func:`quotes` finds the short inline quotations of a unit: a double-quoted
+phrase of three or more words followed, in the same sentence, by a citation.
+Nothing here knows the tree: whether a path-shaped word names a file of the
+target is decided at the pin.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...model import LineRange
+from .citations import BARE_FILES, looks_like_path
+
+#: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry)
+SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
+_SOURCE_IN_TEXT = re.compile(r"(?<![\w-])SRC-(\d{1,6})([a-z]{0,2})(?![\w-])")
+_RANGE = r"L?\d{1,9}(?:[-–]L?\d{1,9})?"
+_RANGES = rf"{_RANGE}(?:,{_RANGE})*"
+_SOURCE_RANGES = re.compile(rf"SRC-(\d{{1,6}})([a-z]{{0,2}}):({_RANGES})")
+_CONTINUATION = re.compile(rf":({_RANGES})")
+_BARE_RANGE = re.compile(rf"({_RANGES})")
+_BRACE = re.compile(r"\{([^{}/\s]+(?:,[^{}/\s]+)+)\}")
+_ELISION = ("...", "…")
+#: what wraps a word without being part of it
+_LEADING = "([{<\"'“‘*_"
+_TRAILING = ".,;:)]}>!?\"'”’*_"
+#: words that may sit between quotations and the citation that sources them
+_LINKING = frozenset({"and", "or", "/", "&", "—", "–", "-", "see", "at", "in", "cf.", "e.g.", "per"})
+_QUOTED = re.compile(r"[\"“]([^\"“”\n]{3,400}?)[\"”]")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_SENTENCE_END = re.compile(r"[.!?]$")
+
+
+def source_id(number: str, sub: str = "") -> str:
+    """The normal spelling of a source ID: ``SRC-01`` → ``SRC-1``, ``SRC-1a`` kept."""
+    return f"SRC-{int(number)}{sub}"
+
+
+def parse_ranges(text: str) -> tuple[tuple[LineRange, ...], str | None]:
+    """``10-20,30`` → line ranges, and the first part written backwards or from 0."""
+    ranges: list[LineRange] = []
+    bad = None
+    for part in text.split(","):
+        numbers = [int(n) for n in re.split(r"[-–]", part.replace("L", "")) if n]
+        if not numbers:
+            continue
+        start, end = numbers[0], numbers[-1]
+        if start < 1 or end < start:
+            bad = bad or part
+        else:
+            ranges.append(LineRange(start, end))
+    return tuple(ranges), bad
+
+
+@dataclass(frozen=True)
+class Word:
+    """A whitespace-separated word of a unit; ``code`` when inside backticks."""
+
+    text: str
+    line: int
+    code: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One cited path or register row, with the ranges written for it.
+
+    ``path`` is as written (repo-relative, partial, elided or absolute), or
+    ``None`` for ``SRC-n:lines`` (then ``source`` names the register row).
+    ``form`` says how it was written: ``path``, ``source``, ``continuation``,
+    ``brace``, ``elided`` or ``absolute``. ``start``/``end`` are character
+    offsets in the unit's text (for binding quotations).
+    """
+
+    line: int
+    path: str | None
+    source: str | None
+    ranges: tuple[LineRange, ...]
+    form: str
+    code: bool
+    start: int
+    end: int
+    bad_range: str | None = None
+    #: the ``SRC-n`` written before a path in the same unit (``SRC-2 `lib/a.rb:2```)
+    context: str | None = None
+
+    @property
+    def is_directory(self) -> bool:
+        return bool(self.path) and self.path.endswith("/")
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A short inline quotation and the citation that sources it."""
+
+    text: str
+    line: int
+    citation: Citation | None
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A cell, paragraph or fenced line: its text as the reader sees it and its words."""
+
+    text: str
+    words: tuple[Word, ...]
+    line: int
+
+
+def unit(pieces) -> Unit:
+    """A unit from markdown-it pieces (:class:`.layout.Piece`); links are skipped (read as links)."""
+    text_parts: list[str] = []
+    words: list[Word] = []
+    offset = 0
+    line = pieces[0].line if pieces else 0
+    previous = line
+    for piece in pieces:
+        if piece.line != previous and text_parts and not text_parts[-1][-1:].isspace() and not piece.text[:1].isspace():
+            text_parts.append(" ")  # a soft line break reads as a space
+            offset += 1
+        previous = piece.line
+        if piece.kind == "link":
+            shown = piece.text
+            text_parts.append(shown)
+            offset += len(shown)
+            continue
+        for match in re.finditer(r"\S+", piece.text):
+            words.append(Word(match.group(), piece.line, piece.kind == "code",
+                              offset + match.start(), offset + match.end()))
+        text_parts.append(piece.text)
+        offset += len(piece.text)
+    return Unit("".join(text_parts), tuple(words), line)
+
+
+def plain_unit(text: str, line: int) -> Unit:
+    """A unit of plain text (a fenced line, a plain-text rendering's line);
+    backticked spans are code words."""
+    words: list[Word] = []
+    code = False
+    for match in re.finditer(r"`[^`]*`|\S+", text):
+        word = match.group()
+        if word.startswith("`") and word.endswith("`") and len(word) > 1:
+            for inner in re.finditer(r"\S+", word[1:-1]):
+                start = match.start() + 1 + inner.start()
+                words.append(Word(inner.group(), line, True, start, start + len(inner.group())))
+            continue
+        words.append(Word(word, line, code, match.start(), match.end()))
+    return Unit(text, tuple(words), line)
+
+
+def _strip(word: str) -> str:
+    return word.lstrip(_LEADING).rstrip(_TRAILING).strip("`")
+
+
+def _expand(path: str) -> list[str]:
+    """``a/{b,c}.ts`` → ``a/b.ts``, ``a/c.ts`` (one group; nested groups are not read)."""
+    match = _BRACE.search(path)
+    if match is None:
+        return [path]
+    head, tail = path[: match.start()], path[match.end():]
+    return [head + choice + tail for choice in match.group(1).split(",") if choice]
+
+
+def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | None:
+    """A word read as a path citation: ``(path, ranges, bad_range, form)``, or ``None``."""
+    text = word
+    ranges: tuple[LineRange, ...] = ()
+    bad = None
+    match = re.search(rf"(?:[:#])({_RANGES})$", text)
+    if match:
+        ranges, bad = parse_ranges(match.group(1))
+        text = text[: match.start()]
+    form = "path"
+    if text.startswith(_ELISION):
+        text = text.lstrip(".…").lstrip("/")
+        form = "elided"
+        if "/" not in text.rstrip("/") and not ranges:
+            return None  # ``.../x`` with nothing but a name: too little to find
+    elif text.startswith("/") and not text.startswith("//"):
+        form = "absolute"
+    elif text.startswith("./"):
+        text = text[2:]
+    if "{" in text:
+        if not _BRACE.search(text):
+            return None
+        form = "brace"
+        probe = _expand(text)[0]
+    else:
+        probe = text
+    probe = probe.lstrip("/")
+    if not probe or "://" in probe or ".." in probe.split("/"):
+        return None
+    if not looks_like_path(probe):
+        return None
+    return text, ranges, bad, form
+
+
+def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple[str, int]]]:
+    """The citations of a unit, and the ``SRC-n`` it mentions (``(id, line)``).
+
+    In ``prose`` a path without line numbers counts only in backticks (running
+    text names files it only talks about); in a table cell it counts as written.
+    """
+    citations: list[Citation] = []
+    mentions: list[tuple[str, int]] = []
+    last: Citation | None = None
+    after_comma = False
+    context: list[str | None] = [None]
+    previous_found = False
+    words = list(unit.words)
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        raw = word.text
+        # A brace group written with spaces (``{queue, worker}.ts``) is one word.
+        if "{" in raw and "}" not in raw:
+            joined, end = raw, word.end
+            while index < len(words) and "}" not in joined and len(joined) < 300:
+                joined += words[index].text
+                end = words[index].end
+                index += 1
+            raw = joined
+            word = Word(joined, word.line, word.code, word.start, end)
+        text = _strip(raw)
+        ends_sentence = bool(_SENTENCE_END.search(raw.rstrip(")]}\"'”*_`"))) and not raw.endswith("...")
+        comma = raw.rstrip("`*_").endswith(",")
+        found: list[Citation] = []
+        if text:
+            found = _read_word(text, word, last, after_comma, prose, mentions, context)
+        citations.extend(found)
+        for citation in found:
+            if citation.ranges or citation.source or _file_shaped(citation.path):
+                last = citation  # a continuation continues a file, not ``acquisition/import``
+        # Only a citation directly before ``, 249`` makes a bare number a range of it (the
+        # comma may be a word of its own between two code spans: `` `a.ts:1`, `9` ``).
+        if not text and "," in raw:
+            after_comma = after_comma or previous_found
+        else:
+            after_comma = comma and bool(found)
+        previous_found = bool(found) or (not text and previous_found)
+        if ends_sentence:
+            last = None
+            after_comma = False
+    return citations, mentions
+
+
+def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, prose: bool,
+               mentions: list[tuple[str, int]], context: list[str | None]) -> list[Citation]:
+    if "://" in text:
+        return []
+    ranged = _SOURCE_RANGES.fullmatch(text)
+    if ranged:
+        sid = source_id(ranged.group(1), ranged.group(2))
+        mentions.append((sid, word.line))
+        ranges, bad = parse_ranges(ranged.group(3))
+        return [Citation(word.line, None, sid, ranges, "source", word.code, word.start, word.end, bad)]
+    only = SOURCE_REF.fullmatch(text.rstrip(":"))
+    if only:
+        context[0] = source_id(only.group(1), only.group(2))
+        mentions.append((context[0], word.line))
+        return []
+    continued = _CONTINUATION.fullmatch(text)
+    if continued is None and after_comma and word.code == (last.code if last else False):
+        continued = _BARE_RANGE.fullmatch(text)
+    if continued is not None:
+        ranges, bad = parse_ranges(continued.group(1))
+        if last is None:  # nothing to continue in this unit: the caller may know the row's file
+            return [Citation(word.line, None, None, ranges, UNBOUND, word.code, word.start, word.end, bad)]
+        return [Citation(word.line, last.path, last.source, ranges, "continuation", word.code,
+                         word.start, word.end, bad, last.context)]
+    parsed = _path(text)
+    if parsed is None:
+        return []
+    path, ranges, bad, form = parsed
+    if not ranges and not bad:
+        if prose and not word.code:
+            return []  # running prose names files it only talks about
+        if not word.code and not path.endswith("/") and ("/" not in path or not _file_shaped(path)):
+            return []  # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
+    paths = _expand(path) if form == "brace" else [path]
+    return [Citation(word.line, p, None, ranges, form, word.code, word.start, word.end, bad, context[0])
+            for p in paths]
+
+
+#: the form of a continuation with nothing before it in its unit to continue
+UNBOUND = "unbound"
+
+
+def _file_shaped(path: str | None) -> bool:
+    """A path whose last name is a file's: a known file extension (``index.ts``,
+    ``README.md``; not ``JSON.stringify`` or ``acquisition/import``)."""
+    if not path:
+        return False
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if name in BARE_FILES:
+        return True
+    stem, dot, extension = name.rpartition(".")
+    return bool(dot and stem) and extension.lower() in _known_extensions()
+
+
+@lru_cache(maxsize=1)
+def _known_extensions() -> frozenset[str]:
+    """File extensions known to pygments' lexers (source, markup, config) and to the
+    platform's MIME table (images, archives, data): what names a file, not a member."""
+    from pygments.lexers._mapping import LEXERS
+
+    known = {ext.lstrip(".").lower() for ext in mimetypes.types_map}
+    for _module, _name, _aliases, patterns, _mimes in LEXERS.values():
+        for pattern in patterns:
+            if pattern.startswith("*.") and not any(ch in pattern[2:] for ch in "*?[]"):
+                known.add(pattern[2:].lower())
+    return frozenset(known)
+
+
+def mentioned_sources(text: str) -> list[str]:
+    """Every ``SRC-n`` / ``SRC-na`` a text names."""
+    return [source_id(m.group(1), m.group(2)) for m in _SOURCE_IN_TEXT.finditer(text)]
+
+
+def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
+    """The unit's inline quotations: double-quoted phrases of three or more words,
+    each bound to the first citation after it in the same sentence with at most a
+    few linking words (``and``, ``/``, other quotations) between."""
+    found: list[Quote] = []
+    code_spans = [(w.start, w.end) for w in unit.words if w.code]
+    for match in _QUOTED.finditer(unit.text):
+        phrase = match.group(1).strip()
+        if len(_WORD.findall(phrase)) < 3 or any(s <= match.start() < e for s, e in code_spans):
+            continue
+        found.append(Quote(phrase, _line_at(unit, match.start()), None, match.start(), match.end()))
+    bound: list[Quote] = []
+    for quote in found:
+        citation = _following(unit, quote, citations, found)
+        bound.append(Quote(quote.text, quote.line, citation, quote.start, quote.end))
+    return bound
+
+
+def _line_at(unit: Unit, offset: int) -> int:
+    line = unit.line
+    for word in unit.words:
+        if word.start > offset:
+            break
+        line = word.line
+    return line
+
+
+def _following(unit: Unit, quote: Quote, citations: list[Citation], quotes_: list[Quote]) -> Citation | None:
+    for citation in citations:
+        if citation.start < quote.end:
+            continue
+        between = unit.text[quote.end:citation.start]
+        for other in quotes_:  # other quotations in between are linking material
+            if quote.end <= other.start and other.end <= citation.start:
+                between = between.replace(unit.text[other.start:other.end], " ")
+        if re.search(r"[.!?]\s", between) or "\n\n" in between:
+            return None
+        words = [w for w in re.split(r"[\s(),;:`*_]+", between) if w]
+        if len([w for w in words if w.lower() not in _LINKING]) <= 2:
+            return citation
+        return None
+    return None
+
+
+def quotes_only(unit: Unit) -> list[str]:
+    """The quotations of a cell that holds nothing else (``"a b c" / "d e f"``), else ``[]``."""
+    phrases = []
+    rest = unit.text
+    for match in _QUOTED.finditer(unit.text):
+        phrases.append(match.group(1).strip())
+        rest = rest.replace(match.group(0), " ")
+    if not phrases or re.sub(r"[\s/,;&*_]+|\band\b|\bor\b", "", rest):
+        return []
+    return [p for p in phrases if len(_WORD.findall(p)) >= 3]

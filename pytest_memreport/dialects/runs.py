@@ -1,0 +1,104 @@
+"""Analysis runs: the files of one folder written together, parsed as one unit (FORMAT.md §3).
+
+An evidence packet states the run's boundary, register and revision; lens
+files, the runtime account, the result and trial notes cite ``SRC-1:26``
+against it. :func:`parse_run` groups the files of one folder into runs,
+reads what each file states about its run (:func:`.tables.facts`), merges
+those facts (:func:`.runfacts.merge`) and parses every file with them, so
+each report carries the run's sources and pin and nothing downstream needs to
+know it came from a run.
+
+Grouping: files that name a run identity (``RUN `AGS-...```) belong to that
+run; a file naming none joins the one run of its folder, or the run whose
+identity it mentions; files with no identity anywhere form one run. Dialects
+are detected per file and made consistent within a run: when some file of a
+run is an analysis-tables file, every file of the run that does not declare
+records in the record-report way is read as tables too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..model import Finding, Report, Run
+from . import runfacts, tables
+
+TABLES = "tables"
+
+
+@dataclass(frozen=True)
+class RunFile:
+    """One file of a folder as read: its display path, its text and what reading it found."""
+
+    path: str
+    text: str
+    findings: tuple[Finding, ...] = ()
+
+
+def group(files: list[RunFile], identities: dict[str, str | None]) -> list[list[RunFile]]:
+    """The runs among one folder's files, each in file order."""
+    named: dict[str, list[RunFile]] = {}
+    loose: list[RunFile] = []
+    for run_file in files:
+        identity = identities.get(run_file.path)
+        if identity:
+            named.setdefault(identity, []).append(run_file)
+        else:
+            loose.append(run_file)
+    if not named:
+        return [loose] if loose else []
+    for run_file in loose:
+        mentioned = [identity for identity in named if identity in run_file.text]
+        if len(named) == 1:
+            named[next(iter(named))].append(run_file)
+        elif len(mentioned) == 1:
+            named[mentioned[0]].append(run_file)
+        else:
+            named.setdefault(f"\0{run_file.path}", []).append(run_file)  # a run of its own
+    order = {run_file.path: index for index, run_file in enumerate(files)}
+    return [sorted(members, key=lambda f: order[f.path]) for members in named.values()]
+
+
+def parse_run(folder: str, files: list[RunFile], detect, parsers, dialect: str | None = None) -> list[Run]:
+    """The runs of one folder's files, every file parsed (``detect(text, path)`` names a
+    file's dialect and whether it is sure; ``parsers`` maps dialect names to parsers;
+    ``dialect`` forces one for every file)."""
+    detected = {f.path: (dialect, True) if dialect else detect(f.text, f.path) for f in files}
+    facts = {f.path: tables.facts(f.path, f.text) for f in files if detected[f.path][0] == TABLES or not detected[f.path][1]}
+    identities = {path: fact.identity for path, fact in facts.items()}
+    runs = []
+    for members in group(files, identities):
+        runs.append(_one_run(folder, members, detected, facts, parsers, forced=dialect is not None))
+    return runs
+
+
+def _one_run(folder: str, members: list[RunFile], detected, facts, parsers, forced: bool) -> Run:
+    tabular = forced and detected[members[0].path][0] == TABLES
+    if not forced:
+        tabular = any(detected[f.path][0] == TABLES for f in members)
+    names = frozenset(os.path.basename(f.path) for f in members)
+    run_facts = [facts[f.path] for f in members if f.path in facts]
+    context = runfacts.merge(folder, run_facts, names) if len(members) > 1 and tabular else None
+    if context is not None and context.identity is None:
+        context.identity = None
+    reports = []
+    for run_file in members:
+        name, sure = detected[run_file.path]
+        if tabular and not forced and not sure:
+            name = TABLES  # a file of an analysis run that declares no records of its own kind
+        if name == TABLES:
+            report = tables.parse(run_file.path, run_file.text, context)
+        else:
+            report = parsers[name](run_file.path, run_file.text)
+        if run_file.findings:
+            report = _with_findings(report, run_file.findings)
+        reports.append(report)
+    identity = context.identity if context else None
+    return Run(folder, identity, tuple(reports))
+
+
+def _with_findings(report: Report, findings: tuple[Finding, ...]) -> Report:
+    from dataclasses import replace
+
+    return replace(report, findings=tuple(findings) + report.findings)

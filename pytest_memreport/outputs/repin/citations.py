@@ -1,0 +1,121 @@
+"""Where a cited path (and its ranges) is spelled in a line of text.
+
+``pkg/a.py`` is found only as a whole path: not inside ``src/pkg/a.py``, not in
+``pkg/a.py.bak``, not in a URL of another repository (``/blob/<sha>/pkg/a.py``
+is preceded by ``/``). The ranges written right after it are read in the forms
+reports use: ``:10-20``, ``:10–20``, ``:10``, ``#L10-L20`` and continuations
+``:10-20,30-34`` / ``:10-20, 30–34``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...model import LineRange
+from ..lineindex import CharEdit
+
+_RANGE_START = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
+_CONTINUATION = re.compile(r",[ \t]*(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?")
+
+
+@dataclass(frozen=True)
+class RangeToken:
+    """One range written after a path: characters ``[start, end)`` of the line."""
+
+    start: int
+    end: int
+    lines: LineRange
+    dash: str | None  # as written between the numbers, ``None`` for one line
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    start: int
+    end: int
+    ranges: tuple[RangeToken, ...]
+
+
+@lru_cache(maxsize=4096)
+def _path_pattern(path: str) -> re.Pattern:
+    # A path ends where no path character follows; ``dir/`` (a folder) and a
+    # sentence's full stop still end it.
+    return re.compile(rf"(?<![\w./@+~-]){re.escape(path)}(?![\w@+~-]|/[\w.@+~-]|\.\w)")
+
+
+def occurrences(text: str, path: str, start: int = 0, end: int | None = None) -> list[Occurrence]:
+    """Every whole-path occurrence of ``path`` in ``text[start:end]``, with its ranges."""
+    if not path:
+        return []
+    stop = len(text) if end is None else end
+    out = []
+    for m in _path_pattern(path).finditer(text, start, stop):
+        out.append(Occurrence(m.start(), m.end(), tuple(_ranges(text, m.end(), stop))))
+    return out
+
+
+def _ranges(text: str, at: int, stop: int) -> list[RangeToken]:
+    first = _RANGE_START.match(text, at, stop)
+    if first is None:
+        return []
+    tokens = [_token(first.start(2), first.end(), first.group(2), first.group(3), first.group(4))]
+    pos = first.end()
+    while True:
+        more = _CONTINUATION.match(text, pos, stop)
+        if more is None or (more.end() < stop and text[more.end()].isalnum()):
+            break
+        tokens.append(_token(more.start(1), more.end(), more.group(1), more.group(2), more.group(3)))
+        pos = more.end()
+    return [t for t in tokens if t is not None]
+
+
+def _token(start: int, end: int, a: str, dash: str | None, b: str | None) -> RangeToken | None:
+    first, last = int(a), int(b) if b else int(a)
+    if first < 1 or last < first:
+        return None
+    return RangeToken(start, end, LineRange(first, last), dash if b else None)
+
+
+def spell_range(token: RangeToken, new: LineRange) -> str:
+    """``new`` written as ``token`` was (its dash; ``L`` for an anchor)."""
+    if new.start == new.end:
+        return str(new.start)
+    dash = token.dash or "-"
+    return f"{new.start}{dash}{new.end}"
+
+
+def written_after(written: str, old_path: str, new_path: str) -> str:
+    """How a citation written ``written`` for ``old_path`` reads for ``new_path``:
+    the path itself, an absolute checkout path ending in it (its root kept), or a
+    partial path or bare name (as many trailing segments of the new path)."""
+    if written == old_path:
+        return new_path
+    if written.endswith("/" + old_path):
+        return written[: -len(old_path)] + new_path
+    if old_path.endswith("/" + written):
+        segments = written.count("/") + 1
+        return "/".join(new_path.split("/")[-segments:])
+    return written
+
+
+def citation_changes(line: int, text: str, written: str, old_path: str, new_path: str,
+                     ranges: dict[LineRange, LineRange], reason: str,
+                     start: int = 0, end: int | None = None, outside=()) -> list[CharEdit]:
+    """Edits spelling ``written`` (cited for ``old_path``) as ``new_path``, and each range
+    in ``ranges`` (old → new) written after it, within ``text[start:end]``.
+
+    ``outside`` are spans not to touch (a URL is rewritten as a whole elsewhere).
+    """
+    changes: list[CharEdit] = []
+    new_written = written_after(written, old_path, new_path)
+    for occ in occurrences(text, written, start, end):
+        if any(s <= occ.start < e for s, e in outside):
+            continue
+        if new_written != written:
+            changes.append(CharEdit(line, occ.start, occ.end, new_written, reason))
+        for token in occ.ranges:
+            new = ranges.get(token.lines)
+            if new is not None and new != token.lines:
+                changes.append(CharEdit(line, token.start, token.end, spell_range(token, new), reason))
+    return changes

@@ -1,0 +1,151 @@
+"""Every character edit of one report's re-pin (or range corrections), line by line.
+
+For each line, in order of certainty (the first of two overlapping edits wins):
+repository links (commit, path, anchor) and the texts of those links, the
+pinned commit wherever else it is written, then the citations of the evidence
+parsed on that line (``--- path:10-20``, `` `src/a.py` ``, ``SRC-1: a.py, b.py.``,
+``(src/a.rs, docs/b.md)``). Evidence lines are rewritten only where the parser
+found the evidence, so prose elsewhere is never touched, and a quotation's own
+text is never edited (only its attribution after ``---``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...dialects.core.links import repository_of
+from ...model import Evidence, EvidenceKind, LineRange, Report
+from ..lineindex import CharEdit, LineIndex
+from .citations import citation_changes
+from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
+from .shas import sha_changes
+from .target import Move, RepinTarget, same_commit
+
+#: where a quotation's attribution starts on its last line
+_ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
+
+
+@dataclass
+class ReportEdits:
+    changes: list[CharEdit] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+
+#: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
+_SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
+
+
+def written(evidence: Evidence) -> str:
+    """The path as the report spells it (a bare name or a checkout path resolved by the engine)."""
+    spelled = getattr(evidence, "written", None)
+    if spelled:
+        return spelled
+    if evidence.label == "basename" and evidence.text:
+        return evidence.text
+    return evidence.path
+
+
+def _repositories(report: Report, source_id: str | None) -> set[str]:
+    """``owner/name`` (casefolded) spellings under which a source's links appear."""
+    source = report.source(source_id)
+    names = {(source_id or "").casefold()} if source_id else set()
+    if source is not None:
+        names.add(source.id.casefold())
+        for url in (source.url, getattr(source, "repository", None)):
+            found = repository_of(url) if url and "://" in url else ((url, None) if url else None)
+            if found:
+                names.add(found[0].casefold())
+    return {n for n in names if "/" in n}
+
+
+def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], target: RepinTarget | None,
+                 files: dict[str, str]) -> ReportEdits:
+    """The edits of ``report`` (its bytes indexed by ``index``)."""
+    out = ReportEdits()
+    by_link: dict[tuple[str, str, LineRange | None], Move] = {}
+    by_line: dict[int, list[tuple[Evidence, Move]]] = {}
+    for evidence, move in sorted(moves.items(), key=lambda item: _priority(item[0])):
+        for repo in _repositories(report, evidence.source):
+            by_link.setdefault((repo, evidence.path, evidence.cited_lines), move)
+            if move.old_path != move.new_path:
+                by_link.setdefault((repo, evidence.path, None), move)
+        line = evidence.end_line if evidence.kind is EvidenceKind.QUOTE else evidence.line
+        by_line.setdefault(line, []).append((evidence, move))
+    definitions: dict[str, tuple[Move | None, str, str]] = {}
+    for number in range(1, len(index) + 1):
+        text = index.text(number)
+        if not text:
+            continue
+        spans = url_spans(text)
+        outside = [(s.start, s.end) for s in spans]
+        for span in spans:
+            out.changes.extend(_link_changes(number, text, span, target, by_link, files, definitions))
+        if target is not None:
+            out.changes.extend(sha_changes(number, text, target, outside))
+        for evidence, move in by_line.get(number, ()):
+            start = 0
+            if evidence.kind is EvidenceKind.QUOTE:
+                dash = None
+                for dash in _ATTRIBUTION.finditer(text):
+                    pass
+                start = dash.end() if dash else 0
+            ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
+            out.changes.extend(citation_changes(number, text, written(evidence), move.old_path, move.new_path,
+                                                ranges, _reason(move), start, None, outside))
+            if ranges and evidence.source and _SOURCE_ID.fullmatch(evidence.source):
+                # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
+                out.changes.extend(citation_changes(number, text, evidence.source, evidence.source,
+                                                    evidence.source, ranges, _reason(move), start, None, outside))
+    if definitions:
+        for number in range(1, len(index) + 1):
+            text = index.text(number)
+            if not text or "][" not in text:
+                continue
+            for start, end, label in reference_uses(text):
+                if label in definitions:
+                    move, old_path, new_path = definitions[label]
+                    out.changes.extend(text_changes(number, text, (start, end), move, old_path, new_path,
+                                                    "link text"))
+    return out
+
+
+def _priority(evidence: Evidence) -> int:
+    """Quotations locate their lines most precisely; cited lines next; paths last."""
+    return {EvidenceKind.QUOTE: 0, EvidenceKind.LINES: 1}.get(evidence.kind, 2)
+
+
+def _reason(move: Move) -> str:
+    return "range corrected" if move.corrected else "re-pin"
+
+
+def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_link: dict, files: dict,
+                  definitions: dict) -> list[CharEdit]:
+    link = span.link
+    if link is None:
+        return []
+    repo = link.repo_id.casefold()
+    pinned = target.repository(link.repo_id) if target is not None else None
+    repins = pinned is not None and link.ref_is_sha and same_commit(link.ref, pinned.old)
+    path = link.path.rstrip("/")
+    move = by_link.get((repo, path, link.lines)) if link.kind != "commit" else None
+    if move is None and repins and link.kind != "commit":
+        move = by_link.get((repo, path, None))
+    if not repins and (move is None or not move.corrected):
+        return []  # another repository, or a commit cited on purpose: as written
+    new_path = path
+    if repins and link.kind != "commit":
+        new_path = move.new_path if move is not None else files.get(path, path)
+    url = rewritten_url(span.url, link, target.new if repins else None, move, new_path)
+    changes = []
+    if url != span.url:
+        changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))
+    if link.kind == "commit":
+        return changes
+    label = definition_label(text, span.start)
+    if label is not None:
+        definitions[label] = (move, path, new_path)
+    shown = link_text_span(text, span.start)
+    if shown is not None:
+        changes.extend(text_changes(number, text, shown, move, path, new_path, "link text"))
+    return changes
