@@ -29,7 +29,16 @@ from .model import Evidence, EvidenceKind, Report, Source
 from . import repomap
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .binding import Binding
+from .resultcache import ResultCache, encode, evidence_key
 from .targets import TargetPaths
+
+
+class _Unkept(Exception):
+    """A result that depends on git failing to read something: used this run, never kept."""
+
+    def __init__(self, result) -> None:
+        super().__init__()
+        self.result = result
 
 
 def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
@@ -115,6 +124,8 @@ class Engine(TargetPaths):
         self._named: set[str] | None = None
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
+        #: results kept across runs (:mod:`.resultcache`); the plugin sets it from pytest's cache
+        self.results = ResultCache(None)
         #: each claims file's bytes as loaded (by resolved path), for the same reason
         self.claims_bytes: dict[str, bytes] = {}
 
@@ -386,13 +397,17 @@ class Engine(TargetPaths):
                 verify.AMBIGUOUS, binding.pin, evidence.path,
                 message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
             )
+        elif (kept := self.results.get(self._pin_key(binding, evidence), ResultCache.MISS)) is not ResultCache.MISS:
+            result = kept
         else:
             start = time.perf_counter()
             snapshot = binding.store.snapshot(binding.pin)
             if (binding.store.path, binding.pin) not in self._prefetched:
-                # The run's other citations at this pin will be read too: one batch.
+                # The run's other citations at this pin will be read too (those
+                # the result cache does not answer): one batch.
                 self._prefetched.add((binding.store.path, binding.pin))
-                snapshot.prefetch(evidence.path for _, evidence in self._cited_at(binding))
+                snapshot.prefetch(other.path for _, other in self._cited_at(binding)
+                                  if not self.results.has(self._pin_key(binding, other)))
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
@@ -405,6 +420,7 @@ class Engine(TargetPaths):
             if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
                 result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
+            self.results.put(self._pin_key(binding, evidence), result)
         if result.status == verify.FILE_MISSING and evidence.source:
             source = report.source(evidence.source)
             if source is not None and source.registered and evidence.label != "source register":
@@ -437,9 +453,14 @@ class Engine(TargetPaths):
             binding = self.binding(report, item.source, item.pin)
             if binding.pin is None:
                 continue
-            start = time.perf_counter()
-            resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
-            self.timing.add("symbols", time.perf_counter() - start)
+            # The resolved evidence keeps the report line: the key is all of it.
+            cache_key = self.results.key("resolve", binding.pin, encode(item))
+            resolved = self.results.get(cache_key, ResultCache.MISS)
+            if resolved is ResultCache.MISS:
+                start = time.perf_counter()
+                resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
+                self.timing.add("symbols", time.perf_counter() - start)
+                self.results.put(cache_key, resolved)
             if resolved is not None:
                 out.append(resolved)
         return out
@@ -509,20 +530,26 @@ class Engine(TargetPaths):
                 except RevisionError as exc:
                     rev, problem = None, str(exc)
             if rev is not None:
-                start = time.perf_counter()
-                try:
-                    snapshot = binding.store.snapshot(rev)
-                    # at the against-revision the boundary follows renames, as evidence does
-                    followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
-                    result = predicates.evaluate(followed.predicate, snapshot)
-                    if followed.moves:
-                        result = replace(result, followed=followed.moves,
-                                         message=f"{followed.note}: {result.message}")
-                except RepoError as exc:
-                    # The search could not run: an error, never a pass (an absence over
-                    # files that could not be read proves nothing).
-                    result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
-                self.timing.add("predicates", time.perf_counter() - start)
+                cache_key = self.results.key("predicate", binding.pin, rev, self.options.max_file_bytes,
+                                             encode(predicate))
+                result = self.results.get(cache_key, ResultCache.MISS)
+                if result is ResultCache.MISS:
+                    start = time.perf_counter()
+                    try:
+                        snapshot = binding.store.snapshot(rev)
+                        # at the against-revision the boundary follows renames, as evidence does
+                        followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
+                        result = predicates.evaluate(followed.predicate, snapshot)
+                        if followed.moves:
+                            result = replace(result, followed=followed.moves,
+                                             message=f"{followed.note}: {result.message}")
+                    except RepoError as exc:
+                        # The search could not run: an error, never a pass (an absence over
+                        # files that could not be read proves nothing).
+                        result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
+                    self.timing.add("predicates", time.perf_counter() - start)
+                    if not result.error:  # a search that could not run may run next time
+                        self.results.put(cache_key, result)
                 answer = (result, None)
             else:
                 answer = (None, problem)
@@ -627,9 +654,23 @@ class Engine(TargetPaths):
         key = (report.path, evidence)
         if key in self._drift_results:
             return self._drift_results[key]
-        result = None
         pin = self.pin_result(report, evidence)
         binding = self.binding(report, evidence.source, evidence.pin)
+        cache_key = self._drift_key(binding, evidence)
+        result = self.results.get(cache_key, ResultCache.MISS)
+        if result is ResultCache.MISS:
+            try:
+                result = self._drift(binding, evidence, pin)
+                if not (binding.store is not None and binding.store.skipped_paths):
+                    # A diff that had to skip blobs the clone lacks may say otherwise once they are fetched.
+                    self.results.put(cache_key, result)
+            except _Unkept as unkept:
+                result = unkept.result
+        self._drift_results[key] = result
+        return result
+
+    def _drift(self, binding: Binding, evidence: Evidence, pin: verify.PinResult) -> drift.DriftResult | None:
+        result = None
         if pin.status in (verify.MISSING, verify.FILE_MISSING) and binding.store is not None and self.drift_enabled:
             result = self._ahead(binding, evidence)
         elif pin.ok and binding.store is not None and binding.pin is not None and self.drift_enabled:
@@ -643,6 +684,10 @@ class Engine(TargetPaths):
                 snapshot = binding.store.snapshot(against)
                 if pair not in self._drift_started:  # the first drift check from this pin to against
                     self._drift_started.add(pair)
+                    if against not in (binding.pin, AGAINST_WORKTREE):
+                        # One line diff for the pair, limited to the files the run cites.
+                        binding.store.expect_changes(binding.pin, against,
+                                                     {e.path for _, e in self._cited_at(binding)})
                     if against != binding.pin:
                         self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} "
                                        f"to {against[:12]}")
@@ -666,7 +711,6 @@ class Engine(TargetPaths):
                     result = drift.DriftResult(drift.UNREADABLE, against, None, None, pin.lines,
                                                old_path=evidence.path, message=str(exc))
                 self.timing.add("drift", time.perf_counter() - start)
-        self._drift_results[key] = result
         return result
 
     def _ahead(self, binding: Binding, evidence: Evidence) -> drift.DriftResult | None:
@@ -681,9 +725,27 @@ class Engine(TargetPaths):
         try:
             return drift.ahead(evidence, binding.store.snapshot(against))
         except RepoError:
-            return None  # the pin item already says what is wrong
+            raise _Unkept(None) from None  # the pin item already says what is wrong
         finally:
             self.timing.add("drift", time.perf_counter() - start)
+
+    # -- results kept across runs -------------------------------------------
+    def _pin_key(self, binding: Binding, evidence: Evidence) -> str | None:
+        return self.results.key("pin", binding.pin, evidence_key(evidence), self.options.want_symbols,
+                                self.options.max_file_bytes)
+
+    def _drift_key(self, binding: Binding, evidence: Evidence) -> str | None:
+        """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
+        if not self.drift_enabled or binding.store is None or binding.pin is None:
+            return None
+        try:
+            against = self.against_rev(binding.store)
+        except RevisionError:
+            return None
+        if against == AGAINST_WORKTREE:
+            return None  # the working tree has no id that says it did not change
+        return self.results.key("drift", binding.pin, against, evidence_key(evidence), self.options.want_symbols,
+                                self.options.max_file_bytes, sorted(self._reports_inside(binding.store)))
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
         """The loaded reports that lie in ``store``'s working tree, as repository paths."""
@@ -732,6 +794,11 @@ class Engine(TargetPaths):
         phases = Timing(defaultdict(float, self.timing.phases))
         phases.add("git", sum(s.git_seconds for s in self._stores.values() if isinstance(s, GitStore)))
         phases.add("tree_sitter", symbols.stats().seconds)
+        # Counts, not seconds: what the result cache answered and what git had to read.
+        phases.add("blobs_read", sum(s.blobs_read for s in self._stores.values() if isinstance(s, GitStore)))
+        if self.results.enabled:
+            phases.add("results_cached", self.results.hits)
+            phases.add("results_computed", self.results.misses)
         return phases.as_json()
 
     def _announce(self, message: str) -> None:

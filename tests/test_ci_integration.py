@@ -102,7 +102,8 @@ def test_junit_properties_and_json_timing(pytester, setup):
 
 def test_verbose_runs_say_when_the_tree_is_searched(pytester, setup):
     repo, report = setup
-    quiet = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}")
+    # uncached, so that the verbose run below does the work (a rerun answered from the cache follows nothing)
+    quiet = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-p", "no:cacheprovider")
     assert "memreport: searching" not in quiet.stdout.str()
     loud = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-v")
     # the one edited quotation is no longer in its file: the tree is searched for it

@@ -69,6 +69,8 @@ class BlobReader:
         self._reader_lock = threading.Lock()
         self._cache_lock = threading.Lock()
         self._trees: dict[str, str] = {}
+        #: blobs fetched from git and decoded (not answered by the cache)
+        self.blobs_read = 0
 
     def close(self) -> None:
         """End the persistent ``cat-file`` processes."""
@@ -186,5 +188,6 @@ class BlobReader:
         if cached is not None:
             return cached if cached.path == path else replace(cached, path=path)
         decoded = textfile.decode(path, oid, data, self.max_file_bytes)
+        self.blobs_read += 1
         self.blobs.put(oid, decoded)
         return decoded

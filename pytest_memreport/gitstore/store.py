@@ -19,7 +19,7 @@ from .catfile import DEFAULT_CACHE_BYTES, BlobCache, BlobReader
 from .commit import CommitSnapshot
 from .errors import RepoError, RevisionError
 from .history import History, LogCommit
-from .hunks import Hunks, LineCounts
+from .hunks import Hunks, LineCounts, Patches
 from .objects import HEX_OID, OBJECT_FORMATS, SHORT_HEX, object_format
 from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
@@ -65,6 +65,7 @@ class GitStore:
         self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
         self._history = History(self._runner, self.resolve, self.snapshot)
         self._hunks = Hunks(self._history, WORKTREE)
+        self._patches = Patches(self._runner, self._history)
         self._missing: dict[tuple[str, ...], frozenset[str]] = {}
         self._cache_lock = threading.RLock()
         self._resolved: dict[str, str] = {}
@@ -80,6 +81,11 @@ class GitStore:
     def git_seconds(self) -> float:
         """Seconds spent waiting on git (commands and blob reads), for the JSON timing."""
         return self._runner.seconds
+
+    @property
+    def blobs_read(self) -> int:
+        """How many blobs were fetched from git (a count for the JSON timing)."""
+        return self._reader.blobs_read
 
     @property
     def git_commands(self) -> int:
@@ -300,6 +306,14 @@ class GitStore:
                          self.path, self._runner.env)
         text = result.stdout.decode("ascii", "replace").strip()
         return int(text) if result.returncode == 0 and text.isdigit() else None
+
+    def expect_changes(self, old: str, new: str, paths) -> None:
+        """Limit the pair's one line diff to ``paths`` (see :meth:`.hunks.Patches.expect`)."""
+        self._patches.expect(old, new, paths)
+
+    def file_change(self, old: str, new: str, path: str):
+        """``path``'s new path and git's hunks from ``old`` to ``new`` (see :meth:`.hunks.Patches.change`)."""
+        return self._patches.change(old, new, path)
 
     def follow(self, path: str, old: str, new: str) -> str | None:
         """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when deleted (see :meth:`History.follow`)."""

@@ -23,6 +23,7 @@ from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
 from .items import ENGINE_KEY, MemreportItem
+from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
 from ..outputs import annotations as gh, files, sarif, staleness, stepsummary
@@ -30,6 +31,7 @@ from ..outputs.results import ResultLog, build_json, text_only_line
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
 from .notices import config_warning
+from ..resultcache import ResultCache
 
 
 def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:
@@ -42,10 +44,15 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     engine.loaded_paths = paths
     # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
     engine.corrects_anchors = bool(config.getoption("memreport_write") or config.getoption("memreport_diff"))
+    if config.pluginmanager.has_plugin("cacheprovider"):
+        # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
+        # Asked for only when a result is first looked up (the cache plugin is configured by then).
+        engine.results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
     config.stash[ENGINE_KEY] = engine
     session = MemreportSession(config, engine, paths, shard)
     session.outputs = outputs
     config.pluginmanager.register(session, "memreport-session")
+    config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
     engine.progress = _progress_writer(config, session)
     if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
         # Under pytest-xdist the controller reads no report while items run: read
@@ -320,6 +327,8 @@ class MemreportSession:
             self.worker_timings.append(json.loads(sent))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        # Each process writes its own result file; the controller folds them (xdist workers end first).
+        self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
             self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
             return

@@ -23,7 +23,7 @@ from ...gitstore import WORKTREE
 from ...model import Evidence, EvidenceKind, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import blame, follow, ranges, search
+from . import blame, follow, linemap, ranges, search
 from .results import (
     AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED,
     UNREADABLE, DriftResult,
@@ -257,7 +257,8 @@ class _Drift:
         if home is not None:
             textfile = self.against.read(home)
             if textfile is not None and textfile.is_text:
-                found = _locate(quote, textfile, home, self.pin.lines)
+                # Lines git's diff leaves untouched are where it says; only touched ones are searched.
+                found = self._mapped(home) or _locate(quote, textfile, home, self.pin.lines)
                 if found is not None:
                     lines, by_tokens = found
                     if home != self.path:
@@ -282,6 +283,27 @@ class _Drift:
             return self.result(DELETED, None, None, note=note,
                                message=f"{self.path} {gone} {self.where} and the quotation occurs nowhere")
         return self._changed(pattern, quote, home, note)
+
+    def _mapped(self, home: str) -> tuple[LineRange, bool] | None:
+        """The pin's lines at their place in ``home`` by git's hunks (:mod:`.linemap`), if untouched."""
+        lines = linemap.mapped(self.store, self.pin_sha, self.against.rev, self.path, home, self.pin.lines)
+        return (lines, self.pin.by_tokens) if lines is not None else None
+
+    def _shifted_definition(self, old, path: str, textfile) -> symbols.Definition | None:
+        """The pin's enclosing definition at its new place when no hunk of git's diff
+        touches it (:mod:`.linemap`), checked to be the very same text; else ``None``."""
+        if old is None or symbols.language_for(path) != symbols.language_for(self.path):
+            return None
+        new_lines = linemap.mapped(self.store, self.pin_sha, self.against.rev, self.path, path, old.lines)
+        pinned = self.pinned_text
+        if new_lines is None or pinned is None:
+            return None
+        column = old.start - linemap.line_offset(pinned.text, old.lines.start)
+        start = linemap.line_offset(textfile.text, new_lines.start) + column
+        end = start + (old.end - old.start)
+        if column < 0 or textfile.text[start:end] != pinned.text[old.start:old.end]:
+            return None
+        return replace(old, lines=new_lines, start=start, end=end)
 
     def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:
         first = places[0]
@@ -330,6 +352,10 @@ class _Drift:
             # A file renamed without an edit: the same definition encloses the quote.
             return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
         old = self.pin_symbol
+        shifted = self._shifted_definition(old, path, textfile)
+        if shifted is not None:
+            # git's diff leaves the whole definition untouched: it is the same one, moved; no parse.
+            return self.result(status, path, lines, symbol=shifted, old_symbol=old, **fields)
         text = textfile.text
         pinned = self.pinned_text
         if old is not None and textfile.oid and pinned is not None and (

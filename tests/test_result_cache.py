@@ -1,0 +1,198 @@
+"""Results kept across runs under pytest's cache: a rerun of unchanged targets reads
+no blob and runs no check; anything a result depends on changing makes it miss."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from pytest_memreport.checks.drift import DriftResult, Place
+from pytest_memreport.model import Evidence, EvidenceKind, LineRange
+from pytest_memreport.resultcache import ResultCache, decode, encode
+
+STORE_PY = textwrap.dedent(
+    '''\
+    """A tiny store."""
+
+    LIMIT = 200
+
+
+    def add(entries, entry):
+        entries.append(entry)
+        return entries[-LIMIT:]
+    '''
+)
+
+
+def report(pin: str) -> str:
+    return textwrap.dedent(
+        f"""\
+        Store report
+
+        The target is at SRC-1 commit {pin}.
+
+        MEM-OBJ-store
+
+        Label: Store
+
+        The store keeps the newest entries. SRC-1: pkg/store.py.
+
+        LIMIT = 200 --- pkg/store.py
+
+        entries.append(entry) --- pkg/store.py:6-8
+
+        • implementation conclusion status: afforded
+        • operation conclusion status: uninspected
+        """
+    )
+
+
+@pytest.fixture
+def target(make_repo):
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/store.py": STORE_PY}, "initial")
+    return repo, pin
+
+
+def run(pytester, pin: str, repo, *args: str):
+    path = pytester.path / "report.txt"
+    path.write_text(report(pin), encoding="utf-8")
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo.path}",
+                                "--memreport-json", str(out), "-rA", *args)
+    data = json.loads(out.read_text())
+    return result, data
+
+
+def statuses(data) -> list:
+    (rep,) = data["reports"]
+    return [(e["line"], e["at_pin"]["status"], (e.get("at_against") or {}).get("status"))
+            for r in rep["records"] for e in r["evidence"]]
+
+
+def test_a_rerun_of_unchanged_targets_reads_no_blob_and_computes_nothing(pytester, target):
+    repo, pin = target
+    repo.commit({"pkg/other.py": "x = 1\n", "pkg/store.py": "# head\n" + STORE_PY}, "shift")
+    first, cold = run(pytester, pin, repo)
+    first.assert_outcomes(passed=8)
+    assert cold["timing"]["results_computed"] > 0 and cold["timing"]["blobs_read"] > 0
+    second, warm = run(pytester, pin, repo)
+    second.assert_outcomes(passed=8)
+    assert warm["timing"]["blobs_read"] == 0
+    assert warm["timing"]["results_computed"] == 0
+    assert warm["timing"]["results_cached"] == cold["timing"]["results_computed"]
+    assert statuses(warm) == statuses(cold)
+    assert ("shifted" in {s[2] for s in statuses(warm)})
+    assert [line for line in first.outlines if "PASSED" in line] == [line for line in second.outlines if "PASSED" in line]
+
+
+def test_a_changed_blob_under_the_same_revision_name_misses_the_cache(pytester, target):
+    repo, pin = target
+    _, cold = run(pytester, pin, repo)
+    assert {s[2] for s in statuses(cold)} == {"unchanged"}
+    # HEAD (the default against-revision) now names a commit whose blob differs.
+    repo.commit({"pkg/store.py": STORE_PY.replace("LIMIT = 200", "LIMIT = 250")}, "edit")
+    result, warm = run(pytester, pin, repo)
+    assert warm["timing"]["results_computed"] > 0 and warm["timing"]["blobs_read"] > 0
+    assert ("changed" in {s[2] for s in statuses(warm)})
+    result.assert_outcomes(passed=7, failed=1)
+
+
+def test_cache_clear_and_no_cacheprovider_behave_as_pytest_users_expect(pytester, target):
+    repo, pin = target
+    run(pytester, pin, repo)
+    _, cleared = run(pytester, pin, repo, "--cache-clear")
+    assert cleared["timing"]["results_cached"] == 0 and cleared["timing"]["results_computed"] > 0
+    _, warm = run(pytester, pin, repo)
+    assert warm["timing"]["results_computed"] == 0
+    _, uncached = run(pytester, pin, repo, "-p", "no:cacheprovider")
+    assert "results_cached" not in uncached["timing"] and uncached["timing"]["blobs_read"] > 0
+
+
+def test_xdist_workers_share_the_cache(pytester, target):
+    repo, pin = target
+    repo.commit({"pkg/store.py": "# head\n" + STORE_PY}, "shift")
+    first, cold = run(pytester, pin, repo, "-n", "2")
+    first.assert_outcomes(passed=8)
+    second, warm = run(pytester, pin, repo, "-n", "2")
+    second.assert_outcomes(passed=8)
+    assert warm["timing"]["results_computed"] == 0 and warm["timing"]["blobs_read"] == 0
+    assert statuses(warm) == statuses(cold)
+
+
+def test_the_working_tree_is_never_answered_from_the_cache(pytester, target):
+    repo, pin = target
+    run(pytester, pin, repo, "--memreport-against", "worktree")
+    (repo.path / "pkg/store.py").write_text(STORE_PY.replace("LIMIT = 200", "LIMIT = 9"), encoding="utf-8")
+    result, data = run(pytester, pin, repo, "--memreport-against", "worktree")
+    assert "changed" in {s[2] for s in statuses(data)}
+    result.assert_outcomes(passed=7, failed=1)
+
+
+def test_values_round_trip_and_foreign_classes_are_refused(tmp_path):
+    result = DriftResult("relocated", "abc", "b.py", LineRange(3, 4), LineRange(1, 2),
+                         candidates=(Place("b.py", LineRange(3, 4)),), note=None, message="m")
+    evidence = Evidence(EvidenceKind.QUOTE, "a.py", 3, 3, text="x", cited_lines=LineRange(1, 2), context=("a", "b"))
+    assert decode(json.loads(json.dumps(encode(result)))) == result
+    assert decode(json.loads(json.dumps(encode(evidence)))) == evidence
+    with pytest.raises(ValueError):
+        decode({"d": "os:system", "f": {}})
+    cache = ResultCache(tmp_path / "c", identity="test")
+    cache.put(cache.key("k"), result)
+    cache.save()
+    again = ResultCache(tmp_path / "c", identity="test")
+    assert again.get(again.key("k")) == result and again.hits == 1
+    other_code = ResultCache(tmp_path / "c", identity="other")
+    assert other_code.get(other_code.key("k")) is None and other_code.misses == 1
+
+
+def test_failure_summary_does_not_scan_every_items_setup_and_teardown(pytester, target):
+    """pytest scans stats[""] once per failure shown; memreport's empty reports stay out of it,
+    while another test's teardown output is still shown with its failure."""
+    repo, pin = target
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_terminal_summary(terminalreporter):
+            filed = terminalreporter.stats.get("", [])
+            print("FILED", len(filed), sum("memreport" in r.keywords for r in filed))
+        """
+    )
+    pytester.makepyfile(
+        test_other="""
+        import pytest
+
+        @pytest.fixture
+        def noisy():
+            yield
+            print("teardown says hello")
+
+        def test_fails(noisy):
+            assert False
+        """
+    )
+    path = pytester.path / "report.txt"
+    path.write_text(report(pin).replace("LIMIT = 200 ---", "LIMIT = 201 ---"), encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo.path}", "test_other.py",
+                                "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=6, failed=2, skipped=1)
+    out = result.stdout.str()
+    assert "FILED 2 0" in out  # test_fails' setup and teardown only
+    assert "teardown says hello" in out and "LIMIT = 201" in out
+
+
+def test_many_files_are_folded_into_one_and_nothing_is_lost(tmp_path):
+    folder = tmp_path / "c"
+    for n in range(12):
+        cache = ResultCache(folder, identity="test")
+        cache.put(cache.key(n), LineRange(n + 1, n + 1))
+        cache.save()  # a worker's file each
+    assert len(list(folder.glob("results-*.json"))) == 12
+    ResultCache(folder, identity="test").save(fold=True)  # the controller, having looked nothing up
+    assert len(list(folder.glob("results-*.json"))) == 1
+    again = ResultCache(folder, identity="test")
+    assert [again.get(again.key(n)) for n in range(12)] == [LineRange(n + 1, n + 1) for n in range(12)]
