@@ -183,8 +183,8 @@ def test_blocks_in_a_record_and_unattachable_blocks_warn(pytester, make_repo):
     assert outcomes["store.md::claims"] == "PASSED"
     out = result.stdout.str()
     # neither the annotation's block nor the misnamed fence is silently dropped
-    assert "store.md:18: MemreportWarning: store.md:18: memreport block inside the annotation of RT-RTE-elsewhere" in out
-    assert "store.md:22: MemreportWarning: store.md:22: ```memreport-yaml block is not read as claims" in out
+    assert "store.md:18: MemreportWarning: memreport block inside the annotation of RT-RTE-elsewhere" in out
+    assert "store.md:22: MemreportWarning: ```memreport-yaml block is not read as claims" in out
     assert not any("RT-RTE-elsewhere" in node for node in outcomes)
 
 

@@ -4,6 +4,7 @@ hashes files the repository's way."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -37,17 +38,25 @@ def sha256_repo(tmp_path):
 def test_a_sha256_pin_is_recognised_and_checked(pytester, sha256_repo, written):
     repo, pin = sha256_repo
     shown = pin if written == "full" else pin[:12]
-    result = run_report(pytester, records_report(shown, "return entries[-LIMIT:] --- store.py"), repo)
-    out = assert_clean(result)
+    result = run_report(pytester, records_report(shown, "return entries[-LIMIT:] --- store.py"), repo,
+                        "--memreport-json=out.json")
+    assert_clean(result)
     result.assert_outcomes(passed=4)
-    assert "evidence 1 found; drift 1 shifted" in out
+    assert drift_statuses(pytester) == [("found", "shifted")]
+
+
+def drift_statuses(pytester) -> list[tuple[str, str]]:
+    """(at the pin, at the against-revision) of every quotation in the run's JSON."""
+    data = json.loads((pytester.path / "out.json").read_text())
+    return [(e["at_pin"]["status"], e["at_against"]["status"]) for r in data["reports"] for rec in r["records"]
+            for e in rec["evidence"] if e["kind"] == "quote"]
 
 
 def test_worktree_mode_hashes_files_in_the_repository_format(pytester, sha256_repo):
     repo, pin = sha256_repo
     result = run_report(pytester, records_report(pin, "return entries[-LIMIT:] --- store.py"), repo,
-                        "--memreport-against", "worktree")
-    out = assert_clean(result)
+                        "--memreport-against", "worktree", "--memreport-json=out.json")
+    assert_clean(result)
     result.assert_outcomes(passed=4)
     store = GitStore.open(repo)
     try:
@@ -56,4 +65,4 @@ def test_worktree_mode_hashes_files_in_the_repository_format(pytester, sha256_re
         assert len(entry.oid) == 64
     finally:
         store.close()
-    assert "drift 1 shifted" in out
+    assert drift_statuses(pytester) == [("found", "shifted")]
