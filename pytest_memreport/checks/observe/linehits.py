@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...model import LineRange
+from .coverage import _runs
 from .results import ERROR, CannotRun
 
 #: the largest line-hit file read (a tracefile of a very large project is a few MB)
@@ -112,13 +113,3 @@ def linehits_report(hits: dict[str, dict[int, int]], quoted: Sequence[tuple[str,
             report["missed"].append(span)
     report["exercised"] = executable > 0 and not report["missed"]
     return report
-
-
-def _runs(numbers: list[int]) -> list[list[int]]:
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and runs[-1][1] == n - 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return runs
