@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .gitstore import GitStore
+from .model import Report, Source
 
 
 @dataclass(frozen=True)
@@ -25,3 +26,9 @@ class Binding:
     repo_label: str = ""
     stated_pin: str | None = None
     line: int | None = None
+
+
+def where_stated(report: Report, source: Source) -> str:
+    """``file:line`` where a source (its register row or pin) is stated."""
+    where = source.file or report.path
+    return f"{where}:{source.line}" if source.line else where

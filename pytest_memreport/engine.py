@@ -14,22 +14,21 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .dialects import claims as claims_mod
-from .checks import clones, drift, predicate_follow, predicates, symbolrefs, verify
+from .checks import clones, drift, predicates, symbolrefs, verify
 from .text import symbols
-from .dialects.claims import ClaimsError, ClaimsFile, Predicate
-from .dialects.claims.assembly import ReportClaims, assemble
+from .dialects.claims import ClaimsError, ClaimsFile
+from .dialects.claims.assembly import ReportClaims
 from .dialects import ReportError, decode_report, parse_folder, read_report_bytes
-from .dialects.inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from .dialects.runs import RunFile
 from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
-from . import repomap
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
-from .binding import Binding
+from .binding import Binding, where_stated
 from .resultcache import ResultCache, encode, evidence_key
+from .claimchecks import ClaimChecks
+from .repositories import TargetRepositories
 from .targets import TargetPaths
 
 
@@ -67,26 +66,7 @@ class Timing:
             self.phases[phase] += float(seconds)
 
 
-def covers_problems(claims: ReportClaims) -> tuple[str, ...]:
-    """``covers: true`` on commands coverage.py cannot measure, refused before anything runs."""
-    from .checks.observe.coverage import covers_problem
-
-    found = []
-    for observations in claims.observations.values():
-        for observation in observations:
-            problem = covers_problem(observation)
-            if problem:
-                found.append(f"{observation.file}:{observation.line}: {problem}")
-    return tuple(found)
-
-
-def _where_stated(report: Report, source: Source) -> str:
-    """``file:line`` where a source (its register row or pin) is stated."""
-    where = source.file or report.path
-    return f"{where}:{source.line}" if source.line else where
-
-
-class Engine(TargetPaths):
+class Engine(TargetRepositories, ClaimChecks, TargetPaths):
     """Caches everything one process needs: parsed reports, stores, results."""
 
     def __init__(self, options: RunOptions) -> None:
@@ -206,103 +186,6 @@ class Engine(TargetPaths):
                 continue
         return out
 
-    # -- targets ---------------------------------------------------------
-    def store_for(self, report: Report, source_id: str | None) -> GitStore:
-        """The target repository of a source; raises :class:`RepoError`."""
-        repo_path = self._repo_path(report, source_id)
-        key = repo_path.resolve()
-        store = self._stores.get(key)
-        if store is None:
-            try:
-                store = GitStore.open(repo_path, max_file_bytes=self.options.max_file_bytes)
-            except RepoError as exc:
-                store = exc
-            self._stores[key] = store
-        if isinstance(store, RepoError):
-            raise store
-        return store
-
-    def _repo_path(self, report: Report, source_id: str | None) -> Path:
-        repos = self.options.repos
-        if source_id is not None and source_id in repos:
-            return Path(repos[source_id])
-        named = self._named_repo(report, source_id)
-        if named is not None:
-            return named
-        claimed = self.claims_for(report).source(source_id)
-        if claimed is not None and claimed.repo_path is not None and None not in repos:
-            return claimed.repo_path
-        found = self.lookup(report, source_id)
-        if found is not None and found.path is not None:
-            return found.path
-        if self.is_unmapped(report, source_id):
-            # A link to another repository (owner/name) needs its own mapping.
-            raise RepoError(self.unmapped_problem(report, source_id))
-        if None in repos:
-            return Path(repos[None])
-        source = report.source(source_id)
-        mapped = [m.key for m in self.options.repo_map.mappings] if self.options.repo_map else []
-        if source is not None and source.repository and mapped:
-            given = ", ".join(sorted(mapped))
-            raise RepoError(
-                f"{_where_stated(report, source)}: the report names {source.repository}, but --memreport-repo "
-                f"maps only {given}; give --memreport-repo {source.repository}=PATH"
-            )
-        return self.report_file(report).resolve().parent
-
-    def lookup(self, report: Report, source_id: str | None):
-        """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""
-        repo_id = repomap.repo_id(report, source_id)
-        if repo_id is None or not self.options.repo_map:
-            return None
-        return self.options.repo_map.lookup(repo_id)
-
-    def _named_repo(self, report: Report, source_id: str | None) -> Path | None:
-        """The clone given for the repository the report names for this source
-        (``github.com/owner/name`` → ``--memreport-repo owner/name=PATH``), matched
-        case-insensitively as GitHub does; also for a link's ``owner/name``."""
-        source = report.source(source_id)
-        wanted = source.repository if source is not None and source.repository else None
-        if wanted is None and source_id and "/" in source_id:
-            wanted = source_id
-        if wanted is None:
-            return None
-        folded = wanted.casefold()
-        for key, path in self.options.repos.items():
-            if key is not None and "/" in key and key.casefold() == folded:
-                return Path(path)
-        for claims_file in self.claims_for(report).files:
-            for claimed in claims_file.sources:
-                if claimed.id.casefold() == folded and claimed.repo_path is not None:
-                    return claimed.repo_path
-        return None
-
-    def is_unmapped(self, report: Report, source_id: str | None) -> bool:
-        """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
-        if source_id is None or "/" not in source_id or source_id in self.options.repos:
-            return False
-        found = self.lookup(report, source_id)
-        if found is not None and found.path is not None:
-            return False
-        if None in self.options.repos or self._named_repo(report, source_id) is not None:
-            return False
-        claimed = self.claims_for(report).source(source_id)
-        return claimed is None or claimed.repo_path is None
-
-    def unmapped_problem(self, report: Report, source_id: str) -> str:
-        """One line: which repository has no clone, where it was looked for, and what to give."""
-        repo_map = self.options.repo_map
-        close = repo_map.suggestion(source_id, self.all_repositories_named()) if repo_map else None
-        return repomap.no_clone(report.path, source_id, self.lookup(report, source_id), repo_map, close)
-
-    def all_repositories_named(self) -> set[str]:
-        """Every ``owner/name`` the loaded reports name (computed once)."""
-        if self._named is None:
-            self._named = set()
-            for report in self.loaded_reports():
-                self._named |= repomap.repositories_named(report)
-        return self._named
-
     def unchecked(self, report: Report) -> tuple[str, str, list[Binding]] | None:
         """Why none of the report's evidence can be checked against a repository:
         ``(code, one line, bindings)``; ``None`` when some of it can.
@@ -360,7 +243,7 @@ class Engine(TargetPaths):
             return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
         label = str(store.path)
         if stated is None:
-            where = _where_stated(report, source)
+            where = where_stated(report, source)
             return Binding(
                 sid, store, None, "unpinned",
                 f"{where}: no pinned commit for {sid}; state it in the report (e.g. `{sid} commit <sha>`) "
@@ -372,7 +255,7 @@ class Engine(TargetPaths):
             sha = store.resolve(stated)
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
-            where = _where_stated(report, source)
+            where = where_stated(report, source)
             guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)))
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
                            source.line)
@@ -464,132 +347,6 @@ class Engine(TargetPaths):
             if resolved is not None:
                 out.append(resolved)
         return out
-
-    # -- claims ----------------------------------------------------------
-    def _claims_file(self, path: Path) -> ClaimsFile | ClaimsError | None:
-        key = Path(path).resolve()
-        if key not in self._claims_files:
-            try:
-                # regular files only: a FIFO or device here must not hang the run
-                self.claims_bytes[str(key)] = read_regular(key, MAX_CLAIMS_BYTES)
-            except (OSError, InputRefused):
-                pass  # load_claims says why it cannot be read
-            try:
-                self._claims_files[key] = claims_mod.load_claims(path)
-            except ClaimsError as exc:
-                self._claims_files[key] = exc
-        return self._claims_files[key]
-
-    def claims_for(self, report: Report) -> ReportClaims:
-        """Predicates and observations for the records ``report`` declares.
-
-        Claims come from the report's own ``<stem>.claims.yaml``, from files
-        named with ``--memreport-claims`` (each record goes to the report that
-        declares it) and from inline ```memreport blocks.
-        """
-        cached = self._report_claims.get(report.path)
-        if cached is not None:
-            return cached
-        files: list[ClaimsFile] = []
-        errors: list[str] = []
-        beside = claims_mod.claims_path_for(self.report_file(report))
-        # beside.exists(): a FIFO or device there is refused, not silently skipped
-        candidates = ([beside] if beside.exists() else []) + [Path(p) for p in self.options.claims]
-        for path in candidates:
-            loaded = self._claims_file(path)
-            if isinstance(loaded, ClaimsError):
-                if path == beside or not any(str(path) in e for e in errors):
-                    errors.extend(loaded.messages)
-            elif loaded is not None and loaded not in files:
-                files.append(loaded)
-        others = frozenset(claims_mod.claims_path_for(p).resolve() for p in self.loaded_paths)
-        result = assemble(report, files, beside, errors, max(1, len(self.loaded_paths)), others)
-        refused = covers_problems(result)
-        if refused:
-            result = replace(result, errors=result.errors + refused)
-        self._report_claims[report.path] = result
-        return result
-
-    def predicate_result(self, report: Report, predicate: Predicate, at_against: bool = False):
-        """A predicate evaluated at the pin, or at the against-revision.
-
-        Returns ``(result, problem)``: ``problem`` is a one-line reason when
-        the revision cannot be checked (then ``result`` is ``None``).
-        """
-        key = (report.path, predicate, at_against)
-        if key in self._predicate_results:
-            return self._predicate_results[key]
-        binding = self.binding(report, predicate.source or self.default_source(report))
-        answer: tuple = (None, binding.problem)
-        if binding.pin is not None:
-            rev = binding.pin
-            problem = None
-            if at_against:
-                try:
-                    rev = self.against_rev(binding.store)
-                except RevisionError as exc:
-                    rev, problem = None, str(exc)
-            if rev is not None:
-                cache_key = self.results.key("predicate", binding.pin, rev, self.options.max_file_bytes,
-                                             encode(predicate))
-                result = self.results.get(cache_key, ResultCache.MISS)
-                if result is ResultCache.MISS:
-                    start = time.perf_counter()
-                    try:
-                        snapshot = binding.store.snapshot(rev)
-                        # at the against-revision the boundary follows renames, as evidence does
-                        followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
-                        result = predicates.evaluate(followed.predicate, snapshot)
-                        if followed.moves:
-                            result = replace(result, followed=followed.moves,
-                                             message=f"{followed.note}: {result.message}")
-                    except RepoError as exc:
-                        # The search could not run: an error, never a pass (an absence over
-                        # files that could not be read proves nothing).
-                        result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
-                    self.timing.add("predicates", time.perf_counter() - start)
-                    if not result.error:  # a search that could not run may run next time
-                        self.results.put(cache_key, result)
-                answer = (result, None)
-            else:
-                answer = (None, problem)
-        self._predicate_results[key] = answer
-        return answer
-
-    @staticmethod
-    def default_source(report: Report) -> str | None:
-        """The source a claim without ``source:`` is checked in: the report's first
-        (a review's ``owner/name``, mapped like its links are)."""
-        return report.sources[0].id if report.sources else None
-
-    # -- observations ----------------------------------------------------
-    def observation_result(self, report: Report, record, observation):
-        """Run one observation at the pin (once per process); ``(result, problem)``.
-        ``record`` is ``None`` for an observation of the report as a whole."""
-        from .checks import observe
-
-        key = (report.path, observation)
-        if key in self._observations:
-            return self._observations[key]
-        binding = self.binding(report, self.default_source(report))
-        if binding.pin is None:
-            answer = (None, binding.problem)
-        else:
-            quoted = []
-            # a report-level observation (record None) covers the report's own quotations
-            for evidence in (record.evidence if record is not None else report.evidence):
-                pin = self.pin_result(report, evidence)
-                if pin.ok and pin.lines is not None and evidence.kind.value in ("quote", "lines"):
-                    quoted.append((pin.path, pin.lines))
-            self._announce(
-                f"memreport: running observation `{observe.display_command(observation.run)}` "
-                f"for {observation.owner} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
-            )
-            start = time.perf_counter()
-            answer = (observe.run_observation(observation, binding.store, binding.pin, quoted), None)
-            self.timing.add("observations", time.perf_counter() - start)
-        self._observations[key] = answer
-        return answer
 
     # -- drift -----------------------------------------------------------
     def against_rev(self, store: GitStore) -> str:

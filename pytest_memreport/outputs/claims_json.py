@@ -9,17 +9,17 @@ and the ``file:line`` it was written on, and each observation with its run
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from ..model import predicate_key
 
-if TYPE_CHECKING:  # typing only: results builds the JSON by calling claims_json
-    from .results import ResultLog
+#: ``lookup(report, kind, key)``: one check's payload (``ResultLog.get``), or ``None``
+Lookup = Callable[[str, str, str], "dict | None"]
 
 _NOT_CHECKED = {"status": "not-checked", "message": None}
 
 
-def claims_json(report_path: str, predicates, observations, log: ResultLog) -> dict:
+def claims_json(report_path: str, predicates, observations, lookup: Lookup) -> dict:
     """``{"predicates": [...], "observations": [...]}`` for one report.
 
     ``predicates`` and ``observations`` map an owner (record ID, or ``""`` for
@@ -29,8 +29,8 @@ def claims_json(report_path: str, predicates, observations, log: ResultLog) -> d
     for owner, found in predicates.items():
         for predicate in found:
             key = predicate_key(predicate)
-            pin = log.get(report_path, "predicate-pin", key)
-            against = log.get(report_path, "predicate-against", key)
+            pin = lookup(report_path, "predicate-pin", key)
+            against = lookup(report_path, "predicate-against", key)
             entry = {
                 "record": owner or None,
                 "kind": predicate.kind,
@@ -48,7 +48,7 @@ def claims_json(report_path: str, predicates, observations, log: ResultLog) -> d
     out_observations = []
     for owner, found in observations.items():
         for observation in found:
-            payload = log.get(report_path, "observe", f"{observation.file}:{observation.line}:{observation.index}")
+            payload = lookup(report_path, "observe", f"{observation.file}:{observation.line}:{observation.index}")
             result = payload.get("observation") if payload else None
             out_observations.append({
                 "record": owner or None,

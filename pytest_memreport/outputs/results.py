@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 
 from dataclasses import replace
 
+from .claims_json import claims_json
 from ..model import Evidence, EvidenceKind, Record, Report
 
 SCHEMA = "memreport/1"
@@ -156,14 +157,12 @@ def report_json(report: Report, log: ResultLog) -> dict:
 def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None,
                claims: dict | None = None) -> dict:
     """The results; ``claims`` maps a report path to its ``(predicates, observations)`` by owner."""
-    from .claims_json import claims_json
-
     data = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
     for entry in data["reports"]:
         if coverage and entry["path"] in coverage:
             entry["coverage"] = coverage[entry["path"]]
         if claims is not None:
-            entry.update(claims_json(entry["path"], *claims.get(entry["path"], ({}, {})), log))
+            entry.update(claims_json(entry["path"], *claims.get(entry["path"], ({}, {})), log.get))
     if extra:
         data.update(extra)
     return data
