@@ -19,7 +19,9 @@ times, in one run and one after another:
 (w) the same again, warm (the result cache under pytest's cache answers);
 (u) the same with ``-p no:cacheprovider`` (no result cache at all),
 
-and prints ``(c)/((f)+(n))`` and ``(w)/(n)``. See benchmarks/README.md.
+and prints ``(c)/((f)+(n))`` and ``(w)/(n)``. ``--rounds N`` (default 3) times every
+line N times, in turn, and prints the medians (of the times, and of each round's own
+ratios: the machine's speed drifts between rounds). See benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -213,6 +216,8 @@ def main() -> None:
     parser.add_argument("--reports", type=int, default=7)
     parser.add_argument("--records", type=int, default=30, help="records per report")
     parser.add_argument("--ranges", type=int, default=6, help="line-range citations per record")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of (f) (c) (w) (u) (n), one after another; medians are printed")
     parser.add_argument("--workdir", default=str(HERE / "_work"))
     args = parser.parse_args()
     root, m = ensure_input(args)
@@ -224,44 +229,55 @@ def main() -> None:
     memreport = [sys.executable, "-m", "pytest", "-q", "--tb=line", "-o", f"cache_dir={root / 'cache'}",
                  *(a for name in m["reports"] for a in ("--memreport", f"reports/{name}")), f"--memreport-repo={repo}",
                  "--memreport-json", str(root / "out.json")]
-    run(root, memreport[:4] + ["--collect-only", "-p", "no:cacheprovider"] + memreport[7:])  # compile, untimed
+    _, summary = run(root, memreport[:4] + ["--collect-only", "-p", "no:cacheprovider"] + memreport[7:])  # compile
+    count = int(re.search(r"(\d+) tests? collected", summary).group(1))
+    (root / "test_noop.py").write_text(
+        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % count,
+        encoding="utf-8")
+    noop_cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_noop.py"]
+    run(root, noop_cmd)  # compile, untimed
 
-    began = time.perf_counter()
-    subprocess.run(["git", "-C", str(repo), "diff", "-M", "-U0", m["pin"], "HEAD"], capture_output=True, check=True)
-    subprocess.run(["git", "-C", str(repo), "log", "--first-parent", "-M", "--name-status", "--format=%H",
-                    f"{m['pin']}..HEAD"], capture_output=True, check=True)
-    floor = time.perf_counter() - began
-    print(f"(f) git floor  {floor:6.2f} s  (git diff -M -U0 pin HEAD + git log --first-parent -M --name-status)")
-
-    cold, cold_summary = run(root, memreport + ["--cache-clear"])
-    data = json.loads((root / "out.json").read_text())
-    items = sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed|skipped|warnings?)", cold_summary)
-                if n) if cold_summary else 0
+    # Rounds, each timing every line once: the machine's speed drifts, and a ratio is
+    # taken within a round, so the medians of the per-round ratios are what to quote.
+    rows: dict[str, list[float]] = {k: [] for k in ("f", "c", "w", "u", "n")}
+    ratios: dict[str, list[float]] = {"cold": [], "warm": [], "none": []}
+    for round_ in range(1, args.rounds + 1):
+        began = time.perf_counter()
+        subprocess.run(["git", "-C", str(repo), "diff", "-M", "-U0", m["pin"], "HEAD"], capture_output=True, check=True)
+        subprocess.run(["git", "-C", str(repo), "log", "--first-parent", "-M", "--name-status", "--format=%H",
+                        f"{m['pin']}..HEAD"], capture_output=True, check=True)
+        floor = time.perf_counter() - began
+        cold, cold_summary = run(root, memreport + ["--cache-clear"])
+        data = json.loads((root / "out.json").read_text())
+        warm, warm_summary = run(root, memreport)
+        timing = json.loads((root / "out.json").read_text())["timing"]
+        uncached, _ = run(root, memreport + ["-p", "no:cacheprovider"])
+        noop, _ = run(root, noop_cmd)
+        for key, value in zip("fcwun", (floor, cold, warm, uncached, noop)):
+            rows[key].append(value)
+        ratios["cold"].append(cold / (floor + noop))
+        ratios["warm"].append(warm / noop)
+        ratios["none"].append(uncached / (floor + noop))
+        print(f"round {round_}: (f) {floor:.2f} s, (c) {cold:.2f} s, (w) {warm:.2f} s, (u) {uncached:.2f} s, "
+              f"(n) {noop:.2f} s; cold {ratios['cold'][-1]:.2f}x, warm {ratios['warm'][-1]:.2f}x", flush=True)
     statuses: dict = {}
     for rep in data["reports"]:
         for rec in rep["records"]:
             for ev in rec["evidence"]:
                 drift = (ev.get("at_against") or {}).get("status")
                 statuses[drift] = statuses.get(drift, 0) + 1
-    print(f"(c) cold       {cold:6.2f} s  ({cold_summary}; drift {dict(sorted(statuses.items(), key=str))}; "
-          f"timing {data['timing']})", flush=True)
-    warm, warm_summary = run(root, memreport)
-    timing = json.loads((root / "out.json").read_text())["timing"]
-    print(f"(w) warm       {warm:6.2f} s  ({warm_summary}; blobs read {timing.get('blobs_read', 0):.0f}, "
-          f"results cached {timing.get('results_cached', 0):.0f}, computed {timing.get('results_computed', 0):.0f})",
-          flush=True)
-    uncached, _ = run(root, memreport + ["-p", "no:cacheprovider"])
-    print(f"(u) no cache   {uncached:6.2f} s  (-p no:cacheprovider)", flush=True)
-    passed = re.search(r"(\d+) passed", cold_summary)
-    count = sum(int(x) for x in re.findall(r"(\d+) (?:passed|failed|skipped)", cold_summary)) or (
-        int(passed.group(1)) if passed else items)
-    (root / "test_noop.py").write_text(
-        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % count,
-        encoding="utf-8")
-    noop, _ = run(root, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_noop.py"])
-    print(f"(n) pytest     {noop:6.2f} s  ({count} no-op items)")
-    print(f"ratios: cold (c)/((f)+(n)) = {cold / (floor + noop):.2f}x (target 2.5x); warm (w)/(n) = "
-          f"{warm / noop:.2f}x (target 1.5x); no cache (u)/((f)+(n)) = {uncached / (floor + noop):.2f}x")
+    median = statistics.median
+    print(f"medians of {args.rounds} round(s):")
+    print(f"(f) git floor  {median(rows['f']):6.2f} s  (git diff -M -U0 pin HEAD + git log --first-parent -M --name-status)")
+    print(f"(c) cold       {median(rows['c']):6.2f} s  ({cold_summary}; drift {dict(sorted(statuses.items(), key=str))}; "
+          f"timing {data['timing']})")
+    print(f"(w) warm       {median(rows['w']):6.2f} s  ({warm_summary}; blobs read {timing.get('blobs_read', 0):.0f}, "
+          f"results cached {timing.get('results_cached', 0):.0f}, computed {timing.get('results_computed', 0):.0f})")
+    print(f"(u) no cache   {median(rows['u']):6.2f} s  (-p no:cacheprovider)")
+    print(f"(n) pytest     {median(rows['n']):6.2f} s  ({count} no-op items)")
+    print(f"ratios (median of the rounds' own): cold (c)/((f)+(n)) = {median(ratios['cold']):.2f}x (target 2.5x); "
+          f"warm (w)/(n) = {median(ratios['warm']):.2f}x (target 1.5x); "
+          f"no cache (u)/((f)+(n)) = {median(ratios['none']):.2f}x")
     print(f"load after: {os.getloadavg()}")
 
 

@@ -21,7 +21,7 @@ from .dialects.claims.assembly import ReportClaims
 from .dialects import ReportError, decode_report, parse_folder, read_report_bytes
 from .dialects.runs import RunFile
 from .dialects.review import BACKTICKED_PATH
-from .dialects.tables import INLINE_QUOTATION
+from .dialects.tables import INLINE_QUOTATION, LOOSE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
 from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
@@ -108,6 +108,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self.results = ResultCache(None)
         #: each claims file's bytes as loaded (by resolved path), for the same reason
         self.claims_bytes: dict[str, bytes] = {}
+        #: result-cache digests and evidence encodings, computed once per evidence
+        self._pin_keys: dict[tuple, str | None] = {}
+        self._evidence_keys: dict[Evidence, list] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -296,11 +299,12 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
                     result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols)
-                    if result.status == verify.MISSING and evidence.label == INLINE_QUOTATION:
+                    if result.status == verify.MISSING and evidence.label in (INLINE_QUOTATION, LOOSE_QUOTATION):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
-            if result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE:
+            if (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
+                    and evidence.label != LOOSE_QUOTATION):  # a loose one that is not there is no quotation
                 result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
             self.results.put(self._pin_key(binding, evidence), result)
@@ -346,7 +350,23 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 self.results.put(cache_key, resolved)
             if resolved is not None:
                 out.append(resolved)
+        for item in out:
+            if item.label == LOOSE_QUOTATION:
+                self._loose_quotation(report, item)
         return out
+
+    def _loose_quotation(self, report: Report, evidence: Evidence) -> None:
+        """A quoted phrase with no citation beside it is a quotation of the file its
+        row or paragraph cites only if that file holds it (read at the pin, once)."""
+        if self.not_evidence(report, evidence) is not None:
+            return
+        binding = self.binding(report, evidence.source, evidence.pin)
+        if binding.pin is None or binding.store is None:
+            return
+        if self.pin_result(report, evidence).status == verify.MISSING:
+            self._not_evidence_reasons[(report.path, evidence)] = (
+                f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
+                "read as the report's own words (put the citation right after a quotation to have it checked)")
 
     # -- drift -----------------------------------------------------------
     def against_rev(self, store: GitStore) -> str:
@@ -488,8 +508,18 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
 
     # -- results kept across runs -------------------------------------------
     def _pin_key(self, binding: Binding, evidence: Evidence) -> str | None:
-        return self.results.key("pin", binding.pin, evidence_key(evidence), self.options.want_symbols,
-                                self.options.max_file_bytes)
+        # Asked several times per evidence (prefetch, pin, drift): the digest is kept.
+        memo = (binding.store.path if binding.store is not None else None, binding.pin, evidence)
+        if memo not in self._pin_keys:
+            self._pin_keys[memo] = self.results.key("pin", binding.pin, self._evidence_key(evidence),
+                                                    self.options.want_symbols, self.options.max_file_bytes)
+        return self._pin_keys[memo]
+
+    def _evidence_key(self, evidence: Evidence) -> list:
+        found = self._evidence_keys.get(evidence)
+        if found is None:
+            found = self._evidence_keys[evidence] = evidence_key(evidence)
+        return found
 
     def _drift_key(self, binding: Binding, evidence: Evidence) -> str | None:
         """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
@@ -501,7 +531,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             return None
         if against == AGAINST_WORKTREE:
             return None  # the working tree has no id that says it did not change
-        return self.results.key("drift", binding.pin, against, evidence_key(evidence), self.options.want_symbols,
+        return self.results.key("drift", binding.pin, against, self._evidence_key(evidence), self.options.want_symbols,
                                 self.options.max_file_bytes, sorted(self._reports_inside(binding.store)))
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
@@ -567,3 +597,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             if isinstance(store, GitStore):
                 store.close()
         self._stores.clear()
+        # pytest collects garbage several times after the run (its unraisable-exception
+        # cleanup): what the run no longer needs should not be walked each time.
+        for cache in (self._pin_results, self._drift_results, self._pin_keys, self._evidence_keys,
+                      self._tree_indexes, self._predicate_results):
+            cache.clear()
+        self.results.release()

@@ -8,6 +8,8 @@ pytest.
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -113,7 +115,11 @@ class Evidence:
         cited = str(self.cited_lines) if self.cited_lines else ""
         # A bare file name keeps its key once resolved to a path (see Engine.checkable).
         where = self.written or (self.text if self.label == "basename" and self.text else self.path)
-        return f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
+        key = f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
+        if self.kind is EvidenceKind.QUOTE and self.text:
+            # Two quotations of one file on one line (``"a b c" / "d e f"``) are two pieces of evidence.
+            key += ":" + hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        return key
 
     @property
     def name(self) -> str:

@@ -251,6 +251,12 @@ class ResultCache:
                     self._files.append(path)
         return self._known
 
+    def release(self) -> None:
+        """Forget what was read (after :meth:`save`): a later lookup reads the files again."""
+        with self._lock:
+            self._known = None
+            self._files = []
+
     def _count_files(self) -> int:
         try:
             return sum(1 for _ in self.directory.glob("results-*.json"))

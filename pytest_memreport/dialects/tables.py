@@ -68,6 +68,10 @@ DIALECT = "tables"
 BASENAME = "basename"
 #: label of a short double-quoted phrase next to a citation of the file it quotes
 INLINE_QUOTATION = "inline quotation"
+#: a quoted phrase with no citation beside it, in a cell, row or paragraph that cites a
+#: file: a quotation of that file where the file holds it, else the report's own words
+#: (a term, a scare quote) and so not evidence; never a failure
+LOOSE_QUOTATION = "quotation near a citation"
 
 def parse(path: str, text: str, run: RunContext | None = None) -> Report:
     """Parse an analysis-run tables report (Markdown when ``path`` ends in
@@ -294,6 +298,9 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
     def _cells(self) -> None:
         for table in self.tables:
+            # A lone ``:45-55`` continues, as a reader reads it, the one file its row cites;
+            # in a row citing no file, the one file the rows above cite. Several: no guess.
+            above: dict = {}
             for row in table.rows:
                 if not row.cells:
                     continue
@@ -308,17 +315,45 @@ class _Parser(FactsReader, lexing.DocumentParser):
                     found, mentions = citations.scan(unit)
                     scanned.append((unit, found))
                     self._mentions(mentions)
-                anchor = _row_anchor([found for _, found in scanned])
+                anchor = _row_anchor([found for _, found in scanned], self._cited_file)
+                if anchor is None and not _cites_a_file(scanned):
+                    anchor = next(iter(above.values())) if len(above) == 1 else None
+                cell_quotes = []
                 for (unit, found), cell in zip(scanned, cells):
                     found = [_bind(c, anchor) for c in found]
+                    for citation in found:
+                        if citations.continues(citation):
+                            above.setdefault((citation.path, citation.source), citation)
                     self._evidence(found, owner)
-                    self._quotes(citations.quotes(unit, found), owner)
+                    quotes = citations.quotes(unit, found)
+                    cell_quotes.append((quotes, found))
+                    self._quotes(quotes, owner)
                     self._links(cell.pieces, owner)
                     self._references(cell.text, row.line, owner)
-                self._quoting_cells(scanned, owner, row.line)
+                quoting = self._quoting_cells(scanned, owner, row.line)
+                row_cited = [c for _, found in cell_quotes for c in found if citations.continues(c)]
+                for index, (quotes, found) in enumerate(cell_quotes):
+                    if index not in quoting:
+                        self._loose_quotes(quotes, found, anchor or (row_cited[0] if row_cited else None), owner)
 
-    def _quoting_cells(self, scanned, owner: _Row | None, line: int) -> None:
-        """A cell holding only quotations quotes the file the next cell with citations cites."""
+    def _loose_quotes(self, quotes: list[citations.Quote], found: list[citations.Citation],
+                      fallback: citations.Citation | None, owner: _Row | None) -> None:
+        """Quotations with no citation beside them, in a cell or paragraph that cites a file:
+        a quotation of that file if it holds the phrase (the citation nearest in the unit,
+        else ``fallback``: the row's), else the report's own words (see LOOSE_QUOTATION)."""
+        cited = [c for c in found if citations.continues(c)]
+        for quote in quotes:
+            if quote.citation is not None:
+                continue
+            near = min(cited, key=lambda c: min(abs(c.start - quote.end), abs(quote.start - c.end)),
+                       default=fallback)
+            if near is not None:
+                self._quote(quote.text, quote.line, near, owner, loose=True)
+
+    def _quoting_cells(self, scanned, owner: _Row | None, line: int) -> set[int]:
+        """A cell holding only quotations quotes the file the next cell with citations cites
+        (the indexes of the cells read so are returned)."""
+        handled = set()
         for index, (unit, found) in enumerate(scanned):
             if found:
                 continue
@@ -328,28 +363,49 @@ class _Parser(FactsReader, lexing.DocumentParser):
             cited = next((f for _, f in scanned[index + 1:] if f), None)
             if not cited:
                 continue
+            handled.add(index)
             for number, phrase in enumerate(phrases):
                 target = cited[number] if len(cited) == len(phrases) else cited[0]
                 self._quote(phrase, line, target, owner)
+        return handled
 
     def _prose(self) -> None:
+        # The files cited in the section so far: a sentence's lone ``:94`` continues the last
+        # file cited before it in its paragraph, else the one file its section cites.
+        self._section_files: dict = {}
         if self.markdown:
             for inline in self.layout.inlines:
                 if inline.line in self.table_lines:
                     continue
+                if inline.container == "heading":
+                    self._section_files = {}
                 unit = citations.unit(inline.pieces)
                 self._prose_unit(unit, inline.pieces, inline.line)
             return
         for line in self.lines:
             if line.number in self.skip or line.number in self.table_lines or not line.text.strip():
                 continue
+            if line.text.lstrip().startswith("#"):
+                self._section_files = {}
             self._prose_unit(citations.plain_unit(line.text, line.number), (), line.number)
 
     def _prose_unit(self, unit: citations.Unit, pieces, line: int) -> None:
         found, mentions = citations.scan(unit, prose=True)
+        files = self._section_files
+        last = next(iter(files.values())) if len(files) == 1 else None
+        bound = []
+        for citation in found:
+            citation = _bind(citation, last)
+            if citations.continues(citation):
+                last = citation
+                files.setdefault((citation.path, citation.source), citation)
+            bound.append(citation)
+        found = bound
         self._mentions(mentions)
         self._evidence(found, None, prose=True)
-        self._quotes(citations.quotes(unit, found), None)
+        quotes = citations.quotes(unit, found)
+        self._quotes(quotes, None)
+        self._loose_quotes(quotes, found, None, None)
         if pieces:
             self._links(pieces, None)
             for piece in pieces:
@@ -400,6 +456,13 @@ class _Parser(FactsReader, lexing.DocumentParser):
             self.mentioned.setdefault(source_id, line)
             if source_id.rstrip("abcdefghijklmnopqrstuvwxyz") == source_id:
                 continue
+
+    def _cited_file(self, citation: citations.Citation) -> str | None:
+        """The file a citation names as written (a register entry's own file), or ``None``."""
+        if citation.source is None:
+            return citation.path
+        row = self._row_for(citation.source)
+        return row.paths[0][0] if row is not None and row.paths else None
 
     def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str] | None:
         """``(path, source, lookup)`` a citation names, or ``None`` (with a finding)."""
@@ -456,7 +519,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 self._quote(quote.text, quote.line, quote.citation, owner, grouped=quote.grouped)
 
     def _quote(self, phrase: str, line: int, citation: citations.Citation, owner: _Row | None,
-               grouped: bool = False) -> None:
+               grouped: bool = False, loose: bool = False) -> None:
         resolved = self._resolve(citation) if citation.source is None or self._row_for(citation.source) else None
         if resolved is None:
             return
@@ -464,10 +527,10 @@ class _Parser(FactsReader, lexing.DocumentParser):
         if path.endswith("/"):
             return  # a folder holds no text to quote
         # A phrase sourced by several citations is held to none of their ranges alone.
-        cited = citation.ranges[0] if len(citation.ranges) == 1 and not grouped else None
+        cited = citation.ranges[0] if len(citation.ranges) == 1 and not (grouped or loose) else None
         self._add(owner, Evidence(EvidenceKind.QUOTE, path, line, line, text=phrase, cited_lines=cited,
                                   source=source, owner=owner.record_id if owner else None,
-                                  label=INLINE_QUOTATION, lookup=lookup))
+                                  label=LOOSE_QUOTATION if loose else INLINE_QUOTATION, lookup=lookup))
 
     def _links(self, pieces: tuple[lexing.Piece, ...], owner: _Row | None) -> None:
         owner_id = owner.record_id if owner else None
@@ -530,14 +593,23 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 target.append(Reference(source_id, line, "source"))
 
 
-def _row_anchor(cells: list[list[citations.Citation]]) -> citations.Citation | None:
-    """The one file a row's cells cite, if one: what a lone ``:45-55`` in another cell continues."""
-    cited = {}
+def _row_anchor(cells: list[list[citations.Citation]], file_of) -> citations.Citation | None:
+    """The one file a row's cells cite, if one: what a lone ``:45-55`` in another cell
+    continues. ``file_of`` names a citation's file (``SRC-1`` through the register), so
+    ``SRC-1:94`` and ``index.ts:88`` of that file are one file, as ``a/index.ts`` is."""
+    cited: dict[str, citations.Citation] = {}
     for found in cells:
         for citation in found:
             if citation.form != citations.UNBOUND and (citation.ranges or citation.source):
-                cited.setdefault((citation.path, citation.source), citation)
-    return next(iter(cited.values())) if len(cited) == 1 else None
+                cited.setdefault(file_of(citation) or f"{citation.source}:{citation.path}", citation)
+    files = sorted(cited, key=len, reverse=True)
+    if files and all(f == files[0] or files[0].endswith("/" + f) for f in files):
+        return cited[files[0]]
+    return None
+
+
+def _cites_a_file(scanned) -> bool:
+    return any(citations.continues(c) for _, found in scanned for c in found)
 
 
 def _bind(citation: citations.Citation, anchor: citations.Citation | None) -> citations.Citation:

@@ -26,7 +26,7 @@ from .items import ENGINE_KEY, MemreportItem
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
-from ..outputs import annotations as gh, files, sarif, staleness, stepsummary
+from ..outputs import annotations as gh, files, jsontext, sarif, staleness, stepsummary
 from ..outputs.results import ResultLog, build_json, text_only_line
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
@@ -367,7 +367,8 @@ class MemreportSession:
             claims[report.path] = (found.predicates, found.observations)
         data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
         staleness.add_states(data, self.rows())
-        return json.dumps(data, indent=2, sort_keys=False) + "\n"
+        # Indented down to each piece of evidence (reports, records, evidence), which is one line.
+        return jsontext.dumps(data, compact_at=6) + "\n"
 
     def sarif_text(self) -> str:
         return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))

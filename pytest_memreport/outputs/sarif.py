@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..text.render import printable, short
+from . import jsontext
 from .annotations import workspace_path
 from .verdicts import CheckVerdict
 
@@ -186,6 +187,5 @@ def build_sarif(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | No
 
 
 def render(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | None) -> str:
-    import json
-
-    return json.dumps(build_sarif(verdicts, rootdir, workspace), indent=2, ensure_ascii=False) + "\n"
+    # One result per line (runs, results, result): see jsontext.
+    return jsontext.dumps(build_sarif(verdicts, rootdir, workspace), compact_at=4, ensure_ascii=False) + "\n"

@@ -68,7 +68,7 @@ def classify_range(drift, recorded: str):
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
     places, _ = search.search_tree(pattern, recorded, drift.against, exclude={home, *drift.reports},
-                                   origin=drift.path)
+                                   origin=drift.path, by_tokens=False)
     exact = []
     for place in places:
         other = drift.against.read(place.path)

@@ -13,12 +13,13 @@ import posixpath
 from dataclasses import replace
 
 from ...gitstore import WORKTREE, RepoError
-from ...model import Evidence
+from ...model import Evidence, EvidenceKind
 from ...text import match, symbols
 from .results import SUMMARY_PLACES, Place
 from . import wordindex
 
-def search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tuple[list[Place], bool]:
+def search_tree(pattern, quote: str, against, exclude: set, origin: str,
+                by_tokens: bool = True) -> tuple[list[Place], bool]:
     """Every place in ``against`` (but the paths in ``exclude``) where the quote occurs.
 
     It runs only for quotes gone from their file. The files worth reading are
@@ -32,7 +33,8 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tupl
     the origin's language, only when character matching finds nothing, and
     only in the windows where the quote's code words occur in order, close
     together (:func:`.match.token_windows`): lexing costs far more than
-    looking.
+    looking. A cited range follows only to identical lines, so its search
+    leaves tokens out (``by_tokens=False``): a reformatted copy is never its place.
     """
     index = wordindex.word_index(against)
     places: list[Place] = []
@@ -44,7 +46,7 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str) -> tupl
         if not scanned and not match.may_occur_in(pattern, text.text, key=text.oid or None):
             continue
         places.extend(Place(path, span.lines) for span in match.find(pattern, text.text, key=text.oid or None))
-    if places:
+    if places or not by_tokens:
         return _by_affinity(places, origin), False
     language = symbols.language_for(origin)
     words = match.code_words(quote, origin)
@@ -122,13 +124,18 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
     for evidence, quote, home in changed:
         pattern = match.compile_quote(quote)
         textfile = against.read(home) if home is not None else None
-        if textfile is not None and textfile.is_text and match.find(pattern, textfile.text, key=textfile.oid or None):
-            continue
+        if textfile is not None and textfile.is_text:
+            if evidence.kind is EvidenceKind.LINES:
+                if _holds_lines(textfile.text, quote):
+                    continue  # cited lines follow only to identical lines: a plain test decides
+            elif match.find(pattern, textfile.text, key=textfile.oid or None):
+                continue
         probes = wordindex.probes(pattern.whole_words)
         index.expect(probes)
         if not probes:
             index.expect_scan(*_character_scan(pattern))
-        words = match.code_words(quote, evidence.path)
+        # Cited lines follow only to identical lines: their search never lexes.
+        words = match.code_words(quote, evidence.path) if evidence.kind is EvidenceKind.QUOTE else None
         if words is not None:
             probes = wordindex.probes(words)
             index.expect(probes)
@@ -136,6 +143,12 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                 index.expect_scan(*_token_scan(quote, evidence.path))
         announced += 1
     return announced
+
+
+def _holds_lines(text: str, lines: str) -> bool:
+    """Whether ``text`` holds ``lines`` as whole, consecutive lines."""
+    bounded = "\n" + text if text.endswith("\n") else "\n" + text + "\n"
+    return f"\n{lines}\n" in bounded
 
 
 def _affinity(path: str, origin: str) -> int:

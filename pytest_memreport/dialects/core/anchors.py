@@ -260,8 +260,10 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
             found = _read_word(text, word, last, after_comma, prose, mentions, context)
         citations.extend(found)
         for citation in found:
-            if citation.ranges or citation.source or _file_shaped(citation.path):
-                last = citation  # a continuation continues a file, not ``acquisition/import``
+            # A continuation continues a file, not ``acquisition/import``, nor another
+            # continuation that had nothing to continue (the caller may bind both).
+            if continues(citation):
+                last = citation
         # Only a citation directly before ``, 249`` makes a bare number a range of it (the
         # comma may be a word of its own between two code spans: `` `a.ts:1`, `9` ``).
         if not text and "," in raw:
@@ -317,6 +319,13 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
 UNBOUND = "unbound"
 
 
+def continues(citation: Citation) -> bool:
+    """Whether a later continuation (``:94``) may continue this citation: one of a
+    file or a register entry, not of a member (``JSON.stringify``) nor unbound."""
+    return citation.form != UNBOUND and bool(citation.path or citation.source) and bool(
+        citation.ranges or citation.source or _file_shaped(citation.path))
+
+
 def _file_shaped(path: str | None) -> bool:
     """A path whose last name is a file's: a known file extension (``index.ts``,
     ``README.md``; not ``JSON.stringify`` or ``acquisition/import``)."""
@@ -354,8 +363,14 @@ def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
     few linking words (``and``, ``/``, other quotations) between."""
     found: list[Quote] = []
     code_spans = [(w.start, w.end) for w in unit.words if w.code]
-    for match in _QUOTED.finditer(unit.text):
-        phrase = match.group(1).strip()
+    # Quote marks inside code (``thought: ""``) open no quotation: masked, offsets kept.
+    masked = list(unit.text)
+    for start, end in code_spans:
+        for at in range(start, min(end, len(masked))):
+            if masked[at] in "\"“”":
+                masked[at] = "'"
+    for match in _QUOTED.finditer("".join(masked)):
+        phrase = unit.text[match.start(1):match.end(1)].strip()
         if len(_WORD.findall(phrase)) < 3 or any(s <= match.start() < e for s, e in code_spans):
             continue
         found.append(Quote(phrase, _line_at(unit, match.start()), None, match.start(), match.end()))
@@ -367,6 +382,13 @@ def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
             after = Quote("", quote.line, None, citation.end, citation.end)
             # another quotation in between owns the citations after it: not linking material here
             grouped = _following(unit, after, [c for c in citations if c is not citation], []) is not None
+        else:
+            # ``SRC-1a:163-164 ("a b c", "d e f")``: the citation just before, when nothing
+            # but linking words and other quotations stand between.
+            citation = _preceding(unit, quote, citations, found)
+            if citation is not None:
+                before = Quote("", quote.line, None, citation.start, citation.start)
+                grouped = _preceding(unit, before, [c for c in citations if c is not citation], []) is not None
         bound.append(Quote(quote.text, quote.line, citation, quote.start, quote.end, grouped))
     return bound
 
@@ -395,6 +417,25 @@ def _following(unit: Unit, quote: Quote, citations: list[Citation], quotes_: lis
             return citation
         return None
     return None
+
+
+def _preceding(unit: Unit, quote: Quote, citations: list[Citation], quotes_: list[Quote]) -> Citation | None:
+    """The citation that ends nearest before ``quote`` in its sentence, with at most a
+    few linking words (and other quotations) between; else ``None``."""
+    before = [c for c in citations if c.end <= quote.start]
+    if not before:
+        return None
+    citation = max(before, key=lambda c: c.end)
+    between = unit.text[citation.end:quote.start]
+    for other in quotes_:
+        if citation.end <= other.start and other.end <= quote.start:
+            between = between.replace(unit.text[other.start:other.end], " ")
+    # Only ``(``, ``:``, commas, slashes, dashes and ``and``/``or``: ``SRC-1:249); see "Loop C"``
+    # names a section, it quotes nothing of the cited lines.
+    return citation if _ONLY_JOINERS.fullmatch(between) else None
+
+
+_ONLY_JOINERS = re.compile(r"[\s(:,/—–`*_-]*(?:\b(?:and|or)\b[\s(:,/—–`*_-]*)*")
 
 
 def quotes_only(unit: Unit) -> list[str]:

@@ -9,6 +9,8 @@ of tab-separated rows.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from .blocks import Block
@@ -112,12 +114,14 @@ def _blank_front(text: str, skip_through: int | None) -> str:
 def _pieces(inline, first: int, last: int) -> tuple[Piece, ...]:
     """The pieces of an inline token, each with the report line it starts on.
 
-    Children carry no line positions; soft and hard breaks advance the line.
-    A code span across a line break is one piece (its break became a space),
-    so lines are clamped to the token's last line.
+    Children carry no line positions; soft and hard breaks advance the line,
+    and so does a code span across a line break (one piece: markdown-it made
+    its break a space), found in the inline's source. Lines are clamped to the
+    token's last line.
     """
     pieces: list[Piece] = []
     line = first
+    source, cursor = inline.content or "", 0
     link: list | None = None  # [href, line, parts] while inside a link
     for child in inline.children or ():
         kind = child.type
@@ -141,6 +145,10 @@ def _pieces(inline, first: int, last: int) -> tuple[Piece, ...]:
             link[2].append(content)
         elif kind == "code_inline":
             pieces.append(Piece("code", content, line))
+            span = _source_span(source, cursor, content)
+            if span is not None:
+                cursor = span[1]
+                line = min(line + source.count("\n", *span), last)
         elif pieces and pieces[-1].kind == "text" and pieces[-1].line == line:
             pieces[-1] = Piece("text", pieces[-1].text + content, line)
         else:
@@ -148,6 +156,16 @@ def _pieces(inline, first: int, last: int) -> tuple[Piece, ...]:
     if link is not None:  # an unclosed link cannot come out of markdown-it; keep its text
         pieces.append(Piece("text", "".join(link[2]), link[1]))
     return tuple(pieces)
+
+
+def _source_span(source: str, start: int, content: str) -> tuple[int, int] | None:
+    """Where a code span's ``content`` lies in the inline's ``source`` from ``start``
+    (its spaces may be line breaks there), or ``None``."""
+    words = content.split()
+    if not words or source.find("\n", start) < 0:
+        return None
+    found = re.compile(r"\s+".join(map(re.escape, words))).search(source, start)
+    return found.span() if found else None
 
 
 def markdown_layout(text: str, skip_through: int | None = None) -> Layout:

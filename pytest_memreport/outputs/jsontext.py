@@ -1,0 +1,39 @@
+"""JSON text for people and for speed: indented down to a depth, one line below it.
+
+``json.dumps(indent=...)`` runs CPython's pure-Python encoder, several times
+slower than the C one used without ``indent`` (0.7 s of a 3,000-item run's
+JSON). Indenting only the outer levels keeps the file readable and diffable
+(one piece of evidence or one SARIF result per line) while every inner
+value is encoded in C.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def dumps(data, compact_at: int, ensure_ascii: bool = True) -> str:
+    """``data`` as JSON, indented by two spaces for containers shallower than
+    ``compact_at`` (the root is depth 0), each deeper value on one line."""
+    parts: list[str] = []
+    _write(data, 0, compact_at, ensure_ascii, parts)
+    return "".join(parts)
+
+
+def _write(value, depth: int, compact_at: int, ensure_ascii: bool, parts: list[str]) -> None:
+    if depth >= compact_at or not isinstance(value, (dict, list)) or not value:
+        parts.append(json.dumps(value, ensure_ascii=ensure_ascii, separators=(", ", ": ")))
+        return
+    inner = "\n" + "  " * (depth + 1)
+    if isinstance(value, dict):
+        parts.append("{")
+        for i, (key, item) in enumerate(value.items()):
+            parts.append(("," if i else "") + inner + json.dumps(str(key), ensure_ascii=ensure_ascii) + ": ")
+            _write(item, depth + 1, compact_at, ensure_ascii, parts)
+        parts.append("\n" + "  " * depth + "}")
+    else:
+        parts.append("[")
+        for i, item in enumerate(value):
+            parts.append(("," if i else "") + inner)
+            _write(item, depth + 1, compact_at, ensure_ascii, parts)
+        parts.append("\n" + "  " * depth + "]")
