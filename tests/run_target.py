@@ -63,6 +63,23 @@ TREE = {
 }
 
 
+def packet(run_id: str) -> str:
+    """An evidence packet of run ``run_id`` over the subject ``src/widgets``, with a
+    ``{pin}`` placeholder and a register of the subject's index.ts and README.md."""
+    return f"""\
+# Packet — RUN `{run_id}`
+
+The subtree `src/widgets` of github.com/acme/servers.
+
+**Revision:** `{{pin}}`
+
+| ID | Identity |
+|---|---|
+| SRC-1 | `src/widgets/index.ts` |
+| SRC-2 | `src/widgets/README.md` |
+"""
+
+
 def build_target(make_repo, name: str = "servers"):
     """The target at its pin: ``(RepoBuilder, pin sha)``."""
     repo = make_repo(name)

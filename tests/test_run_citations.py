@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from conftest import summary_outcomes
-from run_target import INDEX, README, TREE, build_target
+from run_target import INDEX, README, TREE, build_target, packet
 from repo_builder import RepoBuilder
 
 from pytest_memreport.checks import verify
@@ -111,18 +111,7 @@ def test_a_quotation_sourced_by_a_group_of_citations_is_held_to_none_of_their_ra
 # --------------------------------------------------------------------------- end to end
 
 
-FORMS_PACKET = """\
-# Packet — RUN `F-1`
-
-The subtree `src/widgets` of github.com/acme/servers.
-
-**Revision:** `{pin}`
-
-| ID | Identity |
-|---|---|
-| SRC-1 | `src/widgets/index.ts` |
-| SRC-2 | `src/widgets/README.md` |
-"""
+FORMS_PACKET = packet("F-1")
 
 FORMS_LENS = """\
 # Lens — RUN `F-1`

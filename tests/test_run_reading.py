@@ -12,22 +12,11 @@ from __future__ import annotations
 import json
 
 from conftest import summary_outcomes
-from run_target import build_target
+from run_target import build_target, packet
 
 from pytest_memreport.dialects.core import anchors, layout
 
-PACKET = """\
-# Packet — RUN `R-2`
-
-The subtree `src/widgets` of github.com/acme/servers.
-
-**Revision:** `{pin}`
-
-| ID | Identity |
-|---|---|
-| SRC-1 | `src/widgets/index.ts` |
-| SRC-2 | `src/widgets/README.md` |
-"""
+PACKET = packet("R-2")
 
 LENS = """\
 # Lens — RUN `R-2`
