@@ -756,6 +756,23 @@ def main() -> None:
                                                          ["--memreport-items=record", "--memreport-against=none"])
         print(f"(b3) pytest    {pinned['seconds']:7.2f} s  (record items, pin only as the naive baseline: "
               f"--memreport-against=none: {pinned['summary']})  peak {pinned['rss_mb']:.0f} MB", flush=True)
+    if "pytest" not in args.skip:
+        # The pin-only targets: an item per evidence against pytest's no-op items of
+        # the same count, and record items against the one-batch-read floor.
+        pin_outcomes = Path(args.workdir).resolve() / "outcomes-pin.json"
+        per_item = results["pytest_pin_items"] = run_pytest(root, manifest, manifest["reports"],
+                                                            ["--memreport-against=none"], pin_outcomes)
+        pin_items = per_item["items"] = len(json.loads(pin_outcomes.read_text()))
+        (root / "test_noop_pin.py").write_text(
+            "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % pin_items,
+            encoding="utf-8",
+        )
+        noop_pin = results["noop_pin"] = run_pytest(root, manifest, [], ["test_noop_pin.py"])
+        print(f"(b4) pytest    {per_item['seconds']:7.2f} s  (an item per evidence, pin only: {per_item['summary']})  "
+              f"peak {per_item['rss_mb']:.0f} MB", flush=True)
+        print(f"(e4) pytest    {noop_pin['seconds']:7.2f} s  ({pin_items} no-op items)", flush=True)
+        print(f"pin-only targets: (b4)/(e4) = {per_item['seconds'] / noop_pin['seconds']:.2f}x (target 1.5x); "
+              f"(b3)/(d) = {results['pytest_pin_only']['seconds'] / floor['seconds']:.1f}x (target 3x)", flush=True)
     if "pytest" in results:
         # What pytest itself costs for that many items: the end-to-end floor of any plugin.
         items = results["pytest"]["items"]

@@ -8,6 +8,8 @@ parsing or matching happens here.
 
 from __future__ import annotations
 
+import functools
+
 import json
 import linecache
 import re
@@ -220,6 +222,11 @@ def internal_error(report: Report, line: int, exc: Exception) -> Outcome:
                    payload={"type": "error", "report": report.path, "line": line, "message": message})
 
 
+@functools.lru_cache(maxsize=None)
+def _mark(name: str) -> pytest.MarkDecorator:
+    return getattr(pytest.mark, name)
+
+
 class MemreportItem(pytest.Item):
     """Base of every check item: runs ``outcome()`` and reports it."""
 
@@ -232,9 +239,10 @@ class MemreportItem(pytest.Item):
         #: session; the entries travel on the item's call report (also from a pytest-xdist
         #: worker), not in its JUnit properties, which stay compact
         self.memreport_checks: list[str] = []
-        self.add_marker("memreport")
+        # The decorators are made once: pytest looks a marker name up anew on every call.
+        self.add_marker(_mark("memreport"))
         if self.marker_name != "memreport":
-            self.add_marker(self.marker_name)
+            self.add_marker(_mark(self.marker_name))
 
     @property
     def line(self) -> int:
