@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, LineRange, Report
 from ..lineindex import CharEdit, LineIndex
-from .citations import citation_changes
+from .citations import citation_changes, continuation_changes, has_range, occurrences
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
 from .shas import sha_changes
 from .target import Move, RepinTarget, same_commit
@@ -92,10 +92,18 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
             ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
             out.changes.extend(citation_changes(number, text, written(evidence), move.old_path, move.new_path,
                                                 ranges, _reason(move), start, None, outside))
-            if ranges and evidence.source and _SOURCE_ID.fullmatch(evidence.source):
+            by_source = bool(evidence.source and _SOURCE_ID.fullmatch(evidence.source))
+            if ranges and by_source:
                 # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
                 out.changes.extend(citation_changes(number, text, evidence.source, evidence.source,
                                                     evidence.source, ranges, _reason(move), start, None, outside))
+            if ranges:
+                spellings = [written(evidence)] + ([evidence.source] if by_source else [])
+                if not any(has_range(text, s, move.old_lines, start) for s in spellings):
+                    # ``SRC-2:10-14`, `:30``: the range continues the citation written before it.
+                    anchors = [occ.end for s in spellings for occ in occurrences(text, s, start)]
+                    out.changes.extend(continuation_changes(number, text, anchors, ranges, _reason(move),
+                                                            outside))
     if definitions:
         for number in range(1, len(index) + 1):
             text = index.text(number)

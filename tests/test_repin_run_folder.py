@@ -1,0 +1,148 @@
+"""Re-pinning a multi-file analysis run (tests/fixtures/runs/repin-run/) in one command.
+
+The run's four files share one register and one pin: the evidence packet states the
+revision in full and holds the register, the runtime account states it again
+abbreviated, the lens and the result only cite ``SRC-n:a-b`` and ``path:a-b``. Since
+the pin the target moved ``src/relay/core/`` to ``src/relay/engine/`` and gained header
+lines above the cited code, so ranges shift and register rows name moved files.
+
+After ``--memreport-write --memreport-repin HEAD`` every file that states the revision
+states the new one, every shifted range reads its new lines, every register row and
+citation of a moved file names its new path, and nothing else of any file changed;
+a run at the new pin then has no failure and a second write changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from run_target import materialize
+
+from conftest import summary_outcomes
+
+RUN = "repin-run"
+
+
+def numbered(prefix: str, count: int) -> str:
+    return "".join(f"export const {prefix}{i} = {i};\n" for i in range(1, count + 1))
+
+
+START = (
+    "export function start(limit = 40) {\n"                      # 40
+    "  const queue = new Queue(limit);\n"                        # 41
+    "  const worker = new Worker(queue);\n"                      # 42
+    '  worker.on("done", (job) => queue.ack(job));\n'            # 43
+    '  worker.on("fail", (job) => queue.retry(job));\n'          # 44
+    "  for (const job of queue.pending()) {\n"                   # 45
+    "    worker.take(job);\n"                                    # 46
+    "  }\n"                                                      # 47
+    "  if (queue.size() > limit) {\n"                            # 48
+    '    throw new Error("queue over limit");\n'                 # 49
+    "  }\n"                                                      # 50
+    "  return worker;\n"                                         # 51
+    "}\n"                                                        # 52
+)
+INDEX = numbered("boot", 39) + START + numbered("tail", 8)
+QUEUE = numbered("queueStep", 60)
+WORKER = numbered("workerStep", 40)
+README = "# Relay\n\n## Promises\n\n- Hand every message to exactly one worker\n- Keep the queue in arrival order\n"
+INDEX_HEADER = "// The relay's entry point.\n// It starts one queue and one worker.\n// Nothing else runs here.\n\n"
+QUEUE_HEADER = "// The queue of pending messages.\n\n"
+
+
+@pytest.fixture
+def moved(make_repo):
+    """The target at the run's pin, then ``core/`` renamed to ``engine/`` and headers added."""
+    repo = make_repo("relay")
+    pin = repo.commit({
+        "package.json": '{\n  "name": "relay"\n}\n',
+        "src/relay/index.ts": INDEX,
+        "src/relay/README.md": README,
+        "src/relay/core/queue.ts": QUEUE,
+        "src/relay/core/worker.ts": WORKER,
+    }, "relay")
+    repo.move("src/relay/core/queue.ts", "src/relay/engine/queue.ts")
+    repo.move("src/relay/core/worker.ts", "src/relay/engine/worker.ts")
+    repo.commit(message="core becomes engine")
+    head = repo.commit({"src/relay/index.ts": INDEX_HEADER + INDEX,
+                        "src/relay/engine/queue.ts": QUEUE_HEADER + QUEUE}, "headers")
+    return repo, pin, head
+
+
+def run(pytester, folder, repo, *args):
+    return pytester.runpytest("-rA", "-p", "no:cacheprovider", "--memreport", str(folder),
+                              f"--memreport-repo=acme/relay={repo.path}", *args)
+
+
+def failures(result) -> list[str]:
+    return list(summary_outcomes(result, ("FAILED", "ERROR")))
+
+
+def files_of(folder) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.md"))}
+
+
+def expected(original: dict[str, bytes], pin: str, head: str) -> dict[str, str]:
+    """Each file as the re-pin must leave it: these replacements and no other byte."""
+    text = {name: data.decode("utf-8") for name, data in original.items()}
+    edits = {
+        "evidence-packet.md": [
+            (f"**Revision:** `{pin}`", f"**Revision:** `{head}`"),
+            (f"| `{pin[:7]}` |", f"| `{head[:7]}` |"),
+            ("| `src/relay/core/queue.ts` |", "| `src/relay/engine/queue.ts` |"),
+            ("| `src/relay/core/` |", "| `src/relay/engine/` |"),
+            ("| `SRC-1:40-52` |", "| `SRC-1:44-56` |"),
+            ("`src/relay/core/worker.ts:5-9`", "`src/relay/engine/worker.ts:5-9`"),
+            ("`queue.ts:50-52`", "`queue.ts:52-54`"),
+        ],
+        "lens-relay.md": [
+            ("| `SRC-1:40-52` |", "| `SRC-1:44-56` |"),
+            ("`SRC-2:10-14`, `:30`", "`SRC-2:12-16`, `:32`"),
+            ("`src/relay/core/worker.ts:20-24`", "`src/relay/engine/worker.ts:20-24`"),
+            ("`src/relay/index.ts:41`", "`src/relay/index.ts:45`"),
+        ],
+        "runtime-account.md": [
+            (f"**Revision.** `{pin[:7]}`", f"**Revision.** `{head[:7]}`"),
+            ("`SRC-1:12-15`, `SRC-2:3`", "`SRC-1:16-19`, `SRC-2:5`"),
+            ("`SRC-2:30-33` then `src/relay/core/worker.ts:12–14, 20–21`",
+             "`SRC-2:32-35` then `src/relay/engine/worker.ts:12–14, 20–21`"),
+        ],
+        "RESULT.md": [
+            ("`SRC-1:41`, `SRC-2:30-33`", "`SRC-1:45`, `SRC-2:32-35`"),
+        ],
+    }
+    out = {}
+    for name, body in text.items():
+        for old, new in edits.get(name, ()):
+            assert old in body, (name, old)
+            body = body.replace(old, new)
+        out[name] = body
+    return out
+
+
+def test_a_multi_file_run_is_repinned_in_every_file(pytester, moved):
+    repo, pin, head = moved
+    folder = materialize(RUN, pytester.path, PIN=pin, PIN7=pin[:7])
+    before = run(pytester, folder, repo)
+    assert before.ret == 0 and failures(before) == [], before.stdout.str()
+    original = files_of(folder)
+
+    result = run(pytester, folder, repo, "--memreport-write", "--memreport-repin=HEAD")
+    out = result.stdout.str()
+    assert result.ret == 0, out
+    written = {name: data.decode("utf-8") for name, data in files_of(folder).items()}
+    wanted = expected(original, pin, head)
+    for name in wanted:
+        assert written[name] == wanted[name], "".join(difflib.unified_diff(
+            wanted[name].splitlines(True), written[name].splitlines(True), "expected", name))
+    # a file that states no revision and cites nothing that moved keeps every byte
+    assert pin not in "".join(written.values()) and pin[:7] not in "".join(written.values())
+
+    again = run(pytester, folder, repo)
+    assert again.ret == 0 and failures(again) == [], again.stdout.str()
+    assert "fresh" in again.stdout.str() and "stale" not in again.stdout.str()
+    second = run(pytester, folder, repo, "--memreport-write", "--memreport-repin=HEAD")
+    assert second.ret == 0, second.stdout.str()
+    assert "wrote" not in second.stdout.str()
+    assert {name: data.decode("utf-8") for name, data in files_of(folder).items()} == written
