@@ -6,7 +6,7 @@ is preceded by ``/``). The ranges written right after it are read in the forms
 reports use: ``:10-20``, ``:10–20``, ``:10``, ``#L10-L20`` and continuations
 ``:10-20,30-34`` / ``:10-20, 30–34``. A range written apart from its path, later in
 the same line, continues the citation before it (:func:`continuation_changes`):
-``\`a.ts:204\`, \`:505\```, "cols at :249-270", ``\`a.ts:1\`, \`9\```.
+```a.ts:204`, `:505```, "cols at :249-270", ```a.ts:1`, `9```.
 """
 
 from __future__ import annotations

@@ -30,7 +30,14 @@ _ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
 class ReportEdits:
     changes: list[CharEdit] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
+    #: (path at the pin, cited range) of the citations whose new range was written
+    placed: set = field(default_factory=set)
 
+
+#: how many lines of its paragraph after an inline quotation its citation may be written on
+_QUOTE_REACH = 12
+#: a range as written in a citation or anchor
+_WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
 
 #: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
 _SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
@@ -79,31 +86,28 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
         spans = url_spans(text)
         outside = [(s.start, s.end) for s in spans]
         for span in spans:
-            out.changes.extend(_link_changes(number, text, span, target, by_link, files, definitions))
+            out.changes.extend(_link_changes(number, text, span, target, by_link, files, definitions,
+                                              out.placed))
         if target is not None:
             out.changes.extend(sha_changes(number, text, target, outside))
         for evidence, move in by_line.get(number, ()):
-            start = 0
-            if evidence.kind is EvidenceKind.QUOTE:
-                dash = None
-                for dash in _ATTRIBUTION.finditer(text):
-                    pass
-                start = dash.end() if dash else 0
-            ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
-            out.changes.extend(citation_changes(number, text, written(evidence), move.old_path, move.new_path,
-                                                ranges, _reason(move), start, None, outside))
-            by_source = bool(evidence.source and _SOURCE_ID.fullmatch(evidence.source))
-            if ranges and by_source:
-                # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
-                out.changes.extend(citation_changes(number, text, evidence.source, evidence.source,
-                                                    evidence.source, ranges, _reason(move), start, None, outside))
-            if ranges:
-                spellings = [written(evidence)] + ([evidence.source] if by_source else [])
-                if not any(has_range(text, s, move.old_lines, start) for s in spellings):
-                    # ``SRC-2:10-14`, `:30``: the range continues the citation written before it.
-                    anchors = [occ.end for s in spellings for occ in occurrences(text, s, start)]
-                    out.changes.extend(continuation_changes(number, text, anchors, ranges, _reason(move),
-                                                            outside))
+            found = _evidence_changes(number, text, evidence, move, outside)
+            shifts = bool(move.old_lines and move.new_lines and move.old_lines != move.new_lines)
+            placed = _moves_range(found, text)
+            if shifts and not placed and evidence.kind is EvidenceKind.QUOTE:
+                # An inline quotation's citation may follow it on the next lines of its sentence.
+                for later in range(number + 1, min(number + _QUOTE_REACH, len(index)) + 1):
+                    more_text = index.text(later)
+                    if not more_text or not more_text.strip():
+                        break
+                    more_outside = [(s.start, s.end) for s in url_spans(more_text)]
+                    more = _evidence_changes(later, more_text, evidence, move, more_outside, whole=True)
+                    if _moves_range(more, more_text):
+                        found, placed = found + more, True
+                        break
+            if shifts and placed:
+                out.placed.add((evidence.path, move.old_lines))
+            out.changes.extend(found)
     if definitions:
         for number in range(1, len(index) + 1):
             text = index.text(number)
@@ -117,6 +121,39 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
     return out
 
 
+def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, outside, whole: bool = False
+                      ) -> list[CharEdit]:
+    """The edits of one piece of evidence's citation written on this line: its path and ranges
+    (a quotation's only after its ``---`` attribution, unless ``whole``)."""
+    start = 0
+    if evidence.kind is EvidenceKind.QUOTE and not whole:
+        dash = None
+        for dash in _ATTRIBUTION.finditer(text):
+            pass
+        start = dash.end() if dash else 0
+    ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
+    changes = citation_changes(number, text, written(evidence), move.old_path, move.new_path,
+                               ranges, _reason(move), start, None, outside)
+    by_source = bool(evidence.source and _SOURCE_ID.fullmatch(evidence.source))
+    if ranges and by_source:
+        # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
+        changes.extend(citation_changes(number, text, evidence.source, evidence.source,
+                                        evidence.source, ranges, _reason(move), start, None, outside))
+    if ranges:
+        spellings = [written(evidence)] + ([evidence.source] if by_source else [])
+        if not any(has_range(text, s, move.old_lines, start) for s in spellings):
+            # ``SRC-2:10-14`, `:30``: the range continues the citation written before it.
+            # With no path on the line, the dialect found the ``:40-42`` here: the line is its own anchor.
+            anchors = [occ.end for s in spellings for occ in occurrences(text, s, start)] or [start]
+            changes.extend(continuation_changes(number, text, anchors, ranges, _reason(move), outside))
+    return changes
+
+
+def _moves_range(changes: list[CharEdit], text: str) -> bool:
+    """Whether one of ``changes`` rewrites a range (``206``, ``10-20``), not only a path."""
+    return any(_WRITTEN_RANGE.fullmatch(text[c.start:c.end]) for c in changes)
+
+
 def _priority(evidence: Evidence) -> int:
     """Quotations locate their lines most precisely; cited lines next; paths last."""
     return {EvidenceKind.QUOTE: 0, EvidenceKind.LINES: 1}.get(evidence.kind, 2)
@@ -127,7 +164,7 @@ def _reason(move: Move) -> str:
 
 
 def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_link: dict, files: dict,
-                  definitions: dict) -> list[CharEdit]:
+                  definitions: dict, placed: set) -> list[CharEdit]:
     link = span.link
     if link is None:
         return []
@@ -147,6 +184,8 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     changes = []
     if url != span.url:
         changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))
+        if move is not None and move.new_lines is not None and link.lines is not None:
+            placed.add((path, link.lines))
     if link.kind == "commit":
         return changes
     label = definition_label(text, span.start)
