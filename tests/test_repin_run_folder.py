@@ -10,11 +10,19 @@ After ``--memreport-write --memreport-repin HEAD`` every file that states the re
 states the new one, every shifted range reads its new lines, every register row and
 citation of a moved file names its new path, and nothing else of any file changed;
 a run at the new pin then has no failure and a second write changes nothing.
+
+The same is then shown on the real run of ../shared/samples (eight files, the pin in
+23 places and three spellings), skipped when the samples are absent.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
 
 import pytest
 from run_target import materialize
@@ -146,3 +154,58 @@ def test_a_multi_file_run_is_repinned_in_every_file(pytester, moved):
     assert second.ret == 0, second.stdout.str()
     assert "wrote" not in second.stdout.str()
     assert {name: data.decode("utf-8") for name, data in files_of(folder).items()} == written
+
+
+# ------------------------------------------------------------- the real run of the samples
+
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
+REAL_RUN = SAMPLES / "runs" / "sequentialthinking"
+REAL_REPO = SAMPLES / "repos" / "servers.git"
+REAL_PIN = "2ecb382a02d7921511180dfbadcef24eb66a052f"
+#: the next first-parent commits leave the run's subtree alone until d5b6b4c; this one is three days later
+REAL_NEW = "5b5e24c2233a7d7c68384a5449b3ab75f16c60ba"
+_SHA_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])")
+
+
+@pytest.mark.skipif(not (REAL_RUN.is_dir() and (REAL_REPO / "HEAD").is_file()),
+                    reason="../shared/samples (the real run and its target) is absent")
+def test_the_real_run_is_repinned_in_all_eight_files(pytester):
+    """The samples' run states its pin in full in some files, abbreviated in others, in
+    prose, a register column and table rows; one inline quotation's anchor is a line off.
+    Re-pinned to a later commit that leaves the subtree as it was, every spelling of the
+    pin reads the new commit, that anchor is corrected, and nothing else changes."""
+    for sha in (REAL_PIN, REAL_NEW):
+        if subprocess.run(["git", f"--git-dir={REAL_REPO}", "cat-file", "-e", f"{sha}^{{commit}}"],
+                          capture_output=True).returncode != 0:
+            pytest.skip(f"the servers clone lacks {sha[:12]}")
+    folder = pytester.path / "run"
+    shutil.copytree(REAL_RUN, folder)
+    for path in [folder, *folder.iterdir()]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)  # the samples are read-only; the copy is ours
+    original = files_of(folder)
+    key = f"--memreport-repo=modelcontextprotocol/servers={REAL_REPO}"
+
+    def memreport(*args):
+        return pytester.runpytest("-q", "-p", "no:cacheprovider", "--memreport", str(folder), key, *args)
+
+    result = memreport("--memreport-write", f"--memreport-repin={REAL_NEW}", f"--memreport-against={REAL_NEW}")
+    out = result.stdout.str()
+    assert result.ret == 0, out
+    assert "range corrected: the quotation is at line 207 at the pin" in out
+    written = {name: data.decode("utf-8") for name, data in files_of(folder).items()}
+    for name, data in original.items():
+        text = data.decode("utf-8")
+        assert REAL_PIN[:7] in text
+        wanted = _SHA_WORD.sub(lambda m: REAL_NEW[:len(m.group())] if REAL_PIN.startswith(m.group()) else m.group(),
+                               text)
+        if name == "lens-epistemic.md":
+            assert wanted.count('thoughts needed" (`SRC-1:206`)') == 1
+            wanted = wanted.replace('thoughts needed" (`SRC-1:206`)', 'thoughts needed" (`SRC-1:207`)')
+        assert written[name] == wanted, name
+
+    again = memreport(f"--memreport-against={REAL_NEW}")
+    assert again.ret == 0, again.stdout.str()
+    assert re.search(r"^\d+ passed, \d+ skipped", again.stdout.lines[-1]), again.stdout.lines[-1]
+    second = memreport("--memreport-write", f"--memreport-repin={REAL_NEW}", f"--memreport-against={REAL_NEW}")
+    assert second.ret == 0 and "wrote" not in second.stdout.str(), second.stdout.str()
+    assert files_of(folder) == {name: text.encode("utf-8") for name, text in written.items()}
