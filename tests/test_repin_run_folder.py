@@ -209,3 +209,26 @@ def test_the_real_run_is_repinned_in_all_eight_files(pytester):
     second = memreport("--memreport-write", f"--memreport-repin={REAL_NEW}", f"--memreport-against={REAL_NEW}")
     assert second.ret == 0 and "wrote" not in second.stdout.str(), second.stdout.str()
     assert files_of(folder) == {name: text.encode("utf-8") for name, text in written.items()}
+
+
+def test_a_citation_the_rewrite_cannot_spell_refuses_the_repin_naming_it(pytester, moved):
+    """``src/relay/core/{queue,worker}.ts:12`` names two files that moved and one range that
+    shifts for one of them only: no single rewrite of it is right. Re-pinning the rest would
+    leave it failing at the new pin, so the re-pin is refused, naming each citation, and the
+    report keeps every byte."""
+    repo, pin, head = moved
+    report = pytester.path / "braces.md"
+    text = (f"# Run 9: relay\n\nThe run reads github.com/acme/relay.\n\n**Revision:** `{pin[:7]}`\n\n"
+            "| ID | Path |\n| --- | --- |\n| SRC-1 | `src/relay/index.ts` |\n\n"
+            "| ID | Object | Anchor |\n| --- | --- | --- |\n"
+            "| OBJ-1 | both | `src/relay/core/{queue,worker}.ts:12` |\n")
+    report.write_text(text, encoding="utf-8")
+    result = run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")
+    out = result.stdout.str()
+    assert result.ret != 0, out
+    assert "braces.md: re-pin to HEAD refused" in out
+    assert ("braces.md:13: not rewritten: src/relay/core/queue.ts:12 must read src/relay/engine/queue.ts:14, "
+            "but this run cannot find where the report writes it; write it out by hand") in out
+    assert "braces.md:13: not rewritten: src/relay/core/worker.ts:12 must read src/relay/engine/worker.ts:12" in out
+    assert "wrote" not in out
+    assert report.read_text(encoding="utf-8") == text

@@ -94,7 +94,14 @@ def plan(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None 
         blockers = repinning.blockers(report, log, repin, checked)
         if blockers:
             repin = None
+    mark = len(build.edits), len(build.changes)
     skipped, unwritten = _relocations(report, data, log, repin, inline, build)
+    if repin is not None and unwritten:
+        # A re-pin that cannot write one of its citations would fail at the new pin: refused,
+        # naming each; corrections of wrong ranges are still made.
+        del build.edits[mark[0]:], build.changes[mark[1]:]
+        blockers, repin = unwritten, None
+        skipped, unwritten = _relocations(report, data, log, None, inline, build)
     companions = []
     for claims_input in claims:
         edits = _claims_edits(report, claims_input, log, repin, build)
@@ -129,10 +136,10 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
         line = evidence.end_line if evidence.kind.value == "quote" else evidence.line
         old = move.old_path + (f":{move.old_lines}" if move.old_lines else "")
         new = move.new_path + (f":{move.new_lines}" if move.new_lines else "")
-        if move.old_lines != move.new_lines and (evidence.path, move.old_lines) not in found.placed:
-            # Saying "wrote" would leave a wrong range behind silently: the user must fix it.
-            unwritten.append(f"{report.path}:{line}: not rewritten: {old} must read {new}, but the report "
-                             f"does not write that range where this run can find it; correct it by hand")
+        if repinning.unwritten(evidence, move, line, found.placed):
+            # Saying "wrote" would leave a wrong citation behind silently: the user must fix it.
+            unwritten.append(f"{report.path}:{line}: not rewritten: {old} must read {new}, but this run "
+                             f"cannot find where the report writes it; write it out by hand")
             continue
         why = ""
         if move.corrected:

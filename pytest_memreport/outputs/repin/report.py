@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, LineRange, Report
 from ..lineindex import CharEdit, LineIndex
-from .citations import citation_changes, continuation_changes, has_range, occurrences
+from .citations import citation_changes, continuation_changes, has_range, occurrences, written_after
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
 from .shas import sha_changes
 from .target import Move, RepinTarget, same_commit
@@ -30,7 +30,8 @@ _ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
 class ReportEdits:
     changes: list[CharEdit] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
-    #: (path at the pin, cited range) of the citations whose new range was written
+    #: what was written: ``(path at the pin, cited range)`` of a moved range; ``("path", path)``
+    #: of a link's renamed path, ``("path", path, line)`` of a citation's
     placed: set = field(default_factory=set)
 
 
@@ -39,8 +40,22 @@ _QUOTE_REACH = 12
 #: a range as written in a citation or anchor
 _WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
 
+#: a brace group and the path characters around it: ``src/core/{queue,worker}.ts``
+_BRACE = re.compile(r"[\w./-]*\{([^{}\s/]+(?:,[^{}\s/]+)+)\}[\w./-]*")
+
 #: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
 _SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
+
+
+def unwritten(evidence: Evidence, move: Move, line: int, placed: set) -> bool:
+    """Whether ``move`` changes how ``evidence`` must be written (its range, or its path as
+    the report spells it) yet this rewrite found no place where it is written."""
+    if move.old_lines != move.new_lines and (evidence.path, move.old_lines) not in placed:
+        return True
+    spelled = written(evidence)
+    if written_after(spelled, move.old_path, move.new_path) == spelled:
+        return False  # a bare name that reads the same, or no rename
+    return ("path", evidence.path) not in placed and ("path", evidence.path, line) not in placed
 
 
 def written(evidence: Evidence) -> str:
@@ -107,6 +122,11 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
                         break
             if shifts and placed:
                 out.placed.add((evidence.path, move.old_lines))
+            if any(not _WRITTEN_RANGE.fullmatch(index.text(c.line)[c.start:c.end]) for c in found) or (
+                    not occurrences(text, written(evidence)) and not _in_brace_group(text, evidence.path)):
+                # Its path is not written here (``SRC-2:10-14`` names it through the register, ``:30``
+                # continues the citation before it): where it is written, that citation moves it.
+                out.placed.add(("path", evidence.path, number))
             out.changes.extend(found)
     if definitions:
         for number in range(1, len(index) + 1):
@@ -149,6 +169,16 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
     return changes
 
 
+def _in_brace_group(text: str, path: str) -> bool:
+    """Whether ``text`` writes ``path`` as one of a brace group (``src/{queue,worker}.ts``)."""
+    for m in _BRACE.finditer(text):
+        head, tail = text[m.start():m.start(1) - 1], text[m.end(1) + 1:m.end()]
+        if any(head + option + tail == path or (head + option + tail).endswith("/" + path)
+               for option in m.group(1).split(",")):
+            return True
+    return False
+
+
 def _moves_range(changes: list[CharEdit], text: str) -> bool:
     """Whether one of ``changes`` rewrites a range (``206``, ``10-20``), not only a path."""
     return any(_WRITTEN_RANGE.fullmatch(text[c.start:c.end]) for c in changes)
@@ -186,6 +216,8 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
         changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))
         if move is not None and move.new_lines is not None and link.lines is not None:
             placed.add((path, link.lines))
+        if new_path != path:
+            placed.add(("path", path))
     if link.kind == "commit":
         return changes
     label = definition_label(text, span.start)
