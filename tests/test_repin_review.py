@@ -120,7 +120,7 @@ def test_a_renamed_review_is_repinned_in_one_command(pytester, moved):
         f"[src/core/engine.rs]({BLOB}/{pin}/src/core/engine.rs),",
         f"[crates/widget/src/core/engine.rs]({BLOB}/{head}/crates/widget/src/core/engine.rs),")
     expected = expected.replace(f"[lines 8-10]({BLOB}/{pin}/src/core/engine.rs#L8-L10)",
-                                f"[lines 8-10]({BLOB}/{head}/crates/widget/src/core/engine.rs#L11-L13)")
+                                f"[lines 11-13]({BLOB}/{head}/crates/widget/src/core/engine.rs#L11-L13)")
     expected = expected.replace(f"[queue]({BLOB}/{pin}/src/queue.rs#L3-L5)",
                                 f"[queue]({BLOB}/{head}/crates/widget/src/queue.rs#L3-L5)")
     expected = expected.replace(f"[src/core]({TREE}/{pin}/src/core)",

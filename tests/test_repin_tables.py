@@ -80,3 +80,69 @@ def test_a_tables_run_is_repinned_with_its_register_and_ranges(pytester, moved):
     assert again.ret == 0 and not summary_outcomes(again, ("FAILED", "ERROR")), again.stdout.str()
     nothing = run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")
     assert "nothing to write" in nothing.stdout.str() and report.read_text(encoding="utf-8") == written
+
+
+def test_an_inline_quotation_cited_on_the_next_line_gets_its_range_corrected_and_moved(pytester, moved):
+    """A quotation wrapped over two lines, its citation after it on the second, one line off at
+    the pin: the write corrects the citation where it is written, then the re-pin shifts it."""
+    repo, pin, head = moved
+    text = textwrap.dedent(
+        f"""\
+        # Analysis run 4: ledger steps
+
+        **Revision:** `{pin[:7]}`
+
+        | ID | Path |
+        | --- | --- |
+        | SRC-1 | `src/jobs/ledger.ts` |
+
+        The ledger declares its seventh step as "export const
+        step7 = 7" (`SRC-1:6`), right after the sixth.
+        """
+    )
+    report = pytester.path / "steps.md"
+    report.write_text(text, encoding="utf-8")
+    at_pin = run(pytester, report, repo, "--memreport-against=none")
+    assert at_pin.ret == 1 and "cited 6, found at 7" in at_pin.stdout.str()
+
+    result = run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")
+    assert result.ret == 0, result.stdout.str()
+    assert "range corrected: the quotation is at line 7 at the pin" in result.stdout.str()
+    written = report.read_text(encoding="utf-8")
+    assert written == (text.replace(f"`{pin[:7]}`", f"`{head[:7]}`")
+                       .replace("| `src/jobs/ledger.ts` |", "| `pkg/jobs/ledger.ts` |")
+                       .replace("(`SRC-1:6`)", "(`SRC-1:9`)"))
+    again = run(pytester, report, repo)
+    assert again.ret == 0 and not summary_outcomes(again, ("FAILED", "ERROR")), again.stdout.str()
+    nothing = run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")
+    assert "nothing to write" in nothing.stdout.str() and report.read_text(encoding="utf-8") == written
+
+
+def test_a_continuation_on_the_next_line_of_its_sentence_moves_with_its_file(pytester, moved):
+    """``:30-32`` continues the path cited on the line before it (same sentence): both shift."""
+    repo, pin, head = moved
+    text = textwrap.dedent(
+        f"""\
+        # Analysis run 5: ledger
+
+        **Revision:** `{pin[:7]}`
+
+        | ID | Path |
+        | --- | --- |
+        | SRC-1 | `src/jobs/ledger.ts` |
+
+        The ledger starts at `src/jobs/ledger.ts:3` and, much further down the
+        same file, goes on at :30-32 before it ends.
+        """
+    )
+    report = pytester.path / "ledger.md"
+    report.write_text(text, encoding="utf-8")
+    result = run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")
+    assert result.ret == 0, result.stdout.str()
+    written = report.read_text(encoding="utf-8")
+    assert written == (text.replace(f"`{pin[:7]}`", f"`{head[:7]}`")
+                       .replace("| `src/jobs/ledger.ts` |", "| `pkg/jobs/ledger.ts` |")
+                       .replace("`src/jobs/ledger.ts:3`", "`pkg/jobs/ledger.ts:5`")
+                       .replace("at :30-32 before", "at :32-34 before"))
+    again = run(pytester, report, repo)
+    assert again.ret == 0 and not summary_outcomes(again, ("FAILED", "ERROR")), again.stdout.str()

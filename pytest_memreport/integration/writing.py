@@ -172,6 +172,9 @@ def _write(item: _Planned, root: Path, repin: str | None, diff: bool, out: Write
         out.failed = True
     out.messages.extend(f"regression: {r}" for r in plan.regressions)
     out.messages.extend(plan.skipped)
+    out.messages.extend(plan.unwritten)
+    if plan.unwritten:
+        out.failed = True  # a wrong or stale range stays in the report: never green
     files = plan.files(root / report.path, item.original)
     if diff:
         for one in files:

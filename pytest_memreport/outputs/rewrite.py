@@ -44,6 +44,8 @@ class RewritePlan:
     companions: tuple[writeback.FileEdits, ...] = ()
     #: rewrites that could not be made (two edits of one spot disagreed), one line each
     skipped: tuple[str, ...] = ()
+    #: ranges that had to move but are written nowhere this plan could find, one line each
+    unwritten: tuple[str, ...] = ()
 
     def files(self, report_path: Path, original: bytes) -> list[writeback.FileEdits]:
         """Every file this plan edits, the report first."""
@@ -92,21 +94,30 @@ def plan(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None 
         blockers = repinning.blockers(report, log, repin, checked)
         if blockers:
             repin = None
-    skipped = _relocations(report, data, log, repin, inline, build)
+    mark = len(build.edits), len(build.changes)
+    skipped, unwritten = _relocations(report, data, log, repin, inline, build)
+    if repin is not None and unwritten:
+        # A re-pin that cannot write one of its citations would fail at the new pin: refused,
+        # naming each; corrections of wrong ranges are still made.
+        del build.edits[mark[0]:], build.changes[mark[1]:]
+        blockers, repin = unwritten, None
+        skipped, unwritten = _relocations(report, data, log, None, inline, build)
     companions = []
     for claims_input in claims:
         edits = _claims_edits(report, claims_input, log, repin, build)
         if edits:
             companions.append(writeback.FileEdits(Path(claims_input.path), claims_input.data, tuple(edits)))
     return RewritePlan(tuple(build.edits), tuple(build.changes), tuple(regressions), tuple(blockers),
-                       tuple(companions), tuple(skipped))
+                       tuple(companions), tuple(skipped), tuple(unwritten))
 
 
-def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None, inline, build) -> list[str]:
-    """Range corrections and, with a re-pin, everything the re-pin rewrites in the report."""
+def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget | None, inline,
+                 build) -> tuple[list[str], list[str]]:
+    """Range corrections and, with a re-pin, everything the re-pin rewrites in the report:
+    (rewrites dropped as disagreeing, ranges that must move but were found written nowhere)."""
     moves = repinning.evidence_moves(report, log, repin)
     if not moves and repin is None:
-        return []
+        return [], []
     index = LineIndex(data)
     files = repinning.path_moves(moves, repin.renames if repin else {})
     found = repinning.report_edits(report, index, moves, repin, files)
@@ -120,10 +131,16 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
     if repin is not None:
         for source in repin.sources:
             build.changes.append(f"{report.path}: {source.id} pin {source.old[:12]} -> {repin.new[:12]}")
+    unwritten = []
     for evidence, move in sorted(moves.items(), key=lambda item: item[0].line):
         line = evidence.end_line if evidence.kind.value == "quote" else evidence.line
         old = move.old_path + (f":{move.old_lines}" if move.old_lines else "")
         new = move.new_path + (f":{move.new_lines}" if move.new_lines else "")
+        if repinning.unwritten(evidence, move, line, found.placed):
+            # Saying "wrote" would leave a wrong citation behind silently: the user must fix it.
+            unwritten.append(f"{report.path}:{line}: not rewritten: {old} must read {new}, but this run "
+                             f"cannot find where the report writes it; write it out by hand")
+            continue
         why = ""
         if move.corrected:
             lines = "line" if move.found.start == move.found.end else "lines"
@@ -131,7 +148,7 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
         build.changes.append(f"{report.path}:{line}: {old} -> {new}{why}")
     build.changes.extend(found.messages)
     return [f"{report.path}:{c.line}: not rewritten ({c.reason}): another rewrite of the same text disagrees"
-            for c in dropped]
+            for c in dropped], unwritten
 
 
 def _claims_edits(report: Report, claims: ClaimsInput, log: ResultLog, repin: RepinTarget | None, build) -> list:

@@ -12,10 +12,10 @@
 from .blockers import blockers
 from .claims import claims_changes
 from .moves import evidence_moves, path_moves
-from .report import report_edits
+from .report import report_edits, unwritten
 from .target import Move, PinnedSource, RepinTarget, same_commit
 
 __all__ = [
     "Move", "PinnedSource", "RepinTarget", "blockers", "claims_changes", "evidence_moves", "path_moves",
-    "report_edits", "same_commit",
+    "report_edits", "same_commit", "unwritten",
 ]

@@ -4,7 +4,9 @@
 ``pkg/a.py.bak``, not in a URL of another repository (``/blob/<sha>/pkg/a.py``
 is preceded by ``/``). The ranges written right after it are read in the forms
 reports use: ``:10-20``, ``:10–20``, ``:10``, ``#L10-L20`` and continuations
-``:10-20,30-34`` / ``:10-20, 30–34``.
+``:10-20,30-34`` / ``:10-20, 30–34``. A range written apart from its path, later in
+the same line, continues the citation before it (:func:`continuation_changes`):
+```a.ts:204`, `:505```, "cols at :249-270", ```a.ts:1`, `9```.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from ..lineindex import CharEdit
 
 _RANGE_START = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
 _CONTINUATION = re.compile(r",[ \t]*(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?")
+#: a range standing apart from its path: ``:505`` (not ``a.ts:505``, not ``12:30`` o'clock)
+_LONE_RANGE = re.compile(r"(?<![\w./@+~:-]):(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?(?![\w.:-]|[-–]\d)")
+#: a bare range in a code span right after a citation's code span and a comma: `` `a.ts:1`, `9` ``
+_SPAN_RANGE = re.compile(r"`[ \t]*,[ \t]*`(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?`")
 
 
 @dataclass(frozen=True)
@@ -119,3 +125,33 @@ def citation_changes(line: int, text: str, written: str, old_path: str, new_path
             if new is not None and new != token.lines:
                 changes.append(CharEdit(line, token.start, token.end, spell_range(token, new), reason))
     return changes
+
+
+def has_range(text: str, written: str, lines: LineRange, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``lines`` is written right after some occurrence of ``written`` in ``text[start:end]``."""
+    return any(token.lines == lines for occ in occurrences(text, written, start, end) for token in occ.ranges)
+
+
+def continuation_changes(line: int, text: str, anchors: list[int], ranges: dict[LineRange, LineRange],
+                         reason: str, outside=()) -> list[CharEdit]:
+    """The edit of a range written apart from its path: the one (old → new in ``ranges``)
+    nearest after one of ``anchors`` (where the cited path or ``SRC-n`` ends in the line).
+
+    A reader binds ``:505`` to the citation written last before it, so of several
+    candidates the one closest to an anchor is the continuation.
+    """
+    best: tuple[int, CharEdit] | None = None
+    for m in [*_LONE_RANGE.finditer(text), *_SPAN_RANGE.finditer(text)]:
+        if any(s <= m.start() < e for s, e in outside):
+            continue
+        token = _token(m.start(1), m.end(3) if m.group(3) else m.end(1), m.group(1), m.group(2), m.group(3))
+        new = ranges.get(token.lines) if token is not None else None
+        if new is None or new == token.lines:
+            continue
+        before = [anchor for anchor in anchors if anchor <= m.start()]
+        if not before:
+            continue
+        distance = m.start() - max(before)
+        if best is None or distance < best[0]:
+            best = (distance, CharEdit(line, token.start, token.end, spell_range(token, new), reason))
+    return [best[1]] if best else []

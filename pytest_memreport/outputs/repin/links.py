@@ -26,6 +26,8 @@ _URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
 _ANCHOR = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
 #: ``[label]: <url>`` starting a line (a reference-style link definition)
 _DEFINITION = re.compile(r"[ \t]{0,3}\[((?:[^\[\]\\]|\\.)+)\]:[ \t]*<?")
+#: lines named in a link's text: ``line 35``, ``lines 8-10``, ``L8-L10``, ``#L40``
+_RANGE_WORDS = re.compile(r"(?<![\w#])(?:(?i:lines?)[ \t]+|#?L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?(?![\w.]|[-–]\d)")
 #: ``[text][label]`` (a full reference; collapsed ``[text][]`` names its label by its text)
 _REFERENCE_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\]\[((?:[^\[\]\\]|\\.)+)\]")
 
@@ -133,4 +135,17 @@ def text_changes(line: int, text: str, span: tuple[int, int], move: Move | None,
     old_name, new_name = old_path.rsplit("/", 1)[-1], new_path.rsplit("/", 1)[-1]
     if not changes and old_name != new_name and "/" in old_path:
         changes = citation_changes(line, text, old_name, old_name, new_name, ranges, reason, start, end)
+    if ranges:
+        # ``[lines 8-10](...#L8-L10)``: the text says which lines the anchor shows; both move.
+        taken = [(c.start, c.end) for c in changes]
+        for m in _RANGE_WORDS.finditer(text, start, end):
+            first, last = int(m.group(1)), int(m.group(3) or m.group(1))
+            new = ranges.get(LineRange(first, last)) if 1 <= first <= last else None
+            if new is None or any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            if new.start == new.end or m.group(3) is None:
+                spelled = str(new.start) if new.start == new.end else f"{new.start}-{new.end}"
+            else:
+                spelled = f"{new.start}{m.group(2)}{new.end}"
+            changes.append(CharEdit(line, m.start(1), m.end(), spelled, reason))
     return changes

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, LineRange, Report
 from ..lineindex import CharEdit, LineIndex
-from .citations import citation_changes
+from .citations import citation_changes, continuation_changes, has_range, occurrences, written_after
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
 from .shas import sha_changes
 from .target import Move, RepinTarget, same_commit
@@ -30,10 +30,32 @@ _ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
 class ReportEdits:
     changes: list[CharEdit] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
+    #: what was written: ``(path at the pin, cited range)`` of a moved range; ``("path", path)``
+    #: of a link's renamed path, ``("path", path, line)`` of a citation's
+    placed: set = field(default_factory=set)
 
+
+#: how many lines of its paragraph after an inline quotation its citation may be written on
+_QUOTE_REACH = 12
+#: a range as written in a citation or anchor
+_WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
+
+#: a brace group and the path characters around it: ``src/core/{queue,worker}.ts``
+_BRACE = re.compile(r"[\w./-]*\{([^{}\s/]+(?:,[^{}\s/]+)+)\}[\w./-]*")
 
 #: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
 _SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
+
+
+def unwritten(evidence: Evidence, move: Move, line: int, placed: set) -> bool:
+    """Whether ``move`` changes how ``evidence`` must be written (its range, or its path as
+    the report spells it) yet this rewrite found no place where it is written."""
+    if move.old_lines != move.new_lines and (evidence.path, move.old_lines) not in placed:
+        return True
+    spelled = written(evidence)
+    if written_after(spelled, move.old_path, move.new_path) == spelled:
+        return False  # a bare name that reads the same, or no rename
+    return ("path", evidence.path) not in placed and ("path", evidence.path, line) not in placed
 
 
 def written(evidence: Evidence) -> str:
@@ -79,23 +101,33 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
         spans = url_spans(text)
         outside = [(s.start, s.end) for s in spans]
         for span in spans:
-            out.changes.extend(_link_changes(number, text, span, target, by_link, files, definitions))
+            out.changes.extend(_link_changes(number, text, span, target, by_link, files, definitions,
+                                              out.placed))
         if target is not None:
             out.changes.extend(sha_changes(number, text, target, outside))
         for evidence, move in by_line.get(number, ()):
-            start = 0
-            if evidence.kind is EvidenceKind.QUOTE:
-                dash = None
-                for dash in _ATTRIBUTION.finditer(text):
-                    pass
-                start = dash.end() if dash else 0
-            ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
-            out.changes.extend(citation_changes(number, text, written(evidence), move.old_path, move.new_path,
-                                                ranges, _reason(move), start, None, outside))
-            if ranges and evidence.source and _SOURCE_ID.fullmatch(evidence.source):
-                # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
-                out.changes.extend(citation_changes(number, text, evidence.source, evidence.source,
-                                                    evidence.source, ranges, _reason(move), start, None, outside))
+            found = _evidence_changes(number, text, evidence, move, outside)
+            shifts = bool(move.old_lines and move.new_lines and move.old_lines != move.new_lines)
+            placed = _moves_range(found, text)
+            if shifts and not placed and evidence.kind is EvidenceKind.QUOTE:
+                # An inline quotation's citation may follow it on the next lines of its sentence.
+                for later in range(number + 1, min(number + _QUOTE_REACH, len(index)) + 1):
+                    more_text = index.text(later)
+                    if not more_text or not more_text.strip():
+                        break
+                    more_outside = [(s.start, s.end) for s in url_spans(more_text)]
+                    more = _evidence_changes(later, more_text, evidence, move, more_outside, whole=True)
+                    if _moves_range(more, more_text):
+                        found, placed = found + more, True
+                        break
+            if shifts and placed:
+                out.placed.add((evidence.path, move.old_lines))
+            if any(not _WRITTEN_RANGE.fullmatch(index.text(c.line)[c.start:c.end]) for c in found) or (
+                    not occurrences(text, written(evidence)) and not _in_brace_group(text, evidence.path)):
+                # Its path is not written here (``SRC-2:10-14`` names it through the register, ``:30``
+                # continues the citation before it): where it is written, that citation moves it.
+                out.placed.add(("path", evidence.path, number))
+            out.changes.extend(found)
     if definitions:
         for number in range(1, len(index) + 1):
             text = index.text(number)
@@ -109,6 +141,49 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
     return out
 
 
+def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, outside, whole: bool = False
+                      ) -> list[CharEdit]:
+    """The edits of one piece of evidence's citation written on this line: its path and ranges
+    (a quotation's only after its ``---`` attribution, unless ``whole``)."""
+    start = 0
+    if evidence.kind is EvidenceKind.QUOTE and not whole:
+        dash = None
+        for dash in _ATTRIBUTION.finditer(text):
+            pass
+        start = dash.end() if dash else 0
+    ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
+    changes = citation_changes(number, text, written(evidence), move.old_path, move.new_path,
+                               ranges, _reason(move), start, None, outside)
+    by_source = bool(evidence.source and _SOURCE_ID.fullmatch(evidence.source))
+    if ranges and by_source:
+        # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
+        changes.extend(citation_changes(number, text, evidence.source, evidence.source,
+                                        evidence.source, ranges, _reason(move), start, None, outside))
+    if ranges:
+        spellings = [written(evidence)] + ([evidence.source] if by_source else [])
+        if not any(has_range(text, s, move.old_lines, start) for s in spellings):
+            # ``SRC-2:10-14`, `:30``: the range continues the citation written before it.
+            # With no path on the line, the dialect found the ``:40-42`` here: the line is its own anchor.
+            anchors = [occ.end for s in spellings for occ in occurrences(text, s, start)] or [start]
+            changes.extend(continuation_changes(number, text, anchors, ranges, _reason(move), outside))
+    return changes
+
+
+def _in_brace_group(text: str, path: str) -> bool:
+    """Whether ``text`` writes ``path`` as one of a brace group (``src/{queue,worker}.ts``)."""
+    for m in _BRACE.finditer(text):
+        head, tail = text[m.start():m.start(1) - 1], text[m.end(1) + 1:m.end()]
+        if any(head + option + tail == path or (head + option + tail).endswith("/" + path)
+               for option in m.group(1).split(",")):
+            return True
+    return False
+
+
+def _moves_range(changes: list[CharEdit], text: str) -> bool:
+    """Whether one of ``changes`` rewrites a range (``206``, ``10-20``), not only a path."""
+    return any(_WRITTEN_RANGE.fullmatch(text[c.start:c.end]) for c in changes)
+
+
 def _priority(evidence: Evidence) -> int:
     """Quotations locate their lines most precisely; cited lines next; paths last."""
     return {EvidenceKind.QUOTE: 0, EvidenceKind.LINES: 1}.get(evidence.kind, 2)
@@ -119,7 +194,7 @@ def _reason(move: Move) -> str:
 
 
 def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_link: dict, files: dict,
-                  definitions: dict) -> list[CharEdit]:
+                  definitions: dict, placed: set) -> list[CharEdit]:
     link = span.link
     if link is None:
         return []
@@ -139,6 +214,10 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     changes = []
     if url != span.url:
         changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))
+        if move is not None and move.new_lines is not None and link.lines is not None:
+            placed.add((path, link.lines))
+        if new_path != path:
+            placed.add(("path", path))
     if link.kind == "commit":
         return changes
     label = definition_label(text, span.start)
