@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .checks import clones, drift, predicates, symbolrefs, verify
+from . import text
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile
 from .dialects.claims.assembly import ReportClaims
@@ -603,3 +604,4 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                       self._tree_indexes, self._predicate_results):
             cache.clear()
         self.results.release()
+        text.release_caches()
