@@ -109,6 +109,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self.results = ResultCache(None)
         #: each claims file's bytes as loaded (by resolved path), for the same reason
         self.claims_bytes: dict[str, bytes] = {}
+        #: pin checks made ahead of their items (see _expect_missing_at_pin), and the pins done
+        self._checked_ahead: dict[tuple[str, Evidence], verify.PinResult] = {}
+        self._missing_announced: set = set()
         #: result-cache digests and evidence encodings, computed once per evidence
         self._pin_keys: dict[tuple, str | None] = {}
         self._evidence_keys: dict[Evidence, list] = {}
@@ -299,13 +302,15 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
-                    result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols)
+                    result = self._checked_ahead.pop(key, None) or verify.check_at_pin(
+                        evidence, snapshot, with_symbol=self.options.want_symbols)
                     if result.status == verify.MISSING and evidence.label in (INLINE_QUOTATION, LOOSE_QUOTATION):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             if (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
                     and evidence.label != LOOSE_QUOTATION):  # a loose one that is not there is no quotation
+                self._expect_missing_at_pin(binding, snapshot)
                 result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
             self.results.put(self._pin_key(binding, evidence), result)
@@ -320,6 +325,29 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             result = replace(result, note=f"{result.note}; {mapped}" if result.note else mapped)
         self._pin_results[key] = result
         return result
+
+    def _expect_missing_at_pin(self, binding: Binding, snapshot) -> None:
+        """On the first quotation missing at a pin: check the pin's other quotations now
+        (kept for their own items) and announce the missing ones to the search for
+        where the tree holds them instead, so it asks ``git grep`` once, not per quote."""
+        pair = (binding.store.path, binding.pin)
+        if pair in self._missing_announced:
+            return
+        self._missing_announced.add(pair)
+        missing = []
+        for report, other in self._cited_at(binding):
+            key = (report.path, other)
+            if (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION or key in self._pin_results
+                    or self.results.has(self._pin_key(binding, other))):
+                continue
+            try:
+                found = self._checked_ahead[key] = verify.check_at_pin(
+                    other, snapshot, with_symbol=self.options.want_symbols)
+            except RepoError:
+                continue  # its own item says which object is missing
+            if found.status in (verify.MISSING, verify.FILE_MISSING):
+                missing.append(other)
+        drift.search.expect_missing(snapshot, missing)
 
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
         """The evidence that becomes items: proposed symbol references only when,
@@ -600,7 +628,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self._stores.clear()
         # pytest collects garbage several times after the run (its unraisable-exception
         # cleanup): what the run no longer needs should not be walked each time.
-        for cache in (self._pin_results, self._drift_results, self._pin_keys, self._evidence_keys,
+        for cache in (self._pin_results, self._drift_results, self._pin_keys, self._evidence_keys, self._checked_ahead,
                       self._tree_indexes, self._predicate_results):
             cache.clear()
         self.results.release()

@@ -130,19 +130,35 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                     continue  # cited lines follow only to identical lines: a plain test decides
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
-        probes = wordindex.probes(pattern.whole_words)
-        index.expect(probes)
-        if not probes:
-            index.expect_scan(*_character_scan(pattern))
-        # Cited lines follow only to identical lines: their search never lexes.
-        words = match.code_words(quote, evidence.path) if evidence.kind is EvidenceKind.QUOTE else None
-        if words is not None:
-            probes = wordindex.probes(words)
-            index.expect(probes)
-            if not probes:
-                index.expect_scan(*_token_scan(quote, evidence.path))
+        _expect(index, evidence, quote, pattern)
         announced += 1
     return announced
+
+
+def expect_missing(pinned, quotes) -> None:
+    """Announce quotations missing at their pin (``quotes``: evidence), so that the
+    search saying where the pinned tree holds them instead (:func:`with_found_instead`)
+    asks ``git grep`` once for all of them, not once per quotation."""
+    index = wordindex.word_index(pinned)
+    for evidence in quotes:
+        text = evidence.text or ""
+        if text.strip():
+            _expect(index, evidence, text, match.compile_quote(text))
+
+
+def _expect(index, evidence: Evidence, quote: str, pattern) -> None:
+    """Tell the word index what a coming search for ``quote`` will ask."""
+    probes = wordindex.probes(pattern.whole_words)
+    index.expect(probes)
+    if not probes:
+        index.expect_scan(*_character_scan(pattern))
+    # Cited lines follow only to identical lines: their search never lexes.
+    words = match.code_words(quote, evidence.path) if evidence.kind is EvidenceKind.QUOTE else None
+    if words is not None:
+        probes = wordindex.probes(words)
+        index.expect(probes)
+        if not probes:
+            index.expect_scan(*_token_scan(quote, evidence.path))
 
 
 def _holds_lines(text: str, lines: str) -> bool:
