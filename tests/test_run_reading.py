@@ -136,3 +136,14 @@ def test_a_quotation_after_a_citation_group_is_held_to_none_of_its_ranges():
     found, _ = anchors.scan(unit)
     [quote] = anchors.quotes(unit, found)
     assert (quote.citation.source, quote.grouped) == ("SRC-1a", True)
+
+
+def test_a_long_chain_of_quotations_links_only_its_last_ones_to_the_citation():
+    # A few quotations before one citation all quote it; a page of them is no sentence:
+    # at most 16 quotations stand between a phrase and its citation as linking material.
+    text = " / ".join(f'"alpha beta gamma {i}"' for i in range(1, 21)) + " (`SRC-1:4`)"
+    [inline] = layout.markdown_layout(text + "\n").inlines
+    unit = anchors.unit(inline.pieces)
+    found, _ = anchors.scan(unit)
+    bound = [q.text for q in anchors.quotes(unit, found) if q.citation is not None]
+    assert bound == [f"alpha beta gamma {i}" for i in range(4, 21)]

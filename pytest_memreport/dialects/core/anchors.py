@@ -24,6 +24,8 @@ target is decided at the pin.
 
 from __future__ import annotations
 
+import bisect
+
 import mimetypes
 import re
 from dataclasses import dataclass
@@ -360,79 +362,104 @@ def mentioned_sources(text: str) -> list[str]:
 def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
     """The unit's inline quotations: double-quoted phrases of three or more words,
     each bound to the first citation after it in the same sentence with at most a
-    few linking words (``and``, ``/``, other quotations) between."""
-    found: list[Quote] = []
+    few linking words (``and``, ``/``, other quotations) between, else to the citation
+    just before it with only joiners between.
+
+    Linear in the unit (plus a logarithm): every lookup is a bisection, and at most
+    :data:`_MAX_LINKED` quotations count as linking material between two things."""
     code_spans = [(w.start, w.end) for w in unit.words if w.code]
+    code_starts = [start for start, _ in code_spans]
     # Quote marks inside code (``thought: ""``) open no quotation: masked, offsets kept.
     masked = list(unit.text)
     for start, end in code_spans:
         for at in range(start, min(end, len(masked))):
             if masked[at] in "\"“”":
                 masked[at] = "'"
+    word_starts = [w.start for w in unit.words]
+    found: list[Quote] = []
     for match in _QUOTED.finditer("".join(masked)):
         phrase = unit.text[match.start(1):match.end(1)].strip()
-        if len(_WORD.findall(phrase)) < 3 or any(s <= match.start() < e for s, e in code_spans):
+        span = bisect.bisect_right(code_starts, match.start()) - 1
+        if len(_WORD.findall(phrase)) < 3 or (span >= 0 and match.start() < code_spans[span][1]):
             continue
-        found.append(Quote(phrase, _line_at(unit, match.start()), None, match.start(), match.end()))
+        at = bisect.bisect_right(word_starts, match.start()) - 1
+        line = unit.words[at].line if at >= 0 else unit.line
+        found.append(Quote(phrase, line, None, match.start(), match.end()))
+    links = _Links(unit, citations, found)
     bound: list[Quote] = []
     for quote in found:
-        citation = _following(unit, quote, citations, found)
+        index = links.following(quote.end, with_quotes=True)
         grouped = False
-        if citation is not None:
-            after = Quote("", quote.line, None, citation.end, citation.end)
+        if index is not None:
             # another quotation in between owns the citations after it: not linking material here
-            grouped = _following(unit, after, [c for c in citations if c is not citation], []) is not None
+            grouped = links.following(citations[index].end, with_quotes=False) is not None
         else:
             # ``SRC-1a:163-164 ("a b c", "d e f")``: the citation just before, when nothing
-            # but linking words and other quotations stand between.
-            citation = _preceding(unit, quote, citations, found)
-            if citation is not None:
-                before = Quote("", quote.line, None, citation.start, citation.start)
-                grouped = _preceding(unit, before, [c for c in citations if c is not citation], []) is not None
+            # but joiners and other quotations stand between.
+            index = links.preceding(quote.start, with_quotes=True)
+            if index is not None:
+                grouped = links.preceding(citations[index].start, with_quotes=False) is not None
+        citation = citations[index] if index is not None else None
         bound.append(Quote(quote.text, quote.line, citation, quote.start, quote.end, grouped))
     return bound
 
 
-def _line_at(unit: Unit, offset: int) -> int:
-    line = unit.line
-    for word in unit.words:
-        if word.start > offset:
-            break
-        line = word.line
-    return line
+#: quotations that may stand between a phrase and its citation as linking material
+_MAX_LINKED = 16
+#: characters of linking material, at most, between a phrase and its citation
+_MAX_GAP = 2000
 
 
-def _following(unit: Unit, quote: Quote, citations: list[Citation], quotes_: list[Quote]) -> Citation | None:
-    for citation in citations:
-        if citation.start < quote.end:
-            continue
-        between = unit.text[quote.end:citation.start]
-        for other in quotes_:  # other quotations in between are linking material
-            if quote.end <= other.start and other.end <= citation.start:
-                between = between.replace(unit.text[other.start:other.end], " ")
-        if re.search(r"[.!?]\s", between) or "\n\n" in between:
+class _Links:
+    """Which citation a position of a unit links to (its citations and quotations in order)."""
+
+    def __init__(self, unit: Unit, citations: list[Citation], quotes_: list[Quote]) -> None:
+        self.text = unit.text
+        self.citations = citations
+        self.starts = [c.start for c in citations]
+        self.ends = [c.end for c in citations]
+        self.quotes = quotes_
+        self.quote_starts = [q.start for q in quotes_]
+
+    def _between(self, start: int, end: int, with_quotes: bool) -> str | None:
+        """The text from ``start`` to ``end``, quotations in it blanked (``with_quotes``);
+        ``None`` when it is too long, or holds too many quotations, to be linking material."""
+        if end - start > _MAX_GAP:
+            return None
+        between = self.text[start:end]
+        if with_quotes:
+            first = bisect.bisect_left(self.quote_starts, start)
+            inside = [q for q in self.quotes[first:first + _MAX_LINKED + 1] if q.end <= end]
+            if len(inside) > _MAX_LINKED:
+                return None
+            for other in inside:
+                between = between.replace(self.text[other.start:other.end], " ")
+        return between
+
+    def following(self, position: int, with_quotes: bool) -> int | None:
+        """The first citation starting at or after ``position``, if only a few linking words
+        stand between and no sentence ends there."""
+        index = bisect.bisect_left(self.starts, position)
+        if index == len(self.citations):
+            return None
+        between = self._between(position, self.starts[index], with_quotes)
+        if between is None or re.search(r"[.!?]\s", between) or "\n\n" in between:
             return None
         words = [w for w in re.split(r"[\s(),;:`*_]+", between) if w]
-        if len([w for w in words if w.lower() not in _LINKING]) <= 2:
-            return citation
-        return None
-    return None
+        return index if len([w for w in words if w.lower() not in _LINKING]) <= 2 else None
 
-
-def _preceding(unit: Unit, quote: Quote, citations: list[Citation], quotes_: list[Quote]) -> Citation | None:
-    """The citation that ends nearest before ``quote`` in its sentence, with at most a
-    few linking words (and other quotations) between; else ``None``."""
-    before = [c for c in citations if c.end <= quote.start]
-    if not before:
-        return None
-    citation = max(before, key=lambda c: c.end)
-    between = unit.text[citation.end:quote.start]
-    for other in quotes_:
-        if citation.end <= other.start and other.end <= quote.start:
-            between = between.replace(unit.text[other.start:other.end], " ")
-    # Only ``(``, ``:``, commas, slashes, dashes and ``and``/``or``: ``SRC-1:249); see "Loop C"``
-    # names a section, it quotes nothing of the cited lines.
-    return citation if _ONLY_JOINERS.fullmatch(between) else None
+    def preceding(self, position: int, with_quotes: bool) -> int | None:
+        """The citation ending nearest before ``position`` (the first of several ending
+        there: a brace group), if only joiners stand between."""
+        index = bisect.bisect_right(self.ends, position) - 1
+        if index < 0:
+            return None
+        while index > 0 and self.ends[index - 1] == self.ends[index]:
+            index -= 1
+        between = self._between(self.ends[index], position, with_quotes)
+        # Only ``(``, ``:``, commas, slashes, dashes and ``and``/``or``: ``SRC-1:249); see "Loop C"``
+        # names a section, it quotes nothing of the cited lines.
+        return index if between is not None and _ONLY_JOINERS.fullmatch(between) else None
 
 
 _ONLY_JOINERS = re.compile(r"[\s(:,/—–`*_-]*(?:\b(?:and|or)\b[\s(:,/—–`*_-]*)*")
