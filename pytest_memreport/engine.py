@@ -337,8 +337,10 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         missing = []
         for report, other in self._cited_at(binding):
             key = (report.path, other)
-            if (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION or key in self._pin_results
-                    or self.results.has(self._pin_key(binding, other))):
+            # A loosely written path (``lookup``) is checked once resolved, under another key:
+            # checking it here as written would be work no item asks for.
+            if (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION or other.lookup is not None
+                    or key in self._pin_results or self.results.has(self._pin_key(binding, other))):
                 continue
             try:
                 found = self._checked_ahead[key] = verify.check_at_pin(

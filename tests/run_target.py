@@ -9,6 +9,7 @@ fixture files hold placeholders (``{{PIN}}``, ``{{PIN7}}``, ``{{CHECKOUT}}``) th
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -78,6 +79,21 @@ The subtree `src/widgets` of github.com/acme/servers.
 | SRC-1 | `src/widgets/index.ts` |
 | SRC-2 | `src/widgets/README.md` |
 """
+
+
+def check_run(pytester, make_repo, run_id: str, lens: str):
+    """A two-file run (:func:`packet` and ``lens``) over the target at its pin, checked at
+    the pin with JSON: ``(pytester result, the lens file's JSON report)``."""
+    repo, pin = build_target(make_repo)
+    folder = pytester.path / run_id.lower()
+    folder.mkdir()
+    (folder / "packet.md").write_text(packet(run_id).format(pin=pin), encoding="utf-8")
+    (folder / "lens.md").write_text(lens, encoding="utf-8")
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
+                                "--memreport-json", str(out), "-rA", "--memreport-against", "none")
+    lens_report = next(r for r in json.loads(out.read_text())["reports"] if r["path"].endswith("lens.md"))
+    return result, lens_report
 
 
 def build_target(make_repo, name: str = "servers"):

@@ -9,13 +9,12 @@ into the repository at its pin yields only passing items, one per citation writt
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from conftest import summary_outcomes
-from run_target import INDEX, README, TREE, build_target, packet
+from run_target import INDEX, README, TREE, build_target, check_run
 from repo_builder import RepoBuilder
 
 from pytest_memreport.checks import verify
@@ -23,7 +22,6 @@ from pytest_memreport.dialects import parse_folder, read_report
 from pytest_memreport.dialects.core import anchors
 from pytest_memreport.dialects.runs import RunFile
 from pytest_memreport.engine import Engine
-from pytest_memreport.model import EvidenceKind, LineRange
 from pytest_memreport.options import RunOptions
 
 
@@ -111,8 +109,6 @@ def test_a_quotation_sourced_by_a_group_of_citations_is_held_to_none_of_their_ra
 # --------------------------------------------------------------------------- end to end
 
 
-FORMS_PACKET = packet("F-1")
-
 FORMS_LENS = """\
 # Lens — RUN `F-1`
 
@@ -127,14 +123,7 @@ FORMS_LENS = """\
 
 
 def test_run_forms_end_to_end(pytester, make_repo):
-    repo, pin = build_target(make_repo)
-    folder = pytester.path / "forms"
-    folder.mkdir()
-    (folder / "packet.md").write_text(FORMS_PACKET.format(pin=pin), encoding="utf-8")
-    (folder / "lens.md").write_text(FORMS_LENS, encoding="utf-8")
-    out = pytester.path / "out.json"
-    result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
-                                "--memreport-json", str(out), "-rA", "--memreport-against", "none")
+    result, lens = check_run(pytester, make_repo, "F-1", FORMS_LENS)
     outcomes = {node.split("lens.md::", 1)[-1]: verdict for node, verdict in summary_outcomes(result).items()}
     # A quoted phrase with one word changed ("four"; the file says three): not found.
     assert outcomes["OBJ-1::quote@L5"] == "FAILED"
@@ -142,7 +131,6 @@ def test_run_forms_end_to_end(pytester, make_repo):
     # index.ts is ambiguous in the repository and unique in the subject subtree.
     assert outcomes["OBJ-2::lines@L6:src/widgets/index.ts:10"] == "PASSED"
     # `:9` in a cell of its own: the row cites two files, so nothing is guessed.
-    lens = next(r for r in json.loads(out.read_text())["reports"] if r["path"].endswith("lens.md"))
     obj3 = next(r for r in lens["records"] if r["id"] == "OBJ-3")
     assert [e["cited_lines"] for e in obj3["evidence"]] == [[3, 3], [4, 4]]
     # ... while a row citing one file continues it across the cell boundary.

@@ -9,14 +9,10 @@ them, two quotations on one line, and code spans across a line break.
 
 from __future__ import annotations
 
-import json
-
 from conftest import summary_outcomes
-from run_target import build_target, packet
+from run_target import check_run
 
 from pytest_memreport.dialects.core import anchors, layout
-
-PACKET = packet("R-2")
 
 LENS = """\
 # Lens — RUN `R-2`
@@ -56,15 +52,7 @@ line` of `SRC-1:8`.
 
 
 def run(pytester, make_repo, lens: str = LENS):
-    repo, pin = build_target(make_repo)
-    folder = pytester.path / "run"
-    folder.mkdir()
-    (folder / "packet.md").write_text(PACKET.format(pin=pin), encoding="utf-8")
-    (folder / "lens.md").write_text(lens, encoding="utf-8")
-    out = pytester.path / "out.json"
-    result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
-                                "--memreport-json", str(out), "-rA", "--memreport-against", "none")
-    data = next(r for r in json.loads(out.read_text())["reports"] if r["path"].endswith("lens.md"))
+    result, data = check_run(pytester, make_repo, "R-2", lens)
     evidence = [e for rec in data["records"] for e in rec["evidence"]] + data["evidence"]
     return result, evidence
 

@@ -12,6 +12,5 @@ def release_caches() -> None:
     from .quotes import index, prefilter
     from .syntax import parsing
 
-    parsing.clear_cache()
-    index._INDEX_CACHE.clear()
-    prefilter._REDUCED_CACHE.clear()
+    for module in (parsing, index, prefilter):
+        module.clear_cache()

@@ -184,7 +184,7 @@ def _strip(word: str) -> str:
     return word.lstrip(_LEADING).rstrip(_TRAILING).strip("`")
 
 
-def _expand(path: str) -> list[str]:
+def expand_braces(path: str) -> list[str]:
     """``a/{b,c}.ts`` → ``a/b.ts``, ``a/c.ts`` (one group; nested groups are not read)."""
     match = _BRACE.search(path)
     if match is None:
@@ -216,7 +216,7 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
         if not _BRACE.search(text):
             return None
         form = "brace"
-        probe = _expand(text)[0]
+        probe = expand_braces(text)[0]
     else:
         probe = text
     probe = probe.lstrip("/")
@@ -312,7 +312,7 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
             return []  # running prose names files it only talks about
         if not word.code and not path.endswith("/") and ("/" not in path or not _file_shaped(path)):
             return []  # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
-    paths = _expand(path) if form == "brace" else [path]
+    paths = expand_braces(path) if form == "brace" else [path]
     return [Citation(word.line, p, None, ranges, form, word.code, word.start, word.end, bad, context[0])
             for p in paths]
 

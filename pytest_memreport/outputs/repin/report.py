@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...dialects.core.anchors import expand_braces
 from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, LineRange, Report
 from ..lineindex import CharEdit, LineIndex
@@ -41,7 +42,7 @@ _QUOTE_REACH = 12
 _WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
 
 #: a brace group and the path characters around it: ``src/core/{queue,worker}.ts``
-_BRACE = re.compile(r"[\w./-]*\{([^{}\s/]+(?:,[^{}\s/]+)+)\}[\w./-]*")
+_BRACE_WORD = re.compile(r"[\w./-]*\{[^{}\s/]+(?:,[^{}\s/]+)+\}[\w./-]*")
 
 #: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
 _SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
@@ -171,12 +172,8 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
 
 def _in_brace_group(text: str, path: str) -> bool:
     """Whether ``text`` writes ``path`` as one of a brace group (``src/{queue,worker}.ts``)."""
-    for m in _BRACE.finditer(text):
-        head, tail = text[m.start():m.start(1) - 1], text[m.end(1) + 1:m.end()]
-        if any(head + option + tail == path or (head + option + tail).endswith("/" + path)
-               for option in m.group(1).split(",")):
-            return True
-    return False
+    return any(expanded == path or expanded.endswith("/" + path)
+               for word in _BRACE_WORD.finditer(text) for expanded in expand_braces(word.group()))
 
 
 def _moves_range(changes: list[CharEdit], text: str) -> bool:

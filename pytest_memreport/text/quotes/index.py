@@ -187,6 +187,11 @@ class _TextIndex:
 _INDEX_CACHE: SizedLRU[_TextIndex] = SizedLRU(_INDEX_CACHE_CHARS, _INDEX_CACHE_SIZE)
 
 
+def clear_cache() -> None:
+    """Forget every text's index."""
+    _INDEX_CACHE.clear()
+
+
 def _index_for(text: str, key: object = None) -> _TextIndex:
     # The entry holds the text, so while cached its id cannot be reused by another
     # string; a caller's key is checked against the text (identity first: cheap).

@@ -46,3 +46,8 @@ def holds_words(pattern: QuotePattern, text: str) -> bool:
 
 #: reduced forms for :func:`may_occur_in`, bounded in characters
 _REDUCED_CACHE: SizedLRU[str] = SizedLRU(16_000_000, 1 << 16)
+
+
+def clear_cache() -> None:
+    """Forget every text's reduced form."""
+    _REDUCED_CACHE.clear()
