@@ -28,6 +28,7 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .binding import Binding, where_stated
 from .resultcache import ResultCache, encode, evidence_key
+from .pinsymbols import MIN_FILES, UNKNOWN, PinSymbols
 from .claimchecks import ClaimChecks
 from .repositories import TargetRepositories
 from .targets import TargetPaths
@@ -114,7 +115,11 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self._missing_announced: set = set()
         #: result-cache digests and evidence encodings, computed once per evidence
         self._pin_keys: dict[tuple, str | None] = {}
-        self._evidence_keys: dict[Evidence, list] = {}
+        self._evidence_keys: dict[Evidence, str] = {}
+        #: enclosing definitions at the pin found by a worker process (:mod:`.pinsymbols`);
+        #: the plugin turns it on for the process that runs items on a machine with cores to spare
+        self.offload_symbols = False
+        self._pin_symbols = PinSymbols()
 
     @property
     def drift_enabled(self) -> bool:
@@ -296,14 +301,15 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 # The run's other citations at this pin will be read too (those
                 # the result cache does not answer): one batch.
                 self._prefetched.add((binding.store.path, binding.pin))
-                snapshot.prefetch(other.path for _, other in self._cited_at(binding)
-                                  if not self.results.has(self._pin_key(binding, other)))
+                uncached = [other for _, other in self._cited_at(binding)
+                            if not self.results.has(self._pin_key(binding, other))]
+                snapshot.prefetch(other.path for other in uncached)
+                self._offload_pin_symbols(binding, snapshot, uncached)
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
-                    result = self._checked_ahead.pop(key, None) or verify.check_at_pin(
-                        evidence, snapshot, with_symbol=self.options.want_symbols)
+                    result = self._checked_ahead.pop(key, None) or self._check_pinned(binding, evidence, snapshot)
                     if result.status == verify.MISSING and evidence.label in (INLINE_QUOTATION, LOOSE_QUOTATION):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
@@ -326,6 +332,39 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self._pin_results[key] = result
         return result
 
+    def _check_pinned(self, binding: Binding, evidence: Evidence, snapshot) -> verify.PinResult:
+        """:func:`.verify.check_at_pin`, with the enclosing definition the worker found
+        (:mod:`.pinsymbols`) when it was asked, else looked up here."""
+        offloaded = self.options.want_symbols and self._pin_symbols.wants(binding.pin, evidence)
+        result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols and not offloaded)
+        if not offloaded or result.status != verify.FOUND or result.lines is None:
+            return result
+        symbol = self._pin_symbols.symbol(binding.pin, evidence, result.lines)
+        if symbol is UNKNOWN:
+            textfile = snapshot.read(evidence.path)
+            symbol = symbols.enclosing(textfile.text, evidence.path, result.lines, key=textfile.oid)
+        return replace(result, symbol=symbol, symbol_known=True)
+
+    def _offload_pin_symbols(self, binding: Binding, snapshot, evidence: list[Evidence]) -> None:
+        """Hand the pin's cited files to the worker that finds enclosing definitions, when
+        JSON wants them and there are enough files to be worth a second process."""
+        if not (self.offload_symbols and self.options.want_symbols):
+            return
+        by_path: dict[str, list[Evidence]] = defaultdict(list)
+        for other in evidence:
+            if other.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES) and symbols.language_for(other.path):
+                by_path[other.path].append(other)
+        if len(by_path) < MIN_FILES:
+            return
+        files = []
+        try:
+            for path, textfile in snapshot.read_many(by_path):
+                if textfile is not None and textfile.is_text:
+                    files.append((path, textfile.text, textfile.oid, by_path[path]))
+        except RepoError:
+            return  # an object the clone lacks: each check reads what it can itself
+        self._pin_symbols.submit(binding.pin, files)
+
     def _expect_missing_at_pin(self, binding: Binding, snapshot) -> None:
         """On the first quotation missing at a pin: check the pin's other quotations now
         (kept for their own items) and announce the missing ones to the search for
@@ -343,8 +382,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                     or key in self._pin_results or self.results.has(self._pin_key(binding, other))):
                 continue
             try:
-                found = self._checked_ahead[key] = verify.check_at_pin(
-                    other, snapshot, with_symbol=self.options.want_symbols)
+                found = self._checked_ahead[key] = self._check_pinned(binding, other, snapshot)
             except RepoError:
                 continue  # its own item says which object is missing
             if found.status in (verify.MISSING, verify.FILE_MISSING):
@@ -546,7 +584,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                                                     self.options.want_symbols, self.options.max_file_bytes)
         return self._pin_keys[memo]
 
-    def _evidence_key(self, evidence: Evidence) -> list:
+    def _evidence_key(self, evidence: Evidence) -> str:
         found = self._evidence_keys.get(evidence)
         if found is None:
             found = self._evidence_keys[evidence] = evidence_key(evidence)
@@ -602,9 +640,20 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             if changed is None:
                 changed = binding.store.changed_paths(binding.pin, "HEAD" if against == AGAINST_WORKTREE else against)
             if evidence.path in changed or against == AGAINST_WORKTREE:
-                pin = self.pin_result(report, evidence)
-                if pin.ok and (pin.recorded_text or "").strip():
+                pin = self._recorded_at_pin(binding, report, evidence)
+                if pin is not None and pin.ok and (pin.recorded_text or "").strip():
                     yield evidence, pin.recorded_text
+
+    def _recorded_at_pin(self, binding: Binding, report: Report, evidence: Evidence) -> verify.PinResult | None:
+        """Cited lines' content at the pin, for announcing searches: the pin result when
+        known, else the lines read without their enclosing definition (asking for it here
+        would wait for every answer of the worker finding them, :mod:`.pinsymbols`)."""
+        if (report.path, evidence) in self._pin_results or self.results.has(self._pin_key(binding, evidence)):
+            return self.pin_result(report, evidence)
+        try:
+            return verify.check_at_pin(evidence, binding.store.snapshot(binding.pin), with_symbol=False)
+        except RepoError:
+            return None  # its own item says which object is missing
 
     def timing_json(self) -> dict:
         """Per-phase seconds of this process. ``git`` (commands and blob reads) and
@@ -614,6 +663,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         phases.add("tree_sitter", symbols.stats().seconds)
         # Counts, not seconds: what the result cache answered and what git had to read.
         phases.add("blobs_read", sum(s.blobs_read for s in self._stores.values() if isinstance(s, GitStore)))
+        if self._pin_symbols.started:
+            # Also inside "matching": the worker's own time is on another core.
+            phases.add("waiting_on_symbols", self._pin_symbols.waited)
         if self.results.enabled:
             phases.add("results_cached", self.results.hits)
             phases.add("results_computed", self.results.misses)
@@ -624,6 +676,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             self.progress(message)
 
     def close(self) -> None:
+        self._pin_symbols.close()
         for store in self._stores.values():
             if isinstance(store, GitStore):
                 store.close()

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import importlib
 import json
@@ -131,6 +132,7 @@ def _class_name(value) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
+@functools.lru_cache(maxsize=256)
 def _own_class(name: str):
     """A class of this package by ``module:qualname``; anything else is refused."""
     module, _, qualname = str(name).partition(":")
@@ -145,10 +147,13 @@ def _own_class(name: str):
 # -- the cache -----------------------------------------------------------------------
 
 
-def evidence_key(evidence) -> list:
-    """What of a piece of evidence a check reads: everything but where it sits in the report."""
-    return [encode(getattr(evidence, f.name)) for f in dataclasses.fields(evidence)
-            if f.name not in ("line", "end_line")]
+def evidence_key(evidence) -> str:
+    """A digest of what of a piece of evidence a check reads: everything but where it
+    sits in the report (a digest keeps the keys built from it short to write and hash)."""
+    fields = [encode(getattr(evidence, f.name)) for f in dataclasses.fields(evidence)
+              if f.name not in ("line", "end_line")]
+    text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class ResultCache:

@@ -189,6 +189,42 @@ def test_line_ranges_follow_only_identical_lines(pytester, make_repo, edit, cite
     assert (evidence["at_against"]["status"], evidence["at_against"]["lines"]) == (status, lines)
 
 
+SOURCE = ("import os\n\n\ndef load_settings(path):\n    with open(path) as handle:\n"
+          "        return parse_settings(handle.read())\n\n\ndef tiny():\n    x = 1\n    return x\n")
+LOAD = SOURCE[SOURCE.index("def load"):SOURCE.index("\n\n\ndef tiny")] + "\n"
+TINY = SOURCE[SOURCE.index("def tiny"):]
+
+
+@pytest.mark.parametrize(
+    "other, cited, status, where",
+    [
+        # the cited function left its file for another: found there by its telling line
+        ({"src/b.py": "# moved here\n" + LOAD}, "4-6", "relocated", ["src/b.py", [2, 4]]),
+        # the same, in a file with Windows line endings (git's lines end in a carriage return)
+        ({"src/b.py": ("# moved here\n" + LOAD).replace("\n", "\r\n")}, "4-6", "relocated", ["src/b.py", [2, 4]]),
+        # no line of the range is telling: the tree is searched as for a quotation
+        ({"src/c.py": "\n\n" + TINY}, "9-11", "relocated", ["src/c.py", [3, 5]]),
+        # the telling line went elsewhere, but not the lines around it: not those lines
+        ({"src/b.py": "        return parse_settings(handle.read())\n"}, "4-6", "changed", None),
+    ],
+)
+def test_a_range_that_left_its_file_is_found_only_as_identical_lines(pytester, make_repo, other, cited, status,
+                                                                    where):
+    repo = make_repo()
+    pin = repo.commit({"src/a.py": SOURCE}, "source")
+    repo.commit({"src/a.py": "import os\n", **other}, "move out")
+    report = pytester.path / "r.md"
+    report.write_text(_range_report(pin, cited).replace("src/doc.md", "src/a.py"), encoding="utf-8")
+    out = pytester.path / "out.json"
+    pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "--memreport-json", str(out))
+    (rep,) = json.loads(out.read_text())["reports"]
+    (evidence,) = rep["records"][0]["evidence"]
+    assert evidence["at_pin"]["status"] == "found"
+    against = evidence["at_against"]
+    assert against["status"] == status
+    assert ([against["path"], against["lines"]] if where else None) == where
+
+
 # --------------------------------------------------------------------------- the property
 
 

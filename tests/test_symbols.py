@@ -427,6 +427,22 @@ def test_enclosing_in_every_language(path, lines, kind, name):
     assert (found.kind, found.name) == (kind, name)
 
 
+@settings(max_examples=300, deadline=None)
+@given(path=st.sampled_from(sorted(SAMPLES)), start=st.integers(1, 45), size=st.integers(0, 12))
+def test_enclosing_looks_only_near_the_lines_yet_answers_as_the_whole_file(path, start, size):
+    """``enclosing`` queries only the top-level statements the lines touch (Rust's
+    attributes above them included): the answer is the innermost definition of all."""
+    text = SAMPLES[path]
+    lines = LineRange(start, start + size)
+    parsing.clear_cache()  # nothing found for the whole file yet: the narrow lookup runs
+    narrow = enclosing(text, path, lines)
+    whole = [d for d in symbols.definitions(text, path) if d.lines.contains(lines)]
+    innermost = min(whole, key=lambda d: d.end - d.start, default=None)
+    assert narrow == innermost or (narrow is not None and innermost is not None
+                                   and narrow.end - narrow.start == innermost.end - innermost.start
+                                   and narrow in whole)
+
+
 # --------------------------------------------------------------------------
 # tokens and body diffs
 

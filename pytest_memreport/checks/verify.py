@@ -153,6 +153,17 @@ def occurrences(quote: str, text: str, path: str, key: str | None = None) -> tup
     return ((lines,), True) if lines is not None else ((), False)
 
 
+def located_lines(evidence: Evidence, text: str, path: str, key: str | None = None) -> LineRange | None:
+    """The lines a quotation or cited range occupies in ``text`` (its file at the pin), as
+    :func:`check_at_pin` finds them; ``None`` where it does not."""
+    if evidence.kind is EvidenceKind.LINES:
+        cited = evidence.cited_lines
+        count = text.count("\n") + (0 if text.endswith("\n") else 1)  # as _check_lines splits
+        return cited if cited is not None and cited.end <= count else None
+    found, _ = occurrences(evidence.text or "", text, path, key=key)
+    return _preferred(found, evidence.cited_lines) if found else None
+
+
 def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> LineRange:
     """The occurrence the report means: the one inside the cited range, else the first."""
     if cited is not None:

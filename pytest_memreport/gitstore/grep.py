@@ -39,6 +39,44 @@ def grep_words(runner: GitRunner, words: Collection[str], scope: list[str]) -> d
     return found
 
 
+def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
+    """For each of ``lines`` (ASCII, no newline), the files where some line holds it,
+    by one ``git grep -F`` for all of them (fixed strings: one pass however many).
+
+    A superset of the files holding it as a whole line, so that a file whose lines
+    end in carriage returns (which the checks' texts drop) is not missed; the
+    caller then tests each file's text."""
+    found: dict[str, set[str]] = {line: set() for line in lines}
+    if not found:
+        return found
+    for chunk in _line_chunks(sorted(found)):
+        out = _grep(runner, ["-z", "-a", "-F", *(arg for line in chunk for arg in ("-e", line))], scope)
+        if out is None:
+            return None
+        wanted = [(line, line.encode("ascii")) for line in chunk]
+        for row in out.split(b"\n"):
+            path, _, content = row.partition(b"\0")
+            if path and content:
+                for line, raw in wanted:
+                    if raw in content:
+                        found[line].add(_grep_path(path, scope))
+    return found
+
+
+def _line_chunks(lines: list[str]) -> Iterator[list[str]]:
+    """Groups of ``lines`` whose arguments fit one ``git grep``."""
+    group: list[str] = []
+    size = 0
+    for line in lines:
+        if group and size + len(line) > _GREP_PROCESS_CHARS:
+            yield group
+            group, size = [], 0
+        group.append(line)
+        size += len(line) + 4
+    if group:
+        yield group
+
+
 def grep_spliced(runner: GitRunner, scope: list[str]) -> set[str] | None:
     """Files where a backtick sits between word characters (see :meth:`Snapshot.files_with_spliced_words`)."""
     # The lines holding a backtick, tested here: a fixed string is one fast

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 
 from ..text.textfile import TextFile
-from .grep import grep_spliced, grep_words
+from .grep import grep_lines, grep_spliced, grep_words
 from .objects import TreeEntry
 from .process import GitRunner
 
@@ -78,6 +78,12 @@ class Snapshot:
         ``_``) are fewer than Python's, so its word boundaries are looser.
         """
         return grep_words(self._runner, words, self._grep_scope())
+
+    def files_with_lines(self, lines: Collection[str]) -> dict[str, set[str]] | None:
+        """For each of ``lines`` (ASCII), the files some line of which holds it (a
+        superset of those holding it as a whole line), by one ``git grep``;
+        ``None`` when git cannot answer."""
+        return grep_lines(self._runner, lines, self._grep_scope())
 
     def files_with_spliced_words(self) -> set[str] | None:
         """Files where a backtick sits between word characters (`` foo`s ``):

@@ -10,6 +10,7 @@ engine, git, tree-sitter or markdown-it.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -44,6 +45,9 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     engine.loaded_paths = paths
     # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
     engine.corrects_anchors = bool(config.getoption("memreport_write") or config.getoption("memreport_diff"))
+    # A worker process parses the pin's files for JSON's enclosing definitions while items
+    # run; not in pytest-xdist's workers, which have the other cores already.
+    engine.offload_symbols = not hasattr(config, "workerinput") and (os.cpu_count() or 1) > 1
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
@@ -52,6 +56,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     session = MemreportSession(config, engine, paths, shard)
     session.outputs = outputs
     config.pluginmanager.register(session, "memreport-session")
+    # Registered before pytest's own cleanups (this runs tryfirst), so it runs after them.
+    config.add_cleanup(session.unfreeze_heap)
     config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
     engine.progress = _progress_writer(config, session)
     if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
@@ -184,6 +190,8 @@ class MemreportSession:
         #: between an item's start and finish (its -v line is open); progress waits meanwhile
         self.item_running = False
         self.pending_progress: list[str] = []
+        #: whether collection's objects are frozen out of the garbage collector's sight
+        self.froze_heap = False
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -228,6 +236,25 @@ class MemreportSession:
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Take what collection built (the reports' model, thousands of items) out of the
+        garbage collector's sight: it lives until the run ends, and every full collection
+        would walk it again, the five pytest forces at exit included (about a fifth of a
+        warm run's time on 3,000 items, measured by ``benchmarks/bench_history.py``).
+        What collection left as garbage is freed first; objects made by the items are
+        collected as usual."""
+        gc.collect()
+        gc.freeze()
+        self.froze_heap = True
+
+    def unfreeze_heap(self) -> None:
+        """After pytest's own last collections: what was frozen can be freed again (a
+        pytest run inside another process, ``pytester``'s, must not leak it)."""
+        if self.froze_heap:
+            self.froze_heap = False
+            gc.unfreeze()
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call):

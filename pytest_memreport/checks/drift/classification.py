@@ -23,7 +23,7 @@ from ...gitstore import WORKTREE
 from ...model import Evidence, EvidenceKind, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import blame, follow, linemap, ranges, search
+from . import blame, blocks, follow, linemap, ranges, search
 from .results import (
     AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED,
     UNREADABLE, DriftResult,
@@ -199,13 +199,13 @@ class _Drift:
 
     def _block_holds(self, recorded: str):
         """Whether a version of the file holds the cited lines exactly as they were."""
-        block = ranges.block_lines(recorded)
+        block = blocks.block_lines(recorded)
 
         def holds(path: str, oid: str | None) -> bool:
             if oid is None:
                 return False
             textfile = self.store.read_blob(path, oid)
-            return textfile.is_text and bool(ranges.exact_blocks(block, textfile.text))
+            return textfile.is_text and bool(blocks.exact_blocks(block, textfile.text))
         return holds
 
     def _enclosing_holds(self, quote: str):

@@ -13,31 +13,11 @@ lines are the block.
 
 from __future__ import annotations
 
-from ...model import LineRange
 from ...text import match
 from .. import verify
 from . import search
+from .blocks import exact_blocks
 from .results import DELETED, MOVED, SHIFTED, UNCHANGED, Place
-
-
-def block_lines(text: str) -> list[str]:
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return lines
-
-
-def exact_blocks(block: list[str], text: str) -> list[LineRange]:
-    """Every place ``text`` holds exactly the lines ``block``, in file order."""
-    if not block:
-        return []
-    lines = block_lines(text)
-    first, size = block[0], len(block)
-    return [
-        LineRange(start + 1, start + size)
-        for start in range(len(lines) - size + 1)
-        if lines[start] == first and lines[start:start + size] == block
-    ]
 
 
 def classify_range(drift, recorded: str):
@@ -67,13 +47,16 @@ def classify_range(drift, recorded: str):
         elif textfile is not None:
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
-    places, _ = search.search_tree(pattern, recorded, drift.against, exclude={home, *drift.reports},
-                                   origin=drift.path, by_tokens=False)
-    exact = []
-    for place in places:
-        other = drift.against.read(place.path)
-        if other is not None and other.is_text:
-            exact.extend(Place(place.path, lines) for lines in exact_blocks(block, other.text))
+    exclude = {home, *drift.reports}
+    exact = search.search_lines(block, drift.against, exclude, origin=drift.path)
+    if exact is None:  # no telling line: the quote's search proposes places, exact lines decide
+        places, _ = search.search_tree(pattern, recorded, drift.against, exclude=exclude,
+                                       origin=drift.path, by_tokens=False)
+        exact = []
+        for place in places:
+            other = drift.against.read(place.path)
+            if other is not None and other.is_text:
+                exact.extend(Place(place.path, lines) for lines in exact_blocks(block, other.text))
     if exact:
         return drift._relocated(exact, False, note)
     if home is None:

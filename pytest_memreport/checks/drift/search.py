@@ -17,6 +17,7 @@ from ...model import Evidence, EvidenceKind
 from ...text import match, symbols
 from .results import SUMMARY_PLACES, Place
 from . import wordindex
+from .blocks import exact_blocks
 
 def search_tree(pattern, quote: str, against, exclude: set, origin: str,
                 by_tokens: bool = True) -> tuple[list[Place], bool]:
@@ -62,6 +63,21 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str,
             if lines is not None:
                 places.append(Place(path, lines))
     return _by_affinity(places, origin), bool(places)
+
+
+def search_lines(block: list[str], against, exclude: set, origin: str) -> list[Place] | None:
+    """Every place in ``against`` (but ``exclude``) holding exactly the lines ``block``,
+    read only in the files ``git grep`` says hold its :func:`.wordindex.probe_line`;
+    ``None`` when no line of it is telling or git cannot search (search the tree then)."""
+    probe = wordindex.probe_line(block)
+    if probe is None:
+        return None
+    candidates = wordindex.word_index(against).holding_line(probe)
+    if candidates is None:
+        return None
+    places = [Place(path, lines) for path, text in _readable(against, candidates, exclude)
+              for lines in exact_blocks(block, text.text)]
+    return _by_affinity(places, origin)
 
 
 def _by_affinity(places: list[Place], origin: str) -> list[Place]:
@@ -130,7 +146,11 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                     continue  # cited lines follow only to identical lines: a plain test decides
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
-        _expect(index, evidence, quote, pattern)
+        probe = wordindex.probe_line(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else None
+        if probe is not None:
+            index.expect_line(probe)
+        else:
+            _expect(index, evidence, quote, pattern)
         announced += 1
     return announced
 

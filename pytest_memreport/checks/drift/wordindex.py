@@ -35,6 +35,9 @@ class WordIndex:
         self._unavailable = False
         self._scanned: dict[object, set[str]] = {}
         self._expected_scans: dict[object, object] = {}
+        self._line_paths: dict[str, set[str]] = {}
+        self._expected_lines: set[str] = set()
+        self._lines_unavailable = False
 
     def expect(self, words) -> None:
         self._expected.update(w for w in words if w not in self._paths)
@@ -86,6 +89,26 @@ class WordIndex:
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
 
 
+    def expect_line(self, line: str) -> None:
+        """Announce a :meth:`holding_line`, so that the first one answers it too."""
+        if line not in self._line_paths:
+            self._expected_lines.add(line)
+
+    def holding_line(self, line: str) -> set[str] | None:
+        """The files some line of which holds ``line`` (see :func:`probe_line`): one
+        ``git grep`` for every line announced; ``None`` when git cannot search."""
+        if self._lines_unavailable:
+            return None
+        if line not in self._line_paths:
+            wanted, self._expected_lines = (self._expected_lines | {line}) - self._line_paths.keys(), set()
+            found = self._against.files_with_lines(wanted)
+            if found is None:
+                self._lines_unavailable = True
+                return None
+            self._line_paths.update(found)
+        return self._line_paths[line]
+
+
 class _Once:
     """``function(argument)``, computed on the first call and kept."""
 
@@ -113,6 +136,18 @@ def probes(words) -> tuple[str, ...]:
     a quote of plain words only (prose, comments) reads every file instead."""
     names = (w for w in words if _PROBE_WORD.fullmatch(w) and match.is_compound(w))
     return match.rarest_words(names, _PROBES)
+
+
+#: a probe line must be this long (without its indentation) to be telling
+_PROBE_LINE_CHARS = 16
+
+
+def probe_line(block: list[str]) -> str | None:
+    """The line of a cited block that a file holding the block must hold, chosen to be
+    rare: the longest ASCII one. ``None`` when every line is short or not ASCII
+    (git searches bytes, and a Latin-1 file's bytes are not the text's UTF-8)."""
+    lines = [line for line in block if line.isascii() and len(line.strip()) >= _PROBE_LINE_CHARS]
+    return max(lines, key=lambda line: len(line.strip()), default=None)
 
 
 #: one word index per snapshot, dropped with the snapshot

@@ -63,12 +63,16 @@ def _value_span(parsed: _Parsed, definition: Definition) -> tuple[int, int] | No
     return parsed._values.get(definition)
 
 
-def _find_definitions(parsed: _Parsed) -> list[Definition]:
+def _find_definitions(parsed: _Parsed, within: tuple[int, int] | None = None) -> list[Definition]:
     """The query's matches, shaped by the language, then nested in start
     order: a definition inside another is qualified by it (``Store.get``),
-    and a function inside a class-like one is a method."""
+    and a function inside a class-like one is a method. ``within`` (a byte
+    range of whole top-level statements) looks only there."""
     with timed():
-        matches = QueryCursor(_definition_query(parsed.language)).matches(parsed.tree.root_node)
+        cursor = QueryCursor(_definition_query(parsed.language))
+        if within is not None:
+            cursor.set_byte_range(*within)
+        matches = cursor.matches(parsed.tree.root_node)
     shape = spec(parsed.language).shape
     text, char = parsed.text, parsed.char
 
@@ -128,13 +132,33 @@ def definitions(text: str, path: str, key: str | None = None) -> list[Definition
 def enclosing(text: str, path: str, lines: LineRange, key: str | None = None) -> Definition | None:
     """The innermost definition containing all of ``lines`` (``None`` at
     module level, or when no grammar covers ``path``)."""
-    found = definitions(text, path, key)
+    parsed = _parsed_for(text, path, key)
+    if parsed is None:
+        return None
+    found = parsed._definitions if parsed._definitions is not None else _definitions_around(parsed, lines)
     best: Definition | None = None
-    for definition in found or ():
+    for definition in found:
         if definition.lines.contains(lines):
             if best is None or (definition.end - definition.start) <= (best.end - best.start):
                 best = definition
     return best
+
+
+def _definitions_around(parsed: _Parsed, lines: LineRange) -> list[Definition]:
+    """The definitions within the top-level statements that ``lines`` touch: every
+    definition containing the lines lies there, with every one that qualifies its
+    name. Querying a whole file to answer for a few lines costs more than its parse."""
+    first_row, last_row = lines.start - 1, lines.end - 1
+    children = parsed.tree.root_node.children
+    touched = [i for i, child in enumerate(children)
+               if child.start_point[0] <= last_row and child.end_point[0] >= first_row]
+    if not touched:
+        return []
+    first, last = touched[0], touched[-1]
+    # Rust's ``#[...]`` attributes are the item's siblings, yet its definition starts at them.
+    while last + 1 < len(children) and children[last].type == "attribute_item":
+        last += 1
+    return _find_definitions(parsed, (children[first].start_byte, children[last].end_byte))
 
 
 def _name_matches(definition: Definition, name: str) -> bool:

@@ -1,0 +1,243 @@
+"""Enclosing definitions at the pin, found in a second process while pytest runs items.
+
+With ``--memreport-json`` every quotation and cited range reports the definition
+enclosing it at its pin: a tree-sitter parse of every cited file. On a run citing
+a thousand files that is a fifth of a cold run, spent on one core of a machine
+that has two, and tree-sitter holds the GIL while it parses, so a thread would
+not help. A worker process parses instead: the engine hands it each cited file's
+text as soon as it has read the pin's files (one batch), and takes each answer
+when that evidence's item asks, by then usually long ready.
+
+The answer is the one the in-process lookup gives: the worker runs the same
+functions on the same text (:func:`.verify.located_lines`, then
+:func:`.symbols.enclosing`), and an answer is taken only when the worker placed
+the evidence at the lines the engine found. When the worker cannot start or dies,
+every lookup falls back to the engine's own process: slower, never different.
+
+The worker is ``python -m pytest_memreport.pinsymbols``, fed pickled jobs on its
+standard input (it is this package's own process; nothing else writes there).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+#: fewer files than this are parsed in the engine's process: the worker's start costs more
+MIN_FILES = 64
+#: files per job: fewer round trips, and an item waits for at most this many parses
+_FILES_PER_JOB = 8
+_FRAME = struct.Struct("<Q")
+
+#: what :meth:`PinSymbols.symbol` gives for evidence it has no answer for
+UNKNOWN = object()
+
+
+def _write_frame(stream, data) -> None:
+    payload = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_FRAME.pack(len(payload)))
+    stream.write(payload)
+
+
+def _read_frame(stream):
+    head = stream.read(_FRAME.size)
+    if len(head) < _FRAME.size:
+        return None
+    (size,) = _FRAME.unpack(head)
+    payload = stream.read(size)
+    if len(payload) < size:
+        return None
+    return pickle.loads(payload)
+
+
+class PinSymbols:
+    """The worker, the jobs sent to it and the answers it gave, by ``(pin, evidence)``.
+
+    :meth:`submit` sends files; :meth:`symbol` waits for one evidence's answer.
+    Not thread-safe for callers: the engine asks from one thread.
+    """
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen | None = None
+        self._broken = False
+        self._lock = threading.Condition()
+        #: (pin, evidence) -> (job id, index in the job)
+        self._slots: dict[tuple, tuple[int, int]] = {}
+        self._answers: dict[int, list] = {}
+        self._outbox: deque = deque()
+        self._next_job = 0
+        self._threads: list[threading.Thread] = []
+        #: seconds the engine spent waiting for answers (JSON's ``timing``)
+        self.waited = 0.0
+        self._started = False
+
+    @property
+    def started(self) -> bool:
+        """Whether a worker was started (and so whether :attr:`waited` means anything)."""
+        return self._started
+
+
+    def submit(self, pin: str, files: list[tuple[str, str, str | None, list]]) -> bool:
+        """Send ``files`` (``(path, text, blob id, [evidence in that file])``) to the
+        worker, which it starts on the first call; false when it will not run."""
+        if self._broken or not files:
+            return False
+        if self._process is None and not self._start():
+            return False
+        with self._lock:
+            for start in range(0, len(files), _FILES_PER_JOB):
+                job, self._next_job = self._next_job, self._next_job + 1
+                chunk = files[start:start + _FILES_PER_JOB]
+                index = 0
+                for _path, _text, _oid, evidence in chunk:
+                    for item in evidence:
+                        self._slots[(pin, item)] = (job, index)
+                        index += 1
+                self._outbox.append((job, [(path, text, oid, tuple(evidence)) for path, text, oid, evidence in chunk]))
+            self._lock.notify_all()
+        return True
+
+    def wants(self, pin: str, evidence) -> bool:
+        """Whether the worker was given ``evidence`` at ``pin`` (and is still running)."""
+        return not self._broken and (pin, evidence) in self._slots
+
+    def symbol(self, pin: str, evidence, lines):
+        """The definition enclosing ``evidence`` at ``pin``, found by the worker at ``lines``;
+        :data:`UNKNOWN` when the worker has no such answer (then look it up yourself)."""
+        slot = self._slots.get((pin, evidence))
+        if slot is None:
+            return UNKNOWN
+        job, index = slot
+        with self._lock:
+            if job not in self._answers and not self._broken:
+                began = time.perf_counter()
+                while job not in self._answers and not self._broken:
+                    self._lock.wait()
+                self.waited += time.perf_counter() - began
+            answer = self._answers.get(job)
+        if answer is None or index >= len(answer):
+            return UNKNOWN
+        found_lines, definition = answer[index]
+        return definition if found_lines == lines else UNKNOWN
+
+    def close(self) -> None:
+        """Stop the worker (it finishes nothing more) and forget every answer."""
+        process, self._process = self._process, None
+        with self._lock:
+            self._broken = True
+            self._outbox.clear()
+            self._lock.notify_all()
+        if process is not None:
+            try:
+                process.kill()
+            except OSError:
+                pass
+            process.wait()
+            for stream in (process.stdin, process.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        for thread in self._threads:
+            thread.join(timeout=5)
+        self._threads = []
+        self._slots.clear()
+        self._answers.clear()
+
+    # -- the worker's pipes ---------------------------------------------------------------
+
+    def _start(self) -> bool:
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+        try:
+            # -P: the report's folder (the working directory) is not put on the worker's path.
+            self._process = subprocess.Popen(
+                [sys.executable, "-P", "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, env=env, cwd=package_parent)
+        except OSError:
+            self._broken = True
+            return False
+        self._started = True
+        for target in (self._send, self._receive):
+            thread = threading.Thread(target=target, name=f"memreport-pinsymbols-{target.__name__[1:]}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return True
+
+    def _send(self) -> None:
+        stream = self._process.stdin
+        while True:
+            with self._lock:
+                while not self._outbox and not self._broken:
+                    self._lock.wait()
+                if self._broken:
+                    return
+                job = self._outbox.popleft()
+            try:
+                _write_frame(stream, job)
+                stream.flush()
+            except (OSError, ValueError):
+                self._fail()
+                return
+
+    def _receive(self) -> None:
+        stream = self._process.stdout
+        while True:
+            try:
+                frame = _read_frame(stream)
+            except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+                frame = None
+            if frame is None:
+                self._fail()
+                return
+            job, answer = frame
+            with self._lock:
+                self._answers[job] = answer
+                self._lock.notify_all()
+
+    def _fail(self) -> None:
+        with self._lock:
+            self._broken = True
+            self._lock.notify_all()
+
+
+# -- the worker ---------------------------------------------------------------------------
+
+
+def answer(files) -> list:
+    """For each evidence of each file (in order): the lines it occupies at the pin and
+    the definition enclosing them (``(None, None)`` where it is not found)."""
+    from . import text
+    from .checks import verify
+    from .text import symbols
+
+    out = []
+    for path, content, oid, evidence in files:
+        for item in evidence:
+            lines = verify.located_lines(item, content, path, oid)
+            out.append((lines, symbols.enclosing(content, path, lines, key=oid) if lines is not None else None))
+        text.release_caches()  # each file is asked about once: keep the worker small
+    return out
+
+
+def _serve() -> None:
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        frame = _read_frame(stdin)
+        if frame is None:
+            return
+        job, files = frame
+        _write_frame(stdout, (job, answer(files)))
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    _serve()

@@ -1,0 +1,167 @@
+"""Enclosing definitions at the pin found by a worker process give exactly what the
+engine finds itself, and a worker that dies costs time, never a different answer."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import textwrap
+
+import pytest
+
+from pytest_memreport.engine import Engine, RunOptions
+from pytest_memreport.pinsymbols import MIN_FILES, UNKNOWN, PinSymbols, answer
+from pytest_memreport.model import Evidence, EvidenceKind, LineRange
+
+#: enough files that the engine hands them to the worker
+FILES = MIN_FILES + 6
+
+
+def module(i: int) -> str:
+    return textwrap.dedent(
+        f'''\
+        """Module {i}."""
+
+        LIMIT_{i} = {i}
+
+
+        class Store{i}:
+            """Keeps entries."""
+
+            def add(self, entry):
+                self.entries.append(entry)
+                return len(self.entries) > LIMIT_{i}
+
+            @property
+            def size(self):
+                return len(self.entries)
+
+
+        def helper_{i}(value):
+            total = value * {i}
+            return total
+        '''
+    )
+
+
+def report_text(pin: str, files: dict[int, str] | None = None) -> str:
+    citations = []
+    for i, path in (files or {i: f"pkg/m{i:03d}.py" for i in range(FILES)}).items():
+        # a cited range inside a method, a constant, a quotation in a function,
+        # and one that is not in the file (found nowhere: no definition to ask for)
+        citations += [f"SRC-1: {path}:10-11.", f"SRC-1: {path}:3.",
+                      f"total = value * {i} --- {path}", f"no such line {i} --- {path}"]
+    body = "\n\n".join(citations)
+    return (f"Store memory report\n\nThe target is the package at SRC-1 commit {pin}.\n\n"
+            f"Operative objects\n\nMEM-OBJ-store\n\nLabel: Store\n\n{body}\n")
+
+
+@pytest.fixture
+def target(make_repo, tmp_path):
+    repo = make_repo("target")
+    pin = repo.commit({f"pkg/m{i:03d}.py": module(i) for i in range(FILES)}, "initial")
+    report = tmp_path / "reports" / "store.md"
+    report.parent.mkdir()
+    report.write_text(report_text(pin), encoding="utf-8")
+    return repo, report
+
+
+@contextlib.contextmanager
+def engine_over(repo, report, offload: bool):
+    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="none", rootdir=report.parent))
+    engine.offload_symbols = offload
+    engine.loaded_paths = [report]
+    try:
+        yield engine, engine.report(report)
+    finally:
+        engine.close()
+
+
+def pin_results(engine, parsed) -> list[dict]:
+    return [engine.pin_result(parsed, e).as_json() for e in parsed.all_evidence()
+            if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES)]
+
+
+def test_the_worker_finds_what_the_engine_finds(target):
+    repo, report = target
+    with engine_over(repo, report, offload=False) as (engine, parsed):
+        expected = pin_results(engine, parsed)
+        assert not engine._pin_symbols.started
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        got = pin_results(engine, parsed)
+        assert engine._pin_symbols.started, "the worker was not asked"
+        assert "waiting_on_symbols" in engine.timing_json()
+    assert got == expected
+    # what the comparison covers: methods, module level, functions, and quotes not found
+    symbols = [r.get("symbol", {}).get("name") for r in expected]
+    assert symbols.count(None) == FILES
+    assert {f"Store{FILES - 1}.add", f"LIMIT_{FILES - 1}", f"helper_{FILES - 1}"} <= set(symbols)
+    assert sum(r["status"] == "missing" for r in expected) == FILES
+
+
+def test_a_worker_that_dies_changes_nothing(target):
+    repo, report = target
+    with engine_over(repo, report, offload=False) as (engine, parsed):
+        expected = pin_results(engine, parsed)
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        first = parsed.all_evidence()[0]
+        engine.pin_result(parsed, first)  # the worker is started with every cited file
+        process = engine._pin_symbols._process
+        process.kill()
+        process.wait()
+        got = pin_results(engine, parsed)
+    assert got == expected
+
+
+def test_too_few_files_are_parsed_in_process(make_repo, tmp_path):
+    repo = make_repo("small")
+    pin = repo.commit({"pkg/a.py": module(1)}, "initial")
+    report = tmp_path / "small.md"
+    report.write_text(report_text(pin, {1: "pkg/a.py"}), encoding="utf-8")
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        results = pin_results(engine, parsed)
+        assert not engine._pin_symbols.started
+    assert results and all(r["status"] in ("found", "missing") for r in results)
+
+
+def test_an_answer_is_taken_only_at_the_lines_the_engine_found():
+    text = module(7)
+    quote = Evidence(kind=EvidenceKind.QUOTE, path="pkg/m.py", text="total = value * 7", line=1,
+                     end_line=1)
+    pool = PinSymbols()
+    try:
+        assert pool.submit("pin", [("pkg/m.py", text, None, [quote])])
+        ((lines, definition),) = answer([("pkg/m.py", text, None, (quote,))])
+        assert definition is not None and definition.name == "helper_7"
+        assert pool.symbol("pin", quote, lines) == definition
+        assert pool.symbol("pin", quote, LineRange(lines.start + 1, lines.end + 1)) is UNKNOWN
+        assert pool.symbol("other pin", quote, lines) is UNKNOWN
+    finally:
+        pool.close()
+    assert not pool.wants("pin", quote)
+
+
+def test_collection_is_frozen_out_of_the_collector_while_items_run(pytester, make_repo):
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": module(1)}, "initial")
+    report = pytester.path / "report.md"
+    report.write_text(report_text(pin, {1: "pkg/a.py"}), encoding="utf-8")
+    pytester.makeconftest(
+        """
+        import gc, json
+        frozen = []
+        def pytest_runtest_setup(item):
+            frozen.append(gc.get_freeze_count())
+        def pytest_sessionfinish(session):
+            (session.config.rootpath / "frozen.json").write_text(json.dumps(frozen))
+        """
+    )
+    result = pytester.runpytest_inprocess("--memreport", str(report), f"--memreport-repo={repo.path}", "-p",
+                                          "no:cacheprovider")
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 1 and outcomes["passed"] >= 3  # the line that is not in the file
+    frozen = json.loads((pytester.path / "frozen.json").read_text())
+    assert frozen and min(frozen) > 0
+    # and given back afterwards: a pytest run inside another process leaks nothing frozen
+    assert gc.get_freeze_count() == 0
