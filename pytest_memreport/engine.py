@@ -550,7 +550,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                         result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
                     else:
                         result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
-                                                reports=self._reports_inside(binding.store))
+                                                reports=self._reports_inside(binding.store),
+                                                describe=self.options.want_symbols)
                 except RepoError as exc:
                     # An object this evidence needs is missing (an incomplete clone):
                     # only this evidence is unreadable; everything else is classified.
@@ -577,6 +578,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
 
     # -- results kept across runs -------------------------------------------
     def _pin_key(self, binding: Binding, evidence: Evidence) -> str | None:
+        if not self.results.enabled:
+            return None  # no result cache (-p no:cacheprovider): nothing to key
         # Asked several times per evidence (prefetch, pin, drift): the digest is kept.
         memo = (binding.store.path if binding.store is not None else None, binding.pin, evidence)
         if memo not in self._pin_keys:
@@ -592,7 +595,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
 
     def _drift_key(self, binding: Binding, evidence: Evidence) -> str | None:
         """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
-        if not self.drift_enabled or binding.store is None or binding.pin is None:
+        if not self.results.enabled or not self.drift_enabled or binding.store is None or binding.pin is None:
             return None
         try:
             against = self.against_rev(binding.store)

@@ -158,9 +158,10 @@ class PinSymbols:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
         try:
-            # -P: the report's folder (the working directory) is not put on the worker's path.
+            # Run from the package's own folder: the report's folder (pytest's working
+            # directory) is never on the worker's path.
             self._process = subprocess.Popen(
-                [sys.executable, "-P", "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                [sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, env=env, cwd=package_parent)
         except OSError:
             self._broken = True

@@ -648,3 +648,31 @@ def test_lines_added_around_a_quote_shift_it_by_exactly_the_lines_added_above(ma
 
     assert result.lines == LineRange(3 + above, 4 + above)
     assert result.status == (drift.UNCHANGED if above == 0 else drift.SHIFTED)
+
+
+# -- what is looked up only when JSON shows it -----------------------------------------------
+
+
+def test_a_range_no_definition_enclosed_is_not_parsed_again_unless_described(make_repo):
+    """Cited lines at module level at the pin, shifted by an edit: their enclosing definition
+    at the other revision is found only when asked to describe (JSON); either way the class
+    and the lines are the same."""
+    from pytest_memreport.text.syntax import parsing
+
+    repo = make_repo()
+    source = "import os\n\nA = 1\nB = 2\n\n\ndef f():\n    return A\n"
+    pin_sha = repo.commit({"pkg/m.py": source}, "pin")
+    repo.commit({"pkg/m.py": "# header\n" + source}, "shift")
+    evidence = cited(EvidenceKind.LINES, "pkg/m.py", LineRange(3, 4))
+    results = {}
+    for describe in (False, True):
+        parsing.clear_cache()
+        with GitStore.open(repo.path) as store:
+            pin = verify.check_at_pin(evidence, store.snapshot(pin_sha), with_symbol=False)
+            before = parsing.stats().parses
+            result = drift.classify(evidence, pin, store, pin_sha, store.snapshot("HEAD"), describe=describe)
+            results[describe] = (result, parsing.stats().parses - before)
+    (quiet, quiet_parses), (described, described_parses) = results[False], results[True]
+    assert (quiet.status, quiet.lines) == (described.status, described.lines) == ("shifted", LineRange(4, 5))
+    assert quiet_parses == 1  # the pin's file, to learn that nothing encloses the lines
+    assert described_parses == 2 and quiet.symbol is None and described.symbol is None

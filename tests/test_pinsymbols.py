@@ -165,3 +165,19 @@ def test_collection_is_frozen_out_of_the_collector_while_items_run(pytester, mak
     assert frozen and min(frozen) > 0
     # and given back afterwards: a pytest run inside another process leaks nothing frozen
     assert gc.get_freeze_count() == 0
+
+
+def test_objects_frozen_by_the_host_process_stay_frozen(pytester, make_repo):
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": module(1)}, "initial")
+    report = pytester.path / "report.md"
+    report.write_text(report_text(pin, {1: "pkg/a.py"}), encoding="utf-8")
+    gc.freeze()  # a host that froze its own objects (say, before forking workers)
+    try:
+        host = gc.get_freeze_count()
+        result = pytester.runpytest_inprocess("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                              "-p", "no:cacheprovider")
+        assert result.parseoutcomes()["failed"] == 1
+        assert gc.get_freeze_count() >= host  # the run neither froze on top nor gave them back
+    finally:
+        gc.unfreeze()

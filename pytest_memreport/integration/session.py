@@ -244,7 +244,10 @@ class MemreportSession:
         would walk it again, the five pytest forces at exit included (about a fifth of a
         warm run's time on 3,000 items, measured by ``benchmarks/bench_history.py``).
         What collection left as garbage is freed first; objects made by the items are
-        collected as usual."""
+        collected as usual. Not when something else froze objects already: unfreezing
+        at the end would give back theirs too."""
+        if gc.get_freeze_count():
+            return
         gc.collect()
         gc.freeze()
         self.froze_heap = True

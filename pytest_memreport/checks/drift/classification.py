@@ -38,14 +38,18 @@ _KIND_PHRASES = {"symlink": "a symbolic link (not followed)", "dir": "a director
 # -- entry point ---------------------------------------------------------------------
 
 
-def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: frozenset[str] = frozenset()) -> DriftResult:
+def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: frozenset[str] = frozenset(),
+             describe: bool = True) -> DriftResult:
     """What became of ``evidence`` (found at ``pin_sha``, see ``pin``) in ``against``.
 
     ``store`` is the target's :class:`~pytest_memreport.gitstore.GitStore`
     (renames and history following); ``against`` a snapshot of it (a commit,
-    or the working tree with ``rev == "worktree"``).
+    or the working tree with ``rev == "worktree"``). ``describe=False`` leaves
+    out the definition enclosing evidence that no definition enclosed at the
+    pin (only JSON shows it; nothing is compared).
     """
     drift = _Drift(evidence, pin, store, pin_sha, against, reports)
+    drift.describe = describe
     refusal = against.refuse_reason(evidence.path)
     if refusal:
         return drift.result(NOT_CHECKED, None, None, message=f"{evidence.path} {drift.where}: {refusal}")
@@ -94,6 +98,8 @@ class _Drift:
         self.where = "in the working tree" if against.rev == WORKTREE else f"at {render.short(against.rev)}"
         self._pin_symbol = pin.symbol
         self._pin_symbol_known = getattr(pin, "symbol_known", True)
+        #: whether to find the enclosing definition where the pin had none (see :func:`classify`)
+        self.describe = True
 
     @functools.cached_property
     def pinned_text(self):
@@ -352,6 +358,8 @@ class _Drift:
             # A file renamed without an edit: the same definition encloses the quote.
             return self.result(status, path, lines, symbol=self._pin_symbol, old_symbol=self._pin_symbol, **fields)
         old = self.pin_symbol
+        if old is None and not self.describe:
+            return self.result(status, path, lines, **fields)  # nothing to compare, nothing asked to show
         shifted = self._shifted_definition(old, path, textfile)
         if shifted is not None:
             # git's diff leaves the whole definition untouched: it is the same one, moved; no parse.
