@@ -36,6 +36,9 @@ MIN_FILES = 64
 _FILES_PER_JOB = 8
 _FRAME = struct.Struct("<Q")
 
+#: seconds without any answer after which the worker is given up on (a job is a few parses)
+_PATIENCE = 60.0
+
 #: what :meth:`PinSymbols.symbol` gives for evidence it has no answer for
 UNKNOWN = object()
 
@@ -119,7 +122,8 @@ class PinSymbols:
             if job not in self._answers and not self._broken:
                 began = time.perf_counter()
                 while job not in self._answers and not self._broken:
-                    self._lock.wait()
+                    if not self._lock.wait(timeout=_PATIENCE):
+                        self._broken = True  # a worker that stopped answering: look it up here
                 self.waited += time.perf_counter() - began
             answer = self._answers.get(job)
         if answer is None or index >= len(answer):

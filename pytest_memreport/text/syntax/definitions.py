@@ -3,6 +3,7 @@ encloses a line range, which bears a name, and the value a constant binds."""
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -148,17 +149,23 @@ def _definitions_around(parsed: _Parsed, lines: LineRange) -> list[Definition]:
     """The definitions within the top-level statements that ``lines`` touch: every
     definition containing the lines lies there, with every one that qualifies its
     name. Querying a whole file to answer for a few lines costs more than its parse."""
+    if parsed._top_level is None:  # once per tree: a file is often asked about many times
+        children = [(child.start_point[0], child.end_point[0], child.start_byte, child.end_byte,
+                     child.type == "attribute_item") for child in parsed.tree.root_node.children]
+        parsed._top_level = (children, [child[1] for child in children])
+    children, last_rows = parsed._top_level
     first_row, last_row = lines.start - 1, lines.end - 1
-    children = parsed.tree.root_node.children
-    touched = [i for i, child in enumerate(children)
-               if child.start_point[0] <= last_row and child.end_point[0] >= first_row]
-    if not touched:
+    # Children are in order and do not overlap: the first ending at or after the lines' start...
+    first = bisect.bisect_left(last_rows, first_row)
+    last = first - 1
+    while last + 1 < len(children) and children[last + 1][0] <= last_row:
+        last += 1  # ...through the last starting at or before their end
+    if last < first:
         return []
-    first, last = touched[0], touched[-1]
     # Rust's ``#[...]`` attributes are the item's siblings, yet its definition starts at them.
-    while last + 1 < len(children) and children[last].type == "attribute_item":
+    while last + 1 < len(children) and children[last][4]:
         last += 1
-    return _find_definitions(parsed, (children[first].start_byte, children[last].end_byte))
+    return _find_definitions(parsed, (children[first][2], children[last][3]))
 
 
 def _name_matches(definition: Definition, name: str) -> bool:

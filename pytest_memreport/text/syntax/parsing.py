@@ -127,6 +127,9 @@ class _Parsed:
         self.char = _ByteToChar(text)
         # list[Definition] and Definition → value span
         self._definitions: list[Any] | None = None
+        # the root's children as (first row, last row, start byte, end byte, is a Rust
+        # attribute), and their last rows (for bisection)
+        self._top_level: tuple[list[tuple[int, int, int, int, bool]], list[int]] | None = None
         self._values: dict[Any, tuple[int, int]] = {}
         # list[Token]: every token, comments included; and each one's last line
         self._lexemes: list[Any] | None = None
