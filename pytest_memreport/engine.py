@@ -28,7 +28,7 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .binding import Binding, where_stated
 from .resultcache import ResultCache, encode, evidence_key
-from .pinsymbols import MIN_FILES, UNKNOWN, PinSymbols
+from .pinsymbols import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, UNKNOWN, PinSymbols
 from .claimchecks import ClaimChecks
 from .repositories import TargetRepositories
 from .targets import TargetPaths
@@ -116,9 +116,10 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         #: result-cache digests and evidence encodings, computed once per evidence
         self._pin_keys: dict[tuple, str | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
-        #: enclosing definitions at the pin found by a worker process (:mod:`.pinsymbols`);
-        #: the plugin turns it on for the process that runs items on a machine with cores to spare
-        self.offload_symbols = False
+        #: a worker process (:mod:`.pinsymbols`) finds JSON's enclosing definitions at the pin and
+        #: shares large batches of pin checks; the plugin turns it on for the process that runs
+        #: items on a machine with cores to spare
+        self.use_worker = False
         self._pin_symbols = PinSymbols()
 
     @property
@@ -348,7 +349,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
     def _offload_pin_symbols(self, binding: Binding, snapshot, evidence: list[Evidence]) -> None:
         """Hand the pin's cited files to the worker that finds enclosing definitions, when
         JSON wants them and there are enough files to be worth a second process."""
-        if not (self.offload_symbols and self.options.want_symbols):
+        if not (self.use_worker and self.options.want_symbols):
             return
         by_path: dict[str, list[Evidence]] = defaultdict(list)
         for other in evidence:
@@ -373,21 +374,48 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         if pair in self._missing_announced:
             return
         self._missing_announced.add(pair)
+        # A loosely written path (``lookup``) is checked once resolved, under another key:
+        # checking it here as written would be work no item asks for.
+        todo = [(report, other) for report, other in self._cited_at(binding)
+                if not (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION
+                        or other.lookup is not None or (report.path, other) in self._pin_results
+                        or self.results.has(self._pin_key(binding, other)))]
+        # Many: the worker process checks the later half while this one checks the first.
+        shared = self._share_checks(binding, snapshot, todo[len(todo) // 2:]) if len(todo) >= MIN_SHARED_CHECKS \
+            else set()
         missing = []
-        for report, other in self._cited_at(binding):
-            key = (report.path, other)
-            # A loosely written path (``lookup``) is checked once resolved, under another key:
-            # checking it here as written would be work no item asks for.
-            if (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION or other.lookup is not None
-                    or key in self._pin_results or self.results.has(self._pin_key(binding, other))):
-                continue
+        for report, other in todo:
             try:
-                found = self._checked_ahead[key] = self._check_pinned(binding, other, snapshot)
+                found = self._pin_symbols.checked(binding.pin, other) if other in shared else UNKNOWN
+                if found is UNKNOWN:
+                    found = self._check_pinned(binding, other, snapshot)
             except RepoError:
                 continue  # its own item says which object is missing
+            self._checked_ahead[(report.path, other)] = found
             if found.status in (verify.MISSING, verify.FILE_MISSING):
                 missing.append(other)
         drift.search.expect_missing(snapshot, missing)
+
+    def _share_checks(self, binding: Binding, snapshot, pairs: list[tuple[Report, Evidence]]) -> set[Evidence]:
+        """Hand ``pairs``' checks of their files' texts to the worker process (the later
+        half of a pin's quotations, checked ahead of their items while this process
+        checks the first half); the evidence it was given."""
+        if not self.use_worker:
+            return set()
+        by_path: dict[str, list[Evidence]] = defaultdict(list)
+        for _, other in pairs:
+            by_path[other.path].append(other)
+        files = []
+        for path, evidence in by_path.items():
+            try:
+                read = verify.pinned_file(evidence[0], snapshot)
+            except RepoError:
+                continue  # each of its items says which object is missing
+            if not isinstance(read, verify.PinResult):  # a text to check: the worker's
+                files.append((path, read, self.options.want_symbols, evidence))
+        if not self._pin_symbols.submit(binding.pin, files, kind=CHECKS):
+            return set()
+        return {other for *_file, evidence in files for other in evidence}
 
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
         """The evidence that becomes items: proposed symbol references only when,

@@ -14,6 +14,12 @@ functions on the same text (:func:`.verify.located_lines`, then
 the evidence at the lines the engine found. When the worker cannot start or dies,
 every lookup falls back to the engine's own process: slower, never different.
 
+The same worker shares one more batch. The first quotation missing at a pin makes
+the engine check every other quotation of that pin at once (so that one ``git grep``
+says where all the missing ones are instead); with a thousand or more, the worker
+checks the later half (:func:`.verify.check_text`, a pure function of the file's
+text) while the engine checks the first.
+
 The worker is ``python -m pytest_memreport.pinsymbols``, fed pickled jobs on its
 standard input (it is this package's own process; nothing else writes there).
 """
@@ -32,12 +38,17 @@ from pathlib import Path
 
 #: fewer files than this are parsed in the engine's process: the worker's start costs more
 MIN_FILES = 64
+#: fewer quotations than this, checked ahead of their items, are all checked in the engine's process
+MIN_SHARED_CHECKS = 1000
 #: files per job: fewer round trips, and an item waits for at most this many parses
 _FILES_PER_JOB = 8
 _FRAME = struct.Struct("<Q")
 
 #: seconds without any answer after which the worker is given up on (a job is a few parses)
 _PATIENCE = 60.0
+
+#: the kinds of job: enclosing definitions (:func:`answer`), and whole pin checks (:func:`check`)
+SYMBOLS, CHECKS = "symbols", "checks"
 
 #: what :meth:`PinSymbols.symbol` gives for evidence it has no answer for
 UNKNOWN = object()
@@ -87,9 +98,10 @@ class PinSymbols:
         return self._started
 
 
-    def submit(self, pin: str, files: list[tuple[str, str, str | None, list]]) -> bool:
-        """Send ``files`` (``(path, text, blob id, [evidence in that file])``) to the
-        worker, which it starts on the first call; false when it will not run."""
+    def submit(self, pin: str, files: list[tuple], kind: str = SYMBOLS) -> bool:
+        """Send ``files`` to the worker, which it starts on the first call; false when it
+        will not run. For :data:`SYMBOLS`: ``(path, text, blob id, [evidence in that
+        file])``; for :data:`CHECKS`: ``(path, text file, with_symbol, [evidence])``."""
         if self._broken or not files:
             return False
         if self._process is None and not self._start():
@@ -97,24 +109,36 @@ class PinSymbols:
         with self._lock:
             for start in range(0, len(files), _FILES_PER_JOB):
                 job, self._next_job = self._next_job, self._next_job + 1
-                chunk = files[start:start + _FILES_PER_JOB]
+                chunk = [(*file[:3], tuple(file[3])) for file in files[start:start + _FILES_PER_JOB]]
                 index = 0
-                for _path, _text, _oid, evidence in chunk:
+                for *_file, evidence in chunk:
                     for item in evidence:
-                        self._slots[(pin, item)] = (job, index)
+                        self._slots[(kind, pin, item)] = (job, index)
                         index += 1
-                self._outbox.append((job, [(path, text, oid, tuple(evidence)) for path, text, oid, evidence in chunk]))
+                self._outbox.append((job, kind, pin, chunk))
             self._lock.notify_all()
         return True
 
     def wants(self, pin: str, evidence) -> bool:
         """Whether the worker was given ``evidence`` at ``pin`` (and is still running)."""
-        return not self._broken and (pin, evidence) in self._slots
+        return not self._broken and (SYMBOLS, pin, evidence) in self._slots
 
     def symbol(self, pin: str, evidence, lines):
         """The definition enclosing ``evidence`` at ``pin``, found by the worker at ``lines``;
         :data:`UNKNOWN` when the worker has no such answer (then look it up yourself)."""
-        slot = self._slots.get((pin, evidence))
+        found = self._answer(SYMBOLS, pin, evidence)
+        if found is UNKNOWN:
+            return UNKNOWN
+        found_lines, definition = found
+        return definition if found_lines == lines else UNKNOWN
+
+    def checked(self, pin: str, evidence):
+        """The worker's :func:`.verify.check_text` of ``evidence`` at ``pin``, or
+        :data:`UNKNOWN` (then check it yourself)."""
+        return self._answer(CHECKS, pin, evidence)
+
+    def _answer(self, kind: str, pin: str, evidence):
+        slot = self._slots.get((kind, pin, evidence))
         if slot is None:
             return UNKNOWN
         job, index = slot
@@ -128,8 +152,7 @@ class PinSymbols:
             answer = self._answers.get(job)
         if answer is None or index >= len(answer):
             return UNKNOWN
-        found_lines, definition = answer[index]
-        return definition if found_lines == lines else UNKNOWN
+        return answer[index]
 
     def close(self) -> None:
         """Stop the worker (it finishes nothing more) and forget every answer."""
@@ -233,14 +256,26 @@ def answer(files) -> list:
     return out
 
 
+def check(pin: str, files) -> list:
+    """For each evidence of each file (in order): :func:`.verify.check_text` at ``pin``."""
+    from . import text
+    from .checks import verify
+
+    out = []
+    for _path, textfile, with_symbol, evidence in files:
+        out.extend(verify.check_text(item, pin, textfile, with_symbol) for item in evidence)
+        text.release_caches()
+    return out
+
+
 def _serve() -> None:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         frame = _read_frame(stdin)
         if frame is None:
             return
-        job, files = frame
-        _write_frame(stdout, (job, answer(files)))
+        job, kind, pin, files = frame
+        _write_frame(stdout, (job, answer(files) if kind == SYMBOLS else check(pin, files)))
         stdout.flush()
 
 

@@ -70,7 +70,7 @@ def target(make_repo, tmp_path):
 @contextlib.contextmanager
 def engine_over(repo, report, offload: bool):
     engine = Engine(RunOptions(repos={None: str(repo.path)}, against="none", rootdir=report.parent))
-    engine.offload_symbols = offload
+    engine.use_worker = offload
     engine.loaded_paths = [report]
     try:
         yield engine, engine.report(report)
@@ -182,3 +182,35 @@ def test_objects_frozen_by_the_host_process_stay_frozen(pytester, make_repo):
         assert gc.get_freeze_count() > host // 2
     finally:
         gc.unfreeze()
+
+
+def test_checks_made_ahead_are_shared_with_the_worker_and_answer_the_same(make_repo, tmp_path):
+    """The first quotation missing at a pin checks the pin's other quotations ahead of
+    their items: with enough of them, the worker checks the later half, and every result
+    is the one the engine gives alone."""
+    from pytest_memreport.pinsymbols import MIN_SHARED_CHECKS
+
+    repo = make_repo("many")
+    files = 40
+    pin = repo.commit({f"pkg/m{i:03d}.py": module(i) for i in range(files)}, "initial")
+    lines = ["no such line at all --- pkg/m000.py"]  # missing, and first: the checks ahead start here
+    per_file = MIN_SHARED_CHECKS // files + 2
+    for n in range(per_file):
+        for i in range(files):
+            quote = [f"LIMIT_{i} = {i}", f"total = value * {i}", "return len(self.entries)",
+                     f"total = value * {i} + 1"][n % 4]  # the last is in no file
+            lines.append(f"{quote} --- pkg/m{i:03d}.py")
+    body = "\n\n".join(lines)
+    report = tmp_path / "many.md"
+    report.write_text(f"Store memory report\n\nThe target is the package at SRC-1 commit {pin}.\n\n"
+                      f"Operative objects\n\nMEM-OBJ-store\n\nLabel: Store\n\n{body}\n", encoding="utf-8")
+    with engine_over(repo, report, offload=False) as (engine, parsed):
+        expected = pin_results(engine, parsed)
+        assert not engine._pin_symbols.started
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        got = pin_results(engine, parsed)
+        shared = [key for key in engine._pin_symbols._slots if key[0] == "checks"]
+    assert len(expected) > MIN_SHARED_CHECKS and shared, "the worker was given no checks"
+    assert got == expected
+    statuses = [r["status"] for r in expected]
+    assert statuses.count("missing") == 1 + files * (per_file // 4) and statuses[0] == "missing"

@@ -110,11 +110,28 @@ def check_at_pin(evidence: Evidence, snapshot, with_symbol: bool = True) -> PinR
     textfile = snapshot.read(evidence.path)
     if textfile is None:  # raced away between entry() and read(): treat as absent
         return PinResult(FILE_MISSING, snapshot.rev, evidence.path, message=f"no file {evidence.path}")
+    return check_text(evidence, snapshot.rev, textfile, with_symbol)
+
+
+def pinned_file(evidence: Evidence, snapshot):
+    """What :func:`check_at_pin` reads for a quotation or cited range: its file's
+    :class:`~pytest_memreport.text.textfile.TextFile` when the answer depends on the text
+    (then :func:`check_text` gives it), else the answer itself (a :class:`PinResult`)."""
+    if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES) or snapshot.refuse_reason(evidence.path):
+        return check_at_pin(evidence, snapshot, with_symbol=False)
+    entry = snapshot.entry(evidence.path)
+    textfile = snapshot.read(evidence.path) if entry is not None and entry.kind == "file" else None
+    return textfile if textfile is not None else check_at_pin(evidence, snapshot, with_symbol=False)
+
+
+def check_text(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
+    """A quotation or cited range checked in its file's text at ``rev`` (the part of
+    :func:`check_at_pin` after the read: a pure function of the text)."""
     if not textfile.is_text:
-        return PinResult(UNREADABLE, snapshot.rev, evidence.path, oid=textfile.oid, message=textfile.describe())
+        return PinResult(UNREADABLE, rev, evidence.path, oid=textfile.oid, message=textfile.describe())
     if evidence.kind is EvidenceKind.LINES:
-        return _check_lines(evidence, snapshot.rev, textfile, with_symbol)
-    return locate_quote(evidence, snapshot.rev, textfile, with_symbol)
+        return _check_lines(evidence, rev, textfile, with_symbol)
+    return locate_quote(evidence, rev, textfile, with_symbol)
 
 
 def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:

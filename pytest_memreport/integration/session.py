@@ -46,8 +46,9 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
     engine.corrects_anchors = bool(config.getoption("memreport_write") or config.getoption("memreport_diff"))
     # A worker process parses the pin's files for JSON's enclosing definitions while items
-    # run; not in pytest-xdist's workers, which have the other cores already.
-    engine.offload_symbols = not hasattr(config, "workerinput") and (os.cpu_count() or 1) > 1
+    # run, and shares large batches of pin checks; not in pytest-xdist's workers, which
+    # have the other cores already.
+    engine.use_worker = not hasattr(config, "workerinput") and (os.cpu_count() or 1) > 1
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
