@@ -196,7 +196,7 @@ def ensure_input(args) -> tuple[Path, dict]:
 
 def environment(root: Path) -> dict:
     """Bytecode cached in the work folder (as on a CI machine); this checkout's package first."""
-    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(root.parent / "pycache"), PYTHONPATH=str(HERE.parent))
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(root.parent / "pycache"), PYTHONPATH=os.pathsep.join([str(HERE), str(HERE.parent)]))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("PYTEST_ADDOPTS", None)
     return env
@@ -240,10 +240,7 @@ def main() -> None:
     noop_cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_noop.py"]
     run(root, noop_cmd)  # compile, untimed
     # The plugin freezes what collection built out of the garbage collector's sight;
-    # (z) gives the no-op items the same, for a like-for-like ratio beside the target's.
-    (root / "frozen_collection.py").write_text(
-        "import gc\n\n\ndef pytest_collection_finish(session):\n    gc.collect()\n    gc.freeze()\n",
-        encoding="utf-8")
+    # (z) gives the no-op items the same (frozen_collection.py), for a like-for-like ratio.
     frozen_cmd = noop_cmd + ["-p", "frozen_collection"]
 
     # Rounds, each timing every line once: the machine's speed drifts, and a ratio is

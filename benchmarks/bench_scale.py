@@ -769,10 +769,7 @@ def main() -> None:
         )
         noop_pin = results["noop_pin"] = run_pytest(root, manifest, [], ["test_noop_pin.py"])
         # The plugin freezes what collection built out of the garbage collector's sight:
-        # (e4z) gives the no-op items the same, for a like-for-like ratio beside the target's.
-        (root / "frozen_collection.py").write_text(
-            "import gc\n\n\ndef pytest_collection_finish(session):\n    gc.collect()\n    gc.freeze()\n",
-            encoding="utf-8")
+        # (e4z) gives the no-op items the same (frozen_collection.py), like for like.
         frozen_pin = results["noop_pin_frozen"] = run_pytest(root, manifest, [],
                                                              ["test_noop_pin.py", "-p", "frozen_collection"])
         print(f"(b4) pytest    {per_item['seconds']:7.2f} s  (an item per evidence, pin only: {per_item['summary']})  "

@@ -28,7 +28,7 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .binding import Binding, where_stated
 from .resultcache import ResultCache, encode, evidence_key
-from .pinsymbols import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, UNKNOWN, PinSymbols
+from .pinworker import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, UNKNOWN, PinWorker
 from .claimchecks import ClaimChecks
 from .repositories import TargetRepositories
 from .targets import TargetPaths
@@ -116,11 +116,11 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         #: result-cache digests and evidence encodings, computed once per evidence
         self._pin_keys: dict[tuple, str | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
-        #: a worker process (:mod:`.pinsymbols`) finds JSON's enclosing definitions at the pin and
+        #: a worker process (:mod:`.pinworker`) finds JSON's enclosing definitions at the pin and
         #: shares large batches of pin checks; the plugin turns it on for the process that runs
         #: items on a machine with cores to spare
         self.use_worker = False
-        self._pin_symbols = PinSymbols()
+        self._worker = PinWorker()
 
     @property
     def drift_enabled(self) -> bool:
@@ -305,7 +305,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 uncached = [other for _, other in self._cited_at(binding)
                             if not self.results.has(self._pin_key(binding, other))]
                 snapshot.prefetch(other.path for other in uncached)
-                self._offload_pin_symbols(binding, snapshot, uncached)
+                self._offload_worker(binding, snapshot, uncached)
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
@@ -335,18 +335,18 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
 
     def _check_pinned(self, binding: Binding, evidence: Evidence, snapshot) -> verify.PinResult:
         """:func:`.verify.check_at_pin`, with the enclosing definition the worker found
-        (:mod:`.pinsymbols`) when it was asked, else looked up here."""
-        offloaded = self.options.want_symbols and self._pin_symbols.wants(binding.pin, evidence)
+        (:mod:`.pinworker`) when it was asked, else looked up here."""
+        offloaded = self.options.want_symbols and self._worker.wants(binding.pin, evidence)
         result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols and not offloaded)
         if not offloaded or result.status != verify.FOUND or result.lines is None:
             return result
-        symbol = self._pin_symbols.symbol(binding.pin, evidence, result.lines)
+        symbol = self._worker.symbol(binding.pin, evidence, result.lines)
         if symbol is UNKNOWN:
             textfile = snapshot.read(evidence.path)
             symbol = symbols.enclosing(textfile.text, evidence.path, result.lines, key=textfile.oid)
         return replace(result, symbol=symbol, symbol_known=True)
 
-    def _offload_pin_symbols(self, binding: Binding, snapshot, evidence: list[Evidence]) -> None:
+    def _offload_worker(self, binding: Binding, snapshot, evidence: list[Evidence]) -> None:
         """Hand the pin's cited files to the worker that finds enclosing definitions, when
         JSON wants them and there are enough files to be worth a second process."""
         if not (self.use_worker and self.options.want_symbols):
@@ -364,7 +364,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                     files.append((path, textfile.text, textfile.oid, by_path[path]))
         except RepoError:
             return  # an object the clone lacks: each check reads what it can itself
-        self._pin_symbols.submit(binding.pin, files)
+        self._worker.submit(binding.pin, files)
 
     def _expect_missing_at_pin(self, binding: Binding, snapshot) -> None:
         """On the first quotation missing at a pin: check the pin's other quotations now
@@ -386,7 +386,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         missing = []
         for report, other in todo:
             try:
-                found = self._pin_symbols.checked(binding.pin, other) if other in shared else UNKNOWN
+                found = self._worker.checked(binding.pin, other) if other in shared else UNKNOWN
                 if found is UNKNOWN:
                     found = self._check_pinned(binding, other, snapshot)
             except RepoError:
@@ -413,7 +413,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 continue  # each of its items says which object is missing
             if not isinstance(read, verify.PinResult):  # a text to check: the worker's
                 files.append((path, read, self.options.want_symbols, evidence))
-        if not self._pin_symbols.submit(binding.pin, files, kind=CHECKS):
+        if not self._worker.submit(binding.pin, files, kind=CHECKS):
             return set()
         return {other for *_file, evidence in files for other in evidence}
 
@@ -678,7 +678,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
     def _recorded_at_pin(self, binding: Binding, report: Report, evidence: Evidence) -> verify.PinResult | None:
         """Cited lines' content at the pin, for announcing searches: the pin result when
         known, else the lines read without their enclosing definition (asking for it here
-        would wait for every answer of the worker finding them, :mod:`.pinsymbols`)."""
+        would wait for every answer of the worker finding them, :mod:`.pinworker`)."""
         if (report.path, evidence) in self._pin_results or self.results.has(self._pin_key(binding, evidence)):
             return self.pin_result(report, evidence)
         try:
@@ -694,9 +694,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         phases.add("tree_sitter", symbols.stats().seconds)
         # Counts, not seconds: what the result cache answered and what git had to read.
         phases.add("blobs_read", sum(s.blobs_read for s in self._stores.values() if isinstance(s, GitStore)))
-        if self._pin_symbols.started:
+        if self._worker.started:
             # Also inside "matching": the worker's own time is on another core.
-            phases.add("waiting_on_symbols", self._pin_symbols.waited)
+            phases.add("waiting_on_worker", self._worker.waited)
         if self.results.enabled:
             phases.add("results_cached", self.results.hits)
             phases.add("results_computed", self.results.misses)
@@ -707,7 +707,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             self.progress(message)
 
     def close(self) -> None:
-        self._pin_symbols.close()
+        self._worker.close()
         for store in self._stores.values():
             if isinstance(store, GitStore):
                 store.close()

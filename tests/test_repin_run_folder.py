@@ -25,15 +25,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from run_target import materialize
+from run_target import materialize, numbered
 
 from conftest import summary_outcomes
 
 RUN = "repin-run"
-
-
-def numbered(prefix: str, count: int) -> str:
-    return "".join(f"export const {prefix}{i} = {i};\n" for i in range(1, count + 1))
 
 
 START = (

@@ -82,24 +82,20 @@ def test_a_tables_run_is_repinned_with_its_register_and_ranges(pytester, moved):
     assert "nothing to write" in nothing.stdout.str() and report.read_text(encoding="utf-8") == written
 
 
+def ledger_run(title: str, pin: str, prose: str) -> str:
+    """A one-file run citing ``src/jobs/ledger.ts`` as SRC-1 at ``pin``, then ``prose``."""
+    return (f"# Analysis run {title}\n\n**Revision:** `{pin[:7]}`\n\n| ID | Path |\n| --- | --- |\n"
+            f"| SRC-1 | `src/jobs/ledger.ts` |\n\n" + textwrap.dedent(prose))
+
+
 def test_an_inline_quotation_cited_on_the_next_line_gets_its_range_corrected_and_moved(pytester, moved):
     """A quotation wrapped over two lines, its citation after it on the second, one line off at
     the pin: the write corrects the citation where it is written, then the re-pin shifts it."""
     repo, pin, head = moved
-    text = textwrap.dedent(
-        f"""\
-        # Analysis run 4: ledger steps
-
-        **Revision:** `{pin[:7]}`
-
-        | ID | Path |
-        | --- | --- |
-        | SRC-1 | `src/jobs/ledger.ts` |
-
+    text = ledger_run("4: ledger steps", pin, """\
         The ledger declares its seventh step as "export const
         step7 = 7" (`SRC-1:6`), right after the sixth.
-        """
-    )
+        """)
     report = pytester.path / "steps.md"
     report.write_text(text, encoding="utf-8")
     at_pin = run(pytester, report, repo, "--memreport-against=none")
@@ -121,20 +117,10 @@ def test_an_inline_quotation_cited_on_the_next_line_gets_its_range_corrected_and
 def test_a_continuation_on_the_next_line_of_its_sentence_moves_with_its_file(pytester, moved):
     """``:30-32`` continues the path cited on the line before it (same sentence): both shift."""
     repo, pin, head = moved
-    text = textwrap.dedent(
-        f"""\
-        # Analysis run 5: ledger
-
-        **Revision:** `{pin[:7]}`
-
-        | ID | Path |
-        | --- | --- |
-        | SRC-1 | `src/jobs/ledger.ts` |
-
+    text = ledger_run("5: ledger", pin, """\
         The ledger starts at `src/jobs/ledger.ts:3` and, much further down the
         same file, goes on at :30-32 before it ends.
-        """
-    )
+        """)
     report = pytester.path / "ledger.md"
     report.write_text(text, encoding="utf-8")
     result = run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")

@@ -54,12 +54,10 @@ def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> d
         if out is None:
             return None
         wanted = [(line, line.encode("ascii")) for line in chunk]
-        for row in out.split(b"\n"):
-            path, _, content = row.partition(b"\0")
-            if path and content:
-                for line, raw in wanted:
-                    if raw in content:
-                        found[line].add(_grep_path(path, scope))
+        for path, content in _path_lines(out):
+            for line, raw in wanted:
+                if raw in content:
+                    found[line].add(_grep_path(path, scope))
     return found
 
 
@@ -86,12 +84,17 @@ def grep_spliced(runner: GitRunner, scope: list[str]) -> set[str] | None:
     out = _grep(runner, ["-z", "-a", "-F", "-e", "`"], scope)
     if out is None:
         return None
-    spliced = set()
-    for line in out.split(b"\n"):
-        path, _, content = line.partition(b"\0")
-        if path and _SPLICED_WORD.search(content):
-            spliced.add(_grep_path(path, scope))
-    return spliced
+    return {_grep_path(path, scope) for path, content in _path_lines(out) if _SPLICED_WORD.search(content)}
+
+
+def _path_lines(out: bytes) -> Iterator[tuple[bytes, bytes]]:
+    r"""``(path, line)`` from ``git grep -z`` output without ``-o``: ``path\0line\n`` per
+    matching line. A path holding a newline is misread: its file is missed by a line
+    search, and searched for backticks only when its words are."""
+    for row in out.split(b"\n"):
+        path, _, content = row.partition(b"\0")
+        if path and content:
+            yield path, content
 
 
 def _grep(runner: GitRunner, args: list[str], scope: list[str]) -> bytes | None:

@@ -48,8 +48,7 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     out the definition enclosing evidence that no definition enclosed at the
     pin (only JSON shows it; nothing is compared).
     """
-    drift = _Drift(evidence, pin, store, pin_sha, against, reports)
-    drift.describe = describe
+    drift = _Drift(evidence, pin, store, pin_sha, against, reports, describe)
     refusal = against.refuse_reason(evidence.path)
     if refusal:
         return drift.result(NOT_CHECKED, None, None, message=f"{evidence.path} {drift.where}: {refusal}")
@@ -86,7 +85,8 @@ def ahead(evidence: Evidence, against) -> DriftResult | None:
 class _Drift:
     """The inputs of one classification and the steps between them."""
 
-    def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against, reports=frozenset()) -> None:
+    def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against, reports=frozenset(),
+                 describe: bool = True) -> None:
         self.evidence = evidence
         #: the checked reports' own paths in the target: quoting code is not where it went
         self.reports = reports
@@ -99,7 +99,7 @@ class _Drift:
         self._pin_symbol = pin.symbol
         self._pin_symbol_known = getattr(pin, "symbol_known", True)
         #: whether to find the enclosing definition where the pin had none (see :func:`classify`)
-        self.describe = True
+        self.describe = describe
 
     @functools.cached_property
     def pinned_text(self):

@@ -88,7 +88,6 @@ class WordIndex:
         first, *rest = words
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
 
-
     def expect_line(self, line: str) -> None:
         """Announce a :meth:`holding_line`, so that the first one answers it too."""
         if line not in self._line_paths:

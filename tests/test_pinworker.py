@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from pytest_memreport.engine import Engine, RunOptions
-from pytest_memreport.pinsymbols import MIN_FILES, UNKNOWN, PinSymbols, answer
+from pytest_memreport.pinworker import MIN_FILES, UNKNOWN, PinWorker, answer
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange
 
 #: enough files that the engine hands them to the worker
@@ -87,11 +87,11 @@ def test_the_worker_finds_what_the_engine_finds(target):
     repo, report = target
     with engine_over(repo, report, offload=False) as (engine, parsed):
         expected = pin_results(engine, parsed)
-        assert not engine._pin_symbols.started
+        assert not engine._worker.started
     with engine_over(repo, report, offload=True) as (engine, parsed):
         got = pin_results(engine, parsed)
-        assert engine._pin_symbols.started, "the worker was not asked"
-        assert "waiting_on_symbols" in engine.timing_json()
+        assert engine._worker.started, "the worker was not asked"
+        assert "waiting_on_worker" in engine.timing_json()
     assert got == expected
     # what the comparison covers: methods, module level, functions, and quotes not found
     symbols = [r.get("symbol", {}).get("name") for r in expected]
@@ -107,7 +107,7 @@ def test_a_worker_that_dies_changes_nothing(target):
     with engine_over(repo, report, offload=True) as (engine, parsed):
         first = parsed.all_evidence()[0]
         engine.pin_result(parsed, first)  # the worker is started with every cited file
-        process = engine._pin_symbols._process
+        process = engine._worker._process
         process.kill()
         process.wait()
         got = pin_results(engine, parsed)
@@ -121,7 +121,7 @@ def test_too_few_files_are_parsed_in_process(make_repo, tmp_path):
     report.write_text(report_text(pin, {1: "pkg/a.py"}), encoding="utf-8")
     with engine_over(repo, report, offload=True) as (engine, parsed):
         results = pin_results(engine, parsed)
-        assert not engine._pin_symbols.started
+        assert not engine._worker.started
     assert results and all(r["status"] in ("found", "missing") for r in results)
 
 
@@ -129,7 +129,7 @@ def test_an_answer_is_taken_only_at_the_lines_the_engine_found():
     text = module(7)
     quote = Evidence(kind=EvidenceKind.QUOTE, path="pkg/m.py", text="total = value * 7", line=1,
                      end_line=1)
-    pool = PinSymbols()
+    pool = PinWorker()
     try:
         assert pool.submit("pin", [("pkg/m.py", text, None, [quote])])
         ((lines, definition),) = answer([("pkg/m.py", text, None, (quote,))])
@@ -188,7 +188,7 @@ def test_checks_made_ahead_are_shared_with_the_worker_and_answer_the_same(make_r
     """The first quotation missing at a pin checks the pin's other quotations ahead of
     their items: with enough of them, the worker checks the later half, and every result
     is the one the engine gives alone."""
-    from pytest_memreport.pinsymbols import MIN_SHARED_CHECKS
+    from pytest_memreport.pinworker import MIN_SHARED_CHECKS
 
     repo = make_repo("many")
     files = 40
@@ -206,10 +206,10 @@ def test_checks_made_ahead_are_shared_with_the_worker_and_answer_the_same(make_r
                       f"Operative objects\n\nMEM-OBJ-store\n\nLabel: Store\n\n{body}\n", encoding="utf-8")
     with engine_over(repo, report, offload=False) as (engine, parsed):
         expected = pin_results(engine, parsed)
-        assert not engine._pin_symbols.started
+        assert not engine._worker.started
     with engine_over(repo, report, offload=True) as (engine, parsed):
         got = pin_results(engine, parsed)
-        shared = [key for key in engine._pin_symbols._slots if key[0] == "checks"]
+        shared = [key for key in engine._worker._slots if key[0] == "checks"]
     assert len(expected) > MIN_SHARED_CHECKS and shared, "the worker was given no checks"
     assert got == expected
     statuses = [r["status"] for r in expected]

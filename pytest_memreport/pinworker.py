@@ -1,4 +1,4 @@
-"""Enclosing definitions at the pin, found in a second process while pytest runs items.
+"""A second process for pure text work at the pin, done while pytest runs items.
 
 With ``--memreport-json`` every quotation and cited range reports the definition
 enclosing it at its pin: a tree-sitter parse of every cited file. On a run citing
@@ -20,7 +20,7 @@ says where all the missing ones are instead); with a thousand or more, the worke
 checks the later half (:func:`.verify.check_text`, a pure function of the file's
 text) while the engine checks the first.
 
-The worker is ``python -m pytest_memreport.pinsymbols``, fed pickled jobs on its
+The worker is ``python -m pytest_memreport.pinworker``, fed pickled jobs on its
 standard input (it is this package's own process; nothing else writes there).
 """
 
@@ -50,7 +50,7 @@ _PATIENCE = 60.0
 #: the kinds of job: enclosing definitions (:func:`answer`), and whole pin checks (:func:`check`)
 SYMBOLS, CHECKS = "symbols", "checks"
 
-#: what :meth:`PinSymbols.symbol` gives for evidence it has no answer for
+#: what :meth:`PinWorker.symbol` gives for evidence it has no answer for
 UNKNOWN = object()
 
 
@@ -71,10 +71,10 @@ def _read_frame(stream):
     return pickle.loads(payload)
 
 
-class PinSymbols:
-    """The worker, the jobs sent to it and the answers it gave, by ``(pin, evidence)``.
+class PinWorker:
+    """The worker, the jobs sent to it and the answers it gave, by ``(kind, pin, evidence)``.
 
-    :meth:`submit` sends files; :meth:`symbol` waits for one evidence's answer.
+    :meth:`submit` sends files; :meth:`symbol` and :meth:`checked` wait for one evidence's answer.
     Not thread-safe for callers: the engine asks from one thread.
     """
 
@@ -195,7 +195,7 @@ class PinSymbols:
             return False
         self._started = True
         for target in (self._send, self._receive):
-            thread = threading.Thread(target=target, name=f"memreport-pinsymbols-{target.__name__[1:]}", daemon=True)
+            thread = threading.Thread(target=target, name=f"memreport-pinworker-{target.__name__[1:]}", daemon=True)
             thread.start()
             self._threads.append(thread)
         return True
