@@ -649,6 +649,19 @@ def _compiled_once(root: Path) -> dict:
     return env
 
 
+def phase_markdown(root: Path) -> dict:
+    """(m) markdown-it alone over the Markdown reports: the tokenizing any reader of
+    them does, with the project's parser settings and nothing of its own."""
+    from markdown_it import MarkdownIt
+
+    texts = [path.read_text(encoding="utf-8") for path in sorted((root / "reports").glob("*.md"))]
+    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    start = time.perf_counter()
+    for text in texts:
+        parser.parse(text)
+    return {"seconds": time.perf_counter() - start, "reports": len(texts), "chars": sum(map(len, texts))}
+
+
 def run_phase(name: str, args, extra: list[str] = ()) -> dict:
     """Run one phase in a fresh interpreter (so its peak memory is its own)."""
     out = Path(args.workdir).resolve() / f"phase-{name}.json"
@@ -706,6 +719,8 @@ def main() -> None:
             result = phase_engine(root, manifest, args.profile)
         elif args.phase == "floor":
             result = phase_floor(root, manifest)
+        elif args.phase == "markdown":
+            result = phase_markdown(root)
         else:
             result = phase_naive(root, manifest, args.naive_sample)
         Path(args.result).write_text(json.dumps(result), encoding="utf-8")
@@ -779,6 +794,14 @@ def main() -> None:
         print(f"pin-only targets: (b4)/(e4) = {per_item['seconds'] / noop_pin['seconds']:.2f}x (target 1.5x; "
               f"(b4)/(e4z) = {per_item['seconds'] / frozen_pin['seconds']:.2f}x); "
               f"(b3)/(d) = {results['pytest_pin_only']['seconds'] / floor['seconds']:.1f}x (target 3x)", flush=True)
+        # What no record-item run can go below, however fast its checks: pytest's own
+        # start, and markdown-it tokenizing the Markdown reports on both cores at once.
+        markdown = results["markdown"] = run_phase("markdown", args)
+        start_up = results["startup"] = run_pytest(root, manifest, [], ["--collect-only", "nothing"])
+        bound = start_up["seconds"] + markdown["seconds"] / 2
+        print(f"(b3) bound     {bound:7.2f} s  (pytest's start-up with no report {start_up['seconds']:.2f} s + half of "
+              f"markdown-it alone over the {markdown['reports']} Markdown reports, {markdown['seconds']:.2f} s): "
+              f"{bound / floor['seconds']:.1f}x (d) before one quotation is checked", flush=True)
     if "pytest" in results:
         # What pytest itself costs for that many items: the end-to-end floor of any plugin.
         items = results["pytest"]["items"]

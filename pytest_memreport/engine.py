@@ -19,8 +19,7 @@ from . import text
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile
 from .dialects.claims.assembly import ReportClaims
-from .dialects import ReportError, decode_report, parse_folder, read_report_bytes
-from .dialects.runs import RunFile
+from .dialects import ReportError
 from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION, LOOSE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
@@ -28,8 +27,9 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .binding import Binding, where_stated
 from .resultcache import ResultCache, encode, evidence_key
-from .pinworker import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, UNKNOWN, PinWorker
+from .textworker import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, UNKNOWN, TextWorker
 from .claimchecks import ClaimChecks
+from .loading import load_folders
 from .repositories import TargetRepositories
 from .targets import TargetPaths
 
@@ -116,11 +116,11 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         #: result-cache digests and evidence encodings, computed once per evidence
         self._pin_keys: dict[tuple, str | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
-        #: a worker process (:mod:`.pinworker`) finds JSON's enclosing definitions at the pin and
-        #: shares large batches of pin checks; the plugin turns it on for the process that runs
-        #: items on a machine with cores to spare
+        #: a worker process (:mod:`.textworker`) parses part of a large knowledge base, finds
+        #: JSON's enclosing definitions at the pin and shares large batches of pin checks; the
+        #: plugin turns it on for the process that runs items on a machine with cores to spare
         self.use_worker = False
-        self._worker = PinWorker()
+        self._worker = TextWorker()
 
     @property
     def drift_enabled(self) -> bool:
@@ -142,37 +142,19 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         return cached
 
     def _parse_folder(self, key: Path) -> None:
+        """Parse ``key``'s folder (with the worker: every loaded folder not parsed yet,
+        so that it has a share of them all)."""
         start = time.perf_counter()
-        members = [key]
-        for loaded in self.loaded_paths:
-            other = Path(loaded).resolve()
-            if other.parent == key.parent and other not in members and other not in self._reports:
-                members.append(other)
         order = {p: i for i, p in enumerate(Path(p).resolve() for p in self.loaded_paths)}
-        members.sort(key=lambda p: order.get(p, -1))
-        files: list[RunFile] = []
-        paths: dict[str, Path] = {}
-        for member in members:
-            try:
-                # One read: the bytes parsed are the bytes a rewrite checks against.
-                data = read_report_bytes(member)
-                text, read_findings = decode_report(str(member), data)
-            except ReportError as exc:
-                self._reports[member] = exc
-                continue
-            name = self.display_path(member)
-            paths[name] = member
-            files.append(RunFile(name, text, tuple(read_findings)))
-            self.report_bytes[name] = data
-        try:
-            runs = parse_folder(self.display_path(key.parent), files, self.options.dialect)
-        except ReportError as exc:
-            for name, member in paths.items():
-                self._reports[member] = exc
-            runs = []
-        for run in runs:
-            for report in run.reports:
-                self._reports[paths[report.path]] = report
+        by_folder: dict[Path, list[Path]] = {key.parent: [key]}
+        for other in order:
+            if other not in self._reports and other != key and (self.use_worker or other.parent == key.parent):
+                by_folder.setdefault(other.parent, []).append(other)
+        folders = [sorted(members, key=lambda p: order.get(p, -1)) for members in by_folder.values()]
+        loaded = load_folders(folders, self.display_path, self.options.dialect,
+                              self._worker if self.use_worker else None)
+        self._reports.update(loaded.reports)
+        self.report_bytes.update(loaded.report_bytes)
         self.timing.add("parse", time.perf_counter() - start)
 
     def report_file(self, report: Report) -> Path:
@@ -335,7 +317,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
 
     def _check_pinned(self, binding: Binding, evidence: Evidence, snapshot) -> verify.PinResult:
         """:func:`.verify.check_at_pin`, with the enclosing definition the worker found
-        (:mod:`.pinworker`) when it was asked, else looked up here."""
+        (:mod:`.textworker`) when it was asked, else looked up here."""
         offloaded = self.options.want_symbols and self._worker.wants(binding.pin, evidence)
         result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols and not offloaded)
         if not offloaded or result.status != verify.FOUND or result.lines is None:
@@ -678,7 +660,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
     def _recorded_at_pin(self, binding: Binding, report: Report, evidence: Evidence) -> verify.PinResult | None:
         """Cited lines' content at the pin, for announcing searches: the pin result when
         known, else the lines read without their enclosing definition (asking for it here
-        would wait for every answer of the worker finding them, :mod:`.pinworker`)."""
+        would wait for every answer of the worker finding them, :mod:`.textworker`)."""
         if (report.path, evidence) in self._pin_results or self.results.has(self._pin_key(binding, evidence)):
             return self.pin_result(report, evidence)
         try:

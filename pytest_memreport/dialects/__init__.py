@@ -204,11 +204,19 @@ def _with_blocks(report: Report, text: str) -> Report:
 def parse_folder(folder: str, files: list[runs.RunFile], dialect: str | None = None) -> list[Run]:
     """The analysis runs among the files of one folder, every file parsed with its
     run's register and pin (:mod:`.runs`). A file alone is a run of one."""
+    return [runs.assemble(plan, [parse_member(member) for member in plan.members])
+            for plan in plan_folder(folder, files, dialect)]
+
+
+def plan_folder(folder: str, files: list[runs.RunFile], dialect: str | None = None) -> list[runs.RunPlan]:
+    """:func:`parse_folder` before any file is parsed: the runs, each member's dialect
+    and its run's facts (each member then parses on its own, :func:`parse_member`)."""
     if dialect is not None and dialect not in DIALECTS:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{folder}: unknown report dialect {dialect!r}; use one of {known}")
-    texts = {f.path: f.text for f in files}
-    return [
-        replace(run, reports=tuple(_with_blocks(report, texts[report.path]) for report in run.reports))
-        for run in runs.parse_run(folder, files, detect, DIALECTS, dialect)
-    ]
+    return runs.plan_runs(folder, files, detect, dialect)
+
+
+def parse_member(member: runs.MemberParse) -> Report:
+    """One planned file parsed, claims blocks and all: a pure function of ``member``."""
+    return _with_blocks(runs.parse_member(member, DIALECTS), member.file.text)

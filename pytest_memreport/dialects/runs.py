@@ -2,11 +2,12 @@
 
 An evidence packet states the run's boundary, register and revision; lens
 files, the runtime account, the result and trial notes cite ``SRC-1:26``
-against it. :func:`parse_run` groups the files of one folder into runs,
-reads what each file states about its run (:func:`.tables.facts`), merges
-those facts (:func:`.runfacts.merge`) and parses every file with them, so
-each report carries the run's sources and pin and nothing downstream needs to
-know it came from a run.
+against it. :func:`plan_runs` groups the files of one folder into runs,
+reads what each file states about its run (:func:`.tables.facts`) and merges
+those facts (:func:`.runfacts.merge`); :func:`parse_member` then parses each
+file with them, on its own (so files may parse in another process), and each
+report carries the run's sources and pin: nothing downstream needs to know it
+came from a run.
 
 Grouping: files that name a run identity (``RUN `AGS-...```) belong to that
 run; a file naming none joins the one run of its folder, or the run whose
@@ -60,42 +61,66 @@ def group(files: list[RunFile], identities: dict[str, str | None]) -> list[list[
     return [sorted(members, key=lambda f: order[f.path]) for members in named.values()]
 
 
-def parse_run(folder: str, files: list[RunFile], detect, parsers, dialect: str | None = None) -> list[Run]:
-    """The runs of one folder's files, every file parsed (``detect(text, path)`` names a
-    file's dialect and whether it is sure; ``parsers`` maps dialect names to parsers;
-    ``dialect`` forces one for every file)."""
+@dataclass(frozen=True)
+class MemberParse:
+    """One file of a run, ready to parse on its own: its dialect, the file, and the
+    run's merged facts (for an analysis-tables file of a run of several files)."""
+
+    dialect: str
+    file: RunFile
+    context: runfacts.RunContext | None = None
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """One run of a folder before its files are parsed: what each file is parsed as."""
+
+    folder: str
+    members: tuple[MemberParse, ...]
+    identity: str | None = None
+
+
+def plan_runs(folder: str, files: list[RunFile], detect, dialect: str | None = None) -> list[RunPlan]:
+    """The runs of one folder's files, each file's dialect and its run's facts decided.
+
+    Each member then parses on its own (:func:`parse_member`), in any order or
+    process: what one file means to another is all in the plan's context."""
     detected = {f.path: (dialect, True) if dialect else detect(f.text, f.path) for f in files}
     facts = {f.path: tables.facts(f.path, f.text) for f in files if detected[f.path][0] == TABLES or not detected[f.path][1]}
     identities = {path: fact.identity for path, fact in facts.items()}
-    runs = []
-    for members in group(files, identities):
-        runs.append(_one_run(folder, members, detected, facts, parsers, forced=dialect is not None))
-    return runs
+    return [_plan_one(folder, members, detected, facts, forced=dialect is not None)
+            for members in group(files, identities)]
 
 
-def _one_run(folder: str, members: list[RunFile], detected, facts, parsers, forced: bool) -> Run:
+def _plan_one(folder: str, members: list[RunFile], detected, facts, forced: bool) -> RunPlan:
     tabular = forced and detected[members[0].path][0] == TABLES
     if not forced:
         tabular = any(detected[f.path][0] == TABLES for f in members)
     names = frozenset(os.path.basename(f.path) for f in members)
     run_facts = [facts[f.path] for f in members if f.path in facts]
     context = runfacts.merge(folder, run_facts, names) if len(members) > 1 and tabular else None
-    if context is not None and context.identity is None:
-        context.identity = None
-    reports = []
+    planned = []
     for run_file in members:
         name, sure = detected[run_file.path]
         if tabular and not forced and not sure:
             name = TABLES  # a file of an analysis run that declares no records of its own kind
-        if name == TABLES:
-            report = tables.parse(run_file.path, run_file.text, context)
-        else:
-            report = parsers[name](run_file.path, run_file.text)
-        if run_file.findings:
-            report = _with_findings(report, run_file.findings)
-        reports.append(report)
-    identity = context.identity if context else None
-    return Run(folder, identity, tuple(reports))
+        planned.append(MemberParse(name, run_file, context if name == TABLES else None))
+    return RunPlan(folder, tuple(planned), context.identity if context else None)
+
+
+def parse_member(member: MemberParse, parsers) -> Report:
+    """One file of a run parsed in its dialect, with what reading it found."""
+    run_file = member.file
+    if member.dialect == TABLES:
+        report = tables.parse(run_file.path, run_file.text, member.context)
+    else:
+        report = parsers[member.dialect](run_file.path, run_file.text)
+    return _with_findings(report, run_file.findings) if run_file.findings else report
+
+
+def assemble(plan: RunPlan, reports: list[Report]) -> Run:
+    """The run of ``plan`` from its members' reports (in the plan's order)."""
+    return Run(plan.folder, plan.identity, tuple(reports))
 
 
 def _with_findings(report: Report, findings: tuple[Finding, ...]) -> Report:

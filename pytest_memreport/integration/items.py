@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 
-import json
 import linecache
 import re
 import traceback
@@ -235,10 +234,10 @@ class MemreportItem(pytest.Item):
     def __init__(self, *, report: Report | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.report = report
-        #: what this item checked, one JSON entry per check (:func:`check_entry`), for the
-        #: session; the entries travel on the item's call report (also from a pytest-xdist
-        #: worker), not in its JUnit properties, which stay compact
-        self.memreport_checks: list[str] = []
+        #: what this item checked, one entry per check (:func:`check_entry`), for the
+        #: session; the entries travel on the item's call report (from a pytest-xdist
+        #: worker as JSON text), not in its JUnit properties, which stay compact
+        self.memreport_checks: list[dict] = []
         # The decorators are made once: pytest looks a marker name up anew on every call.
         self.add_marker(_mark("memreport"))
         if self.marker_name != "memreport":
@@ -420,15 +419,15 @@ def junit_value(value: object) -> str:
     return text if len(text) <= JUNIT_VALUE_LIMIT else text[: JUNIT_VALUE_LIMIT - 1] + "…"
 
 
-def check_entry(outcome: Outcome, part: bool = False) -> str:
+def check_entry(outcome: Outcome, part: bool = False) -> dict:
     """One check, for the session: its verdict, the pytest outcome its own item has, the
     failure or warning headline, its location (``file:line``) and its JSON payload.
     ``part``: one of several checks of a record's item (whose outcome is not the item's)."""
     speaks = outcome.verdict in ("fail", "warn")
-    return json.dumps({"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
-                       "headline": outcome.headline if speaks else "",
-                       "location": str(outcome.properties.get("location") or ""),
-                       "payload": outcome.payload}, sort_keys=True)
+    return {"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
+            "headline": outcome.headline if speaks else "",
+            "location": str(outcome.properties.get("location") or ""),
+            "payload": outcome.payload}
 
 
 class ClaimsEntryItem(MemreportItem):

@@ -265,16 +265,18 @@ class MemreportSession:
         report = yield
         if call.when == "call" and isinstance(item, MemreportItem):
             # What the item checked rides on its report: pytest-xdist sends a report's
-            # attributes to the controller, and JUnit writes only user_properties.
-            report.memreport_checks = item.memreport_checks
-            item.memreport_checks = []
+            # attributes to the controller (as JSON text: plain types, whatever a payload
+            # holds), and JUnit writes only user_properties.
+            checks, item.memreport_checks = item.memreport_checks, []
+            report.memreport_checks = [json.dumps(entry) for entry in checks] if self.is_worker else checks
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
-        for text in getattr(report, "memreport_checks", ()):
-            entry = json.loads(text)
+        for entry in getattr(report, "memreport_checks", ()):
+            if isinstance(entry, str):  # from a pytest-xdist worker
+                entry = json.loads(entry)
             # A check is its item's outcome (a warning under -W error fails the item),
             # unless it is one of several checks of a record's item.
             outcome = entry["outcome"] if entry.get("part") else report.outcome

@@ -1,4 +1,5 @@
-"""A second process for pure text work at the pin, done while pytest runs items.
+"""A second process for pure text work: parsing reports, and work at the pin done
+while pytest runs items.
 
 With ``--memreport-json`` every quotation and cited range reports the definition
 enclosing it at its pin: a tree-sitter parse of every cited file. On a run citing
@@ -20,7 +21,12 @@ says where all the missing ones are instead); with a thousand or more, the worke
 checks the later half (:func:`.verify.check_text`, a pure function of the file's
 text) while the engine checks the first.
 
-The worker is ``python -m pytest_memreport.pinworker``, fed pickled jobs on its
+And it parses reports. Parsing is pure Python, so the same GIL holds a thread back;
+a knowledge base of many reports, or one large run, gives the worker the last
+files to parse (:func:`.dialects.parse_member`, each on its own once its run is
+planned) while the engine parses the first.
+
+The worker is ``python -m pytest_memreport.textworker``, fed pickled jobs on its
 standard input (it is this package's own process; nothing else writes there).
 """
 
@@ -47,10 +53,11 @@ _FRAME = struct.Struct("<Q")
 #: seconds without any answer after which the worker is given up on (a job is a few parses)
 _PATIENCE = 60.0
 
-#: the kinds of job: enclosing definitions (:func:`answer`), and whole pin checks (:func:`check`)
-SYMBOLS, CHECKS = "symbols", "checks"
+#: the kinds of job: enclosing definitions (:func:`answer`), whole pin checks (:func:`check`)
+#: and parsing reports (:func:`parse`)
+SYMBOLS, CHECKS, PARSE = "symbols", "checks", "parse"
 
-#: what :meth:`PinWorker.symbol` gives for evidence it has no answer for
+#: what :meth:`TextWorker.symbol` gives for evidence it has no answer for
 UNKNOWN = object()
 
 
@@ -71,7 +78,7 @@ def _read_frame(stream):
     return pickle.loads(payload)
 
 
-class PinWorker:
+class TextWorker:
     """The worker, the jobs sent to it and the answers it gave, by ``(kind, pin, evidence)``.
 
     :meth:`submit` sends files; :meth:`symbol` and :meth:`checked` wait for one evidence's answer.
@@ -101,7 +108,8 @@ class PinWorker:
     def submit(self, pin: str, files: list[tuple], kind: str = SYMBOLS) -> bool:
         """Send ``files`` to the worker, which it starts on the first call; false when it
         will not run. For :data:`SYMBOLS`: ``(path, text, blob id, [evidence in that
-        file])``; for :data:`CHECKS`: ``(path, text file, with_symbol, [evidence])``."""
+        file])``; for :data:`CHECKS`: ``(path, text file, with_symbol, [evidence])``;
+        for :data:`PARSE`: ``(path, member to parse, None, [its key])``, with ``pin`` empty."""
         if self._broken or not files:
             return False
         if self._process is None and not self._start():
@@ -136,6 +144,13 @@ class PinWorker:
         """The worker's :func:`.verify.check_text` of ``evidence`` at ``pin``, or
         :data:`UNKNOWN` (then check it yourself)."""
         return self._answer(CHECKS, pin, evidence)
+
+    def parsed(self, key):
+        """The worker's :func:`.dialects.parse_member` of the report submitted under ``key``,
+        or :data:`UNKNOWN` (then parse it yourself). Asked once: the slot is forgotten."""
+        found = self._answer(PARSE, "", key)
+        self._slots.pop((PARSE, "", key), None)
+        return found
 
     def _answer(self, kind: str, pin: str, evidence):
         slot = self._slots.get((kind, pin, evidence))
@@ -195,7 +210,7 @@ class PinWorker:
             return False
         self._started = True
         for target in (self._send, self._receive):
-            thread = threading.Thread(target=target, name=f"memreport-pinworker-{target.__name__[1:]}", daemon=True)
+            thread = threading.Thread(target=target, name=f"memreport-textworker-{target.__name__[1:]}", daemon=True)
             thread.start()
             self._threads.append(thread)
         return True
@@ -268,6 +283,20 @@ def check(pin: str, files) -> list:
     return out
 
 
+def parse(files) -> list:
+    """Each planned report parsed (:func:`.dialects.parse_member`); ``None`` where parsing
+    raised: the engine then parses that one itself, and says what went wrong."""
+    from . import dialects
+
+    out = []
+    for _path, member, _unused, _paths in files:
+        try:
+            out.append(dialects.parse_member(member))
+        except Exception:  # noqa: BLE001 - the engine's own parse reports it
+            out.append(None)
+    return out
+
+
 def _serve() -> None:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
@@ -275,7 +304,16 @@ def _serve() -> None:
         if frame is None:
             return
         job, kind, pin, files = frame
-        _write_frame(stdout, (job, answer(files) if kind == SYMBOLS else check(pin, files)))
+        if kind == SYMBOLS:
+            found = answer(files)
+        elif kind == CHECKS:
+            found = check(pin, files)
+        else:
+            found = parse(files)
+        try:
+            _write_frame(stdout, (job, found))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            _write_frame(stdout, (job, None))  # an answer that will not travel: the engine does it
         stdout.flush()
 
 

@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from pytest_memreport.engine import Engine, RunOptions
-from pytest_memreport.pinworker import MIN_FILES, UNKNOWN, PinWorker, answer
+from pytest_memreport.textworker import MIN_FILES, UNKNOWN, TextWorker, answer
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange
 
 #: enough files that the engine hands them to the worker
@@ -129,7 +129,7 @@ def test_an_answer_is_taken_only_at_the_lines_the_engine_found():
     text = module(7)
     quote = Evidence(kind=EvidenceKind.QUOTE, path="pkg/m.py", text="total = value * 7", line=1,
                      end_line=1)
-    pool = PinWorker()
+    pool = TextWorker()
     try:
         assert pool.submit("pin", [("pkg/m.py", text, None, [quote])])
         ((lines, definition),) = answer([("pkg/m.py", text, None, (quote,))])
@@ -188,7 +188,7 @@ def test_checks_made_ahead_are_shared_with_the_worker_and_answer_the_same(make_r
     """The first quotation missing at a pin checks the pin's other quotations ahead of
     their items: with enough of them, the worker checks the later half, and every result
     is the one the engine gives alone."""
-    from pytest_memreport.pinworker import MIN_SHARED_CHECKS
+    from pytest_memreport.textworker import MIN_SHARED_CHECKS
 
     repo = make_repo("many")
     files = 40
