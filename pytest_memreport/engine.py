@@ -292,7 +292,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
                 else:
-                    result = self._checked_ahead.pop(key, None) or self._check_pinned(binding, evidence, snapshot)
+                    ahead = self._checked_ahead.pop(key, None)
+                    result = self._with_symbol(binding, evidence, snapshot, ahead) if ahead is not None \
+                        else self._check_pinned(binding, evidence, snapshot)
                     if result.status == verify.MISSING and evidence.label in (INLINE_QUOTATION, LOOSE_QUOTATION):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
@@ -315,12 +317,20 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self._pin_results[key] = result
         return result
 
-    def _check_pinned(self, binding: Binding, evidence: Evidence, snapshot) -> verify.PinResult:
-        """:func:`.verify.check_at_pin`, with the enclosing definition the worker found
-        (:mod:`.textworker`) when it was asked, else looked up here."""
+    def _check_pinned(self, binding: Binding, evidence: Evidence, snapshot,
+                      with_symbol: bool = True) -> verify.PinResult:
+        """:func:`.verify.check_at_pin`, with the enclosing definition (when JSON wants it,
+        and ``with_symbol``) that the worker found (:mod:`.textworker`), else looked up here."""
         offloaded = self.options.want_symbols and self._worker.wants(binding.pin, evidence)
-        result = verify.check_at_pin(evidence, snapshot, with_symbol=self.options.want_symbols and not offloaded)
-        if not offloaded or result.status != verify.FOUND or result.lines is None:
+        result = verify.check_at_pin(evidence, snapshot,
+                                     with_symbol=self.options.want_symbols and with_symbol and not offloaded)
+        return self._with_symbol(binding, evidence, snapshot, result) if with_symbol else result
+
+    def _with_symbol(self, binding: Binding, evidence: Evidence, snapshot, result: verify.PinResult) -> verify.PinResult:
+        """``result`` with the definition enclosing its lines, when JSON wants it and it is
+        not known yet: the worker's answer, else looked up here."""
+        if not self.options.want_symbols or result.symbol_known or result.status != verify.FOUND \
+                or result.lines is None:
             return result
         symbol = self._worker.symbol(binding.pin, evidence, result.lines)
         if symbol is UNKNOWN:
@@ -368,9 +378,10 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         missing = []
         for report, other in todo:
             try:
+                # Whether each is there, not yet where it sits in a definition: its item asks that.
                 found = self._worker.checked(binding.pin, other) if other in shared else UNKNOWN
                 if found is UNKNOWN:
-                    found = self._check_pinned(binding, other, snapshot)
+                    found = self._check_pinned(binding, other, snapshot, with_symbol=False)
             except RepoError:
                 continue  # its own item says which object is missing
             self._checked_ahead[(report.path, other)] = found
@@ -394,7 +405,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             except RepoError:
                 continue  # each of its items says which object is missing
             if not isinstance(read, verify.PinResult):  # a text to check: the worker's
-                files.append((path, read, self.options.want_symbols, evidence))
+                files.append((path, read, False, evidence))  # the definitions: when items ask
         if not self._worker.submit(binding.pin, files, kind=CHECKS):
             return set()
         return {other for *_file, evidence in files for other in evidence}

@@ -24,8 +24,10 @@ from .textworker import PARSE, UNKNOWN, TextWorker
 #: less than this to parse, in all (in plain-text characters, see :func:`parse_cost`), is
 #: parsed here: the worker takes ~0.3 s to start, about what parsing 300,000 takes
 MIN_WORKER_COST = 800_000
-#: the worker's share of the cost: a little under half, since it starts later
-WORKER_SHARE = 0.45
+#: the most of the cost the worker is offered (the last files): the engine takes back each
+#: file not sent yet when it gets there (:mod:`.textworker`), so the two meet wherever
+#: the worker's late start puts them
+WORKER_SHARE = 0.6
 #: a Markdown character costs this many plain-text ones (markdown-it tokenizes it first)
 MARKDOWN_COST = 2.4
 

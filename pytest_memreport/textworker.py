@@ -7,7 +7,13 @@ a thousand files that is a fifth of a cold run, spent on one core of a machine
 that has two, and tree-sitter holds the GIL while it parses, so a thread would
 not help. A worker process parses instead: the engine hands it each cited file's
 text as soon as it has read the pin's files (one batch), and takes each answer
-when that evidence's item asks, by then usually long ready.
+when that evidence's item asks.
+
+Neither process waits while the other could work. The worker takes the newest job
+first; the engine asks in order, and a job it asks for before the worker was sent
+it is taken back and done in the engine's own process. So the two work from the
+two ends of the batch and meet, wherever the worker's speed and late start put
+the meeting; the engine waits only for a job the worker is doing at that moment.
 
 The answer is the one the in-process lookup gives: the worker runs the same
 functions on the same text (:func:`.verify.located_lines`, then
@@ -19,7 +25,8 @@ The same worker shares one more batch. The first quotation missing at a pin make
 the engine check every other quotation of that pin at once (so that one ``git grep``
 says where all the missing ones are instead); with a thousand or more, the worker
 checks the later half (:func:`.verify.check_text`, a pure function of the file's
-text) while the engine checks the first.
+text) while the engine checks the first. These say only whether each quotation is
+there; where it sits in a definition is asked when its item runs.
 
 And it parses reports. Parsing is pure Python, so the same GIL holds a thread back;
 a knowledge base of many reports, or one large run, gives the worker the last
@@ -46,7 +53,8 @@ from pathlib import Path
 MIN_FILES = 64
 #: fewer quotations than this, checked ahead of their items, are all checked in the engine's process
 MIN_SHARED_CHECKS = 1000
-#: files per job: fewer round trips, and an item waits for at most this many parses
+#: files per job: fewer round trips, and an item waits for at most this many parses (a
+#: report is a job of its own: one report parses as long as many pinned files do)
 _FILES_PER_JOB = 8
 _FRAME = struct.Struct("<Q")
 
@@ -56,6 +64,7 @@ _PATIENCE = 60.0
 #: the kinds of job: enclosing definitions (:func:`answer`), whole pin checks (:func:`check`)
 #: and parsing reports (:func:`parse`)
 SYMBOLS, CHECKS, PARSE = "symbols", "checks", "parse"
+_FILES_PER_JOB_OF = {PARSE: 1}
 
 #: what :meth:`TextWorker.symbol` gives for evidence it has no answer for
 UNKNOWN = object()
@@ -92,7 +101,12 @@ class TextWorker:
         #: (pin, evidence) -> (job id, index in the job)
         self._slots: dict[tuple, tuple[int, int]] = {}
         self._answers: dict[int, list] = {}
+        #: job ids not yet sent, in submission order (the worker takes the newest first),
+        #: and their frames; a job this process asks for before it was sent is taken back
+        #: (``_taken_back``) and done here: neither process waits while the other could work
         self._outbox: deque = deque()
+        self._unsent: dict[int, tuple] = {}
+        self._taken_back: set[int] = set()
         self._next_job = 0
         self._threads: list[threading.Thread] = []
         #: seconds the engine spent waiting for answers (JSON's ``timing``)
@@ -115,15 +129,17 @@ class TextWorker:
         if self._process is None and not self._start():
             return False
         with self._lock:
-            for start in range(0, len(files), _FILES_PER_JOB):
+            per_job = _FILES_PER_JOB_OF.get(kind, _FILES_PER_JOB)
+            for start in range(0, len(files), per_job):
                 job, self._next_job = self._next_job, self._next_job + 1
-                chunk = [(*file[:3], tuple(file[3])) for file in files[start:start + _FILES_PER_JOB]]
+                chunk = [(*file[:3], tuple(file[3])) for file in files[start:start + per_job]]
                 index = 0
                 for *_file, evidence in chunk:
                     for item in evidence:
                         self._slots[(kind, pin, item)] = (job, index)
                         index += 1
-                self._outbox.append((job, kind, pin, chunk))
+                self._unsent[job] = (job, kind, pin, chunk)
+                self._outbox.append(job)
             self._lock.notify_all()
         return True
 
@@ -158,6 +174,13 @@ class TextWorker:
             return UNKNOWN
         job, index = slot
         with self._lock:
+            if job in self._taken_back:
+                return UNKNOWN
+            if self._unsent.pop(job, None) is not None:
+                # Not sent yet: this process does the job itself (the engine asks in
+                # order; the worker works from the newest job back, so they meet).
+                self._taken_back.add(job)
+                return UNKNOWN
             if job not in self._answers and not self._broken:
                 began = time.perf_counter()
                 while job not in self._answers and not self._broken:
@@ -175,6 +198,7 @@ class TextWorker:
         with self._lock:
             self._broken = True
             self._outbox.clear()
+            self._unsent.clear()
             self._lock.notify_all()
         if process is not None:
             try:
@@ -192,6 +216,7 @@ class TextWorker:
         self._threads = []
         self._slots.clear()
         self._answers.clear()
+        self._taken_back.clear()
 
     # -- the worker's pipes ---------------------------------------------------------------
 
@@ -219,11 +244,14 @@ class TextWorker:
         stream = self._process.stdin
         while True:
             with self._lock:
-                while not self._outbox and not self._broken:
-                    self._lock.wait()
+                job = None
+                while job is None and not self._broken:
+                    while not self._outbox and not self._broken:
+                        self._lock.wait()
+                    if self._outbox:
+                        job = self._unsent.pop(self._outbox.pop(), None)  # None: taken back
                 if self._broken:
                     return
-                job = self._outbox.popleft()
             try:
                 _write_frame(stream, job)
                 stream.flush()

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import json
 import textwrap
+import time
 
 import pytest
 
@@ -132,6 +133,7 @@ def test_an_answer_is_taken_only_at_the_lines_the_engine_found():
     pool = TextWorker()
     try:
         assert pool.submit("pin", [("pkg/m.py", text, None, [quote])])
+        sent(pool)
         ((lines, definition),) = answer([("pkg/m.py", text, None, (quote,))])
         assert definition is not None and definition.name == "helper_7"
         assert pool.symbol("pin", quote, lines) == definition
@@ -140,6 +142,40 @@ def test_an_answer_is_taken_only_at_the_lines_the_engine_found():
     finally:
         pool.close()
     assert not pool.wants("pin", quote)
+
+
+def sent(pool: TextWorker, seconds: float = 30.0) -> None:
+    """Wait until every job submitted to ``pool`` went to the worker (none can be taken back)."""
+    deadline = time.monotonic() + seconds
+    while pool._unsent and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not pool._unsent, "the worker took no job"
+
+
+def test_a_job_not_sent_yet_is_taken_back_and_the_worker_works_from_the_newest():
+    # 120 long files of one pin, 15 jobs of several parses each: the worker takes the
+    # newest job first, so the oldest is still here when it is asked for at once; this
+    # process then does it itself, and the worker never does.
+    filler = "".join(f"\n\ndef filler_{k}(x):\n    return x + {k}\n" for k in range(1500))
+    files = [(f"pkg/m{i:03d}.py", module(i) + filler, None,
+              [Evidence(kind=EvidenceKind.QUOTE, path=f"pkg/m{i:03d}.py", text=f"total = value * {i}", line=1,
+                        end_line=1)]) for i in range(120)]
+    (first_lines, _), = answer([files[0][:3] + (tuple(files[0][3]),)])
+    (last_lines, last_definition), = answer([files[-1][:3] + (tuple(files[-1][3]),)])
+    first, last = files[0][3][0], files[-1][3][0]
+    pool = TextWorker()
+    try:
+        assert pool.submit("pin", files)
+        jobs = len(pool._unsent)
+        deadline = time.monotonic() + 30
+        while len(pool._unsent) == jobs and time.monotonic() < deadline:
+            time.sleep(0.001)  # until the newest job went to the worker
+        assert jobs == 15 and len(pool._unsent) < jobs
+        assert pool.symbol("pin", first, first_lines) is UNKNOWN  # taken back: not waited for
+        assert pool.symbol("pin", first, first_lines) is UNKNOWN  # and never given back to the worker
+        assert pool.symbol("pin", last, last_lines) == last_definition and last_definition.name == "helper_119"
+    finally:
+        pool.close()
 
 
 def test_collection_is_frozen_out_of_the_collector_while_items_run(pytester, make_repo):
