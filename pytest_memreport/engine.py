@@ -670,14 +670,19 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
 
     def _recorded_at_pin(self, binding: Binding, report: Report, evidence: Evidence) -> verify.PinResult | None:
         """Cited lines' content at the pin, for announcing searches: the pin result when
-        known, else the lines read without their enclosing definition (asking for it here
-        would wait for every answer of the worker finding them, :mod:`.textworker`)."""
-        if (report.path, evidence) in self._pin_results or self.results.has(self._pin_key(binding, evidence)):
+        known, else the lines checked without their enclosing definition (asking for it
+        here would wait for the worker finding them, :mod:`.textworker`), kept for the
+        evidence's item as a check made ahead (which asks for the definition then)."""
+        key = (report.path, evidence)
+        if key in self._pin_results or self.results.has(self._pin_key(binding, evidence)):
             return self.pin_result(report, evidence)
-        try:
-            return verify.check_at_pin(evidence, binding.store.snapshot(binding.pin), with_symbol=False)
-        except RepoError:
-            return None  # its own item says which object is missing
+        if key not in self._checked_ahead:
+            try:
+                self._checked_ahead[key] = self._check_pinned(binding, evidence, binding.store.snapshot(binding.pin),
+                                                              with_symbol=False)
+            except RepoError:
+                return None  # its own item says which object is missing
+        return self._checked_ahead[key]
 
     def timing_json(self) -> dict:
         """Per-phase seconds of this process. ``git`` (commands and blob reads) and

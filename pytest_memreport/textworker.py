@@ -46,7 +46,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
 from pathlib import Path
 
 #: fewer files than this are parsed in the engine's process: the worker's start costs more
@@ -101,10 +100,9 @@ class TextWorker:
         #: (pin, evidence) -> (job id, index in the job)
         self._slots: dict[tuple, tuple[int, int]] = {}
         self._answers: dict[int, list] = {}
-        #: job ids not yet sent, in submission order (the worker takes the newest first),
-        #: and their frames; a job this process asks for before it was sent is taken back
-        #: (``_taken_back``) and done here: neither process waits while the other could work
-        self._outbox: deque = deque()
+        #: the frames not sent yet, by job id in submission order (the worker is sent the
+        #: newest first: ``popitem``); a job this process asks for before it was sent is
+        #: taken back (``_taken_back``) and done here: neither waits while the other could work
         self._unsent: dict[int, tuple] = {}
         self._taken_back: set[int] = set()
         self._next_job = 0
@@ -139,7 +137,6 @@ class TextWorker:
                         self._slots[(kind, pin, item)] = (job, index)
                         index += 1
                 self._unsent[job] = (job, kind, pin, chunk)
-                self._outbox.append(job)
             self._lock.notify_all()
         return True
 
@@ -197,7 +194,6 @@ class TextWorker:
         process, self._process = self._process, None
         with self._lock:
             self._broken = True
-            self._outbox.clear()
             self._unsent.clear()
             self._lock.notify_all()
         if process is not None:
@@ -244,14 +240,11 @@ class TextWorker:
         stream = self._process.stdin
         while True:
             with self._lock:
-                job = None
-                while job is None and not self._broken:
-                    while not self._outbox and not self._broken:
-                        self._lock.wait()
-                    if self._outbox:
-                        job = self._unsent.pop(self._outbox.pop(), None)  # None: taken back
+                while not self._unsent and not self._broken:
+                    self._lock.wait()
                 if self._broken:
                     return
+                _, job = self._unsent.popitem()  # the newest
             try:
                 _write_frame(stream, job)
                 stream.flush()

@@ -175,8 +175,7 @@ def located_lines(evidence: Evidence, text: str, path: str, key: str | None = No
     :func:`check_at_pin` finds them; ``None`` where it does not."""
     if evidence.kind is EvidenceKind.LINES:
         cited = evidence.cited_lines
-        count = text.count("\n") + (0 if text.endswith("\n") else 1)  # as _check_lines splits
-        return cited if cited is not None and cited.end <= count else None
+        return cited if cited is not None and cited.end <= len(_file_lines(text)) else None
     found, _ = occurrences(evidence.text or "", text, path, key=key)
     return _preferred(found, evidence.cited_lines) if found else None
 
@@ -205,12 +204,18 @@ def _found_message(evidence: Evidence, lines: LineRange, inside: bool | None, mi
     return where
 
 
+def _file_lines(text: str) -> list[str]:
+    """A file's lines as a line anchor counts them (a final newline ends the last line)."""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
 def _check_lines(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
     """A line anchor (``#L10-L20``): the lines exist; their content is recorded for drift."""
     cited = evidence.cited_lines
-    lines = textfile.text.split("\n")
-    if textfile.text.endswith("\n"):
-        lines.pop()
+    lines = _file_lines(textfile.text)
     if cited is None or cited.end > len(lines):
         have = len(lines)
         return PinResult(
