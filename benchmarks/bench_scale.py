@@ -695,6 +695,15 @@ def run_pytest(root: Path, manifest: dict, reports: list[str], extra: list[str],
     return {"seconds": seconds, "rss_mb": usage.ru_maxrss / 1024, "summary": summary.strip("= "), "log": str(log)}
 
 
+def run_noop(root: Path, manifest: dict, name: str, items: int, extra: list[str] = ()) -> dict:
+    """pytest running ``items`` no-op items (a test file ``name`` of one parametrized test)."""
+    (root / name).write_text(
+        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % items,
+        encoding="utf-8",
+    )
+    return run_pytest(root, manifest, [], [name, *extra])
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -767,8 +776,11 @@ def main() -> None:
         print(f"(b2) pytest    {grouped['seconds']:7.2f} s  (--memreport-items=record: {grouped['summary']})  "
               f"peak {grouped['rss_mb']:.0f} MB", flush=True)
         # The naive baseline checks the pin only: so does this run.
+        record_outcomes = Path(args.workdir).resolve() / "outcomes-record.json"
         pinned = results["pytest_pin_only"] = run_pytest(root, manifest, manifest["reports"],
-                                                         ["--memreport-items=record", "--memreport-against=none"])
+                                                         ["--memreport-items=record", "--memreport-against=none"],
+                                                         record_outcomes)
+        pinned["items"] = len(json.loads(record_outcomes.read_text()))
         print(f"(b3) pytest    {pinned['seconds']:7.2f} s  (record items, pin only as the naive baseline: "
               f"--memreport-against=none: {pinned['summary']})  peak {pinned['rss_mb']:.0f} MB", flush=True)
     if "pytest" not in args.skip:
@@ -778,11 +790,10 @@ def main() -> None:
         per_item = results["pytest_pin_items"] = run_pytest(root, manifest, manifest["reports"],
                                                             ["--memreport-against=none"], pin_outcomes)
         pin_items = per_item["items"] = len(json.loads(pin_outcomes.read_text()))
-        (root / "test_noop_pin.py").write_text(
-            "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % pin_items,
-            encoding="utf-8",
-        )
-        noop_pin = results["noop_pin"] = run_pytest(root, manifest, [], ["test_noop_pin.py"])
+        noop_pin = results["noop_pin"] = run_noop(root, manifest, "test_noop_pin.py", pin_items)
+        # (e3): pytest's own cost of as many items as (b3) has, which (d) leaves out.
+        record_items = results["pytest_pin_only"]["items"]
+        noop_record = results["noop_record"] = run_noop(root, manifest, "test_noop_record.py", record_items)
         # The plugin freezes what collection built out of the garbage collector's sight:
         # (e4z) gives the no-op items the same (frozen_collection.py), like for like.
         frozen_pin = results["noop_pin_frozen"] = run_pytest(root, manifest, [],
@@ -791,25 +802,25 @@ def main() -> None:
               f"peak {per_item['rss_mb']:.0f} MB", flush=True)
         print(f"(e4) pytest    {noop_pin['seconds']:7.2f} s  ({pin_items} no-op items; {frozen_pin['seconds']:.2f} s "
               f"with collection frozen out of the garbage collector, as the plugin does: (e4z))", flush=True)
+        print(f"(e3) pytest    {noop_record['seconds']:7.2f} s  ({record_items} no-op items, as many as (b3) has: "
+              f"{noop_record['seconds'] / floor['seconds']:.1f}x (d) by itself)", flush=True)
+        b3 = results["pytest_pin_only"]["seconds"]
         print(f"pin-only targets: (b4)/(e4) = {per_item['seconds'] / noop_pin['seconds']:.2f}x (target 1.5x; "
               f"(b4)/(e4z) = {per_item['seconds'] / frozen_pin['seconds']:.2f}x); "
-              f"(b3)/(d) = {results['pytest_pin_only']['seconds'] / floor['seconds']:.1f}x (target 3x)", flush=True)
-        # What no record-item run can go below, however fast its checks: pytest's own
-        # start, and markdown-it tokenizing the Markdown reports on both cores at once.
+              f"(b3)/((d)+(e3)) = {b3 / (floor['seconds'] + noop_record['seconds']):.2f}x (target 3x; "
+              f"as the issue words it, (b3)/(d) = {b3 / floor['seconds']:.1f}x)", flush=True)
+        # What no record-item run can go below, however fast its checks: pytest running as
+        # many items, and markdown-it tokenizing the Markdown reports on both cores at once.
         markdown = results["markdown"] = run_phase("markdown", args)
-        start_up = results["startup"] = run_pytest(root, manifest, [], ["--collect-only", "nothing"])
-        bound = start_up["seconds"] + markdown["seconds"] / 2
-        print(f"(b3) bound     {bound:7.2f} s  (pytest's start-up with no report {start_up['seconds']:.2f} s + half of "
-              f"markdown-it alone over the {markdown['reports']} Markdown reports, {markdown['seconds']:.2f} s): "
-              f"{bound / floor['seconds']:.1f}x (d) before one quotation is checked", flush=True)
+        bound = noop_record["seconds"] + markdown["seconds"] / 2
+        print(f"(b3) bound     {bound:7.2f} s  ((e3) + half of markdown-it alone over the {markdown['reports']} "
+              f"Markdown reports, {markdown['seconds']:.2f} s): {bound / floor['seconds']:.1f}x (d), "
+              f"{bound / (floor['seconds'] + noop_record['seconds']):.2f}x (d)+(e3), before one quotation "
+              f"is checked", flush=True)
     if "pytest" in results:
         # What pytest itself costs for that many items: the end-to-end floor of any plugin.
         items = results["pytest"]["items"]
-        (root / "test_noop.py").write_text(
-            "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % items,
-            encoding="utf-8",
-        )
-        noop = results["noop"] = run_pytest(root, manifest, [], ["test_noop.py"])
+        noop = results["noop"] = run_noop(root, manifest, "test_noop.py", items)
         print(f"(e) pytest     {noop['seconds']:7.2f} s  ({items} no-op items, {items / noop['seconds']:.0f} items/s: "
               f"pytest's own cost per item)  peak {noop['rss_mb']:.0f} MB", flush=True)
     if "naive" not in args.skip:

@@ -110,9 +110,13 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self.results = ResultCache(None)
         #: each claims file's bytes as loaded (by resolved path), for the same reason
         self.claims_bytes: dict[str, bytes] = {}
-        #: pin checks made ahead of their items (see _expect_missing_at_pin), and the pins done
+        #: pin checks made ahead of their items (see _check_ahead), and the pins done
         self._checked_ahead: dict[tuple[str, Evidence], verify.PinResult] = {}
         self._missing_announced: set = set()
+        #: ``(report path, evidence)`` of the items that will run, once pytest has selected
+        #: them (``-k``, shards): what is read or checked ahead of items is only theirs.
+        #: ``None``: every loaded report's evidence (no selection known)
+        self.scheduled: frozenset | None = None
         #: result-cache digests and evidence encodings, computed once per evidence
         self._pin_keys: dict[tuple, str | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
@@ -288,6 +292,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                             if not self.results.has(self._pin_key(binding, other))]
                 snapshot.prefetch(other.path for other in uncached)
                 self._offload_worker(binding, snapshot, uncached)
+                if self.use_worker:
+                    self._check_ahead(binding, snapshot, on_missing=False)
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
                     result = symbolrefs.at_pin(evidence, snapshot)
@@ -301,7 +307,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
             if (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
                     and evidence.label != LOOSE_QUOTATION):  # a loose one that is not there is no quotation
-                self._expect_missing_at_pin(binding, snapshot)
+                self._check_ahead(binding, snapshot, on_missing=True)
                 result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
             self.results.put(self._pin_key(binding, evidence), result)
@@ -358,20 +364,26 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             return  # an object the clone lacks: each check reads what it can itself
         self._worker.submit(binding.pin, files)
 
-    def _expect_missing_at_pin(self, binding: Binding, snapshot) -> None:
-        """On the first quotation missing at a pin: check the pin's other quotations now
-        (kept for their own items) and announce the missing ones to the search for
-        where the tree holds them instead, so it asks ``git grep`` once, not per quote."""
+    def _check_ahead(self, binding: Binding, snapshot, *, on_missing: bool) -> None:
+        """Check the pin's quotations now (kept for their own items) and announce the
+        missing ones to the search for where the tree holds them instead, so that it asks
+        ``git grep`` once, not per quote.
+
+        Done on the first quotation missing at a pin (``on_missing``), and before, at the
+        pin's first check, when there are enough of them for the worker process to check
+        half meanwhile: a run whose quotations all hold then checks on both cores, not one."""
         pair = (binding.store.path, binding.pin)
         if pair in self._missing_announced:
             return
-        self._missing_announced.add(pair)
         # A loosely written path (``lookup``) is checked once resolved, under another key:
         # checking it here as written would be work no item asks for.
         todo = [(report, other) for report, other in self._cited_at(binding)
                 if not (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION
                         or other.lookup is not None or (report.path, other) in self._pin_results
                         or self.results.has(self._pin_key(binding, other)))]
+        if not on_missing and len(todo) < MIN_SHARED_CHECKS:
+            return  # few: each item checks its own, and a missing one checks the rest
+        self._missing_announced.add(pair)
         # Many: the worker process checks the later half while this one checks the first.
         shared = self._share_checks(binding, snapshot, todo[len(todo) // 2:]) if len(todo) >= MIN_SHARED_CHECKS \
             else set()
@@ -648,6 +660,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             for evidence in report.all_evidence():
                 if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES):
                     continue
+                if self.scheduled is not None and (report.path, evidence) not in self.scheduled:
+                    continue  # no item selected for this run checks it
                 other = self.binding(report, evidence.source, evidence.pin)
                 if other.store is binding.store and other.pin == binding.pin:
                     yield report, evidence

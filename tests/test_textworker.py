@@ -250,3 +250,49 @@ def test_checks_made_ahead_are_shared_with_the_worker_and_answer_the_same(make_r
     assert got == expected
     statuses = [r["status"] for r in expected]
     assert statuses.count("missing") == 1 + files * (per_file // 4) and statuses[0] == "missing"
+
+
+def many_holding(make_repo, tmp_path, files: int = 40):
+    """A pin with more quotations than MIN_SHARED_CHECKS, every one of them there."""
+    from pytest_memreport.textworker import MIN_SHARED_CHECKS
+
+    repo = make_repo("holding")
+    pin = repo.commit({f"pkg/m{i:03d}.py": module(i) for i in range(files)}, "initial")
+    quotes = [f"LIMIT_{{i}} = {{i}}", "total = value * {i}", "return len(self.entries)", "return total"]
+    lines = [f"{quotes[n % 4].format(i=i)} --- pkg/m{i:03d}.py"
+             for n in range(MIN_SHARED_CHECKS // files + 2) for i in range(files)]
+    report = tmp_path / "holding.md"
+    report.write_text(f"Store memory report\n\nThe target is the package at SRC-1 commit {pin}.\n\n"
+                      f"Operative objects\n\nMEM-OBJ-store\n\nLabel: Store\n\n" + "\n\n".join(lines) + "\n",
+                      encoding="utf-8")
+    return repo, report
+
+
+def test_a_pin_whose_quotations_all_hold_is_checked_on_both_cores(make_repo, tmp_path):
+    """No quotation is missing, yet the worker checks half of a large pin's from its
+    first item on, and every result is the one the engine gives alone."""
+    repo, report = many_holding(make_repo, tmp_path)
+    with engine_over(repo, report, offload=False) as (engine, parsed):
+        expected = pin_results(engine, parsed)
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        first = next(e for e in parsed.all_evidence() if e.kind is EvidenceKind.QUOTE)
+        engine.pin_result(parsed, first)
+        ahead = len(engine._checked_ahead)
+        shared = [key for key in engine._worker._slots if key[0] == "checks"]
+        got = pin_results(engine, parsed)
+    assert shared, "the worker was given no checks"
+    assert ahead == len(expected) - 1  # all but the first, which its item has taken
+    assert got == expected and {r["status"] for r in expected} == {"found"}
+
+
+def test_only_the_selected_items_evidence_is_checked_ahead(make_repo, tmp_path):
+    """With pytest's selection known (``-k``), a large pin's other quotations are neither
+    checked ahead nor handed to the worker: a selected few are checked by their items."""
+    repo, report = many_holding(make_repo, tmp_path)
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        quotes = [e for e in parsed.all_evidence() if e.kind is EvidenceKind.QUOTE]
+        engine.scheduled = frozenset((parsed.path, e) for e in quotes[:3])
+        got = [engine.pin_result(parsed, e).status for e in quotes[:3]]
+        assert got == ["found"] * 3
+        assert not engine._checked_ahead and not engine._worker.started
+        assert engine.pin_result(parsed, quotes[-1]).status == "found"  # unselected: still checkable

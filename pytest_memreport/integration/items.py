@@ -199,6 +199,17 @@ def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple
     return (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
 
 
+def scheduled_evidence(items: list[pytest.Item]) -> frozenset:
+    """``(report path, evidence)`` of every evidence the selected ``items`` check."""
+    out: set = set()
+    for item in items:
+        if isinstance(item, EvidenceItem):
+            out.add((item.report.path, item.evidence))
+        elif isinstance(item, EvidenceGroupItem):
+            out.update((item.report.path, evidence) for evidence in item.evidence)
+    return frozenset(out)
+
+
 def checked(report: Report | None, line: int, path: Path, check, *args) -> Outcome:
     """``check(*args)``; a repository failing under it (a corrupt object, a clone removed
     mid-run) is a failing outcome of one line, not a traceback."""
