@@ -203,6 +203,50 @@ def test_collection_is_frozen_out_of_the_collector_while_items_run(pytester, mak
     assert gc.get_freeze_count() == 0
 
 
+def test_the_collector_is_kept_out_of_collection_and_of_pytests_exit_collections(pytester, make_repo):
+    """No automatic collection while collection builds the model; pytest's five full
+    collections at exit find the items' objects frozen too; all is given back after."""
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": module(1)}, "initial")
+    report = pytester.path / "report.md"
+    report.write_text(report_text(pin, {1: "pkg/a.py"}), encoding="utf-8")
+    pytester.makeconftest(
+        """
+        import gc, json, sys
+        from _pytest.unraisableexception import gc_collect_iterations_key
+        seen = {"collecting": [], "running": []}
+        log = open("gc.json", "w")
+        def on_gc(phase, info):
+            # pytest's own exit collections (pytester turns them off: turned on again below)
+            if phase == "stop" and sys._getframe(1).f_code.co_name == "gc_collect_harder":
+                log.write(json.dumps(gc.get_freeze_count()) + "\\n")
+                log.flush()
+        gc.callbacks.append(on_gc)
+        def pytest_sessionstart(session):
+            session.config.stash[gc_collect_iterations_key] = 5
+        def pytest_itemcollected(item):
+            seen["collecting"].append(gc.isenabled())
+        def pytest_runtest_setup(item):
+            seen["running"].append((gc.isenabled(), gc.get_freeze_count()))
+        def pytest_sessionfinish(session):
+            (session.config.rootpath / "seen.json").write_text(json.dumps(seen))
+        """
+    )
+    try:
+        result = pytester.runpytest_inprocess("--memreport", str(report), f"--memreport-repo={repo.path}", "-p",
+                                              "no:cacheprovider")
+    finally:
+        gc.callbacks[:] = [cb for cb in gc.callbacks if getattr(cb, "__name__", "") != "on_gc"]
+    assert result.parseoutcomes()["failed"] == 1
+    seen = json.loads((pytester.path / "seen.json").read_text())
+    assert seen["collecting"] and not any(seen["collecting"])
+    assert seen["running"] and all(enabled for enabled, _ in seen["running"])
+    frozen_while_running = max(count for _, count in seen["running"])
+    exit_collections = [json.loads(line) for line in (pytester.path / "gc.json").read_text().split()]
+    assert len(exit_collections) == 5 and min(exit_collections) > frozen_while_running
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_objects_frozen_by_the_host_process_stay_frozen(pytester, make_repo):
     repo = make_repo("target")
     pin = repo.commit({"pkg/a.py": module(1)}, "initial")
