@@ -29,6 +29,7 @@ import random
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -695,6 +696,30 @@ def run_pytest(root: Path, manifest: dict, reports: list[str], extra: list[str],
     return {"seconds": seconds, "rss_mb": usage.ru_maxrss / 1024, "summary": summary.strip("= "), "log": str(log)}
 
 
+def pin_only_rounds(args, root: Path, manifest: dict, record_items: int, pin_items: int, first: dict) -> dict:
+    """The pin-only targets measured in ``args.pairs`` rounds (``first`` is round 1's), each
+    round running (b4), (e4), (b3), (d) and (e3) in turn, so that each ratio is taken from
+    runs minutes apart at most: this machine's speed drifts by a third within minutes."""
+    rounds = {name: [ratio] for name, ratio in first.items()}
+    for number in range(2, args.pairs + 1):
+        b4 = run_pytest(root, manifest, manifest["reports"], ["--memreport-against=none"])["seconds"]
+        e4 = run_noop(root, manifest, "test_noop_pin.py", pin_items)["seconds"]
+        b3 = run_pytest(root, manifest, manifest["reports"],
+                        ["--memreport-items=record", "--memreport-against=none"])["seconds"]
+        d = run_phase("floor", args)["seconds"]
+        e3 = run_noop(root, manifest, "test_noop_record.py", record_items)["seconds"]
+        rounds["b4/e4"].append(b4 / e4)
+        rounds["b3/(d+e3)"].append(b3 / (d + e3))
+        print(f"    round {number}: (b4) {b4:.2f} s, (e4) {e4:.2f} s, (b3) {b3:.2f} s, (d) {d:.2f} s, (e3) {e3:.2f} s; "
+              f"(b4)/(e4) = {b4 / e4:.2f}x, (b3)/((d)+(e3)) = {b3 / (d + e3):.2f}x", flush=True)
+    medians = {name: statistics.median(values) for name, values in rounds.items()}
+    print(f"pin-only targets, medians of {args.pairs} rounds' own ratios: (b4)/(e4) = {medians['b4/e4']:.2f}x "
+          f"(target 1.5x; rounds {', '.join(f'{r:.2f}x' for r in rounds['b4/e4'])}); (b3)/((d)+(e3)) = "
+          f"{medians['b3/(d+e3)']:.2f}x (target 3x; rounds {', '.join(f'{r:.2f}x' for r in rounds['b3/(d+e3)'])})",
+          flush=True)
+    return {"rounds": rounds, "medians": medians}
+
+
 def run_noop(root: Path, manifest: dict, name: str, items: int, extra: list[str] = ()) -> dict:
     """pytest running ``items`` no-op items (a test file ``name`` of one parametrized test)."""
     (root / name).write_text(
@@ -717,6 +742,8 @@ def main() -> None:
     parser.add_argument("--skip", action="append", default=[], choices=["naive", "xdist", "collect", "pytest", "engine"],
                         help="leave a measurement out (repeatable)")
     parser.add_argument("--profile", action="store_true", help="cProfile the engine phase (prints the top functions)")
+    parser.add_argument("--pairs", type=int, default=1,
+                        help="rounds of the pin-only targets, each run and its baselines in turn (medians printed)")
     parser.add_argument("--phase", help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -809,6 +836,11 @@ def main() -> None:
               f"(b4)/(e4z) = {per_item['seconds'] / frozen_pin['seconds']:.2f}x); "
               f"(b3)/((d)+(e3)) = {b3 / (floor['seconds'] + noop_record['seconds']):.2f}x (target 3x; "
               f"as the issue words it, (b3)/(d) = {b3 / floor['seconds']:.1f}x)", flush=True)
+        if args.pairs > 1:
+            results["pin_only_rounds"] = pin_only_rounds(args, root, manifest, record_items, pin_items, {
+                "b4/e4": per_item["seconds"] / noop_pin["seconds"],
+                "b3/(d+e3)": b3 / (floor["seconds"] + noop_record["seconds"]),
+            })
         # What no record-item run can go below, however fast its checks: pytest running as
         # many items, and markdown-it tokenizing the Markdown reports on both cores at once.
         markdown = results["markdown"] = run_phase("markdown", args)
