@@ -823,8 +823,8 @@ def main() -> None:
         noop_record = results["noop_record"] = run_noop(root, manifest, "test_noop_record.py", record_items)
         # The plugin freezes what collection built out of the garbage collector's sight:
         # (e4z) gives the no-op items the same (frozen_collection.py), like for like.
-        frozen_pin = results["noop_pin_frozen"] = run_pytest(root, manifest, [],
-                                                             ["test_noop_pin.py", "-p", "frozen_collection"])
+        frozen_pin = results["noop_pin_frozen"] = run_noop(root, manifest, "test_noop_pin.py", pin_items,
+                                                           ["-p", "frozen_collection"])
         print(f"(b4) pytest    {per_item['seconds']:7.2f} s  (an item per evidence, pin only: {per_item['summary']})  "
               f"peak {per_item['rss_mb']:.0f} MB", flush=True)
         print(f"(e4) pytest    {noop_pin['seconds']:7.2f} s  ({pin_items} no-op items; {frozen_pin['seconds']:.2f} s "

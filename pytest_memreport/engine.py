@@ -110,9 +110,10 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         self.results = ResultCache(None)
         #: each claims file's bytes as loaded (by resolved path), for the same reason
         self.claims_bytes: dict[str, bytes] = {}
-        #: pin checks made ahead of their items (see _check_ahead), and the pins done
+        #: pin checks made ahead of their items (see _check_ahead), and the pins whose
+        #: quotations were checked ahead (their missing ones announced to the tree search)
         self._checked_ahead: dict[tuple[str, Evidence], verify.PinResult] = {}
-        self._missing_announced: set = set()
+        self._pins_checked_ahead: set = set()
         #: ``(report path, evidence)`` of the items that will run, once pytest has selected
         #: them (``-k``, shards): what is read or checked ahead of items is only theirs.
         #: ``None``: every loaded report's evidence (no selection known)
@@ -292,7 +293,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                             if not self.results.has(self._pin_key(binding, other))]
                 snapshot.prefetch(other.path for other in uncached)
                 self._offload_worker(binding, snapshot, uncached)
-                if self.use_worker:
+                if self.use_worker and len(uncached) >= MIN_SHARED_CHECKS:  # fewer: no quotations to share
                     self._check_ahead(binding, snapshot, on_missing=False)
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
@@ -373,7 +374,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         pin's first check, when there are enough of them for the worker process to check
         half meanwhile: a run whose quotations all hold then checks on both cores, not one."""
         pair = (binding.store.path, binding.pin)
-        if pair in self._missing_announced:
+        if pair in self._pins_checked_ahead:
             return
         # A loosely written path (``lookup``) is checked once resolved, under another key:
         # checking it here as written would be work no item asks for.
@@ -383,7 +384,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                         or self.results.has(self._pin_key(binding, other)))]
         if not on_missing and len(todo) < MIN_SHARED_CHECKS:
             return  # few: each item checks its own, and a missing one checks the rest
-        self._missing_announced.add(pair)
+        self._pins_checked_ahead.add(pair)
         # Many: the worker process checks the later half while this one checks the first.
         shared = self._share_checks(binding, snapshot, todo[len(todo) // 2:]) if len(todo) >= MIN_SHARED_CHECKS \
             else set()
