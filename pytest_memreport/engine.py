@@ -27,7 +27,7 @@ from .model import Evidence, EvidenceKind, Report, Source
 from .options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .binding import Binding, where_stated
 from .resultcache import ResultCache, encode, evidence_key
-from .textworker import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, UNKNOWN, TextWorker
+from .textworker import CHECKS, MIN_FILES, MIN_SHARED_CHECKS, OPEN, SEARCH, UNKNOWN, TextWorker
 from .claimchecks import ClaimChecks
 from .loading import load_folders
 from .repositories import TargetRepositories
@@ -126,6 +126,11 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         #: plugin turns it on for the process that runs items on a machine with cores to spare
         self.use_worker = False
         self._worker = TextWorker()
+        #: the worker searches where a large pin's missing quotations are instead while items
+        #: run (:meth:`settle`); the plugin turns it on, as it settles before any output
+        self.defers_searches = False
+        #: ``(report path, evidence)`` -> (report, binding, its result before that search)
+        self._unsettled: dict[tuple[str, Evidence], tuple[Report, Binding, verify.PinResult]] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -291,9 +296,12 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 self._prefetched.add((binding.store.path, binding.pin))
                 uncached = [other for _, other in self._cited_at(binding)
                             if not self.results.has(self._pin_key(binding, other))]
+                shares = self.use_worker and len(uncached) >= MIN_SHARED_CHECKS  # fewer: none to share
+                if shares and self.defers_searches:
+                    self._open_for_search(binding, uncached)
                 snapshot.prefetch(other.path for other in uncached)
                 self._offload_worker(binding, snapshot, uncached)
-                if self.use_worker and len(uncached) >= MIN_SHARED_CHECKS:  # fewer: no quotations to share
+                if shares:
                     self._check_ahead(binding, snapshot, on_missing=False)
             try:
                 if evidence.kind is EvidenceKind.SYMBOL:
@@ -306,22 +314,61 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
+            searched = True
             if (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
                     and evidence.label != LOOSE_QUOTATION):  # a loose one that is not there is no quotation
                 self._check_ahead(binding, snapshot, on_missing=True)
-                result = drift.search.with_found_instead(evidence, snapshot, result)
+                if self._worker.wants(binding.pin, evidence, SEARCH):
+                    self._unsettled[key] = (report, binding, result)  # the worker is searching: see settle
+                    searched = False
+                else:
+                    result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
-            self.results.put(self._pin_key(binding, evidence), result)
+            if searched:
+                self.results.put(self._pin_key(binding, evidence), result)
+        result = self._noted(report, evidence, result)
+        self._pin_results[key] = result
+        return result
+
+    def unsettled(self, report: Report, evidence: Evidence) -> bool:
+        """Whether the evidence's pin result still waits for the search saying where the
+        pinned tree holds it instead (its status is final; its message is not)."""
+        return (report.path, evidence) in self._unsettled
+
+    def settle(self, report: Report, evidence: Evidence) -> None:
+        """Complete an :meth:`unsettled` pin result with the worker's search (or this
+        process's, when the worker has no answer): :meth:`pin_result` then gives it."""
+        key = (report.path, evidence)
+        waiting = self._unsettled.pop(key, None)
+        if waiting is None:
+            return
+        _, binding, result = waiting
+        start = time.perf_counter()
+        found = self._worker.searched(binding.pin, evidence)
+        snapshot = binding.store.snapshot(binding.pin)
+        result = drift.search.with_found_instead(evidence, snapshot, result,
+                                                 found=None if found is UNKNOWN else found)
+        self.timing.add("matching", time.perf_counter() - start)
+        self.results.put(self._pin_key(binding, evidence), result)
+        self._pin_results[key] = self._noted(report, evidence, result)
+
+    def settle_all(self) -> None:
+        """:meth:`settle` every result still waiting (before results are kept or written)."""
+        for (_, evidence), (report, _, _) in list(self._unsettled.items()):
+            self.settle(report, evidence)
+
+    def _noted(self, report: Report, evidence: Evidence, result: verify.PinResult) -> verify.PinResult:
+        """``result`` with what this run adds to its note: the source register naming a
+        missing file, and the path a loosely written one was read as."""
         if result.status == verify.FILE_MISSING and evidence.source:
             source = report.source(evidence.source)
             if source is not None and source.registered and evidence.label != "source register":
                 where = f"{source.file or report.path}:{source.line}"
                 registered = f"the source register names it for {source.id} at {where}"
                 result = replace(result, note=f"{result.note}; {registered}" if result.note else registered)
-        mapped = self._mapped.get(key)
+        mapped = self._mapped.get((report.path, evidence))
         if mapped is not None:  # say which path a loosely written one was read as (-v, failures)
             result = replace(result, note=f"{result.note}; {mapped}" if result.note else mapped)
-        self._pin_results[key] = result
         return result
 
     def _check_pinned(self, binding: Binding, evidence: Evidence, snapshot,
@@ -401,6 +448,21 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             if found.status in (verify.MISSING, verify.FILE_MISSING):
                 missing.append(other)
         drift.search.expect_missing(snapshot, missing)
+        if self.defers_searches and shared and missing:
+            # The worker, done with its half, searches while this process runs the items.
+            self._worker.submit(binding.pin, [self._search_target(binding, missing)], kind=SEARCH)
+
+    def _open_for_search(self, binding: Binding, uncached: list[Evidence]) -> None:
+        """Have the worker open the target and list the pin's tree while this process reads
+        the pin's files, when enough quotations will be checked ahead for the worker to
+        search where the missing ones are instead (see :meth:`_check_ahead`)."""
+        if sum(other.kind is EvidenceKind.QUOTE for other in uncached) >= MIN_SHARED_CHECKS:
+            self._worker.submit(binding.pin, [self._search_target(binding, [])], kind=OPEN)
+
+    @staticmethod
+    def _search_target(binding: Binding, quotes: list[Evidence]) -> tuple:
+        """A worker's search job for ``quotes`` at the binding's pin (see :mod:`.textworker`)."""
+        return str(binding.store.path), binding.store.max_file_bytes, None, quotes
 
     def _share_checks(self, binding: Binding, snapshot, pairs: list[tuple[Report, Evidence]]) -> set[Evidence]:
         """Hand ``pairs``' checks of their files' texts to the worker process (the later

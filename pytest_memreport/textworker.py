@@ -28,6 +28,16 @@ checks the later half (:func:`.verify.check_text`, a pure function of the file's
 text) while the engine checks the first. These say only whether each quotation is
 there; where it sits in a definition is asked when its item runs.
 
+And it searches. A quotation missing at its pin fails at once; where the pinned tree
+holds it instead only adds to its failure's text, and finding that (one ``git grep``
+for the names of every missing quotation, then reading the files it names) is the
+costliest step of such a run. On a pin whose checks were shared, the engine leaves
+those searches to the worker (:func:`search`: the same function on the same
+repository, opened read-only here too) while its own process runs the items, and
+takes the answers when the failures are shown (:meth:`.Engine.settle`). A search
+is sent only when no other job waits, and nothing is sent while one runs: the
+engine takes back whatever it asks for meanwhile, so no item waits for a search.
+
 And it parses reports. Parsing is pure Python, so the same GIL holds a thread back;
 a knowledge base of many reports, or one large run, gives the worker the last
 files to parse (:func:`.dialects.parse_member`, each on its own once its run is
@@ -41,6 +51,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -60,9 +71,10 @@ _FRAME = struct.Struct("<Q")
 #: seconds without any answer after which the worker is given up on (a job is a few parses)
 _PATIENCE = 60.0
 
-#: the kinds of job: enclosing definitions (:func:`answer`), whole pin checks (:func:`check`)
-#: and parsing reports (:func:`parse`)
-SYMBOLS, CHECKS, PARSE = "symbols", "checks", "parse"
+#: the kinds of job: enclosing definitions (:func:`answer`), whole pin checks (:func:`check`),
+#: parsing reports (:func:`parse`), where missing quotations are instead (:func:`search`)
+#: and opening a target for that (:func:`open_target`)
+SYMBOLS, CHECKS, PARSE, SEARCH, OPEN = "symbols", "checks", "parse", "search", "open"
 _FILES_PER_JOB_OF = {PARSE: 1}
 
 #: what :meth:`TextWorker.symbol` gives for evidence it has no answer for
@@ -105,6 +117,8 @@ class TextWorker:
         #: taken back (``_taken_back``) and done here: neither waits while the other could work
         self._unsent: dict[int, tuple] = {}
         self._taken_back: set[int] = set()
+        #: the search job sent and not answered yet: nothing else is sent meanwhile
+        self._searching: int | None = None
         self._next_job = 0
         self._threads: list[threading.Thread] = []
         #: seconds the engine spent waiting for answers (JSON's ``timing``)
@@ -121,7 +135,9 @@ class TextWorker:
         """Send ``files`` to the worker, which it starts on the first call; false when it
         will not run. For :data:`SYMBOLS`: ``(path, text, blob id, [evidence in that
         file])``; for :data:`CHECKS`: ``(path, text file, with_symbol, [evidence])``;
-        for :data:`PARSE`: ``(path, member to parse, None, [its key])``, with ``pin`` empty."""
+        for :data:`PARSE`: ``(path, member to parse, None, [its key])``, with ``pin`` empty;
+        for :data:`SEARCH`: ``(repository path, largest file read, None, [quotations missing
+        at pin])``, and for :data:`OPEN` the same with no quotation."""
         if self._broken or not files:
             return False
         if self._process is None and not self._start():
@@ -140,9 +156,9 @@ class TextWorker:
             self._lock.notify_all()
         return True
 
-    def wants(self, pin: str, evidence) -> bool:
+    def wants(self, pin: str, evidence, kind: str = SYMBOLS) -> bool:
         """Whether the worker was given ``evidence`` at ``pin`` (and is still running)."""
-        return not self._broken and (SYMBOLS, pin, evidence) in self._slots
+        return not self._broken and (kind, pin, evidence) in self._slots
 
     def symbol(self, pin: str, evidence, lines):
         """The definition enclosing ``evidence`` at ``pin``, found by the worker at ``lines``;
@@ -157,6 +173,11 @@ class TextWorker:
         """The worker's :func:`.verify.check_text` of ``evidence`` at ``pin``, or
         :data:`UNKNOWN` (then check it yourself)."""
         return self._answer(CHECKS, pin, evidence)
+
+    def searched(self, pin: str, evidence):
+        """The worker's :func:`.drift.search.found_instead` of ``evidence`` missing at
+        ``pin``, or :data:`UNKNOWN` (then search yourself)."""
+        return self._answer(SEARCH, pin, evidence)
 
     def parsed(self, key):
         """The worker's :func:`.dialects.parse_member` of the report submitted under ``key``,
@@ -198,7 +219,10 @@ class TextWorker:
             self._lock.notify_all()
         if process is not None:
             try:
-                process.kill()
+                if hasattr(os, "killpg"):  # with the git processes a search started: its group
+                    os.killpg(process.pid, signal.SIGKILL)
+                else:
+                    process.kill()
             except OSError:
                 pass
             process.wait()
@@ -225,7 +249,7 @@ class TextWorker:
             # directory) is never on the worker's path.
             self._process = subprocess.Popen(
                 [sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, env=env, cwd=package_parent)
+                stderr=subprocess.DEVNULL, env=env, cwd=package_parent, start_new_session=True)
         except OSError:
             self._broken = True
             return False
@@ -240,17 +264,27 @@ class TextWorker:
         stream = self._process.stdin
         while True:
             with self._lock:
-                while not self._unsent and not self._broken:
+                while not self._broken and (self._searching is not None or not self._unsent):
                     self._lock.wait()
                 if self._broken:
                     return
-                _, job = self._unsent.popitem()  # the newest
+                job = self._next_to_send()
             try:
                 _write_frame(stream, job)
                 stream.flush()
             except (OSError, ValueError):
                 self._fail()
                 return
+
+    def _next_to_send(self) -> tuple:
+        """The newest job, searches last: a search runs long, and any job sent after it
+        would wait for it (one the engine asks for meanwhile is done by the engine)."""
+        number = next((number for number in reversed(self._unsent) if self._unsent[number][1] != SEARCH),
+                      None)
+        if number is None:
+            number = next(reversed(self._unsent))
+            self._searching = number
+        return self._unsent.pop(number)
 
     def _receive(self) -> None:
         stream = self._process.stdout
@@ -265,6 +299,8 @@ class TextWorker:
             job, answer = frame
             with self._lock:
                 self._answers[job] = answer
+                if job == self._searching:
+                    self._searching = None
                 self._lock.notify_all()
 
     def _fail(self) -> None:
@@ -318,17 +354,61 @@ def parse(files) -> list:
     return out
 
 
+#: the repositories a search opened, by (path, largest file read): one per target
+_stores: dict = {}
+
+
+def search(pin: str, files) -> list | None:
+    """For each quotation missing at ``pin`` (in order): :func:`.drift.search.found_instead`
+    in the repository at the given path, opened read-only as the engine opens it; ``None``
+    when it will not open (the engine then searches itself, and says why)."""
+    from .checks import drift
+
+    out = []
+    for path, max_file_bytes, _unused, evidence in files:
+        snapshot = open_target(path, max_file_bytes, pin)
+        if snapshot is None:
+            return None
+        drift.search.expect_missing(snapshot, evidence)
+        out.extend(drift.search.found_instead(item, snapshot) for item in evidence)
+    return out
+
+
+def open_target(path: str, max_file_bytes: int, pin: str):
+    """The pin's tree in the repository at ``path`` (opened once), listed, with the files
+    every search asks ``git grep`` for first (where a backtick splits a word); ``None``
+    when it will not open. Also a job of its own (:data:`OPEN`), sent while the engine
+    reads the pin's files and this process has nothing else to do."""
+    from .checks.drift import wordindex
+    from .gitstore import GitStore, RepoError
+
+    try:
+        store = _stores.get((path, max_file_bytes))
+        if store is None:
+            store = _stores[(path, max_file_bytes)] = GitStore.open(path, max_file_bytes)
+        snapshot = store.snapshot(pin)
+        snapshot.files()
+    except RepoError:
+        return None
+    wordindex.word_index(snapshot).spliced()
+    return snapshot
+
+
 def _serve() -> None:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         frame = _read_frame(stdin)
         if frame is None:
-            return
+            break
         job, kind, pin, files = frame
         if kind == SYMBOLS:
             found = answer(files)
         elif kind == CHECKS:
             found = check(pin, files)
+        elif kind == SEARCH:
+            found = search(pin, files)
+        elif kind == OPEN:
+            found = [open_target(path, max_file_bytes, pin) is not None for path, max_file_bytes, *_ in files]
         else:
             found = parse(files)
         try:
@@ -336,6 +416,8 @@ def _serve() -> None:
         except (pickle.PicklingError, TypeError, AttributeError):
             _write_frame(stdout, (job, None))  # an answer that will not travel: the engine does it
         stdout.flush()
+    for store in _stores.values():
+        store.close()
 
 
 if __name__ == "__main__":

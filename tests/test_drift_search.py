@@ -104,6 +104,8 @@ _INDEXED_FILES = {
     "web/app.ts": "const greeting = `hello ${load_entry}`;\nexport function fetch_entry() {}\n",
     "bin/blob.dat": b"\x00\x01load_entry\x00cache_table\xff",
     "misc/other.txt": "load_entry_more cache_tables fetch_entry2\n",
+    "legacy/latin.txt": b"caf\xe9 notes: keep the newest entries first\n",  # not UTF-8: read as Latin-1
+    "docs/more.md": "Keep the newest entries `first`, said the caf\u00e9 notes.\n",
 }
 
 
@@ -118,15 +120,21 @@ def indexed_tree(tmp_path_factory):
     store.close()
 
 
-@settings(max_examples=150, deadline=None)
-@given(path=st.sampled_from(sorted(_INDEXED_FILES)), data=st.data())
-def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, data):
-    store, snapshot = indexed_tree
+def _drawn_quote(path: str, data) -> str:
+    """A stretch of the file at ``path`` as a report quotes it: rendered (backticks gone),
+    whitespace collapsed."""
     text = _INDEXED_FILES[path]
     text = text.decode("latin-1") if isinstance(text, bytes) else text
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, len(text)))
-    quote = " ".join(text[start:end].replace("`", "").split())
+    return " ".join(text[start:end].replace("`", "").split())
+
+
+@settings(max_examples=150, deadline=None)
+@given(path=st.sampled_from(sorted(_INDEXED_FILES)), data=st.data())
+def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, data):
+    store, snapshot = indexed_tree
+    quote = _drawn_quote(path, data)
     pattern = match.compile_quote(quote)
     index = wordindex.WordIndex(snapshot)
     candidates = index.holding(wordindex.probes(pattern.whole_words))
@@ -134,6 +142,40 @@ def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, dat
                if snapshot.read(p).is_text and match.find(pattern, snapshot.read(p).text)}
     if candidates is not None:
         assert holding <= candidates
+
+
+@settings(max_examples=150, deadline=None)
+@given(path=st.sampled_from(sorted(_INDEXED_FILES)), data=st.data())
+def test_a_scan_narrowed_by_git_grep_finds_what_reading_every_file_finds(indexed_tree, path, data):
+    """A quote of plain words is looked for in every file; ``git grep`` naming the files
+    that hold its longest words (ASCII, as bytes) leaves none out: not one read as
+    Latin-1, nor one where a backtick splits a word, nor a binary one."""
+    store, snapshot = indexed_tree
+    quote = _drawn_quote(path, data)
+    pattern = match.compile_quote(quote)
+    for key, test, needs in (search._character_scan(pattern), search._token_scan(quote, path)):
+        every = wordindex.WordIndex(snapshot).scan(key, test)
+        narrowed = wordindex.WordIndex(snapshot).scan(key, test, needs)
+        assert narrowed == every
+
+
+def test_a_scan_reads_only_the_files_holding_its_words(make_repo):
+    """Two scans needing the same words ask git once, and read only the files it names."""
+    repo = make_repo("target")
+    files = {f"pkg/m{i:02d}.py": f"value_{i} = {i}\n" for i in range(30)}
+    files["pkg/notes.py"] = "# keep the newest entries first\n"
+    sha = repo.commit(files, "files")
+    with GitStore.open(repo.path) as store:
+        snapshot = store.snapshot(sha)
+        pattern = match.compile_quote("keep the newest entries first")
+        index = wordindex.WordIndex(snapshot)
+        index.expect_scan(*search._token_scan(pattern.text, "pkg/m01.py"))
+        commands, blobs = store.git_commands, store.blobs_read
+        assert index.scan(*search._character_scan(pattern)) == {"pkg/notes.py"}
+        assert index._scanned[("tokens", "python", pattern.text)] == {"pkg/notes.py"}  # answered by the same read
+        assert store.blobs_read - blobs == 1
+        assert store.git_commands - commands == 3  # the listing, the backticks, then both scans' words
+        assert wordindex.scan_needs(pattern.words) == ("entries", "newest", "first")
 
 
 def test_word_index_asks_git_once_for_every_expected_word(indexed_tree):

@@ -178,6 +178,18 @@ def test_a_job_not_sent_yet_is_taken_back_and_the_worker_works_from_the_newest()
         pool.close()
 
 
+def test_a_search_is_sent_last_and_alone():
+    """A search runs long: every other job waiting goes to the worker first, newest first,
+    and once the search is sent nothing follows it until it is answered (a job the
+    engine asks for meanwhile is then still here, to take back)."""
+    from pytest_memreport.textworker import CHECKS, SEARCH, SYMBOLS
+
+    pool = TextWorker()  # never started: its queue alone
+    pool._unsent = {0: (0, SEARCH, "pin", []), 1: (1, SYMBOLS, "pin", []), 2: (2, CHECKS, "pin", [])}
+    assert [pool._next_to_send()[0] for _ in range(2)] == [2, 1] and pool._searching is None
+    assert pool._next_to_send()[0] == 0 and pool._searching == 0
+
+
 def test_collection_is_frozen_out_of_the_collector_while_items_run(pytester, make_repo):
     repo = make_repo("target")
     pin = repo.commit({"pkg/a.py": module(1)}, "initial")
@@ -296,16 +308,19 @@ def test_checks_made_ahead_are_shared_with_the_worker_and_answer_the_same(make_r
     assert statuses.count("missing") == 1 + files * (per_file // 4) and statuses[0] == "missing"
 
 
-def many_holding(make_repo, tmp_path, files: int = 40):
-    """A pin with more quotations than MIN_SHARED_CHECKS, every one of them there."""
+def many_holding(make_repo, tmp_path, files: int = 40, name: str = "holding", extra: dict | None = None,
+                 inserted: tuple[str, ...] = ()):
+    """A pin with more quotations than MIN_SHARED_CHECKS, every one of them there (but
+    the ``inserted`` citation lines, placed early; ``extra``: more files in the tree)."""
     from pytest_memreport.textworker import MIN_SHARED_CHECKS
 
-    repo = make_repo("holding")
-    pin = repo.commit({f"pkg/m{i:03d}.py": module(i) for i in range(files)}, "initial")
+    repo = make_repo(name)
+    pin = repo.commit({**{f"pkg/m{i:03d}.py": module(i) for i in range(files)}, **(extra or {})}, "initial")
     quotes = [f"LIMIT_{{i}} = {{i}}", "total = value * {i}", "return len(self.entries)", "return total"]
     lines = [f"{quotes[n % 4].format(i=i)} --- pkg/m{i:03d}.py"
              for n in range(MIN_SHARED_CHECKS // files + 2) for i in range(files)]
-    report = tmp_path / "holding.md"
+    lines[5:5] = inserted
+    report = tmp_path / f"{name}.md"
     report.write_text(f"Store memory report\n\nThe target is the package at SRC-1 commit {pin}.\n\n"
                       f"Operative objects\n\nMEM-OBJ-store\n\nLabel: Store\n\n" + "\n\n".join(lines) + "\n",
                       encoding="utf-8")
@@ -340,3 +355,82 @@ def test_only_the_selected_items_evidence_is_checked_ahead(make_repo, tmp_path):
         assert got == ["found"] * 3
         assert not engine._checked_ahead and not engine._worker.started
         assert engine.pin_result(parsed, quotes[-1]).status == "found"  # unselected: still checkable
+
+
+def many_with_missing(make_repo, tmp_path):
+    """A large pin (more quotations than MIN_SHARED_CHECKS) where three quotations are
+    missing from the files they cite: one the tree holds in another module, one of
+    plain words (no name to ask ``git grep`` for) it holds in a notes file, one nowhere."""
+    return many_holding(make_repo, tmp_path, name="missing",
+                        extra={"pkg/notes.py": "# keep the newest entries first\n"},
+                        inserted=("LIMIT_7 = 7 --- pkg/m003.py", "keep the newest entries first --- pkg/m001.py",
+                                  "no such line at all --- pkg/m002.py"))
+
+
+def test_where_missing_quotations_are_instead_is_searched_by_the_worker_meanwhile(make_repo, tmp_path):
+    """On a pin whose checks were shared, the missing quotations' search runs in the
+    worker: their results wait (status final, message not) until settled, and then
+    are exactly the engine's own."""
+    repo, report = many_with_missing(make_repo, tmp_path)
+
+    def results(engine, parsed):
+        return [engine.pin_result(parsed, e) for e in parsed.all_evidence() if e.kind is EvidenceKind.QUOTE]
+
+    with engine_over(repo, report, offload=False) as (engine, parsed):
+        expected = results(engine, parsed)
+    with engine_over(repo, report, offload=True) as (engine, parsed):
+        engine.defers_searches = True
+        early = results(engine, parsed)
+        waiting = [e for e in parsed.all_evidence() if engine.unsettled(parsed, e)]
+        searches = [key for key in engine._worker._slots if key[0] == "search"]
+        pin = engine.binding(parsed, waiting[0].source, waiting[0].pin).pin
+        deadline = time.monotonic() + 30
+        while any(job[1] == "search" for job in list(engine._worker._unsent.values())) \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the search went to the worker (a job not sent yet is taken back)
+        assert UNKNOWN not in [engine._worker.searched(pin, e) for e in waiting]  # the worker's answers
+        engine.settle_all()
+        settled = results(engine, parsed)
+        assert not any(engine.unsettled(parsed, e) for e in waiting)
+    assert [e.text for e in waiting] == ["LIMIT_7 = 7", "keep the newest entries first", "no such line at all"]
+    assert len(searches) == 3
+    assert settled == expected
+    found = [r.message for r in expected if "found instead" in r.message]
+    assert len(found) == 2 and "pkg/m007.py:3" in found[0] and "pkg/notes.py:1" in found[1]
+    differ = [(e, x) for e, x in zip(early, expected) if e != x]
+    assert [x.message for _, x in differ] == found
+    assert all(x.message.startswith(e.message + "; found instead in ") for e, x in differ)
+
+
+@pytest.mark.parametrize("items", ["record", "evidence"])
+def test_a_failure_waiting_for_the_search_shows_and_reports_where_it_is_instead(pytester, make_repo, items):
+    """As users run it: the failure text (rendered at the summary) and the JUnit
+    failure (which asks for the text at once) say where the tree holds the quotation
+    instead, though the item failed before the worker had searched."""
+    import os
+
+    repo, report = many_with_missing(make_repo, pytester.path)
+    pytester.makeconftest(
+        """
+        import json
+        kinds = []
+        def pytest_runtest_logreport(report):
+            if report.failed:
+                kinds.append(type(report.longrepr).__name__)
+        def pytest_unconfigure(config):
+            (config.rootpath / "kinds.json").write_text(json.dumps(kinds))
+        """
+    )
+    result = pytester.runpytest_inprocess(
+        "--memreport", str(report), f"--memreport-repo={repo.path}", f"--memreport-items={items}",
+        "--junitxml=junit.xml", "-p", "no:cacheprovider")
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == (1 if items == "record" else 3)
+    text = result.stdout.str()
+    assert "found instead in pkg/m007.py:3 (fix the cited path)" in text
+    assert "found instead in pkg/notes.py:1 (fix the cited path)" in text
+    junit = (pytester.path / "junit.xml").read_text(encoding="utf-8")
+    assert "found instead in pkg/m007.py:3" in junit
+    kinds = json.loads((pytester.path / "kinds.json").read_text())
+    if (os.cpu_count() or 1) > 1:  # the worker runs: the failures waited for its search
+        assert "SettledText" in kinds

@@ -25,6 +25,7 @@ from ..dialects import ReportError
 from ..engine import Engine
 from ..gitstore import RepoError, RevisionError
 from ..model import Evidence, Record, Report
+from .unsettled import SettledText, UnsettledChecks
 from .outcomes import (
     Outcome,
     drift_outcome,
@@ -47,9 +48,11 @@ _LOCATION_PREFIX = re.compile(r"^\S+:\d+: ")
 class CheckFailed(Exception):
     """Raised by an item whose check failed; carries the lines to show."""
 
-    def __init__(self, outcome: Outcome) -> None:
+    def __init__(self, outcome: Outcome, unsettled: UnsettledChecks | None = None) -> None:
         super().__init__(outcome.headline)
         self.outcome = outcome
+        #: the item's checks whose text waits for a search, if any (the headline does not)
+        self.unsettled = unsettled
 
 
 def engine_of(node: pytest.Item | pytest.Collector) -> Engine:
@@ -266,14 +269,14 @@ class MemreportItem(pytest.Item):
         self.memreport_checks.append(check_entry(outcome))
         self.conclude(outcome)
 
-    def conclude(self, outcome: Outcome) -> None:
+    def conclude(self, outcome: Outcome, unsettled: UnsettledChecks | None = None) -> None:
         """Give ``outcome`` to pytest: its JUnit properties, then fail, skip or warn."""
         for key in JUNIT_PROPERTIES:
             value = outcome.properties.get(key)
             if value is not None:
                 self.user_properties.append((key, junit_value(value)))
         if outcome.verdict == "fail":
-            raise CheckFailed(outcome)
+            raise CheckFailed(outcome, unsettled)
         if outcome.verdict == "skip":
             # Located at the item (its report line), not at this line of items.py;
             # pytest prints that location, so the headline's own is left out.
@@ -295,15 +298,30 @@ class MemreportItem(pytest.Item):
             outcome = excinfo.value.outcome
             if (style or self.config.getoption("tbstyle", "auto")) == "line":
                 return one_line_failure(self, render.printable(outcome.headline))
-            # Every line printable: a file name or a target's line cannot start a line of its own.
-            return "\n".join(render.printable(line, keep_tabs=True) for line in [outcome.headline, *outcome.details])
+            unsettled = excinfo.value.unsettled
+            if unsettled is not None:  # shown at pytest's summary, by when the worker has searched
+                return SettledText(lambda: _failure_text(unsettled.settle()))
+            return _failure_text(outcome)
         return super().repr_failure(excinfo, style=style)
+
+    def unsettled_checks(self, outcomes: list[Outcome], checks, compose) -> UnsettledChecks | None:
+        """The failing ``checks`` (``(index, evidence, redo)`` of ``outcomes``) whose
+        evidence the engine has not settled (:mod:`.unsettled`); ``None`` when none."""
+        engine = engine_of(self)
+        waiting = [(index, evidence, redo) for index, evidence, redo in checks
+                   if outcomes[index].verdict == "fail" and engine.unsettled(self.report, evidence)]
+        return UnsettledChecks(engine, self.report, outcomes, waiting, compose) if waiting else None
 
     def reportinfo(self):
         # The domain is shown as the failure's title; it is not the node name
         # so that pytest does not rewrite the dots of a path in it as "::".
         owner = self.parent.name if isinstance(self.parent, RecordNode) else ""
         return self.path, self.line - 1, f"{owner} {self.name}".strip() + f" (line {self.line})"
+
+
+def _failure_text(outcome: Outcome) -> str:
+    # Every line printable: a file name or a target's line cannot start a line of its own.
+    return "\n".join(render.printable(line, keep_tabs=True) for line in [outcome.headline, *outcome.details])
 
 
 def _no_source_echo(filename: str) -> None:
@@ -357,6 +375,12 @@ class EvidenceItem(MemreportItem):
     def outcome(self) -> Outcome:
         return self.check(engine_of(self), self.report, self.evidence)
 
+    def runtest(self) -> None:
+        outcome = checked(self.report, self.line, self.path, self.outcome)
+        self.memreport_checks.append(check_entry(outcome))
+        redo = functools.partial(checked, self.report, self.line, self.path, self.outcome)
+        self.conclude(outcome, self.unsettled_checks([outcome], [(0, self.evidence, redo)], lambda parts: parts[0]))
+
 
 class NotEvidenceItem(EvidenceItem):
     """A mention that looks like a path but is no evidence of the target: skipped, once."""
@@ -401,18 +425,26 @@ class EvidenceGroupItem(MemreportItem):
 
     def runtest(self) -> None:
         engine = engine_of(self)
-        parts = []
+        parts, checks = [], []
         for evidence in self.evidence:
             for kind in evidence_checks(engine, self.report, evidence):
-                try:
-                    part = checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
-                except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
-                    part = internal_error(self.report, evidence.line, exc)
+                run = functools.partial(self._part, engine, kind, evidence)
+                part = run()
                 self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
                     self.warn_at(evidence.line, part.headline)
+                checks.append((len(parts), evidence, run))
                 parts.append(part)
-        self.conclude(group_outcome(self.report, self.record.id if self.record else "", self.line, parts))
+        record_id = self.record.id if self.record else ""
+        compose = functools.partial(group_outcome, self.report, record_id, self.line)
+        self.conclude(compose(parts), self.unsettled_checks(parts, checks, compose))
+
+    def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome:
+        """One check of the record, as its own item would run it."""
+        try:
+            return checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
+        except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
+            return internal_error(self.report, evidence.line, exc)
 
 
 #: a check's verdict as the pytest outcome its own item has

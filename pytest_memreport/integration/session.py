@@ -49,6 +49,9 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     # run, and shares large batches of pin checks; not in pytest-xdist's workers, which
     # have the other cores already.
     engine.use_worker = not hasattr(config, "workerinput") and (os.cpu_count() or 1) > 1
+    # And, while items run, it searches where a large pin's missing quotations are instead
+    # (which only their failures' texts say): settled before results are kept.
+    engine.defers_searches = engine.use_worker
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
@@ -381,6 +384,8 @@ class MemreportSession:
             self.worker_timings.append(json.loads(sent))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        # Results that waited for the worker's search are complete before they are kept.
+        self.engine.settle_all()
         # Each process writes its own result file; the controller folds them (xdist workers end first).
         self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:

@@ -86,18 +86,21 @@ def _by_affinity(places: list[Place], origin: str) -> list[Place]:
 
 
 def _character_scan(pattern):
-    """The scan finding the files a quote without probe words may occur in."""
+    """The scan finding the files a quote without probe words may occur in: every
+    one holds each of its words, backticks dropped (:func:`.match.holds_words`)."""
     return (("characters", pattern.text),
-            lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()))
+            lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()),
+            wordindex.scan_needs(pattern.words))
 
 
 def _token_scan(quote: str, origin: str):
     """The scan finding the files of the origin's language where a quote
-    without probe words may occur by tokens."""
+    without probe words may occur by tokens: every one holds its code words."""
     language = symbols.language_for(origin)
     return (("tokens", language, quote),
             lambda path, text, reduced: symbols.language_for(path) == language
-            and bool(match.token_windows(quote, text, path)))
+            and bool(match.token_windows(quote, text, path)),
+            wordindex.scan_needs(match.code_words(quote, origin) or ()))
 
 
 def _readable(against, candidates: set[str], exclude: set):
@@ -241,20 +244,27 @@ def definition_body(text: str, path: str, definition) -> list[str] | None:
 # -- a quote missing at its pin --------------------------------------------------------------
 
 
-def with_found_instead(evidence: Evidence, pinned, result):
-    """``result`` (a quote missing at its pin, or whose file is missing there) saying
-    where the pinned tree holds the quote instead: the relocation search, at the pin."""
+def found_instead(evidence: Evidence, pinned) -> str:
+    """Where the pinned tree holds a quote missing at its pin (or whose file is missing
+    there) instead, as its failure says it: the relocation search, at the pin; ``""``
+    when nowhere (or a blob the clone lacks stops the search)."""
     text = evidence.text or ""
     if not text.strip():
-        return result
+        return ""
     try:
         places, _ = search_tree(match.compile_quote(text), text, pinned, exclude={evidence.path},
                                 origin=evidence.path)
     except RepoError:
-        return result  # a blob the clone lacks: the failure stands as it is
+        return ""
     if not places:
-        return result
+        return ""
     shown = ", ".join(str(place) for place in places[:SUMMARY_PLACES])
     more = len(places) - SUMMARY_PLACES
     shown += f" and {more} more" if more > 0 else ""
-    return replace(result, message=f"{result.message}; found instead in {shown} (fix the cited path)")
+    return f"found instead in {shown} (fix the cited path)"
+
+
+def with_found_instead(evidence: Evidence, pinned, result, found: str | None = None):
+    """``result`` saying :func:`found_instead` (``found``: that, already searched for)."""
+    found = found_instead(evidence, pinned) if found is None else found
+    return replace(result, message=f"{result.message}; {found}") if found else result

@@ -35,6 +35,7 @@ class WordIndex:
         self._unavailable = False
         self._scanned: dict[object, set[str]] = {}
         self._expected_scans: dict[object, object] = {}
+        self._needs_paths: dict[tuple[str, ...], set[str]] = {}
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
@@ -42,33 +43,58 @@ class WordIndex:
     def expect(self, words) -> None:
         self._expected.update(w for w in words if w not in self._paths)
 
-    def expect_scan(self, key, test) -> None:
+    def expect_scan(self, key, test, needs=()) -> None:
         """Announce a :meth:`scan`, so that the first scan answers it too."""
         if key not in self._scanned:
-            self._expected_scans[key] = test
+            self._expected_scans[key] = (test, tuple(needs))
 
-    def scan(self, key, test) -> set[str]:
+    def scan(self, key, test, needs=()) -> set[str]:
         """The files for which ``test(path, text, reduced)`` holds (``reduced``
         gives the text's :func:`.match.reduced` form, made once per file).
+        ``needs``: ASCII strings every such file holds (in its text with backticks
+        dropped), if any are known.
 
-        For quotes without probe words every file must be looked at; one pass
-        over the snapshot answers every scan announced so far, holding one
-        batch of files at a time.
+        For quotes without probe words every file may have to be looked at; one
+        pass answers every scan announced so far, holding one batch of files at
+        a time. When each of them needs strings, ``git grep`` names the files
+        holding those (and those a backtick splits a word in, which hold every
+        word once it is dropped): only those are read.
         """
         if key in self._scanned:
             return self._scanned[key]
-        tests = {**self._expected_scans, key: test}
+        tests = {**self._expected_scans, key: (test, tuple(needs))}
         self._expected_scans = {}
+        candidates = self._holding_needs(tests)
+        paths = self._against.files()
+        if candidates is not None:
+            listed = set(paths)
+            paths = sorted(set().union(*candidates.values()) & listed)
         found: dict[object, set[str]] = {k: set() for k in tests}
-        for path, textfile in self._against.read_many(self._against.files()):
+        for path, textfile in self._against.read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
             text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-            for k, check in tests.items():
-                if check(path, text, reduced):
+            for k, (check, _) in tests.items():
+                if (candidates is None or path in candidates[k]) and check(path, text, reduced):
                     found[k].add(path)
         self._scanned.update(found)
         return found[key]
+
+    def _holding_needs(self, tests: dict) -> dict[object, set[str]] | None:
+        """For each scan, the files holding the strings it needs, as ``git grep`` says;
+        ``None`` when some scan needs none, or git cannot answer (read every file then)."""
+        if self._unavailable or not all(needs for _, needs in tests.values()) or self.spliced() is None:
+            return None
+        out = {}
+        for k, (_, needs) in tests.items():
+            found = self._needs_paths.get(needs)
+            if found is None:  # a quote's scans by characters and by tokens often need the same
+                found = self._against.files_holding_all(needs)
+                if found is None:
+                    return None
+                self._needs_paths[needs] = found
+            out[k] = found | self._spliced
+        return out
 
     def holding(self, words: tuple[str, ...]) -> set[str] | None:
         """The files holding every one of ``words``; ``None`` when the index
@@ -79,14 +105,19 @@ class WordIndex:
         if missing:
             wanted, self._expected = (self._expected | missing) - self._paths.keys(), set()
             found = self._against.files_with_words(wanted)
-            if self._spliced is None and found is not None:
-                self._spliced = self._against.files_with_spliced_words()
-            if found is None or self._spliced is None:
+            if found is None or self.spliced() is None:
                 self._unavailable = True
                 return None
             self._paths.update(found)
         first, *rest = words
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
+
+    def spliced(self) -> set[str] | None:
+        """The files where a backtick splits a word (they hold every word, as far as this
+        index says), asked once; ``None`` when git cannot answer."""
+        if self._spliced is None:
+            self._spliced = self._against.files_with_spliced_words()
+        return self._spliced
 
     def expect_line(self, line: str) -> None:
         """Announce a :meth:`holding_line`, so that the first one answers it too."""
@@ -135,6 +166,17 @@ def probes(words) -> tuple[str, ...]:
     a quote of plain words only (prose, comments) reads every file instead."""
     names = (w for w in words if _PROBE_WORD.fullmatch(w) and match.is_compound(w))
     return match.rarest_words(names, _PROBES)
+
+
+#: strings a scan's files are asked for by: the longest words (a file passing holds them all)
+_SCAN_NEEDS = 3
+
+
+def scan_needs(words) -> tuple[str, ...]:
+    """The longest ASCII words among ``words`` (at most :data:`_SCAN_NEEDS`): what
+    ``git grep`` narrows a scan by (ASCII reads alike in every encoding read here)."""
+    ascii_words = sorted({w for w in words if w.isascii() and w}, key=lambda w: (-len(w), w))
+    return tuple(ascii_words[:_SCAN_NEEDS])
 
 
 #: a probe line must be this long (without its indentation) to be telling
