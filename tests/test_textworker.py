@@ -434,3 +434,17 @@ def test_a_failure_waiting_for_the_search_shows_and_reports_where_it_is_instead(
     kinds = json.loads((pytester.path / "kinds.json").read_text())
     if (os.cpu_count() or 1) > 1:  # the worker runs: the failures waited for its search
         assert "SettledText" in kinds
+
+
+def test_a_failure_text_that_cannot_be_completed_is_shown_as_it_failed():
+    """Completing a text runs checks again; if that raises, pytest's summary still shows
+    the failure as the item gave it, and says what went wrong."""
+    from pytest_memreport.integration.unsettled import SettledText
+
+    def broken() -> str:
+        raise ValueError("no answer")
+
+    text = SettledText(broken, "report.md:3: quotation missing at repo@abc:pkg/a.py")
+    assert str(text) == ("report.md:3: quotation missing at repo@abc:pkg/a.py\n  internal error in "
+                         "pytest-memreport while completing this text: ValueError: no answer")
+    assert str(SettledText(lambda: "complete", "provisional")) == "complete"

@@ -300,7 +300,7 @@ class MemreportItem(pytest.Item):
                 return one_line_failure(self, render.printable(outcome.headline))
             unsettled = excinfo.value.unsettled
             if unsettled is not None:  # shown at pytest's summary, by when the worker has searched
-                return SettledText(lambda: _failure_text(unsettled.settle()))
+                return SettledText(lambda: _failure_text(unsettled.settle()), _failure_text(outcome))
             return _failure_text(outcome)
         return super().repr_failure(excinfo, style=style)
 

@@ -44,15 +44,21 @@ class UnsettledChecks:
 
 
 class SettledText:
-    """A failure text rendered when first shown (pytest prints a text, or what ``toterminal`` writes)."""
+    """A failure text rendered when first shown (pytest prints a text, or what ``toterminal``
+    writes); ``provisional``, the text as the item failed, if rendering raises."""
 
-    def __init__(self, render: Callable[[], str]) -> None:
+    def __init__(self, render: Callable[[], str], provisional: str) -> None:
         self._render = render
+        self._provisional = provisional
         self._text: str | None = None
 
     def __str__(self) -> str:
         if self._text is None:
-            self._text = self._render()
+            try:
+                self._text = self._render()
+            except Exception as exc:  # noqa: BLE001 - pytest's summary must still show the failure
+                self._text = (f"{self._provisional}\n  internal error in pytest-memreport while completing this "
+                              f"text: {type(exc).__name__}: {exc}")
         return self._text
 
     def toterminal(self, out) -> None:
