@@ -314,17 +314,15 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                         result = self._adapted_initial(evidence, snapshot, result)
             except RepoError as exc:  # a missing or corrupt object: this evidence cannot be read
                 result = verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
-            searched = True
             if (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
                     and evidence.label != LOOSE_QUOTATION):  # a loose one that is not there is no quotation
                 self._check_ahead(binding, snapshot, on_missing=True)
                 if self._worker.wants(binding.pin, evidence, SEARCH):
                     self._unsettled[key] = (report, binding, result)  # the worker is searching: see settle
-                    searched = False
                 else:
                     result = drift.search.with_found_instead(evidence, snapshot, result)
             self.timing.add("matching", time.perf_counter() - start)
-            if searched:
+            if key not in self._unsettled:  # kept once complete (settle)
                 self.results.put(self._pin_key(binding, evidence), result)
         result = self._noted(report, evidence, result)
         self._pin_results[key] = result

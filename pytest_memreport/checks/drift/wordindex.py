@@ -168,15 +168,15 @@ def probes(words) -> tuple[str, ...]:
     return match.rarest_words(names, _PROBES)
 
 
-#: strings a scan's files are asked for by: the longest words (a file passing holds them all)
+#: strings a scan's files are asked for by (a file passing holds them all)
 _SCAN_NEEDS = 3
 
 
 def scan_needs(words) -> tuple[str, ...]:
-    """The longest ASCII words among ``words`` (at most :data:`_SCAN_NEEDS`): what
-    ``git grep`` narrows a scan by (ASCII reads alike in every encoding read here)."""
-    ascii_words = sorted({w for w in words if w.isascii() and w}, key=lambda w: (-len(w), w))
-    return tuple(ascii_words[:_SCAN_NEEDS])
+    """The ASCII words among ``words`` likeliest to be rare (at most :data:`_SCAN_NEEDS`,
+    :func:`.match.rarest_words`): what ``git grep`` narrows a scan by (ASCII reads alike
+    in every encoding read here)."""
+    return match.rarest_words((w for w in words if w and w.isascii()), _SCAN_NEEDS)
 
 
 #: a probe line must be this long (without its indentation) to be telling
