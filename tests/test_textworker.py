@@ -259,6 +259,27 @@ def test_the_collector_is_kept_out_of_collection_and_of_pytests_exit_collections
     assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
+@pytest.mark.parametrize("with_report", [True, False], ids=["plugin-ran", "plugin-idle"])
+def test_the_heap_is_frozen_when_the_interpreter_exits_after_the_plugin_ran(pytester, make_repo, with_report):
+    """Interpreter teardown would walk and free, object by object, all the run kept: the
+    exit freezes it instead, and only in a process where the plugin ran."""
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": module(1)}, "initial")
+    report = pytester.path / "report.md"
+    report.write_text(report_text(pin, {1: "pkg/a.py"}), encoding="utf-8")
+    # Registered at import, before the plugin's own: atexit runs it after.
+    pytester.makepyfile(exitprobe="""
+        import atexit, gc, pathlib
+        atexit.register(lambda: pathlib.Path("frozen-at-exit.txt").write_text(str(gc.get_freeze_count())))
+        """)
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    args = ["--memreport", str(report), f"--memreport-repo={repo.path}"] if with_report else ["test_plain.py"]
+    result = pytester.runpytest_subprocess("-p", "exitprobe", "-p", "no:cacheprovider", *args)
+    assert result.ret == (1 if with_report else 0)  # the report's line that is not in the file
+    frozen = int((pytester.path / "frozen-at-exit.txt").read_text())
+    assert (frozen > 10_000) if with_report else frozen == 0
+
+
 def test_objects_frozen_by_the_host_process_stay_frozen(pytester, make_repo):
     repo = make_repo("target")
     pin = repo.commit({"pkg/a.py": module(1)}, "initial")
