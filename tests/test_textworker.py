@@ -273,11 +273,22 @@ def test_the_heap_is_frozen_when_the_interpreter_exits_after_the_plugin_ran(pyte
         atexit.register(lambda: pathlib.Path("frozen-at-exit.txt").write_text(str(gc.get_freeze_count())))
         """)
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    # A plugin's log, written through a buffer and never closed, held in a cycle: teardown
+    # would have flushed it as it freed the cycle; frozen, it is flushed before.
+    pytester.makeconftest("""
+        class Log:
+            def __init__(self, path):
+                self.me, self.stream = self, open(path, "w", encoding="utf-8")
+        LOG = Log("plugin.log")
+        def pytest_sessionfinish(session):
+            LOG.stream.write("finished")
+        """)
     args = ["--memreport", str(report), f"--memreport-repo={repo.path}"] if with_report else ["test_plain.py"]
     result = pytester.runpytest_subprocess("-p", "exitprobe", "-p", "no:cacheprovider", *args)
     assert result.ret == (1 if with_report else 0)  # the report's line that is not in the file
     frozen = int((pytester.path / "frozen-at-exit.txt").read_text())
     assert (frozen > 10_000) if with_report else frozen == 0
+    assert (pytester.path / "plugin.log").read_text(encoding="utf-8") == "finished"
 
 
 def test_objects_frozen_by_the_host_process_stay_frozen(pytester, make_repo):

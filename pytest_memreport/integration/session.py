@@ -10,7 +10,6 @@ engine, git, tree-sitter or markdown-it.
 
 from __future__ import annotations
 
-import atexit
 import gc
 import hashlib
 import json
@@ -24,6 +23,7 @@ from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
+from .exitheap import freeze_at_exit
 from .items import ENGINE_KEY, MemreportItem, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
@@ -74,26 +74,6 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
                 engine.report(path)
             except ReportError:
                 pass  # its item fails with the reason
-
-
-_EXIT_FREEZE: list = []
-
-
-def _freeze_at_exit() -> None:
-    """Once a process ran the plugin, its interpreter's exit freezes the heap.
-
-    The run left a large graph of cycles (pytest's config, session, items and reports;
-    the engine's model and caches). Interpreter teardown walks all of it in several full
-    collections and frees it object by object: 1.4 s of an 11 s run on 10,000
-    quotations, measured, where pytest alone, with its no-op items, spends 0.1 s.
-    The operating system takes the memory back at once. Everything pytest and the
-    plugin write is closed by then (their unconfigure hooks and cleanups ran), and
-    later atexit handlers (logging's flush, ``weakref.finalize``, coverage's save)
-    call what they need themselves; Python does not promise ``__del__`` for objects
-    alive at exit. Registered once per process, and only at exit: a process that goes
-    on after ``pytest.main()`` keeps a collector that frees everything."""
-    if not _EXIT_FREEZE:
-        _EXIT_FREEZE.append(atexit.register(gc.freeze))
 
 
 def check_against(engine: Engine) -> None:
@@ -301,11 +281,11 @@ class MemreportSession:
     def unfreeze_heap(self) -> None:
         """After pytest's own last collections: what was frozen can be freed again (a
         pytest run inside another process, ``pytester``'s, must not leak it), until
-        the interpreter exits (:func:`_freeze_at_exit`)."""
+        the interpreter exits (:func:`.exitheap.freeze_at_exit`)."""
         if self.froze_heap:
             self.froze_heap = False
             gc.unfreeze()
-            _freeze_at_exit()
+            freeze_at_exit()
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call):
