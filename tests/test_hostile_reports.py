@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from hostile_support import assert_clean, line_of, records_report, run_report
+from hostile_support import assert_clean, cpu_seconds, line_of, records_report, run_report
 from pytest_memreport.dialects import parse_report
 
 STORE_PY = "LIMIT = 200\n\n\ndef keep(entries):\n    return entries[-LIMIT:]\n"
@@ -118,19 +118,9 @@ def test_ten_megabyte_report_is_checked_whole(pytester, target):
 
 
 def _best_parse_seconds(text: str, dialect: str | None, repeat: int = 2) -> float:
-    """CPU seconds of the fastest of ``repeat`` parses (CPU time: other work on
-    the machine does not count against the parser)."""
-    best = float("inf")
+    """Processor seconds of the fastest of ``repeat`` parses (:func:`cpu_seconds`)."""
     gc.collect()
-    gc.disable()  # a generation-2 collection landing in one run is not the parser's cost
-    try:
-        for _ in range(repeat):
-            start = time.process_time()
-            parse_report("report.md", text, dialect)
-            best = min(best, time.process_time() - start)
-    finally:
-        gc.enable()
-    return best
+    return cpu_seconds(parse_report, "report.md", text, dialect, runs=repeat)
 
 
 def _repeat_to(unit: str, size: int) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from hostile_support import cpu_seconds
 
 from pytest_memreport.text.match import (
     MAX_GAP_LINES,
@@ -505,15 +505,6 @@ def test_property_found_span_text_reduces_to_the_quote(toks, seed):
 # --------------------------------------------------------------------------- adversarial timing
 
 
-def _seconds(fn) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 ADVERSARIAL_TEXTS = {
     "hash-space-newline": "".join(random.Random(7).choice(" \n#\t") for _ in range(200_000)) + "\nend x\n",
     "comment-lines": ("#\n" * 100_000) + "x\n",
@@ -544,11 +535,11 @@ def test_adversarial_input_stays_linear(name):
     regex passes over it (the baseline tokenizes it once): no backtracking
     blow-up, whose cost would grow with the text's length times itself."""
     text = ADVERSARIAL_TEXTS[name]
-    baseline = _seconds(lambda: re.findall(r"\w+|\S", text))
+    baseline = cpu_seconds(re.findall, r"\w+|\S", text, runs=3)
     for quote in ADVERSARIAL_QUOTES:
         compile_quote.cache_clear()
         pattern = compile_quote(quote)
-        elapsed = _seconds(lambda: find(pattern, text, key=object()))
+        elapsed = cpu_seconds(lambda: find(pattern, text, key=object()), runs=3)
         assert elapsed < 40 * baseline + 0.05, (quote, elapsed, baseline)
 
 

@@ -10,13 +10,13 @@ line number, not copied from the parser's output.
 from __future__ import annotations
 
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 from conftest import load_report
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hostile_support import cpu_seconds
 
 from pytest_memreport.dialects import (
     DIALECTS,
@@ -719,15 +719,6 @@ def noise(lines: int, markdown_safe: bool = False) -> str:
     return "\n".join(rng.choice(pool).format(n=i) for i in range(lines)) + "\n"
 
 
-def best_of(runs: int, action) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.process_time()
-        action()
-        times.append(time.process_time() - start)
-    return min(times)
-
-
 def trivial_pass(text: str) -> int:
     count = 0
     for line in text.splitlines():
@@ -744,16 +735,16 @@ BUDGET_RATIO = 600
 
 def test_100k_line_noise_report_parses_within_budget():
     text = noise(100_000)
-    baseline = best_of(5, lambda: trivial_pass(text))
-    elapsed = best_of(1, lambda: parse_report("noise.txt", text))
+    baseline = cpu_seconds(lambda: trivial_pass(text), runs=5)
+    elapsed = cpu_seconds(lambda: parse_report("noise.txt", text), runs=1)
     assert elapsed <= BUDGET_RATIO * baseline, (elapsed, baseline)
 
 
 def test_100k_line_markdown_noise_costs_little_beyond_markdown_it():
     text = noise(100_000, markdown_safe=True)
     tokenizer = core.markdown_parser()
-    baseline = best_of(1, lambda: tokenizer.parse(text))
-    elapsed = best_of(1, lambda: parse_report("noise.md", text))
+    baseline = cpu_seconds(lambda: tokenizer.parse(text), runs=1)
+    elapsed = cpu_seconds(lambda: parse_report("noise.md", text), runs=1)
     assert elapsed <= 3 * baseline + 2.0, (elapsed, baseline)
 
 
@@ -763,7 +754,7 @@ def test_long_adversarial_lines_scale_linearly(fragment):
 
     def parse(copies: int) -> float:
         text = (unit * copies)[: 2_000 * copies] + "\n"
-        return best_of(3, lambda: parse_report("long.txt", text))
+        return cpu_seconds(lambda: parse_report("long.txt", text), runs=3)
 
     small, large = parse(10), parse(40)
     assert large <= 8 * small + 0.05, (small, large)
