@@ -19,18 +19,15 @@ from __future__ import annotations
 
 import _io
 import atexit
+import functools
 import gc
 import itertools
 
-_REGISTERED: list = []
-
-
+@functools.cache  # once per process
 def freeze_at_exit() -> None:
-    """Have this process's exit flush its open files and freeze the heap. Once per
-    process, and only at exit: a process that goes on after ``pytest.main()`` keeps a
-    collector that frees everything."""
-    if not _REGISTERED:
-        _REGISTERED.append(atexit.register(_flush_and_freeze))
+    """Have this process's exit flush its open files and freeze the heap. Only at exit:
+    a process that goes on after ``pytest.main()`` keeps a collector that frees everything."""
+    atexit.register(_flush_and_freeze)
 
 
 def _flush_and_freeze() -> None:

@@ -106,7 +106,7 @@ class WordIndex:
             wanted, self._expected = (self._expected | missing) - self._paths.keys(), set()
             found = self._against.files_with_words(wanted)
             if found is None or self.spliced() is None:
-                self._unavailable = True
+                self._unavailable = True  # word searches cannot answer: read every file
                 return None
             self._paths.update(found)
         first, *rest = words
@@ -114,9 +114,11 @@ class WordIndex:
 
     def spliced(self) -> set[str] | None:
         """The files where a backtick splits a word (they hold every word, as far as this
-        index says), asked once; ``None`` when git cannot answer."""
-        if self._spliced is None:
+        index says), asked once; ``None`` when git cannot answer (not asked again: no word
+        search of this index can be answered then)."""
+        if self._spliced is None and not self._unavailable:
             self._spliced = self._against.files_with_spliced_words()
+            self._unavailable = self._spliced is None
         return self._spliced
 
     def expect_line(self, line: str) -> None:
