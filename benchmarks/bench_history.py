@@ -18,11 +18,8 @@ times, in one run and one after another:
 (c) ``pytest --memreport ...`` cold (``--cache-clear``: nothing cached);
 (w) the same again, warm (the result cache under pytest's cache answers);
 (u) the same with ``-p no:cacheprovider`` (no result cache at all),
-(z) the no-op items again, with collection frozen out of the garbage collector
-    (``gc.freeze``) as the plugin does for its own items,
 
-and prints ``(c)/((f)+(n))`` and ``(w)/(n)`` (the targets), and the same against (z),
-like for like. ``--rounds N`` (default 3) times every
+and prints ``(c)/((f)+(n))`` and ``(w)/(n)`` (the targets). ``--rounds N`` (default 3) times every
 line N times, in turn, and prints the medians (of the times, and of each round's own
 ratios: the machine's speed drifts between rounds). See benchmarks/README.md.
 """
@@ -239,14 +236,11 @@ def main() -> None:
         encoding="utf-8")
     noop_cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_noop.py"]
     run(root, noop_cmd)  # compile, untimed
-    # The plugin freezes what collection built out of the garbage collector's sight;
-    # (z) gives the no-op items the same (frozen_collection.py), for a like-for-like ratio.
-    frozen_cmd = noop_cmd + ["-p", "frozen_collection"]
 
     # Rounds, each timing every line once: the machine's speed drifts, and a ratio is
     # taken within a round, so the medians of the per-round ratios are what to quote.
-    rows: dict[str, list[float]] = {k: [] for k in ("f", "c", "w", "u", "n", "z")}
-    ratios: dict[str, list[float]] = {"cold": [], "warm": [], "none": [], "cold_z": [], "warm_z": []}
+    rows: dict[str, list[float]] = {k: [] for k in ("f", "c", "w", "u", "n")}
+    ratios: dict[str, list[float]] = {"cold": [], "warm": [], "none": []}
     for round_ in range(1, args.rounds + 1):
         began = time.perf_counter()
         subprocess.run(["git", "-C", str(repo), "diff", "-M", "-U0", m["pin"], "HEAD"], capture_output=True, check=True)
@@ -259,16 +253,13 @@ def main() -> None:
         timing = json.loads((root / "out.json").read_text())["timing"]
         uncached, _ = run(root, memreport + ["-p", "no:cacheprovider"])
         noop, _ = run(root, noop_cmd)
-        frozen, _ = run(root, frozen_cmd)
-        for key, value in zip("fcwunz", (floor, cold, warm, uncached, noop, frozen)):
+        for key, value in zip("fcwun", (floor, cold, warm, uncached, noop)):
             rows[key].append(value)
         ratios["cold"].append(cold / (floor + noop))
         ratios["warm"].append(warm / noop)
         ratios["none"].append(uncached / (floor + noop))
-        ratios["cold_z"].append(cold / (floor + frozen))
-        ratios["warm_z"].append(warm / frozen)
         print(f"round {round_}: (f) {floor:.2f} s, (c) {cold:.2f} s, (w) {warm:.2f} s, (u) {uncached:.2f} s, "
-              f"(n) {noop:.2f} s, (z) {frozen:.2f} s; cold {ratios['cold'][-1]:.2f}x, warm {ratios['warm'][-1]:.2f}x",
+              f"(n) {noop:.2f} s; cold {ratios['cold'][-1]:.2f}x, warm {ratios['warm'][-1]:.2f}x",
               flush=True)
     statuses: dict = {}
     for rep in data["reports"]:
@@ -285,13 +276,9 @@ def main() -> None:
           f"results cached {timing.get('results_cached', 0):.0f}, computed {timing.get('results_computed', 0):.0f})")
     print(f"(u) no cache   {median(rows['u']):6.2f} s  (-p no:cacheprovider)")
     print(f"(n) pytest     {median(rows['n']):6.2f} s  ({count} no-op items)")
-    print(f"(z) frozen     {median(rows['z']):6.2f} s  (the same no-op items, collection frozen out of the "
-          f"garbage collector as the plugin does)")
     print(f"ratios (median of the rounds' own): cold (c)/((f)+(n)) = {median(ratios['cold']):.2f}x (target 2.5x); "
           f"warm (w)/(n) = {median(ratios['warm']):.2f}x (target 1.5x); "
           f"no cache (u)/((f)+(n)) = {median(ratios['none']):.2f}x")
-    print(f"like for like, against (z): cold (c)/((f)+(z)) = {median(ratios['cold_z']):.2f}x; "
-          f"warm (w)/(z) = {median(ratios['warm_z']):.2f}x")
     print(f"load after: {os.getloadavg()}")
 
 

@@ -30,8 +30,7 @@ def _engine_over(repo_path, report_path):
     from pytest_memreport.engine import Engine, RunOptions
 
     engine = Engine(RunOptions(repos={None: str(repo_path)}, against="HEAD", rootdir=report_path.parent,
-                               want_symbols=False))
-    engine.loaded_paths = [report_path]
+                               want_symbols=False), [report_path])
     try:
         parsed = engine.report(report_path)
         yield engine, parsed, [e for e in parsed.all_evidence() if e.kind.value == "quote"]

@@ -121,7 +121,7 @@ def test_a_repository_failure_inside_a_check_is_one_line(pytester, target):
     ("module", "name", "option", "status"),
     [
         # a collection error; the summary meets it again: an internal error
-        ("engine", "load_folders", None, pytest.ExitCode.INTERNAL_ERROR),
+        ("engine.reports", "load_folder", None, pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "build_json", "--memreport-json=out.json", pytest.ExitCode.INTERNAL_ERROR),
         ("integration.session", "staleness_lines", None, pytest.ExitCode.INTERNAL_ERROR),
         ("outputs.writeback", "apply_files", "--memreport-write", pytest.ExitCode.INTERNAL_ERROR),

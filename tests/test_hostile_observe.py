@@ -281,6 +281,6 @@ def test_sighup_and_sigquit_end_a_plugin_run_like_sigterm(setup, sig):
     assert f"terminated ({sig.name})" in text
     assert not (repo.path / ".git" / "worktrees").exists()
     assert os.listdir(temp) == []
-    assert wait_for(lambda: not alive(observed_pid), timeout=10), "the observed command survived"
+    assert wait_for(lambda: not alive(observed_pid), timeout=60), "the observed command survived"
     assert repo.state() == before
     assert report.read_text(encoding="utf-8") == report_text(pin)

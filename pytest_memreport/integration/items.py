@@ -25,7 +25,6 @@ from ..dialects import ReportError
 from ..engine import Engine
 from ..gitstore import RepoError, RevisionError
 from ..model import Evidence, Record, Report
-from .unsettled import SettledText, UnsettledChecks
 from .outcomes import (
     Outcome,
     drift_outcome,
@@ -48,11 +47,9 @@ _LOCATION_PREFIX = re.compile(r"^\S+:\d+: ")
 class CheckFailed(Exception):
     """Raised by an item whose check failed; carries the lines to show."""
 
-    def __init__(self, outcome: Outcome, unsettled: UnsettledChecks | None = None) -> None:
+    def __init__(self, outcome: Outcome) -> None:
         super().__init__(outcome.headline)
         self.outcome = outcome
-        #: the item's checks whose text waits for a search, if any (the headline does not)
-        self.unsettled = unsettled
 
 
 def engine_of(node: pytest.Item | pytest.Collector) -> Engine:
@@ -202,15 +199,18 @@ def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple
     return (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
 
 
-def scheduled_evidence(items: list[pytest.Item]) -> frozenset:
-    """``(report path, evidence)`` of every evidence the selected ``items`` check."""
-    out: set = set()
+def scheduled_evidence(items: list[pytest.Item]) -> list[tuple[Report, Evidence]]:
+    """``(report, evidence)`` of every evidence the selected ``items`` check, in order."""
+    out: dict[tuple[str, Evidence], tuple[Report, Evidence]] = {}
     for item in items:
+        if isinstance(item, NotEvidenceItem):
+            continue
         if isinstance(item, EvidenceItem):
-            out.add((item.report.path, item.evidence))
+            out.setdefault((item.report.path, item.evidence), (item.report, item.evidence))
         elif isinstance(item, EvidenceGroupItem):
-            out.update((item.report.path, evidence) for evidence in item.evidence)
-    return frozenset(out)
+            for evidence in item.evidence:
+                out.setdefault((item.report.path, evidence), (item.report, evidence))
+    return list(out.values())
 
 
 def checked(report: Report | None, line: int, path: Path, check, *args) -> Outcome:
@@ -269,14 +269,14 @@ class MemreportItem(pytest.Item):
         self.memreport_checks.append(check_entry(outcome))
         self.conclude(outcome)
 
-    def conclude(self, outcome: Outcome, unsettled: UnsettledChecks | None = None) -> None:
+    def conclude(self, outcome: Outcome) -> None:
         """Give ``outcome`` to pytest: its JUnit properties, then fail, skip or warn."""
         for key in JUNIT_PROPERTIES:
             value = outcome.properties.get(key)
             if value is not None:
                 self.user_properties.append((key, junit_value(value)))
         if outcome.verdict == "fail":
-            raise CheckFailed(outcome, unsettled)
+            raise CheckFailed(outcome)
         if outcome.verdict == "skip":
             # Located at the item (its report line), not at this line of items.py;
             # pytest prints that location, so the headline's own is left out.
@@ -298,19 +298,8 @@ class MemreportItem(pytest.Item):
             outcome = excinfo.value.outcome
             if (style or self.config.getoption("tbstyle", "auto")) == "line":
                 return one_line_failure(self, render.printable(outcome.headline))
-            unsettled = excinfo.value.unsettled
-            if unsettled is not None:  # shown at pytest's summary, by when the worker has searched
-                return SettledText(lambda: _failure_text(unsettled.settle()), _failure_text(outcome))
             return _failure_text(outcome)
         return super().repr_failure(excinfo, style=style)
-
-    def unsettled_checks(self, outcomes: list[Outcome], checks, compose) -> UnsettledChecks | None:
-        """The failing ``checks`` (``(index, evidence, redo)`` of ``outcomes``) whose
-        evidence the engine has not settled (:mod:`.unsettled`); ``None`` when none."""
-        engine = engine_of(self)
-        waiting = [(index, evidence, redo) for index, evidence, redo in checks
-                   if outcomes[index].verdict == "fail" and engine.unsettled(self.report, evidence)]
-        return UnsettledChecks(engine, self.report, outcomes, waiting, compose) if waiting else None
 
     def reportinfo(self):
         # The domain is shown as the failure's title; it is not the node name
@@ -375,11 +364,6 @@ class EvidenceItem(MemreportItem):
     def outcome(self) -> Outcome:
         return self.check(engine_of(self), self.report, self.evidence)
 
-    def runtest(self) -> None:
-        run = functools.partial(checked, self.report, self.line, self.path, self.outcome)
-        outcome = run()
-        self.memreport_checks.append(check_entry(outcome))
-        self.conclude(outcome, self.unsettled_checks([outcome], [(0, self.evidence, run)], lambda parts: parts[0]))
 
 
 class NotEvidenceItem(EvidenceItem):
@@ -425,19 +409,16 @@ class EvidenceGroupItem(MemreportItem):
 
     def runtest(self) -> None:
         engine = engine_of(self)
-        parts, failing = [], []
+        parts = []
         for evidence in self.evidence:
             for kind in evidence_checks(engine, self.report, evidence):
                 part = self._part(engine, kind, evidence)
                 self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
                     self.warn_at(evidence.line, part.headline)
-                elif part.verdict == "fail":  # how to run it again, should its text wait for a search
-                    failing.append((len(parts), evidence, functools.partial(self._part, engine, kind, evidence)))
                 parts.append(part)
         record_id = self.record.id if self.record else ""
-        compose = functools.partial(group_outcome, self.report, record_id, self.line)
-        self.conclude(compose(parts), self.unsettled_checks(parts, failing, compose))
+        self.conclude(group_outcome(self.report, record_id, self.line, parts))
 
     def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome:
         """One check of the record, as its own item would run it."""

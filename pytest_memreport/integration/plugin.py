@@ -51,6 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-against", default=None, metavar="REV",
                     help="revision to check drift against: a revision (default HEAD), 'worktree', or 'none'")
     group.addoption("--memreport-json", default=None, metavar="PATH", help="write results as JSON (memreport/1)")
+    group.addoption("--memreport-html", default=None, metavar="DIR",
+                    help="write a static HTML site to triage stale reports from (DIR/index.html)")
     group.addoption("--memreport-sarif", default=None, metavar="PATH",
                     help="write failures and warnings as SARIF 2.1.0 (for code scanning)")
     group.addoption("--memreport-strict", action="store_true", default=False,
@@ -81,6 +83,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="target files larger than this are not read (default 5M)")
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
     parser.addini("memreport_against", default="HEAD", help="default for --memreport-against")
+    parser.addini("memreport_html", default="", help="default for --memreport-html")
     parser.addini("memreport_items", default="evidence", help="default for --memreport-items")
     parser.addini("memreport_repo_template", default="", help="default for --memreport-repo-template "
                   "(a relative template is relative to the ini file)")

@@ -10,7 +10,6 @@ engine, git, tree-sitter or markdown-it.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
@@ -23,7 +22,6 @@ from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
-from .exitheap import freeze_at_exit
 from .items import ENGINE_KEY, MemreportItem, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
@@ -42,29 +40,21 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     Every output file is checked here, before any item runs: a path that cannot be
     written is a usage error of one line naming its option."""
     outputs = {} if hasattr(config, "workerinput") else output_files(config)
-    engine = Engine(options)
-    engine.loaded_paths = paths
-    # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
-    engine.corrects_anchors = bool(config.getoption("memreport_write") or config.getoption("memreport_diff"))
-    # A worker process parses the pin's files for JSON's enclosing definitions while items
-    # run, and shares large batches of pin checks; not in pytest-xdist's workers, which
-    # have the other cores already.
-    engine.use_worker = not hasattr(config, "workerinput") and (os.cpu_count() or 1) > 1
-    # And, while items run, it searches where a large pin's missing quotations are instead
-    # (which only their failures' texts say): settled before results are kept.
-    engine.defers_searches = engine.use_worker
+    results = ResultCache(None)
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
-        engine.results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
+        results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
+    progress = ProgressLines(config)
+    engine = Engine(
+        options, paths, results=results, progress=progress.write,
+        # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
+        corrects_anchors=bool(config.getoption("memreport_write") or config.getoption("memreport_diff")),
+    )
     config.stash[ENGINE_KEY] = engine
-    session = MemreportSession(config, engine, paths, shard)
-    session.outputs = outputs
+    session = MemreportSession(config, engine, paths, shard, outputs, progress)
     config.pluginmanager.register(session, "memreport-session")
-    # Registered before pytest's own cleanups (this runs tryfirst), so it runs after them.
-    config.add_cleanup(session.unfreeze_heap)
     config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
-    engine.progress = _progress_writer(config, session)
     if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
         # Under pytest-xdist the controller reads no report while items run: read
         # each one now, so write-back refuses a report saved since the run
@@ -112,27 +102,38 @@ def unused_mappings(engine: Engine):
 _VERBOSE_ONLY = ("memreport: following", "memreport: searching", "memreport: mapped")
 
 
-def _progress_writer(config: pytest.Config, session: "MemreportSession"):
-    """Announce long steps (observations; with -v, history walks) that pytest's progress does not show.
+class ProgressLines:
+    """Long steps (observations; with -v, history walks) that pytest's progress does not show.
 
     With ``-v`` an item's line is written before it runs and finished after: a step
     announced meanwhile waits for the line's end, so it never breaks it.
     """
-    if hasattr(config, "workerinput"):
-        return None
-    verbose = config.getoption("verbose") > 0
 
-    def write(message: str) -> None:
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is None or (message.startswith(_VERBOSE_ONLY) and not verbose):
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+        self._silent = hasattr(config, "workerinput")
+        self._verbose = config.getoption("verbose") > 0
+        #: between an item's start and finish (its -v line is open)
+        self.item_running = False
+        self._pending: list[str] = []
+
+    def write(self, message: str) -> None:
+        reporter = self._config.pluginmanager.get_plugin("terminalreporter")
+        if self._silent or reporter is None or (message.startswith(_VERBOSE_ONLY) and not self._verbose):
             return
-        if verbose and session.item_running:
-            session.pending_progress.append(message)
+        if self._verbose and self.item_running:
+            self._pending.append(message)
             return
         reporter.ensure_newline()
         reporter.write_line(message)
 
-    return write
+    def flush(self) -> None:
+        """What waited for an item's line to end."""
+        self.item_running = False
+        if self._pending:
+            messages, self._pending = self._pending, []
+            for message in messages:
+                self.write(message)
 
 
 def staleness_lines(rows, verbose: bool) -> list[str]:
@@ -156,10 +157,15 @@ def output_files(config: pytest.Config) -> dict[str, files.OutputFile]:
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:  # set by GitHub Actions for every step; other steps append to it too
         wanted.append(("summary", "GITHUB_STEP_SUMMARY", summary, "the step summary", True))
-    out = {}
+    out: dict = {}
     try:
         for kind, option, value, what, append in wanted:
             out[kind] = files.prepare(option, value, what, append=append)
+        site = config.getoption("memreport_html") or config.getini("memreport_html")
+        if site:
+            from ..outputs import html
+
+            out["html"] = html.prepare_site("--memreport-html", site)
     except files.OutputError as exc:
         raise pytest.UsageError(str(exc)) from None
     return out
@@ -172,7 +178,8 @@ class MemreportSession:
     pytest-xdist the controller gets every worker's reports here too).
     """
 
-    def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path], shard=None) -> None:
+    def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path], shard,
+                 outputs: dict[str, files.OutputFile], progress: ProgressLines) -> None:
         self.config = config
         self.engine = engine
         self.paths = paths
@@ -182,8 +189,8 @@ class MemreportSession:
         self.github = os.environ.get("GITHUB_ACTIONS") == "true"
         #: every check that failed or warned: what annotations, SARIF and summaries show
         self.verdicts: list[CheckVerdict] = []
-        #: the run's output files (``output_files``), set by :func:`start`
-        self.outputs: dict[str, files.OutputFile] = {}
+        #: the run's output files (``output_files``), each checked before the run
+        self.outputs = outputs
         self.output_messages: list[str] = []
         self.guard = gh.CommandGuard() if self.github and not self.is_worker else None
         self.write_messages: list[str] = []
@@ -192,11 +199,8 @@ class MemreportSession:
         self.worker_timings: list[dict] = []
         self._coverage: dict | None = None
         self._rows: list[staleness.Row] | None = None
-        #: between an item's start and finish (its -v line is open); progress waits meanwhile
-        self.item_running = False
-        self.pending_progress: list[str] = []
-        #: whether collection's objects are frozen out of the garbage collector's sight
-        self.froze_heap = False
+        self._data: dict | None = None
+        self.progress = progress
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -215,18 +219,11 @@ class MemreportSession:
                                    "is it spelled as in the reports?", where, 0)
 
     def pytest_runtest_logstart(self) -> None:
-        self.item_running = True
+        self.progress.item_running = True
 
     @pytest.hookimpl(trylast=True)  # after the terminal has finished the item's line
     def pytest_runtest_logfinish(self) -> None:
-        self.item_running = False
-        if self.pending_progress:
-            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-            messages, self.pending_progress = self.pending_progress, []
-            if reporter is not None:
-                reporter.ensure_newline()
-                for message in messages:
-                    reporter.write_line(message)
+        self.progress.flush()
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -242,50 +239,13 @@ class MemreportSession:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_collection(self, session: pytest.Session):
-        """No automatic garbage collection while collection builds the reports' model: each
-        full one would walk all that is built so far, to find little garbage (measured: four
-        of them, a tenth of a second each, on 10,000 quotations). :meth:`pytest_collection_finish`
-        collects once, then freezes what is left. Not when the collector is off or something
-        froze objects already: theirs is theirs to manage."""
-        paused = gc.isenabled() and not gc.get_freeze_count()
-        if paused:
-            gc.disable()
-        try:
-            return (yield)
-        finally:
-            if paused:
-                gc.enable()
-
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Tell the engine which evidence the selected items check (what it reads and
-        checks ahead of items is theirs only: ``-k`` on one record of a large knowledge
-        base reads that record's files).
-
-        Take what collection built (the reports' model, thousands of items) out of the
-        garbage collector's sight: it lives until the run ends, and every full collection
-        would walk it again, the five pytest forces at exit included (about a fifth of a
-        warm run's time on 3,000 items, measured by ``benchmarks/bench_history.py``).
-        What collection left as garbage is freed first; objects made by the items are
-        collected as usual. Not when something else froze objects already: unfreezing
-        at the end would give back theirs too."""
-        self.engine.scheduled = scheduled_evidence(session.items)
-        if gc.get_freeze_count():
-            return
-        gc.collect()
-        gc.freeze()
-        self.froze_heap = True
-
-    def unfreeze_heap(self) -> None:
-        """After pytest's own last collections: what was frozen can be freed again (a
-        pytest run inside another process, ``pytester``'s, must not leak it), until
-        the interpreter exits (:func:`.exitheap.freeze_at_exit`)."""
-        if self.froze_heap:
-            self.froze_heap = False
-            gc.unfreeze()
-            freeze_at_exit()
+        """Plan, then check: every piece of evidence the selected items check is checked
+        now, pair by pair (git asked each question once per repository, pin and against),
+        so that items read finished results. What is not selected (``-k`` on one record of
+        a large knowledge base) is neither read nor checked."""
+        self.engine.check_planned(scheduled_evidence(session.items))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call):
@@ -368,16 +328,10 @@ class MemreportSession:
         for message in self.write_messages + self.output_messages:
             terminalreporter.write_line(message)
         if self.diff:
-            # As bytes, unchanged: the preview must apply with ``patch`` exactly.
+            # The preview applies with ``patch`` as printed: its text goes out unchanged
+            # through the terminal writer (reports are read as UTF-8).
             terminalreporter.ensure_newline()
-            terminalreporter.flush()
-            stream = getattr(terminalreporter._tw, "_file", None)
-            binary = getattr(stream, "buffer", None)
-            if binary is not None:
-                binary.write(self.diff)
-                binary.flush()
-            else:
-                terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"))
+            terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"), flush=True)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -387,8 +341,6 @@ class MemreportSession:
             self.worker_timings.append(json.loads(sent))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        # Results that waited for the worker's search are complete before they are kept.
-        self.engine.settle_all()
         # Each process writes its own result file; the controller folds them (xdist workers end first).
         self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
@@ -407,6 +359,9 @@ class MemreportSession:
         """Every output file of the run, each through :func:`files.write_output`."""
         renderers = {"json": self.json_text, "sarif": self.sarif_text, "summary": self.summary_text}
         for kind, target in self.outputs.items():
+            if kind == "html":
+                self.write_site(session, target)
+                continue
             text = renderers[kind]()
             if not text:
                 continue
@@ -417,18 +372,41 @@ class MemreportSession:
                 if session.exitstatus == pytest.ExitCode.OK:
                     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-    def json_text(self) -> str:
-        timing = Timing(defaultdict(float))
-        timing.merge(self.engine.timing_json())
-        for worker in self.worker_timings:
-            timing.merge(worker)
-        extra = {"tool": {"name": "pytest-memreport", "version": __version__}, "timing": timing.as_json()}
-        claims = {}
+    def write_site(self, session: pytest.Session, folder: Path) -> None:
+        """The HTML site (:mod:`..outputs.html`), from the same results as the JSON."""
+        from ..outputs import html
+
+        data = self.results_data()
+        texts = {}
         for report in self.reports():
-            found = self.engine.claims_for(report)
-            claims[report.path] = (found.predicates, found.observations)
-        data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
-        staleness.add_states(data, self.rows())
+            raw = self.engine.report_bytes.get(report.path)
+            texts[report.path] = raw.decode("utf-8", "replace") if raw is not None else ""
+        try:
+            self.output_messages.append(html.write_site(folder, html.render_site(data, texts, self.engine.read_text)))
+        except OSError as exc:
+            self.output_messages.append(f"memreport: --memreport-html {folder}: {exc.strerror or exc}")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def results_data(self) -> dict:
+        """The run's results (the JSON's data), built once."""
+        if self._data is None:
+            timing = Timing(defaultdict(float))
+            timing.merge(self.engine.timing_json())
+            for worker in self.worker_timings:
+                timing.merge(worker)
+            extra = {"tool": {"name": "pytest-memreport", "version": __version__}, "timing": timing.as_json()}
+            claims = {}
+            for report in self.reports():
+                found = self.engine.claims_for(report)
+                claims[report.path] = (found.predicates, found.observations)
+            data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
+            staleness.add_states(data, self.rows())
+            self._data = data
+        return self._data
+
+    def json_text(self) -> str:
+        data = self.results_data()
         # Indented down to each piece of evidence (reports, records, evidence), which is one line.
         return jsontext.dumps(data, compact_at=6) + "\n"
 
@@ -465,17 +443,3 @@ class MemreportSession:
             workspace = os.environ.get("GITHUB_WORKSPACE")
             for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
                 self._write_raw(line)
-        self._freeze_for_exit()
-
-    def _freeze_for_exit(self) -> None:
-        """pytest's last cleanups run five full garbage collections (finalizers of garbage
-        may raise unraisable exceptions it reports), each walking everything the items made
-        and kept: results, payloads, caches (about 0.1 s each on 12,840 evidence here).
-        Collect once now, while pytest's hook still listens, so what is garbage now is
-        finalized as before; then freeze what is left, so its collections walk only what is
-        made after. :meth:`unfreeze_heap` gives it all back after them."""
-        if self.froze_heap:
-            gc.collect()
-            gc.freeze()
-
-

@@ -1,48 +1,59 @@
-"""The repository part of the engine: which local clone each source of a report is
-checked in (``--memreport-repo``, a run's ``owner/name``, the template and ini mappings).
-
-Mixed into :class:`~pytest_memreport.engine.Engine`, whose stores and options it uses.
-"""
+"""Which local clone each source of a report is checked in (``--memreport-repo``, a run's
+``owner/name``, claims files' sources, the template and ini mappings), each opened once
+per process."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .gitstore import GitStore, RepoError
-from .model import Report
-from . import repomap
-from .binding import where_stated
-
-
+from .. import repomap
+from ..gitstore import GitStore, RepoError
+from ..model import Report
+from ..options import RunOptions
+from .bindings import where_stated
+from .claims import ClaimsRegistry
+from .reports import ReportSet
 
 
 class TargetRepositories:
     """Each source's repository, opened once per process."""
 
-    # -- targets ---------------------------------------------------------
+    def __init__(self, options: RunOptions, reports: ReportSet, claims: ClaimsRegistry) -> None:
+        self._options = options
+        self._reports = reports
+        self._claims = claims
+        self.stores: dict[Path, GitStore | RepoError] = {}
+        self._named: set[str] | None = None
+
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
         """The target repository of a source; raises :class:`RepoError`."""
-        repo_path = self._repo_path(report, source_id)
-        key = repo_path.resolve()
-        store = self._stores.get(key)
+        return self.open(self._repo_path(report, source_id))
+
+    def open(self, repo_path: Path) -> GitStore:
+        """The repository at ``repo_path``, opened once; raises :class:`RepoError`."""
+        key = Path(repo_path).resolve()
+        store = self.stores.get(key)
         if store is None:
             try:
-                store = GitStore.open(repo_path, max_file_bytes=self.options.max_file_bytes)
+                store = GitStore.open(repo_path, max_file_bytes=self._options.max_file_bytes)
             except RepoError as exc:
                 store = exc
-            self._stores[key] = store
+            self.stores[key] = store
         if isinstance(store, RepoError):
             raise store
         return store
 
+    def open_stores(self) -> list[GitStore]:
+        return [store for store in self.stores.values() if isinstance(store, GitStore)]
+
     def _repo_path(self, report: Report, source_id: str | None) -> Path:
-        repos = self.options.repos
+        repos = self._options.repos
         if source_id is not None and source_id in repos:
             return Path(repos[source_id])
         named = self._named_repo(report, source_id)
         if named is not None:
             return named
-        claimed = self.claims_for(report).source(source_id)
+        claimed = self._claims.claims_for(report).source(source_id)
         if claimed is not None and claimed.repo_path is not None and None not in repos:
             return claimed.repo_path
         found = self.lookup(report, source_id)
@@ -54,21 +65,21 @@ class TargetRepositories:
         if None in repos:
             return Path(repos[None])
         source = report.source(source_id)
-        mapped = [m.key for m in self.options.repo_map.mappings] if self.options.repo_map else []
+        mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))
             raise RepoError(
                 f"{where_stated(report, source)}: the report names {source.repository}, but --memreport-repo "
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             )
-        return self.report_file(report).resolve().parent
+        return self._reports.report_file(report).resolve().parent
 
     def lookup(self, report: Report, source_id: str | None):
         """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""
         repo_id = repomap.repo_id(report, source_id)
-        if repo_id is None or not self.options.repo_map:
+        if repo_id is None or not self._options.repo_map:
             return None
-        return self.options.repo_map.lookup(repo_id)
+        return self._options.repo_map.lookup(repo_id)
 
     def _named_repo(self, report: Report, source_id: str | None) -> Path | None:
         """The clone given for the repository the report names for this source
@@ -81,10 +92,10 @@ class TargetRepositories:
         if wanted is None:
             return None
         folded = wanted.casefold()
-        for key, path in self.options.repos.items():
+        for key, path in self._options.repos.items():
             if key is not None and "/" in key and key.casefold() == folded:
                 return Path(path)
-        for claims_file in self.claims_for(report).files:
+        for claims_file in self._claims.claims_for(report).files:
             for claimed in claims_file.sources:
                 if claimed.id.casefold() == folded and claimed.repo_path is not None:
                     return claimed.repo_path
@@ -92,19 +103,19 @@ class TargetRepositories:
 
     def is_unmapped(self, report: Report, source_id: str | None) -> bool:
         """A repository named by URL (``owner/name``) that nothing maps to a local clone."""
-        if source_id is None or "/" not in source_id or source_id in self.options.repos:
+        if source_id is None or "/" not in source_id or source_id in self._options.repos:
             return False
         found = self.lookup(report, source_id)
         if found is not None and found.path is not None:
             return False
-        if None in self.options.repos or self._named_repo(report, source_id) is not None:
+        if None in self._options.repos or self._named_repo(report, source_id) is not None:
             return False
-        claimed = self.claims_for(report).source(source_id)
+        claimed = self._claims.claims_for(report).source(source_id)
         return claimed is None or claimed.repo_path is None
 
     def unmapped_problem(self, report: Report, source_id: str) -> str:
         """One line: which repository has no clone, where it was looked for, and what to give."""
-        repo_map = self.options.repo_map
+        repo_map = self._options.repo_map
         close = repo_map.suggestion(source_id, self.all_repositories_named()) if repo_map else None
         return repomap.no_clone(report.path, source_id, self.lookup(report, source_id), repo_map, close)
 
@@ -112,6 +123,11 @@ class TargetRepositories:
         """Every ``owner/name`` the loaded reports name (computed once)."""
         if self._named is None:
             self._named = set()
-            for report in self.loaded_reports():
+            for report in self._reports.loaded():
                 self._named |= repomap.repositories_named(report)
         return self._named
+
+    def close(self) -> None:
+        for store in self.open_stores():
+            store.close()
+        self.stores.clear()

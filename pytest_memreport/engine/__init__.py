@@ -1,0 +1,260 @@
+"""One run of the checker, without pytest: reports, their targets, and their results.
+
+The pytest layer (``integration/``), the benchmarks and the tests drive an
+:class:`Engine`, a façade over parts that each own their state:
+
+``reports``       the run's reports, parsed a folder at a time (:mod:`.reports`)
+``claims``        each report's claims files and blocks (:mod:`.claims`)
+``repositories``  which local clone each source is, opened once (:mod:`.repositories`)
+``bindings``      each source's repository and resolved pin; the against-revision (:mod:`.bindings`)
+``paths``         loosely written paths bound to the pinned tree; what is no evidence (:mod:`.paths`)
+``plan``          the evidence the run checks, by (repository, pin) (:mod:`.plan`)
+``pins``          evidence checked at its pin, a pin at a time (:mod:`.pins`)
+``drift``         evidence followed to the against-revision, a pair at a time (:mod:`.drifts`)
+``predicates``, ``observations``   claims checked (:mod:`.claimchecks`)
+
+A run plans, then checks: once pytest has collected and selected its items,
+:meth:`Engine.check_planned` checks every selected piece of evidence pair by pair,
+asking git each question once per (repository, pin, against) in batches; items then
+read finished results. Driven without a plan, the first check at a pin checks the
+pin's whole batch the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .. import text
+from ..checks import drift, symbolrefs, verify
+from ..dialects.claims import Predicate
+from ..dialects.claims.assembly import ReportClaims
+from ..dialects.review import BACKTICKED_PATH
+from ..dialects.tables import LOOSE_QUOTATION
+from ..gitstore import GitStore, RepoError, RevisionError
+from ..model import Evidence, EvidenceKind, Report
+from ..options import AGAINST_NONE, RunOptions
+from ..resultcache import ResultCache, encode
+from ..text import symbols
+from .bindings import Binding, Bindings
+from .claimchecks import ObservationRuns, PredicateChecks
+from .claims import ClaimsRegistry
+from .drifts import DriftChecks
+from .paths import PathResolver
+from .pins import PinChecks
+from .plan import Plan
+from .reports import ReportSet
+from .repositories import TargetRepositories
+from .timing import Timing
+
+__all__ = ["Binding", "Engine", "RunOptions", "Timing"]
+
+
+class Engine:
+    """Everything one process checks: reports, their repositories and their results.
+
+    ``paths`` are the reports of the run; ``results`` the results kept across runs
+    (none by default); ``corrects_anchors``: the run writes or previews its corrections
+    (a quotation outside its cited lines is corrected, so it warns rather than fails);
+    ``progress`` is told of long-running steps (the plugin points it at the terminal).
+    """
+
+    def __init__(self, options: RunOptions, paths: Iterable[Path] = (), *, results: ResultCache | None = None,
+                 corrects_anchors: bool = False, progress: Callable[[str], None] | None = None) -> None:
+        self.options = options
+        self.timing = Timing()
+        self.corrects_anchors = corrects_anchors
+        self.results = results if results is not None else ResultCache(None)
+        self._progress = progress
+        self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing)
+        self.claims = ClaimsRegistry(options, self.reports)
+        self.repositories = TargetRepositories(options, self.reports, self.claims)
+        self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)
+        self.paths = PathResolver(self.reports, self.bindings, self._announce)
+        self.plan = Plan(self.reports, self.bindings)
+        self.pins = PinChecks(options, self.bindings, self.paths, self.plan, self.results, self.timing)
+        self.drift = DriftChecks(options, self.reports, self.bindings, self.pins, self.plan, self.results,
+                                 self.timing, self._announce)
+        self.predicates = PredicateChecks(options, self.bindings, self.claims, self.results, self.timing)
+        self.observations = ObservationRuns(self.bindings, self.claims, self.pins, self.timing, self._announce)
+
+    @property
+    def drift_enabled(self) -> bool:
+        return self.options.against.lower() != AGAINST_NONE
+
+    @property
+    def loaded_paths(self) -> list[Path]:
+        return self.reports.paths
+
+    # -- reports and their claims ---------------------------------------------------------
+    def report(self, path: Path) -> Report:
+        """Read and parse a report once; raises :class:`~..dialects.ReportError` for bad input."""
+        return self.reports.report(path)
+
+    def loaded_reports(self) -> list[Report]:
+        return self.reports.loaded()
+
+    def report_file(self, report: Report) -> Path:
+        return self.reports.report_file(report)
+
+    @property
+    def report_bytes(self) -> dict[str, bytes]:
+        return self.reports.report_bytes
+
+    @property
+    def claims_bytes(self) -> dict[str, bytes]:
+        return self.claims.claims_bytes
+
+    def claims_for(self, report: Report) -> ReportClaims:
+        return self.claims.claims_for(report)
+
+    # -- repositories and pins ---------------------------------------------------------------
+    def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
+        return self.bindings.binding(report, source_id, pin)
+
+    def unchecked(self, report: Report):
+        return self.bindings.unchecked(report)
+
+    def against_rev(self, store: GitStore) -> str:
+        return self.bindings.against_rev(store)
+
+    def against_label(self, binding: Binding) -> str | None:
+        return self.bindings.against_label(binding)
+
+    def against_problem(self, binding: Binding) -> str | None:
+        return self.bindings.against_problem(binding)
+
+    def incomplete_clone(self, binding: Binding) -> str | None:
+        return self.bindings.incomplete_clone(binding)
+
+    def is_unmapped(self, report: Report, source_id: str | None) -> bool:
+        return self.repositories.is_unmapped(report, source_id)
+
+    def all_repositories_named(self) -> set[str]:
+        return self.repositories.all_repositories_named()
+
+    # -- what becomes items ---------------------------------------------------------------------
+    def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
+        """The evidence that becomes items: proposed symbol references only when,
+        at the pin, they name a definition in a file their context cites; paths
+        written loosely (bare names, partial, elided, checkout paths) resolved
+        against the pinned tree."""
+        out = []
+        for item in evidence:
+            if self.repositories.is_unmapped(report, item.source):
+                continue  # one skipped source item says which option to give
+            if item.lookup is not None:
+                out.append(self.paths.resolve(report, item))
+                continue
+            if item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
+                self.paths.check_backticked(report, item)
+            if item.kind is not EvidenceKind.SYMBOL:
+                out.append(item)
+                continue
+            resolved = self._resolved_symbol(report, item)
+            if resolved is not None:
+                out.append(resolved)
+        for item in out:
+            if item.label == LOOSE_QUOTATION:
+                self._loose_quotation(report, item)
+        return out
+
+    def _resolved_symbol(self, report: Report, item: Evidence) -> Evidence | None:
+        """A proposed symbol reference bound to the definition it names at the pin."""
+        binding = self.bindings.binding(report, item.source, item.pin)
+        if binding.pin is None:
+            return None
+        # The resolved evidence keeps the report line: the key is all of it.
+        cache_key = self.results.key("resolve", binding.pin, encode(item))
+        resolved = self.results.get(cache_key, ResultCache.MISS)
+        if resolved is ResultCache.MISS:
+            start = time.perf_counter()
+            resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
+            self.timing.add("symbols", time.perf_counter() - start)
+            self.results.put(cache_key, resolved)
+        return resolved
+
+    def _loose_quotation(self, report: Report, evidence: Evidence) -> None:
+        """A quoted phrase with no citation beside it is a quotation of the file its
+        row or paragraph cites only if that file holds it (read at the pin, once)."""
+        if self.paths.not_evidence(report, evidence) is not None:
+            return
+        binding = self.bindings.binding(report, evidence.source, evidence.pin)
+        if binding.pin is None or binding.store is None:
+            return
+        if self.pins.result(report, evidence).status == verify.MISSING:
+            self.paths.mark_not_evidence(report, evidence, (
+                f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
+                "read as the report's own words (put the citation right after a quotation to have it checked)"))
+
+    def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
+        return self.paths.not_evidence(report, evidence)
+
+    # -- plan, then check ------------------------------------------------------------------------
+    def check_planned(self, pairs: Iterable[tuple[Report, Evidence]]) -> None:
+        """Check every piece of evidence the selected items check, pin by pin and pair by
+        pair, before any item runs: items then read finished results. A check that
+        raises is left to its item, which checks it again and says why."""
+        self.plan.schedule(pairs)
+        for binding in self.plan.pin_bindings():
+            self.pins.check_pin(binding)
+        if not self.drift_enabled:
+            return
+        for report, evidence in self.plan.scheduled:
+            try:
+                self.drift.result(report, evidence)
+            except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
+                continue
+
+    def pin_result(self, report: Report, evidence: Evidence) -> verify.PinResult:
+        """The evidence checked at its pin (once per process)."""
+        return self.pins.result(report, evidence)
+
+    def drift_result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
+        """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
+        return self.drift.result(report, evidence)
+
+    def predicate_result(self, report: Report, predicate: Predicate, at_against: bool = False):
+        return self.predicates.result(report, predicate, at_against)
+
+    def observation_result(self, report: Report, record, observation):
+        return self.observations.result(report, record, observation)
+
+    def read_text(self, repo: str, rev: str, path: str) -> str | None:
+        """``path`` at ``rev`` (a commit or ``worktree``) in the clone at ``repo``, for outputs
+        that show the cited lines; ``None`` when it cannot be read as text."""
+        try:
+            textfile = self.repositories.open(Path(repo)).snapshot(rev).read(path)
+        except (RepoError, RevisionError):
+            return None
+        return textfile.text if textfile is not None and textfile.is_text else None
+
+    # -- the run's end -----------------------------------------------------------------------
+    def timing_json(self) -> dict:
+        """Per-phase seconds of this process. ``git`` (commands and blob reads) and
+        ``tree_sitter`` are also inside the phases that caused them; ``git_processes`` and
+        ``blobs_read`` are counts."""
+        phases = Timing(defaultdict(float, self.timing.phases))
+        stores = self.repositories.open_stores()
+        phases.add("git", sum(store.git_seconds for store in stores))
+        phases.add("git_processes", sum(store.git_commands for store in stores))
+        phases.add("tree_sitter", symbols.stats().seconds)
+        phases.add("blobs_read", sum(store.blobs_read for store in stores))
+        if self.results.enabled:
+            phases.add("results_cached", self.results.hits)
+            phases.add("results_computed", self.results.misses)
+        return phases.as_json()
+
+    def _announce(self, message: str) -> None:
+        if self._progress is not None:
+            self._progress(message)
+
+    def close(self) -> None:
+        """Close every repository and let go of what the run kept (memory, not state)."""
+        self.repositories.close()
+        for part in (self.pins, self.drift, self.predicates, self.paths):
+            part.release()
+        self.results.release()
+        text.release_caches()

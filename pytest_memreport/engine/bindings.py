@@ -1,0 +1,220 @@
+"""A report's source bound to what it is checked in: a repository, a resolved pin and
+the against-revision drift is checked at."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..checks import clones
+from ..gitstore import GitStore, RepoError, RevisionError
+from ..model import Report, Source
+from ..options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
+from .timing import Timing
+
+if TYPE_CHECKING:
+    from .claims import ClaimsRegistry
+    from .reports import ReportSet
+    from .repositories import TargetRepositories
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Where one source of one report is checked: a repository and a resolved pin.
+
+    When the source cannot be checked, ``store`` or ``pin`` is ``None`` and
+    ``problem`` says why in one line (``pin_status`` is then
+    ``missing-commit`` or ``unpinned``; ``no-repo`` when the repository
+    itself is unavailable).
+    """
+
+    source_id: str
+    store: GitStore | None
+    pin: str | None
+    pin_status: str
+    problem: str | None = None
+    repo_label: str = ""
+    stated_pin: str | None = None
+    line: int | None = None
+
+    @property
+    def checkable(self) -> bool:
+        return self.store is not None and self.pin is not None
+
+
+def where_stated(report: Report, source: Source) -> str:
+    """``file:line`` where a source (its register row or pin) is stated."""
+    where = source.file or report.path
+    return f"{where}:{source.line}" if source.line else where
+
+
+def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
+    """Whether a link's own commit is not the report's pin for its repository."""
+    if not stated:
+        return False
+    one, two = link_pin.lower(), stated.lower()
+    return not (one.startswith(two) or two.startswith(one))
+
+
+class Bindings:
+    """Every source's binding and every repository's against-revision, resolved once."""
+
+    def __init__(self, options: RunOptions, reports: ReportSet, claims: ClaimsRegistry,
+                 repositories: TargetRepositories, timing: Timing) -> None:
+        self._options = options
+        self._reports = reports
+        self._claims = claims
+        self._repositories = repositories
+        self._timing = timing
+        self._bindings: dict[tuple[str, str | None, str | None], Binding] = {}
+        self._against: dict[Path, str | RevisionError] = {}
+        #: (repository, revisions) whose missing objects a source item has warned about
+        self._incomplete_said: set = set()
+
+    @property
+    def drift_enabled(self) -> bool:
+        return self._options.against.lower() != AGAINST_NONE
+
+    def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
+        """Resolve the repository and pinned commit for evidence of ``source_id``.
+
+        ``pin`` is an evidence's own commit (a review link); otherwise the
+        override, then the report's stated pin, applies.
+        """
+        key = (report.path, source_id, pin)
+        found = self._bindings.get(key)
+        if found is None:
+            found = self._bindings[key] = self._bind(report, source_id, pin)
+        return found
+
+    def _bind(self, report: Report, source_id: str | None, own_pin: str | None) -> Binding:
+        source = report.source(source_id) or Source(id=source_id or "SRC-1")
+        sid = source.id
+        pins = self._options.pins
+        claimed = self._claims.claims_for(report).source(sid)
+        claimed_pin = claimed.pin if claimed is not None else None
+        override = pins.get(sid) or pins.get(None)
+        if own_pin and override and not _pinned_elsewhere(own_pin, claimed_pin or source.pin):
+            # --memreport-pin moves the links at the report's own pin too (not those
+            # citing another commit on purpose).
+            own_pin = None
+        stated = own_pin or override or claimed_pin or source.pin
+        try:
+            store = self._repositories.store_for(report, source_id)
+        except RepoError as exc:
+            return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
+        label = str(store.path)
+        if stated is None:
+            where = where_stated(report, source)
+            return Binding(
+                sid, store, None, "unpinned",
+                f"{where}: no pinned commit for {sid}; state it in the report (e.g. `{sid} commit <sha>`) "
+                f"or give --memreport-pin {sid}=REV",
+                label, None, source.line,
+            )
+        try:
+            start = time.perf_counter()
+            sha = store.resolve(stated)
+            self._timing.add("git", time.perf_counter() - start)
+        except RevisionError as exc:
+            where = where_stated(report, source)
+            report_file = self._reports.report_file(report)
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file))
+            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
+                           source.line)
+        return Binding(sid, store, sha, "ok", None, label, stated, source.line)
+
+    # -- the against-revision ---------------------------------------------------------
+    def against_rev(self, store: GitStore) -> str:
+        """The against-revision in ``store``: a commit sha or ``worktree``; raises RevisionError."""
+        found = self._against.get(store.path)
+        if found is None:
+            wanted = self._options.against
+            try:
+                if wanted.lower() == AGAINST_WORKTREE and store.is_bare:
+                    # Said once by the source item, rather than by every drift item.
+                    raise RevisionError(f"{store.path} is a bare repository and has no working tree; "
+                                        "give a revision instead")
+                found = AGAINST_WORKTREE if wanted.lower() == AGAINST_WORKTREE else store.resolve(wanted)
+            except RevisionError as exc:
+                found = RevisionError(f"--memreport-against {wanted}: {exc}")
+            self._against[store.path] = found
+        if isinstance(found, RevisionError):
+            raise found
+        return found
+
+    def against_or_none(self, binding: Binding) -> str | None:
+        """The against-revision of a checkable binding with drift on; ``None`` otherwise."""
+        if not self.drift_enabled or binding.store is None or binding.pin is None:
+            return None
+        try:
+            return self.against_rev(binding.store)
+        except RevisionError:
+            return None
+
+    def against_label(self, binding: Binding) -> str | None:
+        """What JSON and the source item say drift is checked against."""
+        if not self.drift_enabled or binding.store is None:
+            return None
+        try:
+            return self.against_rev(binding.store)
+        except RevisionError as exc:
+            return f"error: {exc}"
+
+    def against_problem(self, binding: Binding) -> str | None:
+        if not self.drift_enabled or binding.store is None:
+            return None
+        try:
+            self.against_rev(binding.store)
+        except RevisionError as exc:
+            return str(exc)
+        return None
+
+    def incomplete_clone(self, binding: Binding) -> str | None:
+        """One line when the clone lacks objects of the pin's or the against tree
+        (:func:`.checks.clones.incomplete_clone`), said once per clone and revisions."""
+        if binding.store is None or binding.pin is None:
+            return None
+        revs = [binding.pin]
+        if self.drift_enabled:
+            try:
+                revs.append(self.against_rev(binding.store))
+            except RevisionError:
+                pass
+        key = (binding.store.path, tuple(revs))
+        if key in self._incomplete_said:
+            return None  # said once, not by every source the clone serves
+        start = time.perf_counter()
+        message = clones.incomplete_clone(binding.store, revs)
+        self._timing.add("git", time.perf_counter() - start)
+        if message is not None:
+            self._incomplete_said.add(key)
+        return message
+
+    def unchecked(self, report: Report) -> tuple[str, str, list[Binding]] | None:
+        """Why none of the report's evidence can be checked against a repository:
+        ``(code, one line, bindings)``; ``None`` when some of it can.
+
+        Codes: ``no-evidence``, ``no-repository``, ``pin-missing``, ``unpinned``
+        (see :data:`~pytest_memreport.outputs.staleness.REASONS`).
+        """
+        claims = self._claims.claims_for(report)
+        wanted = {(e.source, e.pin) for e in report.all_evidence()}
+        wanted |= {(p.source, None) for preds in claims.predicates.values() for p in preds}
+        wanted |= {(None, None) for obs in claims.observations.values() if obs}
+        if not wanted:
+            return ("no-evidence", f"{report.path}: no evidence to check (no quotation, cited path or line range)", [])
+        problems = []
+        bindings = []
+        for source_id, pin in sorted(wanted, key=lambda k: (k[0] or "", k[1] or "")):
+            binding = self.binding(report, source_id, pin)
+            if binding.checkable:
+                return None
+            bindings.append(binding)
+            code = {"no-repo": "no-repository", "missing-commit": "pin-missing"}.get(binding.pin_status,
+                                                                                      binding.pin_status)
+            problems.append((code, binding.problem or code))
+        code, message = problems[0]
+        return code, message, bindings

@@ -1,0 +1,185 @@
+"""What became of evidence at the against-revision, a (repository, pin, against) pair
+at a time.
+
+The first drift check of a pair asks git its questions for the whole pair: one line
+diff limited to the files the run cites there, and one announcement to the tree search
+of every quotation that left its file, so that it asks ``git grep`` once for all of
+them. Each evidence is then classified from what that pair's answers hold.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..checks import drift, symbolrefs, verify
+from ..gitstore import GitStore, RepoError
+from ..model import Evidence, EvidenceKind, Report
+from ..options import AGAINST_WORKTREE, RunOptions
+from ..resultcache import ResultCache
+from .bindings import Binding, Bindings
+from .pins import PinChecks
+from .plan import Plan
+from .reports import ReportSet
+from .timing import Timing
+
+
+class _Unkept(Exception):
+    """A result that depends on git failing to read something: used this run, never kept."""
+
+    def __init__(self, result) -> None:
+        super().__init__()
+        self.result = result
+
+
+class DriftChecks:
+    """Every piece of evidence followed once to the against-revision."""
+
+    def __init__(self, options: RunOptions, reports: ReportSet, bindings: Bindings, pins: PinChecks, plan: Plan,
+                 results: ResultCache, timing: Timing, announce: Callable[[str], None]) -> None:
+        self._options = options
+        self._reports = reports
+        self._bindings = bindings
+        self._pins = pins
+        self._plan = plan
+        self._results = results
+        self._timing = timing
+        self._announce = announce
+        self._done: dict[tuple[str, Evidence], drift.DriftResult | None] = {}
+        self._started: set = set()
+        self._inside: dict[Path, frozenset[str]] = {}
+
+    def result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
+        """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
+        key = (report.path, evidence)
+        if key in self._done:
+            return self._done[key]
+        pin = self._pins.result(report, evidence)
+        binding = self._bindings.binding(report, evidence.source, evidence.pin)
+        cache_key = self._key(binding, evidence)
+        result = self._results.get(cache_key, ResultCache.MISS)
+        if result is ResultCache.MISS:
+            try:
+                result = self._drift(binding, evidence, pin)
+                if self._keepable(binding, pin, result):
+                    self._results.put(cache_key, result)
+            except _Unkept as unkept:
+                result = unkept.result
+        self._done[key] = result
+        return result
+
+    @staticmethod
+    def _keepable(binding: Binding, pin: verify.PinResult, result: drift.DriftResult | None) -> bool:
+        """Whether a result is a function of its key alone: not when git could not read
+        something it needed (fetching the object changes the answer under the same key)."""
+        if pin.status in (verify.UNREADABLE, verify.COMMIT_MISSING):
+            return False
+        if result is not None and result.status == drift.UNREADABLE:
+            return False
+        # A diff that had to skip blobs the clone lacks may say otherwise once they are fetched.
+        return not (binding.store is not None and binding.store.skipped_paths)
+
+    def _drift(self, binding: Binding, evidence: Evidence, pin: verify.PinResult) -> drift.DriftResult | None:
+        against = self._bindings.against_or_none(binding)
+        if against is None:
+            return None
+        if pin.status in (verify.MISSING, verify.FILE_MISSING):
+            return self._ahead(binding, evidence, against)
+        if not pin.ok:
+            return None
+        start = time.perf_counter()
+        snapshot = binding.store.snapshot(against)
+        self._start_pair(binding, against, snapshot)
+        try:
+            if evidence.kind is EvidenceKind.SYMBOL:
+                result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
+            else:
+                result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
+                                        reports=self._reports_inside(binding.store),
+                                        describe=self._options.want_symbols)
+        except RepoError as exc:
+            # An object this evidence needs is missing (an incomplete clone):
+            # only this evidence is unreadable; everything else is classified.
+            result = drift.DriftResult(drift.UNREADABLE, against, None, None, pin.lines,
+                                       old_path=evidence.path, message=str(exc))
+        self._timing.add("drift", time.perf_counter() - start)
+        return result
+
+    def _start_pair(self, binding: Binding, against: str, snapshot) -> None:
+        """The pair's git questions, asked once for all its evidence."""
+        pair = (binding.store.path, binding.pin, against)
+        if pair in self._started:
+            return
+        self._started.add(pair)
+        planned = self._plan.at_pin(binding)
+        if against not in (binding.pin, AGAINST_WORKTREE):
+            # One line diff for the pair, limited to the files the run cites.
+            binding.store.expect_changes(binding.pin, against, {e.path for _, e in planned})
+        if against != binding.pin:
+            self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} to {against[:12]}")
+        try:
+            gone = drift.expect_searches(snapshot, binding.store, binding.pin,
+                                         self._quotes_pinned_at(binding, against, planned))
+        except RepoError:
+            gone = 0  # an object the clone lacks: each classification says which
+        if gone:
+            self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
+                           f"quotation(s) no longer in their files")
+
+    def _quotes_pinned_at(self, binding: Binding, against: str, planned):
+        """``(evidence, quote text)`` of the pin's planned evidence: quotations as written,
+        cited lines as recorded at the pin (only in files changed since)."""
+        changed = None
+        for report, evidence in planned:
+            if evidence.kind is EvidenceKind.QUOTE:
+                yield evidence, evidence.text or ""
+                continue
+            if evidence.kind is not EvidenceKind.LINES:
+                continue
+            if changed is None:
+                changed = binding.store.changed_paths(binding.pin, "HEAD" if against == AGAINST_WORKTREE else against)
+            if evidence.path in changed or against == AGAINST_WORKTREE:
+                pin = self._pins.result(report, evidence)
+                if pin.ok and (pin.recorded_text or "").strip():
+                    yield evidence, pin.recorded_text
+
+    def _ahead(self, binding: Binding, evidence: Evidence, against: str) -> drift.DriftResult | None:
+        """Evidence missing at its pin that holds at the against-revision (see :func:`.drift.ahead`)."""
+        if against == binding.pin or evidence.kind is EvidenceKind.SYMBOL:
+            return None
+        start = time.perf_counter()
+        try:
+            return drift.ahead(evidence, binding.store.snapshot(against))
+        except RepoError:
+            raise _Unkept(None) from None  # the pin item already says what is wrong
+        finally:
+            self._timing.add("drift", time.perf_counter() - start)
+
+    def _key(self, binding: Binding, evidence: Evidence) -> str | None:
+        """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
+        if not self._results.enabled:
+            return None
+        against = self._bindings.against_or_none(binding)
+        if against is None or against == AGAINST_WORKTREE:
+            return None  # the working tree has no id that says it did not change
+        return self._results.key("drift", binding.pin, against, self._pins.evidence_key(evidence),
+                                 self._options.want_symbols, self._options.max_file_bytes,
+                                 sorted(self._reports_inside(binding.store)))
+
+    def _reports_inside(self, store: GitStore) -> frozenset[str]:
+        """The loaded reports that lie in ``store``'s working tree, as repository paths."""
+        found = self._inside.get(store.path)
+        if found is None:
+            root = store.path.resolve()
+            inside = set()
+            for path in self._reports.paths:
+                try:
+                    inside.add(Path(path).resolve().relative_to(root).as_posix())
+                except ValueError:
+                    continue
+            found = self._inside[store.path] = frozenset(inside)
+        return found
+
+    def release(self) -> None:
+        self._done.clear()

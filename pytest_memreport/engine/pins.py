@@ -1,0 +1,195 @@
+"""Evidence checked at its pin, a pin at a time.
+
+The first check at a (repository, pin) pair checks every planned piece of evidence at
+that pin (:mod:`.plan`): their files are read in one ``cat-file`` batch, and the
+quotations missing there are announced together, so that the search for where the
+pinned tree holds them instead asks ``git grep`` once, not once per quotation.
+Results that depend on an object git could not read are used, never kept.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ..checks import drift, symbolrefs, verify
+from ..dialects.tables import INLINE_QUOTATION, LOOSE_QUOTATION
+from ..gitstore import RepoError
+from ..model import Evidence, EvidenceKind, Report
+from ..options import RunOptions
+from ..resultcache import ResultCache, evidence_key
+from .bindings import Binding, Bindings
+from .paths import PathResolver
+from .plan import Plan
+from .timing import Timing
+
+#: what a check that raised leaves in a batch: its own item checks it again, and says why
+_RAISED = object()
+
+
+class PinChecks:
+    """Every piece of evidence checked once at its pin (per process, and across runs
+    through the result cache)."""
+
+    def __init__(self, options: RunOptions, bindings: Bindings, paths: PathResolver, plan: Plan,
+                 results: ResultCache, timing: Timing) -> None:
+        self._options = options
+        self._bindings = bindings
+        self._paths = paths
+        self._plan = plan
+        self._results = results
+        self._timing = timing
+        self._done: dict[tuple[str, Evidence], verify.PinResult] = {}
+        self._batched: set = set()
+        self._keys: dict[tuple, str | None] = {}
+        self._evidence_keys: dict[Evidence, str] = {}
+
+    def result(self, report: Report, evidence: Evidence) -> verify.PinResult:
+        """The evidence checked at its pin."""
+        key = (report.path, evidence)
+        found = self._done.get(key)
+        if found is not None:
+            return found
+        binding = self._bindings.binding(report, evidence.source, evidence.pin)
+        if binding.checkable and (binding.store.path, binding.pin) not in self._batched:
+            self.check_pin(binding)
+            found = self._done.get(key)
+            if found is not None:
+                return found
+        result, keep = self._first_look(report, evidence, binding)
+        if result is None:
+            snapshot = binding.store.snapshot(binding.pin)
+            start = time.perf_counter()
+            result = self._check(evidence, binding, snapshot)
+            if self._searches(evidence, result):
+                drift.search.expect_missing(snapshot, [evidence])
+                result = drift.search.with_found_instead(evidence, snapshot, result)
+            self._timing.add("matching", time.perf_counter() - start)
+            keep = result.status != verify.UNREADABLE
+        return self._finish(report, evidence, binding, result, keep)
+
+    def check_pin(self, binding: Binding) -> None:
+        """Check every planned piece of evidence at ``binding``'s pin, in one batch."""
+        self._batched.add((binding.store.path, binding.pin))
+        todo: list[tuple[Report, Evidence]] = []
+        for report, evidence in self._plan.at_pin(binding):
+            if (report.path, evidence) in self._done:
+                continue
+            result, keep = self._first_look(report, evidence, binding)
+            if result is None:
+                todo.append((report, evidence))
+            else:
+                self._finish(report, evidence, binding, result, keep)
+        if not todo:
+            return
+        start = time.perf_counter()
+        snapshot = binding.store.snapshot(binding.pin)
+        snapshot.prefetch(e.path for _, e in todo if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
+        checked = []
+        for report, evidence in todo:
+            try:
+                checked.append((report, evidence, self._check(evidence, binding, snapshot)))
+            except Exception:  # noqa: BLE001 - its own item checks it again and says why
+                continue
+        missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
+        if missing:
+            drift.search.expect_missing(snapshot, missing)
+        for report, evidence, result in checked:
+            if self._searches(evidence, result):
+                result = drift.search.with_found_instead(evidence, snapshot, result)
+            self._finish(report, evidence, binding, result, result.status != verify.UNREADABLE)
+        self._timing.add("matching", time.perf_counter() - start)
+
+    def _first_look(self, report: Report, evidence: Evidence,
+                    binding: Binding) -> tuple[verify.PinResult | None, bool]:
+        """A result known without reading the tree: the pin is missing, the path is
+        ambiguous, or the result cache has it. ``(None, _)`` when it must be checked."""
+        if binding.pin is None:
+            return verify.PinResult(verify.COMMIT_MISSING, binding.stated_pin or "", evidence.path,
+                                    message=binding.problem or ""), False
+        ambiguous = self._paths.ambiguous.get((report.path, evidence))
+        if ambiguous:
+            shown = ", ".join(ambiguous[:10]) + (f" and {len(ambiguous) - 10} more" if len(ambiguous) > 10 else "")
+            return verify.PinResult(
+                verify.AMBIGUOUS, binding.pin, evidence.path,
+                message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
+            ), False
+        kept = self._results.get(self.key(binding, evidence), ResultCache.MISS)
+        if kept is not ResultCache.MISS:
+            return kept, False
+        return None, False
+
+    def _check(self, evidence: Evidence, binding: Binding, snapshot) -> verify.PinResult:
+        """The evidence checked in ``snapshot`` (a missing or corrupt object: unreadable)."""
+        try:
+            if evidence.kind is EvidenceKind.SYMBOL:
+                return symbolrefs.at_pin(evidence, snapshot)
+            result = verify.check_at_pin(evidence, snapshot, with_symbol=self._options.want_symbols)
+            if result.status == verify.MISSING and evidence.label in (INLINE_QUOTATION, LOOSE_QUOTATION):
+                result = self._adapted_initial(evidence, snapshot, result)
+            return result
+        except RepoError as exc:
+            return verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
+
+    def _adapted_initial(self, evidence: Evidence, snapshot, missing: verify.PinResult) -> verify.PinResult:
+        """An inline quotation whose first letter was adapted to the sentence around it
+        (``the "current estimate ..." reading`` of ``Current estimate ...``) is found; any
+        other difference of case still is not."""
+        text = evidence.text or ""
+        if not text[:1].isalpha():
+            return missing
+        variant = replace(evidence, text=text[0].swapcase() + text[1:])
+        found = verify.check_at_pin(variant, snapshot, with_symbol=self._options.want_symbols)
+        if not found.ok:
+            return missing
+        return replace(found, note="the quotation's first letter is capitalised differently in the file")
+
+    @staticmethod
+    def _searches(evidence: Evidence, result: verify.PinResult) -> bool:
+        """Whether a failure says where the pinned tree holds the quotation instead (a
+        loose one that is not there is no quotation: nothing to search for)."""
+        return (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
+                and evidence.label != LOOSE_QUOTATION)
+
+    def _finish(self, report: Report, evidence: Evidence, binding: Binding, result: verify.PinResult,
+                keep: bool) -> verify.PinResult:
+        if keep:
+            self._results.put(self.key(binding, evidence), result)
+        result = self._noted(report, evidence, result)
+        self._done[(report.path, evidence)] = result
+        return result
+
+    def _noted(self, report: Report, evidence: Evidence, result: verify.PinResult) -> verify.PinResult:
+        """``result`` with what this run adds to its note: the source register naming a
+        missing file, and the path a loosely written one was read as."""
+        if result.status == verify.FILE_MISSING and evidence.source:
+            source = report.source(evidence.source)
+            if source is not None and source.registered and evidence.label != "source register":
+                where = f"{source.file or report.path}:{source.line}"
+                registered = f"the source register names it for {source.id} at {where}"
+                result = replace(result, note=f"{result.note}; {registered}" if result.note else registered)
+        mapped = self._paths.mapped.get((report.path, evidence))
+        if mapped is not None:  # say which path a loosely written one was read as (-v, failures)
+            result = replace(result, note=f"{result.note}; {mapped}" if result.note else mapped)
+        return result
+
+    # -- keys of the result cache ------------------------------------------------------
+    def key(self, binding: Binding, evidence: Evidence) -> str | None:
+        if not self._results.enabled:
+            return None  # no result cache (-p no:cacheprovider): nothing to key
+        memo = (binding.store.path if binding.store is not None else None, binding.pin, evidence)
+        if memo not in self._keys:
+            self._keys[memo] = self._results.key("pin", binding.pin, self.evidence_key(evidence),
+                                                 self._options.want_symbols, self._options.max_file_bytes)
+        return self._keys[memo]
+
+    def evidence_key(self, evidence: Evidence) -> str:
+        found = self._evidence_keys.get(evidence)
+        if found is None:
+            found = self._evidence_keys[evidence] = evidence_key(evidence)
+        return found
+
+    def release(self) -> None:
+        self._done.clear()
+        self._keys.clear()
+        self._evidence_keys.clear()

@@ -1,0 +1,68 @@
+"""What the run checks, grouped by what git is asked once for: the evidence of each
+(repository, pin) pair.
+
+The plugin tells the plan which evidence the selected items check once collection
+is done (``-k`` on one record of a large knowledge base reads that record's files
+only); without that (the engine driven directly), every loaded report's quotations
+and cited lines are planned.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable
+
+from ..model import Evidence, EvidenceKind, Report
+from .bindings import Binding, Bindings
+from .reports import ReportSet
+
+#: the evidence checked in batches at its pin when no selection is known
+_BATCHED_KINDS = (EvidenceKind.QUOTE, EvidenceKind.LINES)
+
+PinKey = tuple  # (repository path, pin sha)
+
+
+class Plan:
+    """The run's evidence by (repository, pin), grouped once."""
+
+    def __init__(self, reports: ReportSet, bindings: Bindings) -> None:
+        self._reports = reports
+        self._bindings = bindings
+        self._scheduled: list[tuple[Report, Evidence]] | None = None
+        self._by_pin: dict[PinKey, list[tuple[Report, Evidence]]] | None = None
+        self._pin_bindings: dict[PinKey, Binding] = {}
+
+    def schedule(self, pairs: Iterable[tuple[Report, Evidence]]) -> None:
+        """The evidence the selected items check (``(report, evidence)``)."""
+        self._scheduled = list(dict.fromkeys(pairs))
+        self._by_pin = None
+
+    @property
+    def scheduled(self) -> list[tuple[Report, Evidence]]:
+        if self._scheduled is not None:
+            return self._scheduled
+        # A loosely written path is checked once resolved (the engine's ``checkable``), under
+        # another identity: checking it as written would be work no item asks for.
+        return [(report, evidence) for report in self._reports.loaded() for evidence in report.all_evidence()
+                if evidence.kind in _BATCHED_KINDS and evidence.lookup is None]
+
+    def pins(self) -> dict[PinKey, list[tuple[Report, Evidence]]]:
+        """The scheduled evidence by ``(repository path, pin)``, bindings resolved once each."""
+        if self._by_pin is None:
+            grouped: dict[PinKey, list[tuple[Report, Evidence]]] = defaultdict(list)
+            for report, evidence in self.scheduled:
+                binding = self._bindings.binding(report, evidence.source, evidence.pin)
+                if binding.checkable:
+                    key = (binding.store.path, binding.pin)
+                    grouped[key].append((report, evidence))
+                    self._pin_bindings.setdefault(key, binding)
+            self._by_pin = dict(grouped)
+        return self._by_pin
+
+    def pin_bindings(self) -> list[Binding]:
+        """One binding per planned (repository, pin) pair."""
+        return [self._pin_bindings[key] for key in self.pins()]
+
+    def at_pin(self, binding: Binding) -> list[tuple[Report, Evidence]]:
+        """``(report, evidence)`` checked in ``binding``'s repository at its pin."""
+        return self.pins().get((binding.store.path, binding.pin), [])

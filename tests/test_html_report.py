@@ -1,0 +1,260 @@
+"""The HTML site (``--memreport-html``), generated for a knowledge base of twelve reports in
+three dialects and opened in a real headless browser (Chromium from the distribution).
+
+The browser's DOM dump is what a person's browser shows after the page's own script ran;
+its screenshot is checked for a visible table. ``.ci/run`` installs Chromium.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pytest_memreport.outputs import html as site
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (.ci/run installs it)")
+
+STORE_PY = textwrap.dedent("""\
+    LIMIT = 200
+
+
+    def keep(entries):
+        return entries[-LIMIT:]
+
+
+    def drop(entries):
+        return []
+    """)
+QUEUE_PY = "class Queue:\n    def push(self, item):\n        self.items.append(item)\n"
+HOSTILE = "<script>document.title='pwned'</script>"
+
+
+def record_report(pin: str, quote: str, name: str) -> str:
+    return textwrap.dedent(f"""\
+        {name} memory report
+
+        Boundary and evidence
+
+        The target is the store at SRC-1 commit {pin}.
+
+        Operative objects
+
+        MEM-OBJ-{name}
+
+        Label: {name}
+
+        The store keeps the newest entries. SRC-1: pkg/store.py.
+
+        {quote} --- pkg/store.py:4-5
+        """)
+
+
+def review_report(pin: str, path: str, lines: str, quote: str, title: str) -> str:
+    start, end = lines.split("-")
+    return textwrap.dedent(f"""\
+        # {title}
+
+        **Repository:** https://github.com/acme/store
+        **Reviewed commit:** [{pin}](https://github.com/acme/store/commit/{pin})
+
+        ## Findings
+
+        The code lives in [{path}](https://github.com/acme/store/blob/{pin}/{path}#L{start}-L{end}).
+
+        > {quote}
+        > --- [{path}](https://github.com/acme/store/blob/{pin}/{path}#L{start}-L{end})
+        """)
+
+
+def run_report(pin: str, anchor: str, title: str) -> str:
+    return textwrap.dedent(f"""\
+        # Analysis run: {title}
+
+        **Revision:** `{pin}`
+
+        ## Source register
+
+        | Source | Repository | Revision | Path |
+        | --- | --- | --- | --- |
+        | SRC-01 | https://github.com/acme/store | `{pin}` | |
+
+        ## Objects
+
+        | ID | Label | Anchors | Status |
+        | --- | --- | --- | --- |
+        | OBJ-1 | {title} | `{anchor}` | implementation conclusion status: afforded. |
+        """)
+
+
+@pytest.fixture
+def knowledge_base(pytester, make_repo):
+    """Twelve reports, four per dialect; the store's `keep` is rewritten after the pin
+    (breaking what cites it) and the queue moves to another folder."""
+    repo = make_repo("store")
+    pin = repo.commit({"pkg/store.py": STORE_PY, "pkg/queue.py": QUEUE_PY}, "the store and its queue")
+    repo.move("pkg/queue.py", "lib/queue.py")
+    repo.commit(message="Move the queue to lib")
+    repo.commit({"pkg/store.py": STORE_PY.replace("return entries[-LIMIT:]", "return sorted(entries)[:LIMIT]")},
+                "Keep the smallest entries instead")
+    kb = pytester.path / "kb"
+    reports = {
+        "records/fresh-one.md": record_report(pin, "LIMIT = 200", "FreshOne").replace("pkg/store.py:4-5",
+                                                                                    "pkg/store.py:1"),
+        "records/fresh-two.md": record_report(pin, "def keep(entries):", "FreshTwo"),
+        "records/stale-one.md": record_report(pin, "return entries[-LIMIT:]", "StaleOne"),
+        "records/hostile.md": record_report(pin, HOSTILE, "Hostile"),
+        "reviews/fresh-a.md": review_report(pin, "pkg/store.py", "8-9", "def drop(entries):", "Drop review"),
+        "reviews/fresh-b.md": review_report(pin, "pkg/store.py", "1-1", "LIMIT = 200", "Limit review"),
+        "reviews/stale-a.md": review_report(pin, "pkg/store.py", "4-5", "return entries[-LIMIT:]", "Keep review"),
+        "reviews/moved-a.md": review_report(pin, "pkg/queue.py", "2-3", "self.items.append(item)", "Queue review"),
+        "runs/one/result.md": run_report(pin, "pkg/store.py:1", "Limit"),
+        "runs/two/result.md": run_report(pin, "pkg/store.py:4-5", "Keep"),
+        "runs/three/result.md": run_report(pin, "pkg/queue.py:2-3", "Queue"),
+        "runs/four/result.md": run_report(pin, "pkg/store.py:8-9", "Drop"),
+    }
+    for name, text in reports.items():
+        (kb / name).parent.mkdir(parents=True, exist_ok=True)
+        (kb / name).write_text(text, encoding="utf-8")
+    return repo, pin, kb, sorted(reports)
+
+
+def build_site(pytester, repo, kb, *args):
+    out = pytester.path / "site"
+    result = pytester.runpytest_subprocess(
+        "--memreport", str(kb), "--memreport-repo", f"acme/store={repo.path}", "--memreport-repo", str(repo.path),
+        "--memreport-html", str(out), "-p", "no:cacheprovider", *args)
+    assert f"wrote the HTML report to {out / 'index.html'}" in result.stdout.str(), result.stdout.str()[-3000:]
+    return out, result
+
+
+def dom(page: Path, fragment: str = "") -> str:
+    """The page's DOM after its script ran, as the browser holds it."""
+    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                           page.as_uri() + fragment], capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout
+
+
+class Rows(html.parser.HTMLParser):
+    """The index's rows as the DOM has them: (report, state, hidden)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "tr" and "data-state" in attrs:
+            self.rows.append({"state": attrs["data-state"], "hidden": "hidden" in attrs, "cells": []})
+        elif tag == "td" and self.rows:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None:
+            self.rows[-1]["cells"].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def index_rows(text: str) -> list[dict]:
+    parser = Rows()
+    parser.feed(text)
+    return parser.rows
+
+
+@needs_browser
+def test_the_index_lists_every_report_with_its_state_and_filters(pytester, knowledge_base):
+    repo, pin, kb, names = knowledge_base
+    out, result = build_site(pytester, repo, kb)
+    rows = index_rows(dom(out / "index.html"))
+    by_report = {row["cells"][0]: row for row in rows}
+    assert sorted(by_report) == sorted(f"kb/{name}" for name in names)
+    stale = {name for name, row in by_report.items() if row["state"] == "stale"}
+    assert {"kb/records/stale-one.md", "kb/reviews/stale-a.md", "kb/runs/two/result.md"} <= stale
+    assert by_report["kb/records/fresh-one.md"]["state"] == "fresh"
+    assert by_report["kb/reviews/fresh-b.md"]["state"] == "fresh"
+    # sorted by staleness: every stale report comes before every fresh one
+    states = [row["state"] for row in rows]
+    assert states.index("fresh") > max(i for i, s in enumerate(states) if s == "stale")
+    # the filter, set from the address as a person would pick it, hides the others
+    filtered = index_rows(dom(out / "index.html", "#state=stale"))
+    assert {row["cells"][0] for row in filtered if not row["hidden"]} == stale
+    assert all(row["hidden"] for row in filtered if row["state"] != "stale")
+
+
+@needs_browser
+def test_a_stale_reports_page_shows_both_sides_and_the_breaking_commit(pytester, knowledge_base):
+    repo, pin, kb, _ = knowledge_base
+    out, _ = build_site(pytester, repo, kb)
+    page = dom(out / site.page_name("kb/reviews/stale-a.md"))
+    assert "return entries[-LIMIT:]" in page  # the cited lines at the pin
+    assert "sorted(entries)[:LIMIT]" in page  # and at the against-revision
+    assert "<del>" in page and "<ins>" in page  # the difference marked
+    assert "Keep the smallest entries instead" in page  # the commit that broke it
+    breaking = repo.repo.head.commit.hexsha[:12]
+    assert breaking in page
+    moved = dom(out / site.page_name("kb/reviews/moved-a.md"))
+    assert "went to <code>lib/queue.py</code>" in moved
+
+
+@needs_browser
+def test_hostile_text_renders_as_text(pytester, knowledge_base):
+    repo, pin, kb, _ = knowledge_base
+    out, _ = build_site(pytester, repo, kb)
+    page = dom(out / site.page_name("kb/records/hostile.md"))
+    assert "<title>memreport: kb/records/hostile.md</title>" in page  # the quotation's script never ran
+    assert "&lt;script&gt;document.title='pwned'&lt;/script&gt;" in page
+    assert "<script>document.title" not in page
+
+
+@needs_browser
+def test_a_screenshot_of_the_index_shows_the_table(pytester, knowledge_base):
+    png = pytest.importorskip("PIL.Image", reason="Pillow is in the test extra")
+    repo, pin, kb, _ = knowledge_base
+    out, _ = build_site(pytester, repo, kb)
+    shot = pytester.path / "index.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,900",
+                    f"--screenshot={shot}", (out / "index.html").as_uri()], capture_output=True, timeout=120,
+                   check=True)
+    image = png.open(shot).convert("RGB")
+    assert image.size == (1200, 900)
+    colours = image.getcolors(maxcolors=1_000_000)
+    assert colours is not None and len(colours) > 20  # not blank
+    # the table's rows are drawn: the stale state's red text appears in the upper half
+    upper = image.crop((0, 0, 1200, 450))
+    reds = sum(count for count, (r, g, b) in upper.getcolors(maxcolors=1_000_000) if r > 150 and g < 80 and b < 80)
+    assert reds > 50
+
+
+def test_the_site_replaces_only_a_folder_it_wrote(tmp_path):
+    """A folder holding anything else is refused before the run; its own site is replaced whole."""
+    from pytest_memreport.outputs.files import OutputError
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "keep.txt").write_text("mine")
+    with pytest.raises(OutputError, match="holds files this plugin did not write"):
+        site.prepare_site("--memreport-html", project)
+    target = site.prepare_site("--memreport-html", tmp_path / "site")
+    site.write_site(target, {"index.html": "one", site.MARKER: "x", "old.html": "gone"})
+    site.prepare_site("--memreport-html", target)  # its own: accepted
+    site.write_site(target, {"index.html": "two", site.MARKER: "x"})
+    assert sorted(p.name for p in target.iterdir()) == sorted(["index.html", site.MARKER])
+    assert (target / "index.html").read_text() == "two"
+
+
+def test_side_by_side_marks_lines_and_characters():
+    old, new = site.side_by_side(["a = 1", "keep <b>", "same"], ["a = 2", "same", "added"])
+    assert old.split("\n")[0] == "a = <del>1</del>"
+    assert new.split("\n")[0] == "a = <ins>2</ins>"
+    assert "<del>keep &lt;b&gt;</del>" in old
+    assert "<ins>added</ins>" in new
