@@ -41,7 +41,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
 
     Every output file is checked here, before any item runs: a path that cannot be
     written is a usage error of one line naming its option."""
-    outputs = {} if hasattr(config, "workerinput") else output_files(config)
+    outputs = {} if hasattr(config, "workerinput") else output_files(
+        config, files.run_inputs(paths, options.claims, config.inipath))
     engine = Engine(options)
     engine.loaded_paths = paths
     # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
@@ -146,8 +147,9 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return int.from_bytes(digest[:8], "big") % n == k - 1
 
 
-def output_files(config: pytest.Config) -> dict[str, files.OutputFile]:
-    """The run's output files by kind, each checked (raises :class:`pytest.UsageError`)."""
+def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile]:
+    """The run's output files by kind, each checked, and none on a file the run ``reads``
+    or on another's (raises :class:`pytest.UsageError`)."""
     wanted = []
     for kind, option, what in (("json", "memreport_json", "JSON"), ("sarif", "memreport_sarif", "SARIF")):
         value = config.getoption(option)
@@ -160,6 +162,7 @@ def output_files(config: pytest.Config) -> dict[str, files.OutputFile]:
     try:
         for kind, option, value, what, append in wanted:
             out[kind] = files.prepare(option, value, what, append=append)
+        files.check_apart(list(out.values()), list(reads))
     except files.OutputError as exc:
         raise pytest.UsageError(str(exc)) from None
     return out
