@@ -110,3 +110,106 @@ def test_check_apart_compares_new_names_by_their_folder(tmp_path):
     other = files.prepare("--memreport-sarif", tmp_path / "a" / "X.json", "SARIF")
     files.check_apart([first, other], [])  # a folder that tells case apart: two files
     assert not list((tmp_path / "a").iterdir())
+
+
+# ---------------------------------------------------------------- 7: a rewritten file stays its owner's
+
+OTHER_UID, OTHER_GID = 4242, 4343  # a user and a group this machine need not know
+
+needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                                reason="giving a file to another user takes root")
+
+
+def owner(path: Path) -> tuple[int, int, int]:
+    st = path.stat()
+    return st.st_uid, st.st_gid, stat_mode(st)
+
+
+def stat_mode(st) -> int:
+    return st.st_mode & 0o7777
+
+
+@needs_root
+def test_a_report_of_another_user_rewritten_by_root_keeps_owner_group_and_mode(pytester, make_repo):
+    from test_repin_review import FILES, HEADER, ENGINE_RS, LIMITS_RS, review_text
+
+    repo = make_repo("widget")
+    first = repo.commit(FILES, "initial")
+    pin = repo.commit({"src/core/limits.rs": LIMITS_RS + "pub const JITTER: bool = true;\n"}, "jitter")
+    repo.commit({"src/core/engine.rs": HEADER + ENGINE_RS}, "document the engine")
+    report = pytester.path / "widget.md"
+    report.write_text(review_text(pin, first), encoding="utf-8")
+    os.chown(report, OTHER_UID, OTHER_GID)
+    report.chmod(0o640)
+    before = report.read_bytes()
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(report),
+                                f"--memreport-repo=acme/widget={repo.path}", "--memreport-repin=HEAD",
+                                "--memreport-write")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:]
+    assert report.read_bytes() != before  # re-pinned: the file was replaced
+    assert owner(report) == (OTHER_UID, OTHER_GID, 0o640)
+
+
+@needs_root
+def test_apply_edits_keeps_owner_group_and_set_id_bits(tmp_path):
+    from pytest_memreport.outputs.writeback import Edit, apply_edits
+
+    report = tmp_path / "notes.md"
+    report.write_bytes(b"status: open\n")
+    os.chown(report, OTHER_UID, OTHER_GID)
+    report.chmod(0o2664)  # a set-group-ID bit, which a change of owner would clear if set first
+    assert apply_edits(report, b"status: open\n", [Edit(8, 12, "done", "status")])
+    assert report.read_bytes() == b"status: done\n"
+    assert owner(report) == (OTHER_UID, OTHER_GID, 0o2664)
+
+
+@needs_root
+def test_an_output_of_another_user_replaced_by_root_keeps_owner_group_and_mode(tmp_path):
+    out = tmp_path / "results.json"
+    out.write_text("{}\n")
+    os.chown(out, OTHER_UID, OTHER_GID)
+    out.chmod(0o604)
+    files.write_output(files.prepare("--memreport-json", out, "JSON"), '{"schema": "memreport/1"}\n')
+    assert out.read_text() == '{"schema": "memreport/1"}\n'
+    assert owner(out) == (OTHER_UID, OTHER_GID, 0o604)
+
+
+NOT_OWNER = """
+import os, sys
+from pathlib import Path
+from pytest_memreport.outputs import files, writeback  # before: the interpreter may be root's alone
+os.setgid(65534); os.setuid(65534)
+report, out = Path(sys.argv[1]), Path(sys.argv[2])
+try:
+    writeback.apply_edits(report, report.read_bytes(), [writeback.Edit(0, 1, "S", "status")])
+except writeback.WritebackError as exc:
+    print("write-back:", exc)
+try:
+    files.prepare("--memreport-json", out, "JSON")
+except files.OutputError as exc:
+    print("output:", exc)
+"""
+
+
+@needs_root
+def test_a_user_who_cannot_give_a_file_back_is_refused_before_anything_is_written(tmp_path):
+    import tempfile
+
+    shared = Path(tempfile.mkdtemp(prefix="memreport-shared-"))  # a folder every user may reach
+    try:
+        shared.chmod(0o777)
+        report, out = shared / "notes.md", shared / "out.json"
+        for path in (report, out):
+            path.write_text("status: open\n")
+            os.chown(path, OTHER_UID, OTHER_GID)
+            path.chmod(0o666)  # anyone may write it in place, yet a replaced file would be the writer's
+        done = subprocess.run([sys.executable, "-c", NOT_OWNER, str(report), str(out)], capture_output=True,
+                              text=True, env=dict(os.environ, PYTHONPATH=SRC), timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert f"write-back: {report} belongs to another user (uid {OTHER_UID})" in done.stdout
+        assert f"output: --memreport-json {out}: belongs to another user (uid {OTHER_UID})" in done.stdout
+        assert report.read_text() == out.read_text() == "status: open\n"
+        assert owner(report) == owner(out) == (OTHER_UID, OTHER_GID, 0o666)
+        assert sorted(p.name for p in shared.iterdir()) == ["notes.md", "out.json"]
+    finally:
+        shutil.rmtree(shared)
