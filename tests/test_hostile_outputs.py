@@ -213,3 +213,94 @@ def test_a_user_who_cannot_give_a_file_back_is_refused_before_anything_is_writte
         assert sorted(p.name for p in shared.iterdir()) == ["notes.md", "out.json"]
     finally:
         shutil.rmtree(shared)
+
+
+# ---------------------------------------------------------------- 8: commands resume however a run ends
+
+WAITING_TEST = """
+import time
+from pathlib import Path
+
+def test_waits_for_a_signal():
+    Path("started").write_text("started")
+    time.sleep(120)
+"""
+
+PREVIOUS_HANDLER = """
+import os
+import signal
+from pathlib import Path
+
+def mine(signum, frame):
+    Path("previous-ran").write_text(str(signum))
+    os._exit(70)
+
+signal.signal(signal.SIGTERM, mine)
+"""
+
+
+def run_until_signal(pytester, base, signum: int) -> tuple[int, list[str]]:
+    """A GitHub Actions run as users start it, ended by ``signum`` while a test runs."""
+    pytester.makepyfile(test_waiting=WAITING_TEST)
+    env = dict(os.environ, PYTHONPATH=SRC, GITHUB_ACTIONS="true")
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *base.args("test_waiting.py")],
+                            cwd=pytester.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 240
+        while not (pytester.path / "started").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read().decode(errors="replace")
+            time.sleep(0.05)
+        proc.send_signal(signum)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, out.decode("utf-8", "replace").splitlines()
+
+
+def assert_resumed(lines: list[str]) -> None:
+    stops = [i for i, line in enumerate(lines) if line.startswith("::stop-commands::")]
+    assert stops, lines
+    token = lines[stops[-1]].split("::")[2]
+    assert f"::{token}::" in lines[stops[-1]:], lines[-20:]
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_run_ended_by_a_signal_resumes_commands_and_ends_by_that_signal(pytester, base, name):
+    signum = getattr(signal, name, None)
+    if signum is None:
+        pytest.skip(f"no {name} here")
+    code, lines = run_until_signal(pytester, base, signum)
+    assert_resumed(lines)
+    assert code == -signum  # the signal's own ending: the default handler was given back and ran
+
+
+def test_a_handler_set_before_the_run_is_given_the_signal_after_commands_resume(pytester, base):
+    pytester.makeconftest(PREVIOUS_HANDLER)
+    code, lines = run_until_signal(pytester, base, signal.SIGTERM)
+    assert_resumed(lines)
+    assert code == 70 and (pytester.path / "previous-ran").read_text() == str(int(signal.SIGTERM))
+
+
+def test_the_signal_handlers_are_ours_only_while_the_run_lasts(pytester, base, monkeypatch):
+    def mine(signum, frame):  # pragma: no cover - never called
+        pass
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    signal.signal(signal.SIGTERM, mine)
+    try:
+        monkeypatch.setenv("GITHUB_ACTIONS", "true")
+        pytester.makepyfile(test_seen="""
+            import signal
+            def test_seen():
+                assert getattr(signal.getsignal(signal.SIGTERM), "__name__", "") == "_on_signal"
+                assert getattr(signal.getsignal(signal.SIGHUP), "__name__", "") == "_on_signal"
+        """)
+        result = pytester.runpytest(*base.args("test_seen.py", "-rA"))
+        result.stdout.fnmatch_lines(["PASSED test_seen.py::test_seen"])
+        assert signal.getsignal(signal.SIGTERM) is mine
+        assert signal.getsignal(signal.SIGHUP) is before[signal.SIGHUP]
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)

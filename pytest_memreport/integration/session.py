@@ -208,6 +208,7 @@ class MemreportSession:
             # Nothing pytest prints (a file name, a target's source line) is read as a
             # workflow command until the annotations are printed (see outputs.annotations).
             self._write_raw(self.guard.stop())
+            self.config.add_cleanup(self._end_guard)  # however the run ends
         if self.is_worker:
             return
         check_against(self.engine)
@@ -469,6 +470,15 @@ class MemreportSession:
             for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
                 self._write_raw(line)
         self._freeze_for_exit()
+
+    def _end_guard(self) -> None:
+        """Commands resumed (when an unconfigure hook failed before ours did it) and the
+        guard's signal handlers given back."""
+        try:
+            if self.guard.stopped:
+                self._write_raw(self.guard.resume())
+        finally:
+            self.guard.release()
 
     def _freeze_for_exit(self) -> None:
         """pytest's last cleanups run five full garbage collections (finalizers of garbage
