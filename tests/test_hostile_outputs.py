@@ -4,6 +4,7 @@ file names that are not URIs in SARIF, and previews of names ``patch`` reads apa
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -227,6 +228,7 @@ def test_waits_for_a_signal():
 """
 
 PREVIOUS_HANDLER = """
+import json
 import os
 import signal
 from pathlib import Path
@@ -304,3 +306,35 @@ def test_the_signal_handlers_are_ours_only_while_the_run_lasts(pytester, base, m
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+
+
+# ---------------------------------------------------------------- 9: SARIF URIs are URIs
+
+def test_a_report_name_with_uri_characters_is_percent_encoded_in_sarif(pytester, make_repo):
+    from rfc3986_validator import validate_rfc3986
+    from test_sarif import VALIDATOR
+
+    folder = pytester.mkdir("sub dir")
+    base = build(pytester, make_repo, name="sub dir/notes#2 draft%41.md")
+    out = pytester.path / "out.sarif"
+    pytester.runpytest(*base.args(f"--memreport-sarif={out}"))
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert not [e.message for e in VALIDATOR.iter_errors(data)]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in data["runs"][0]["results"]}
+    assert uris == {"sub%20dir/notes%232%20draft%2541.md"}
+    assert validate_rfc3986(uris.pop(), rule="URI_reference")
+    assert folder.is_dir()
+
+
+@pytest.mark.parametrize("name", ["a:b.md", "q?x=1.md", "100%.md", "#top.md", "caf\u0065\u0301 \U0001f600.md",
+                                  "sp ace/tab\there.md", "semi;colon,=&+$!'()*@[].md", "dir/../x.md"])
+def test_every_file_name_is_a_valid_relative_uri_that_decodes_back_to_it(name):
+    from urllib.parse import unquote
+
+    from rfc3986_validator import validate_rfc3986
+    from pytest_memreport.outputs.sarif import artifact_uri
+
+    uri = artifact_uri(name)
+    assert validate_rfc3986(uri, rule="URI_reference") and unquote(uri) == name
+    assert not set(":?#") & set(uri)  # all path: never a scheme, a query or a fragment
+    assert artifact_uri("/abs/" + name) == Path("/abs/" + name).as_uri()
