@@ -338,3 +338,69 @@ def test_every_file_name_is_a_valid_relative_uri_that_decodes_back_to_it(name):
     assert validate_rfc3986(uri, rule="URI_reference") and unquote(uri) == name
     assert not set(":?#") & set(uri)  # all path: never a scheme, a query or a fragment
     assert artifact_uri("/abs/" + name) == Path("/abs/" + name).as_uri()
+
+
+# ---------------------------------------------------------------- 10: previews patch and git apply can apply
+
+def previewed(tmp_path, make_repo, *names: str):
+    """Each report ``names`` (relative to the run folder ``run``) written twice, as a
+    re-pin previews it (``--memreport-diff``) and as it writes it (``--memreport-write``)."""
+    from test_repin_preview import cli
+    from test_repin_review import ENGINE_RS, FILES, HEADER, LIMITS_RS, review_text
+
+    if shutil.which("patch") is None or shutil.which("git") is None:
+        pytest.fail("GNU patch and git are needed to check the preview")
+    repo = make_repo("widget")
+    first = repo.commit(FILES, "initial")
+    pin = repo.commit({"src/core/limits.rs": LIMITS_RS + "pub const JITTER: bool = true;\n"}, "jitter")
+    repo.commit({"src/core/engine.rs": HEADER + ENGINE_RS}, "document the engine")
+    shown = {}
+    for mode in ("preview", "written"):
+        run = tmp_path / mode / "run"
+        args = []
+        for name in names:
+            (run / name).parent.mkdir(parents=True, exist_ok=True)
+            (run / name).write_text(review_text(pin, first), encoding="utf-8")
+            args += ["--memreport", name]
+        done = cli(run, *args, f"--memreport-repo=acme/widget={repo.path}", "--memreport-repin=HEAD",
+                   "--memreport-diff" if mode == "preview" else "--memreport-write")
+        assert done.returncode == 0, done.stdout.decode(errors="replace")[-3000:]
+        shown[mode] = done.stdout
+    return tmp_path / "preview" / "run", tmp_path / "written" / "run", shown["preview"]
+
+
+def applies(folder: Path, diff: bytes) -> None:
+    """``patch -p1`` and ``git apply`` both take ``diff`` in ``folder``; patch then applies it."""
+    checked = subprocess.run(["git", "apply", "--check", "-v"], cwd=folder, input=diff, capture_output=True,
+                             timeout=60)
+    assert checked.returncode == 0, checked.stderr.decode(errors="replace")
+    dry = subprocess.run(["patch", "-p1", "--binary", "--dry-run"], cwd=folder, input=diff, capture_output=True,
+                         timeout=60)
+    assert dry.returncode == 0, (dry.stdout + dry.stderr).decode(errors="replace")
+    done = subprocess.run(["patch", "-p1", "--binary", "-s"], cwd=folder, input=diff, capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, (done.stdout + done.stderr).decode(errors="replace")
+
+
+@pytest.mark.parametrize("name", ["sub/my report.md", 'odd/a "quoted" \\ name.md', "tab\tin name.md"])
+def test_a_preview_of_a_name_with_a_space_or_a_quote_applies_with_patch_and_git_apply(tmp_path, make_repo, name):
+    preview, written, diff = previewed(tmp_path, make_repo, name)
+    before = (preview / name).read_bytes()
+    applies(preview, diff)
+    assert (preview / name).read_bytes() == (written / name).read_bytes() != before
+
+
+def test_a_report_outside_the_run_folder_is_said_so_and_its_diff_applies_in_its_own_folder(tmp_path, make_repo):
+    preview, written, diff = previewed(tmp_path, make_repo, "inside.md", "../elsewhere/far away.md")
+    far = preview.parent / "elsewhere" / "far away.md"
+    note = (f"# memreport: {far} is outside the run folder {preview}, where patch -p1 and git apply cannot "
+            f"reach it; its diff, commented out below, applies in {far.parent}").encode()
+    assert note in diff.splitlines()
+    assert b"a//" not in diff and b"a/../" not in diff
+    before = far.read_bytes()
+    applies(preview, diff)  # the part it can reach: the report inside; the commented part is left alone
+    assert far.read_bytes() == before
+    assert (preview / "inside.md").read_bytes() == (written / "inside.md").read_bytes()
+    own = b"".join(line[2:] + b"\n" for line in diff.split(b"\n") if line.startswith(b"# ") and line != note)
+    applies(far.parent, own)
+    assert far.read_bytes() == (written.parent / "elsewhere" / "far away.md").read_bytes() != before
