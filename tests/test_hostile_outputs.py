@@ -404,3 +404,54 @@ def test_a_report_outside_the_run_folder_is_said_so_and_its_diff_applies_in_its_
     own = b"".join(line[2:] + b"\n" for line in diff.split(b"\n") if line.startswith(b"# ") and line != note)
     applies(far.parent, own)
     assert far.read_bytes() == (written.parent / "elsewhere" / "far away.md").read_bytes() != before
+
+
+LENIENT_HANDLER = """
+import signal
+from pathlib import Path
+
+def mine(signum, frame):
+    Path("previous-ran").write_text(str(signum))
+
+signal.signal(signal.SIGTERM, mine)
+"""
+
+WAITING_FOR_THE_HANDLER = """
+import time
+from pathlib import Path
+
+def test_waits_for_a_signal():
+    Path("started").write_text("started")
+    for _ in range(2400):
+        if Path("previous-ran").exists():
+            return
+        time.sleep(0.05)
+"""
+
+
+def test_a_handler_that_lets_the_run_go_on_gets_commands_stopped_again_until_the_annotations(pytester, base):
+    pytester.makeconftest(LENIENT_HANDLER)
+    pytester.makepyfile(test_waiting=WAITING_FOR_THE_HANDLER)
+    env = dict(os.environ, PYTHONPATH=SRC, GITHUB_ACTIONS="true")
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *base.args("test_waiting.py")],
+                            cwd=pytester.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 240
+        while not (pytester.path / "started").exists():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = out.decode("utf-8", "replace").splitlines()
+    assert proc.returncode == 1  # the run went on and ended as usual: the base's drift fails
+    token = next(line for line in lines if line.startswith("::stop-commands::")).split("::")[2]
+    marks = [line for line in lines if token in line]
+    # stopped, resumed for the signal, stopped again, resumed at the end for the annotations
+    assert marks == [f"::stop-commands::{token}", f"::{token}::", f"::stop-commands::{token}", f"::{token}::"]
+    last_resume = max(i for i, line in enumerate(lines) if line == f"::{token}::")
+    errors = [i for i, line in enumerate(lines) if line.startswith("::error ")]
+    assert errors and last_resume < min(errors)

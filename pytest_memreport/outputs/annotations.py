@@ -13,9 +13,11 @@ file can guess) and resumes it only to print the annotations.
 Commands stay stopped for the rest of the step unless the token is printed again, so
 every way a run ends resumes them: pytest's unconfigure and cleanups on a normal end, an
 error or Ctrl-C, and, for SIGTERM and SIGHUP (a cancelled job, a closed terminal), which
-end the process without them, a handler the guard holds only while commands are
-stopped: it prints the token, puts back the handlers it replaced exactly as they were,
-and raises the signal again, so the process ends as the signal would have ended it.
+end the process without them, a handler the guard holds only while the run lasts: it
+prints the token, then, when the signal's action was the default one, puts back the
+handlers it replaced exactly as they were and raises the signal again, so the process
+ends as the signal would have ended it; a handler set before the run is called instead,
+and when it lets the run go on, commands are stopped again.
 """
 
 from __future__ import annotations
@@ -131,9 +133,17 @@ class CommandGuard:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        self._stream = None
 
     def _watch(self, stream) -> None:
-        if self._previous or threading.current_thread() is not threading.main_thread():
+        if self._stream is not None:
+            return  # watching already (stopped again after a signal's handler let the run go on)
+        self._stream = stream
+        try:
+            self._fd = os.dup(stream.fileno())
+        except (AttributeError, OSError, ValueError):  # a stream with no descriptor (pytester's capture)
+            self._fd = None
+        if threading.current_thread() is not threading.main_thread():
             return  # handlers can only be set in the main thread
         for signum in ENDING_SIGNALS:
             previous = signal.getsignal(signum)
@@ -143,35 +153,41 @@ class CommandGuard:
                 continue
             self._previous[signum] = previous
             signal.signal(signum, self._on_signal)
-        self._stream = stream
-        try:
-            self._fd = os.dup(stream.fileno())
-        except (AttributeError, OSError, ValueError):  # a stream with no descriptor (pytester's capture)
-            self._fd = None
 
     def _on_signal(self, signum: int, frame) -> None:
-        """Resume commands, give the signal back to whoever had it, and raise it again."""
-        self._print_resume()
-        self.release()
-        # With the default handler back, the process ends by this signal (its exit status
-        # says so); a handler someone had set runs as it would have.
-        signal.raise_signal(signum)
+        """Resume commands, then let the signal do what it would have done without us."""
+        previous = self._previous.get(signum, signal.SIG_DFL)
+        was_stopped = self.stopped  # not when the run has resumed commands for its annotations
+        self._print(self.resume())
+        if not callable(previous):  # the default action (an ignored signal is never taken over)
+            self.release()
+            # With the default handler back, the process ends by this signal, and its exit
+            # status says so.
+            signal.raise_signal(signum)
+            return
+        try:
+            previous(signum, frame)  # the handler that was there first, as it would have run
+        finally:
+            if was_stopped:
+                # It let the run go on (or unwind through pytest, which resumes at its end):
+                # pytest prints on, so commands are stopped again.
+                self._print(self.stop(self._stream))
 
-    def _print_resume(self) -> None:
-        # Printed even when resume() ran already: the line may not be out yet, and a second
-        # one is an unknown command the runner ignores. Any error is swallowed: the signal
-        # may have interrupted a write to this very stream, which then refuses another.
-        line = f"\n::{self.token}::\n"
+    def _print(self, line: str) -> None:
+        """``line`` on a line of its own, from inside a signal handler.
+
+        Any error is swallowed: the signal may have interrupted a write to this very
+        stream, which then refuses another (a reentrant call of a buffered writer)."""
         try:
             self._stream.flush()  # what pytest printed before the signal comes first
         except Exception:  # noqa: BLE001 - see above
             pass
+        text = f"\n{line}\n"
         try:
             if self._fd is not None:
-                os.write(self._fd, line.encode("ascii"))
+                os.write(self._fd, text.encode("ascii"))
             else:
-                self._stream.write(line)
+                self._stream.write(text)
                 self._stream.flush()
         except Exception:  # noqa: BLE001 - see above
             pass
-        self.stopped = False
