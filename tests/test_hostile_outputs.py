@@ -96,6 +96,18 @@ def test_json_and_sarif_at_one_path_is_a_usage_error_and_nothing_is_written(pyte
     assert not (pytester.path / "out.json").exists()
 
 
+def test_an_output_inside_a_repository_git_folder_is_refused(pytester, base):
+    head = base.repo.path / ".git" / "HEAD"
+    before = head.read_bytes()
+    result = pytester.runpytest(*base.args(f"--memreport-json={head}"))
+    usage_error(result, "ERROR: --memreport-json */.git/HEAD: is inside a repository's .git folder; *")
+    link = pytester.path / "into-git"
+    link.symlink_to(base.repo.path / ".git")
+    result = pytester.runpytest(*base.args(f"--memreport-sarif={link / 'memreport.sarif'}"))
+    usage_error(result, "ERROR: --memreport-sarif */into-git/memreport.sarif: is inside a repository's .git folder*")
+    assert head.read_bytes() == before and not (base.repo.path / ".git" / "memreport.sarif").exists()
+
+
 def test_outputs_that_only_stream_may_share_a_device(pytester, base):
     result = pytester.runpytest(*base.args("--memreport-json=/dev/null", "--memreport-sarif=/dev/null"))
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # the base has failures; both outputs went to /dev/null

@@ -25,8 +25,8 @@ A replaced file keeps its owner and group as well as its mode (a root run in a
 container must not hand a user's file to root); when they cannot be kept (another
 user's file, and this process may not give it back), the path is refused.
 
-No output may land on a file the run reads (a report, a claims file, the ini file)
-or on another output's file: :func:`check_apart` compares what the paths reach on
+No output may land on a file the run reads (a report, a claims file, the ini file,
+anything in a repository's ``.git`` folder) or on another output's file: :func:`check_apart` compares what the paths reach on
 disk (through symlinks, hard links and a folder that ignores case) and refuses the
 run before anything is written. FIFOs and devices are exempt among outputs
 (``/dev/null`` for both JSON and SARIF replaces nothing).
@@ -150,6 +150,9 @@ def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> No
         key = _identity(target.path)
         if key[0] == "in place":
             continue  # a FIFO or a device: each output streams into it, nothing is replaced
+        if ".git" in Path(os.path.realpath(target.path)).parts:
+            # A repository's own folder (a target's objects, refs, config): read, never written.
+            raise target.problem("is inside a repository's .git folder; give a path outside it")
         if key in reads:
             what, path = reads[key]
             raise target.problem(f"is {what} {printable(str(path))}, which this run reads; "
