@@ -142,10 +142,7 @@ def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> No
     Paths are compared by what they reach on disk, not by spelling: through symlinks,
     ``..`` and hard links (device and inode), and by name, case-folded where the
     folder ignores case, for a file not there yet. Nothing is created or written."""
-    reads: dict[tuple, tuple[str, Path]] = {}
-    for what, path in inputs:
-        reads.setdefault(_identity(path), (what, path))
-    written: dict[tuple, OutputFile] = {}
+    keyed: list[tuple[OutputFile, tuple]] = []
     for target in targets:
         key = _identity(target.path)
         if key[0] == "in place":
@@ -153,6 +150,12 @@ def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> No
         if ".git" in Path(os.path.realpath(target.path)).parts:
             # A repository's own folder (a target's objects, refs, config): read, never written.
             raise target.problem("is inside a repository's .git folder; give a path outside it")
+        keyed.append((target, key))
+    if not keyed:
+        return
+    reads = _reads_among(inputs, {key for _, key in keyed})
+    written: dict[tuple, OutputFile] = {}
+    for target, key in keyed:
         if key in reads:
             what, path = reads[key]
             raise target.problem(f"is {what} {printable(str(path))}, which this run reads; "
@@ -160,6 +163,36 @@ def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> No
         other = written.setdefault(key, target)
         if other is not target:
             raise target.problem(f"is also where {other.option} writes; give each output a path of its own")
+
+
+def _reads_among(inputs: list[tuple[str, Path]], keys: set[tuple]) -> dict[tuple, tuple[str, Path]]:
+    """The inputs that reach one of the outputs' ``keys``, by key.
+
+    A run may read thousands of reports (and look for a claims file beside each), so
+    each input costs one ``stat``: an existing file matches an existing output by its
+    device and inode; one not there yet is looked at further only when its name is
+    that of an output not there yet either."""
+    existing = {key for key in keys if key[0] == "file"}
+    new_names = {_new_name(key).casefold() for key in keys if key[0] != "file"}
+    found: dict[tuple, tuple[str, Path]] = {}
+    for what, path in inputs:
+        try:
+            st = os.stat(path)
+        except OSError:
+            if Path(path).name.casefold() in new_names:
+                key = _identity(path)
+                if key in keys:
+                    found.setdefault(key, (what, path))
+            continue
+        key = ("file", st.st_dev, st.st_ino)
+        if key in existing:
+            found.setdefault(key, (what, path))
+    return found
+
+
+def _new_name(key: tuple) -> str:
+    """The file name in the key of a file not there yet."""
+    return key[3] if key[0] == "new" else Path(key[1]).name
 
 
 def _identity(path: Path) -> tuple:
