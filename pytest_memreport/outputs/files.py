@@ -26,13 +26,15 @@ container must not hand a user's file to root); when they cannot be kept (anothe
 user's file, and this process may not give it back), the path is refused.
 
 No output may land on a file the run reads (a report, a claims file, the ini file,
-anything in a repository's ``.git`` folder) or on another output's file: :func:`check_apart` compares what the paths reach on
-disk (through symlinks, hard links and a folder that ignores case) and refuses the
-run before anything is written. FIFOs and devices are exempt among outputs
-(``/dev/null`` for both JSON and SARIF replaces nothing).
+anything in a repository's ``.git`` folder) or on another output's file:
+:func:`check_apart` compares what the paths reach on disk (through symlinks, hard
+links and a folder that ignores case) and refuses the run before anything is
+written. FIFOs and devices are exempt among outputs (``/dev/null`` for both JSON
+and SARIF replaces nothing).
 
-Only the standard library is imported: the plugin checks targets in every run
-that names one.
+Only the standard library is imported (:func:`run_inputs` asks the claims loader
+where a report's claims file is, when the run has reports): the plugin checks
+targets in every run that names one.
 """
 
 from __future__ import annotations
