@@ -39,7 +39,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
 
     Every output file is checked here, before any item runs: a path that cannot be
     written is a usage error of one line naming its option."""
-    outputs = {} if hasattr(config, "workerinput") else output_files(config)
+    outputs = {} if hasattr(config, "workerinput") else output_files(
+        config, files.run_inputs(paths, options.claims, config.inipath))
     results = ResultCache(None)
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
@@ -147,8 +148,9 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return int.from_bytes(digest[:8], "big") % n == k - 1
 
 
-def output_files(config: pytest.Config) -> dict[str, files.OutputFile]:
-    """The run's output files by kind, each checked (raises :class:`pytest.UsageError`)."""
+def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile]:
+    """The run's output files by kind, each checked, and none on a file the run ``reads``
+    or on another's (raises :class:`pytest.UsageError`)."""
     wanted = []
     for kind, option, what in (("json", "memreport_json", "JSON"), ("sarif", "memreport_sarif", "SARIF")):
         value = config.getoption(option)
@@ -161,6 +163,7 @@ def output_files(config: pytest.Config) -> dict[str, files.OutputFile]:
     try:
         for kind, option, value, what, append in wanted:
             out[kind] = files.prepare(option, value, what, append=append)
+        files.check_apart(list(out.values()), list(reads))
         site = config.getoption("memreport_html") or config.getini("memreport_html")
         if site:
             from ..outputs import html
@@ -209,6 +212,7 @@ class MemreportSession:
             # Nothing pytest prints (a file name, a target's source line) is read as a
             # workflow command until the annotations are printed (see outputs.annotations).
             self._write_raw(self.guard.stop())
+            self.config.add_cleanup(self._end_guard)  # however the run ends
         if self.is_worker:
             return
         check_against(self.engine)
@@ -443,3 +447,12 @@ class MemreportSession:
             workspace = os.environ.get("GITHUB_WORKSPACE")
             for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
                 self._write_raw(line)
+
+    def _end_guard(self) -> None:
+        """Commands resumed (when an unconfigure hook failed before ours did it) and the
+        guard's signal handlers given back."""
+        try:
+            if self.guard.stopped:
+                self._write_raw(self.guard.resume())
+        finally:
+            self.guard.release()

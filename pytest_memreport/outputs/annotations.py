@@ -9,12 +9,24 @@ A file name or a target's source line printed by pytest could itself look like a
 command (a report named ``x\\n::warning::y.md``), so :class:`CommandGuard` stops the runner's
 command processing for the run's whole output (``::stop-commands::TOKEN``, with a token no
 file can guess) and resumes it only to print the annotations.
+
+Commands stay stopped for the rest of the step unless the token is printed again, so
+every way a run ends resumes them: pytest's unconfigure and cleanups on a normal end, an
+error or Ctrl-C, and, for SIGTERM and SIGHUP (a cancelled job, a closed terminal), which
+end the process without them, a handler the guard holds only while the run lasts: it
+prints the token, then, when the signal's action was the default one, puts back the
+handlers it replaced exactly as they were and raises the signal again, so the process
+ends as the signal would have ended it; a handler set before the run is called instead,
+and when it lets the run go on, commands are stopped again.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import signal
+import sys
+import threading
 from pathlib import Path
 
 from ..text.render import printable
@@ -79,17 +91,103 @@ def annotations(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | No
     return lines
 
 
+#: signals that end a process without pytest's unconfigure (Ctrl-C is a KeyboardInterrupt:
+#: pytest unconfigures, and the guard resumes there)
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 class CommandGuard:
-    """Stops GitHub's workflow-command processing until :meth:`resume` (see the module)."""
+    """Stops GitHub's workflow-command processing until :meth:`resume` (see the module).
+
+    :meth:`stop` also takes over :data:`ENDING_SIGNALS` until :meth:`release`, which
+    the caller runs however the run ends (pytest's ``config.add_cleanup``)."""
 
     def __init__(self) -> None:
         self.token = secrets.token_hex(16)
         self.stopped = False
+        #: the handlers replaced by :meth:`stop`, by signal, to put back as they were
+        self._previous: dict[int, object] = {}
+        self._stream = None
+        #: a duplicate of the stream's file descriptor, taken while it is the terminal (pytest
+        #: points descriptor 1 at a capture file while a test runs)
+        self._fd: int | None = None
 
-    def stop(self) -> str:
+    def stop(self, stream=None) -> str:
+        """The line that stops command processing; ``stream`` (``sys.stdout``) is where a
+        signal's handler prints the resume line."""
         self.stopped = True
+        self._watch(sys.stdout if stream is None else stream)
         return f"::stop-commands::{self.token}"
 
     def resume(self) -> str:
         self.stopped = False
         return f"::{self.token}::"
+
+    def release(self) -> None:
+        """Put back every signal handler :meth:`stop` replaced, exactly as it was (unless
+        another handler replaced ours since: that one stays); idempotent."""
+        for signum, previous in self._previous.items():
+            if signal.getsignal(signum) == self._on_signal:
+                signal.signal(signum, previous)
+        self._previous.clear()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self._stream = None
+
+    def _watch(self, stream) -> None:
+        if self._stream is not None:
+            return  # watching already (stopped again after a signal's handler let the run go on)
+        self._stream = stream
+        try:
+            self._fd = os.dup(stream.fileno())
+        except (AttributeError, OSError, ValueError):  # a stream with no descriptor (pytester's capture)
+            self._fd = None
+        if threading.current_thread() is not threading.main_thread():
+            return  # handlers can only be set in the main thread
+        for signum in ENDING_SIGNALS:
+            previous = signal.getsignal(signum)
+            if previous is None or previous == signal.SIG_IGN:
+                # Set outside Python (it could not be put back as it was), or ignored (the
+                # signal does not end the run): left alone.
+                continue
+            self._previous[signum] = previous
+            signal.signal(signum, self._on_signal)
+
+    def _on_signal(self, signum: int, frame) -> None:
+        """Resume commands, then let the signal do what it would have done without us."""
+        previous = self._previous.get(signum, signal.SIG_DFL)
+        was_stopped = self.stopped  # not when the run has resumed commands for its annotations
+        self._print(self.resume())
+        if not callable(previous):  # the default action (an ignored signal is never taken over)
+            self.release()
+            # With the default handler back, the process ends by this signal, and its exit
+            # status says so.
+            signal.raise_signal(signum)
+            return
+        try:
+            previous(signum, frame)  # the handler that was there first, as it would have run
+        finally:
+            if was_stopped:
+                # It let the run go on (or unwind through pytest, which resumes at its end):
+                # pytest prints on, so commands are stopped again.
+                self._print(self.stop(self._stream))
+
+    def _print(self, line: str) -> None:
+        """``line`` on a line of its own, from inside a signal handler.
+
+        Any error is swallowed: the signal may have interrupted a write to this very
+        stream, which then refuses another (a reentrant call of a buffered writer)."""
+        try:
+            self._stream.flush()  # what pytest printed before the signal comes first
+        except Exception:  # noqa: BLE001 - see above
+            pass
+        text = f"\n{line}\n"
+        try:
+            if self._fd is not None:
+                os.write(self._fd, text.encode("ascii"))
+            else:
+                self._stream.write(text)
+                self._stream.flush()
+        except Exception:  # noqa: BLE001 - see above
+            pass

@@ -21,8 +21,20 @@ What a target may be, and what happens to it:
 With ``append=True`` (GitHub's step summary, which other steps also write to) the
 text is appended instead: through a symlink, and into a FIFO, all the same.
 
-Only the standard library is imported: the plugin checks targets in every run
-that names one.
+A replaced file keeps its owner and group as well as its mode (a root run in a
+container must not hand a user's file to root); when they cannot be kept (another
+user's file, and this process may not give it back), the path is refused.
+
+No output may land on a file the run reads (a report, a claims file, the ini file,
+anything in a repository's ``.git`` folder) or on another output's file:
+:func:`check_apart` compares what the paths reach on disk (through symlinks, hard
+links and a folder that ignores case) and refuses the run before anything is
+written. FIFOs and devices are exempt among outputs (``/dev/null`` for both JSON
+and SARIF replaces nothing).
+
+Only the standard library is imported (:func:`run_inputs` asks the claims loader
+where a report's claims file is, when the run has reports): the plugin checks
+targets in every run that names one.
 """
 
 from __future__ import annotations
@@ -94,10 +106,130 @@ def prepare(option: str, path: str | os.PathLike, what: str, *, append: bool = F
         raise target.problem("is not a regular file, a FIFO or a character device; give a file path")
     if not os.access(target.path, os.W_OK):
         raise target.problem("is not writable; give a path you can write, or change its permissions")
+    if not append and _owned_by_another(st):
+        # The file written in its place would be this user's: the owner's file would be lost to them.
+        raise target.problem(f"belongs to another user (uid {st.st_uid}), and a rewritten file would be yours; "
+                             "give another path, or run as its owner")
     # Replacing a regular file renames a new one into its folder.
     if not append:
         _check_parent(target, Path(os.path.realpath(target.path)).parent)
     return target
+
+
+def _owned_by_another(st: os.stat_result) -> bool:
+    """A file of another user, which this process could not give back to them (not root)."""
+    if not hasattr(os, "geteuid"):  # Windows: a replaced file's owner is not ours to keep
+        return False
+    return st.st_uid != os.geteuid() and os.geteuid() != 0
+
+
+def run_inputs(reports: list, claims: list, inifile=None) -> list[tuple[str, Path]]:
+    """Every file the run reads that an output must not replace, as ``(what, path)``:
+    the reports, each report's own claims file (read whenever it exists), the claims
+    files named on the command line, and the ini file."""
+    from ..dialects.claims.loading import claims_path_for  # only a run that checks reports asks
+
+    found = [("the report", Path(p)) for p in reports]
+    found += [("the claims file", claims_path_for(p)) for p in reports]
+    found += [("the claims file", Path(p)) for p in claims]
+    if inifile is not None:
+        found.append(("the ini file", Path(inifile)))
+    return found
+
+
+def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> None:
+    """Refuse (:class:`OutputError`) an output whose file is one the run reads, or another
+    output's file: writing it would replace what was read, or lose the other output.
+
+    Paths are compared by what they reach on disk, not by spelling: through symlinks,
+    ``..`` and hard links (device and inode), and by name, case-folded where the
+    folder ignores case, for a file not there yet. Nothing is created or written."""
+    keyed: list[tuple[OutputFile, tuple]] = []
+    for target in targets:
+        key = _identity(target.path)
+        if key[0] == "in place":
+            continue  # a FIFO or a device: each output streams into it, nothing is replaced
+        if ".git" in Path(os.path.realpath(target.path)).parts:
+            # A repository's own folder (a target's objects, refs, config): read, never written.
+            raise target.problem("is inside a repository's .git folder; give a path outside it")
+        keyed.append((target, key))
+    if not keyed:
+        return
+    reads = _reads_among(inputs, {key for _, key in keyed})
+    written: dict[tuple, OutputFile] = {}
+    for target, key in keyed:
+        if key in reads:
+            what, path = reads[key]
+            raise target.problem(f"is {what} {printable(str(path))}, which this run reads; "
+                                 "give the output a path of its own")
+        other = written.setdefault(key, target)
+        if other is not target:
+            raise target.problem(f"is also where {other.option} writes; give each output a path of its own")
+
+
+def _reads_among(inputs: list[tuple[str, Path]], keys: set[tuple]) -> dict[tuple, tuple[str, Path]]:
+    """The inputs that reach one of the outputs' ``keys``, by key.
+
+    A run may read thousands of reports (and look for a claims file beside each), so
+    each input costs one ``stat``: an existing file matches an existing output by its
+    device and inode; one not there yet is looked at further only when its name is
+    that of an output not there yet either."""
+    existing = {key for key in keys if key[0] == "file"}
+    new_names = {_new_name(key).casefold() for key in keys if key[0] != "file"}
+    found: dict[tuple, tuple[str, Path]] = {}
+    for what, path in inputs:
+        try:
+            st = os.stat(path)
+        except OSError:
+            if Path(path).name.casefold() in new_names:
+                key = _identity(path)
+                if key in keys:
+                    found.setdefault(key, (what, path))
+            continue
+        key = ("file", st.st_dev, st.st_ino)
+        if key in existing:
+            found.setdefault(key, (what, path))
+    return found
+
+
+def _new_name(key: tuple) -> str:
+    """The file name in the key of a file not there yet."""
+    return key[3] if key[0] == "new" else Path(key[1]).name
+
+
+def _identity(path: Path) -> tuple:
+    """What ``path`` reaches on disk, comparable across spellings: an existing file's
+    device and inode; for a file not there yet, its folder's device and inode and its
+    name (case-folded when the folder ignores case); for one whose folder is not there
+    either, its absolute path with every symlink resolved."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None:
+        kind = "in place" if _in_place(st.st_mode) else "file"
+        return (kind, st.st_dev, st.st_ino)
+    real = Path(os.path.realpath(path))
+    try:
+        folder = os.stat(real.parent)
+    except OSError:
+        return ("path", str(real))  # its folder is made at write time: the spelling is all there is
+    name = real.name.casefold() if _ignores_case(real.parent) else real.name
+    return ("new", folder.st_dev, folder.st_ino, name)
+
+
+def _ignores_case(folder: Path) -> bool:
+    """Whether names in ``folder`` are looked up ignoring case (macOS, Windows, a mounted
+    FAT disk): its own name, with the case of its letters swapped, reaches it too."""
+    probe = folder
+    while probe.name and probe.name.swapcase() == probe.name:  # no letters to swap: ask its parent
+        probe = probe.parent
+    if not probe.name:
+        return False
+    try:
+        return os.path.samefile(probe, probe.with_name(probe.name.swapcase()))
+    except OSError:
+        return False
 
 
 def _suffix(what: str) -> str:
@@ -198,7 +330,8 @@ def _replace_or_stream(target: OutputFile, data: bytes) -> None:
     try:
         try:
             _write_all(fd, data)
-            if st is not None:  # an existing file keeps its permissions, as open(..., "w") would
+            if st is not None:  # an existing file keeps its owner and permissions, as open(..., "w") would
+                keep_owner(fd, st)
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))
         finally:
             os.close(fd)
@@ -206,6 +339,23 @@ def _replace_or_stream(target: OutputFile, data: bytes) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def keep_owner(fd: int, st: os.stat_result) -> None:
+    """Give the new file open at ``fd`` the owner and group of the file it replaces
+    (``st``); raises :class:`PermissionError` when this process may not.
+
+    Called before the mode is set: a change of owner clears set-user-ID and set-group-ID bits."""
+    if not hasattr(os, "fchown"):  # Windows: no POSIX owner to keep
+        return
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) == (st.st_uid, st.st_gid):
+        return
+    try:
+        os.fchown(fd, st.st_uid if mine.st_uid != st.st_uid else -1, st.st_gid)
+    except PermissionError:
+        raise PermissionError(errno.EPERM, f"its owner (uid {st.st_uid}, gid {st.st_gid}) could not be kept; "
+                                           "run as its owner, or give another path") from None
 
 
 def _temporary_beside(final: Path) -> tuple[int, Path]:

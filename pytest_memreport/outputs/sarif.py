@@ -19,6 +19,7 @@ import hashlib
 import re
 from collections import Counter
 from pathlib import Path
+from urllib.parse import quote
 
 from .. import __version__
 from ..text.render import printable, short
@@ -128,12 +129,32 @@ def target_place(verdict: CheckVerdict) -> tuple[str, str, list | None] | None:
     return printable(name), path, lines
 
 
+def artifact_uri(path: str) -> str:
+    """A file name as SARIF's ``uri`` (an RFC 3986 URI reference): every byte of it but
+    letters, digits, ``-._~`` and the ``/`` between folders percent-encoded, so that ``#``,
+    ``?``, ``%``, a space or a ``:`` are part of the name (``notes#2 draft%41.md`` is not
+    the file ``notes`` at fragment ``2 draft``, nor ``draft%41`` the name ``draftA``). An
+    absolute path is a ``file:`` URI."""
+    if Path(path).is_absolute():
+        return Path(path).as_uri()
+    return _encoded(path)
+
+
+def _encoded(path: str) -> str:
+    try:
+        raw = path.encode("utf-8", "surrogateescape")  # a name that is not UTF-8 keeps its bytes
+    except UnicodeEncodeError:
+        raw = path.encode("utf-8", "surrogatepass")
+    return quote(raw, safe="/")
+
+
 def _region(line: int) -> dict:
     return {"startLine": max(1, int(line))}
 
 
 def result(verdict: CheckVerdict, rule_index: int, fingerprint: str, rootdir: Path, workspace: str | None) -> dict:
-    uri = workspace_path(verdict.place.file, rootdir, workspace)
+    file = workspace_path(verdict.place.file, rootdir, workspace)
+    uri = artifact_uri(file)
     out: dict = {
         "ruleId": rule_id(verdict.status),
         "ruleIndex": rule_index,
@@ -141,7 +162,7 @@ def result(verdict: CheckVerdict, rule_index: int, fingerprint: str, rootdir: Pa
         "message": {"text": printable(verdict.message) or verdict.status},
         "locations": [{
             "physicalLocation": {
-                "artifactLocation": {"uri": uri, **({} if Path(uri).is_absolute() else {"uriBaseId": "%SRCROOT%"})},
+                "artifactLocation": {"uri": uri, **({} if Path(file).is_absolute() else {"uriBaseId": "%SRCROOT%"})},
                 "region": _region(verdict.place.line),
             },
         }],
@@ -155,7 +176,7 @@ def result(verdict: CheckVerdict, rule_index: int, fingerprint: str, rootdir: Pa
             region = {"startLine": lines[0], "endLine": lines[1]} if lines and len(lines) == 2 and lines[0] >= 1 else None
             related["physicalLocation"] = {
                 # a file of the target repository, not of the checkout: its base is named for the target
-                "artifactLocation": {"uri": path, "uriBaseId": "MEMREPORT_TARGET"},
+                "artifactLocation": {"uri": _encoded(path), "uriBaseId": "MEMREPORT_TARGET"},
                 **({"region": region} if region else {}),
             }
         out["relatedLocations"] = [related]

@@ -6,8 +6,9 @@ every other byte alone, including line endings, encoding quirks and trailing
 whitespace. Edits are computed as byte offsets into the report's ORIGINAL
 bytes (not ``str`` offsets: a report may hold non-ASCII text before the edit)
 and applied all at once by :func:`apply_edits`, which writes a temporary file
-beside the report and renames it over the report, so a crash at any moment
-leaves either the old report or the new one, never a mix.
+beside the report, gives it the report's owner, group and mode, and renames it
+over the report, so a crash at any moment leaves either the old report or the
+new one, never a mix, and the report stays its owner's.
 
 Only UTF-8 reports (with or without a BOM) can be edited; anything else is
 refused with a :class:`WritebackError`.
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Status
+from .files import keep_owner
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from ..checks.observe.promotion import Promotion
@@ -288,7 +290,7 @@ def apply_edits(path: Path, original: bytes, edits: list[Edit]) -> bool:
     Refuses (:class:`WritebackError`, one-line message) when the file on disk is
     no longer ``original``, when edits overlap, or when the report or its folder
     is read-only. Writes a temporary file in the report's folder, fsyncs it,
-    gives it the report's mode and renames it over the report (``os.replace``),
+    gives it the report's owner, group and mode and renames it over the report (``os.replace``),
     so readers and crashes see the old report or the new one, never a mix.
     Returns ``False`` (and writes nothing) when there is nothing to change.
     A temporary file left by a killed earlier run is removed first.
@@ -360,7 +362,7 @@ def apply_files(files: list[FileEdits]) -> list[bool]:
 def _stage(target: Path, shown: Path, original: bytes, new: bytes) -> _Staged:
     """``new`` written, fsynced and given ``target``'s mode in a temporary file beside it."""
     folder = target.parent
-    mode = _writable_mode(target)
+    info = _writable(target)
     clean_stale_temps(target)
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=_TEMP_SUFFIX, dir=folder)
@@ -371,7 +373,11 @@ def _stage(target: Path, shown: Path, original: bytes, new: bytes) -> _Staged:
         with os.fdopen(fd, "wb") as handle:
             handle.write(new)
             handle.flush()
-            os.fchmod(handle.fileno(), mode)
+            # The report stays its owner's (a root run in a container CI on a bind mount
+            # must not hand it to root), then gets its mode back (a change of owner clears
+            # set-ID bits).
+            keep_owner(handle.fileno(), info)
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
             os.fsync(handle.fileno())
     except BaseException as err:
         with contextlib.suppress(OSError):
@@ -396,8 +402,9 @@ def _read_unchanged(target: Path, original: bytes) -> None:
         raise WritebackError(f"{target} changed on disk since it was read; run again to recompute the edits")
 
 
-def _writable_mode(target: Path) -> int:
-    """The report's permission bits, after refusing a read-only report or folder.
+def _writable(target: Path) -> os.stat_result:
+    """The report's owner, group and permission bits, after refusing a read-only report or
+    folder, or another user's report this process could not give back to them.
 
     Checked on the mode bits as well as with ``os.access``: as root every file
     is writable, yet a report someone made read-only is still not ours to edit.
@@ -409,7 +416,10 @@ def _writable_mode(target: Path) -> int:
         raise WritebackError(f"{target} is read-only; make it writable to record results in it")
     if not folder.st_mode & write_bits or not os.access(target.parent, os.W_OK | os.X_OK):
         raise WritebackError(f"the folder of {target} is read-only; make it writable to record results in the report")
-    return stat.S_IMODE(info.st_mode)
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid() and os.geteuid() != 0:
+        raise WritebackError(f"{target} belongs to another user (uid {info.st_uid}), and a rewritten report "
+                             "would be yours; run as its owner to record results in it")
+    return info
 
 
 def _fsync_folder(folder: Path) -> None:
