@@ -25,14 +25,12 @@ target is decided at the pin.
 from __future__ import annotations
 
 import bisect
-
-import mimetypes
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ...model import LineRange
 from .citations import BARE_FILES, looks_like_path
+from .extensions import KNOWN_EXTENSIONS
 
 #: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry)
 SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
@@ -337,21 +335,7 @@ def _file_shaped(path: str | None) -> bool:
     if name in BARE_FILES:
         return True
     stem, dot, extension = name.rpartition(".")
-    return bool(dot and stem) and extension.lower() in _known_extensions()
-
-
-@lru_cache(maxsize=1)
-def _known_extensions() -> frozenset[str]:
-    """File extensions known to pygments' lexers (source, markup, config) and to the
-    platform's MIME table (images, archives, data): what names a file, not a member."""
-    from pygments.lexers._mapping import LEXERS
-
-    known = {ext.lstrip(".").lower() for ext in mimetypes.types_map}
-    for _module, _name, _aliases, patterns, _mimes in LEXERS.values():
-        for pattern in patterns:
-            if pattern.startswith("*.") and not any(ch in pattern[2:] for ch in "*?[]"):
-                known.add(pattern[2:].lower())
-    return frozenset(known)
+    return bool(dot and stem) and extension.lower() in KNOWN_EXTENSIONS
 
 
 def mentioned_sources(text: str) -> list[str]:
