@@ -38,9 +38,18 @@ _SOURCE_IN_TEXT = re.compile(r"(?<![\w-])SRC-(\d{1,6})([a-z]{0,2})(?![\w-])")
 _RANGE = r"L?\d{1,9}(?:[-–]L?\d{1,9})?"
 _RANGES = rf"{_RANGE}(?:,{_RANGE})*"
 _SOURCE_RANGES = re.compile(rf"SRC-(\d{{1,6}})([a-z]{{0,2}}):({_RANGES})")
+#: a register entry of any upper-case prefix (``PROPOSED-SRC-24``, ``EXT-3a``) and what it cites:
+#: its lines (``:495–500``), or a file inside it (``:package-lock.json:808–817``)
+_ENTRY = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2}):(.+)")
 _CONTINUATION = re.compile(rf":({_RANGES})")
 _BARE_RANGE = re.compile(rf"({_RANGES})")
-_BRACE = re.compile(r"\{([^{}/\s]+(?:,[^{}/\s]+)+)\}")
+#: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
+_LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
+#: words that announce the line numbers after them: ``lines 512-520``, ``line 40``
+_LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
+#: ``repo-root `README.md```, ``root `package.json```: the word before a path at the top level
+_ROOT_WORDS = frozenset({"root", "repo-root", "repository-root", "root-level", "top-level"})
+_BRACE = re.compile(r"\{([^{}\s]+(?:,[^{}\s]+)+)\}")
 _ELISION = ("...", "…")
 #: what wraps a word without being part of it
 _LEADING = "([{<\"'“‘*_"
@@ -52,9 +61,26 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SENTENCE_END = re.compile(r"[.!?]$")
 
 
-def source_id(number: str, sub: str = "") -> str:
-    """The normal spelling of a source ID: ``SRC-01`` → ``SRC-1``, ``SRC-1a`` kept."""
-    return f"SRC-{int(number)}{sub}"
+def source_id(number: str, sub: str = "", prefix: str = "SRC-") -> str:
+    """The normal spelling of a register ID: ``SRC-01`` → ``SRC-1``, ``SRC-1a`` kept,
+    ``PROPOSED-SRC-07`` → ``PROPOSED-SRC-7``."""
+    return f"{prefix}{int(number)}{sub}"
+
+
+#: a register ID of any upper-case prefix, whole (``SRC-1``, ``PROPOSED-SRC-22``, ``EXT-3a``)
+ENTRY_ID = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2})")
+
+
+def entry_id(text: str) -> str | None:
+    """``text`` as a register ID in its normal spelling, or ``None``."""
+    match = ENTRY_ID.fullmatch(text)
+    return source_id(match.group(2), match.group(3), match.group(1)) if match else None
+
+
+def is_source_register(entry: str) -> bool:
+    """Whether a register ID names a source register's row (``SRC-1``, ``PROPOSED-SRC-22``):
+    an ID of another prefix (``OBJ-5``) cites lines only where its row names a file."""
+    return "SRC-" in entry
 
 
 def parse_ranges(text: str) -> tuple[tuple[LineRange, ...], str | None]:
@@ -179,7 +205,13 @@ def plain_unit(text: str, line: int) -> Unit:
 
 
 def _strip(word: str) -> str:
-    return word.lstrip(_LEADING).rstrip(_TRAILING).strip("`")
+    text = word.lstrip(_LEADING)
+    # trailing punctuation, but not the ``}`` closing a brace group (``a/{b/,c.ts}``)
+    end = len(text)
+    while end and text[end - 1] in _TRAILING and not (text[end - 1] == "}" and "{" in text[:end - 1]
+                                                      and text.count("{", 0, end) >= text.count("}", 0, end)):
+        end -= 1
+    return text[:end].strip("`")
 
 
 def expand_braces(path: str) -> list[str]:
@@ -228,8 +260,10 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
 def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple[str, int]]]:
     """The citations of a unit, and the ``SRC-n`` it mentions (``(id, line)``).
 
-    In ``prose`` a path without line numbers counts only in backticks (running
-    text names files it only talks about); in a table cell it counts as written.
+    In ``prose`` a path without line numbers counts only in backticks, or as a folder
+    written with its slash (running text names files it only talks about); in a table
+    cell it counts as written. A file named in running text still anchors the
+    continuations after it (``src/schema.sql at lines 512-520``).
     """
     citations: list[Citation] = []
     mentions: list[tuple[str, int]] = []
@@ -237,6 +271,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
     after_comma = False
     context: list[str | None] = [None]
     previous_found = False
+    previous = ""
     words = list(unit.words)
     index = 0
     while index < len(words):
@@ -257,8 +292,9 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         comma = raw.rstrip("`*_").endswith(",")
         found: list[Citation] = []
         if text:
-            found = _read_word(text, word, last, after_comma, prose, mentions, context)
-        citations.extend(found)
+            found = _read_word(text, word, last, after_comma, prose, mentions, context, previous)
+        cites = any(c.form != MENTION for c in found)
+        citations.extend(c for c in found if c.form != MENTION)
         for citation in found:
             # A continuation continues a file, not ``acquisition/import``, nor another
             # continuation that had nothing to continue (the caller may bind both).
@@ -269,8 +305,9 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         if not text and "," in raw:
             after_comma = after_comma or previous_found
         else:
-            after_comma = comma and bool(found)
-        previous_found = bool(found) or (not text and previous_found)
+            after_comma = comma and cites
+        previous_found = cites or (not text and previous_found)
+        previous = raw.lower().strip("*_(")
         if ends_sentence:
             last = None
             after_comma = False
@@ -278,7 +315,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
 
 
 def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, prose: bool,
-               mentions: list[tuple[str, int]], context: list[str | None]) -> list[Citation]:
+               mentions: list[tuple[str, int]], context: list[str | None], previous: str = "") -> list[Citation]:
     if "://" in text:
         return []
     ranged = _SOURCE_RANGES.fullmatch(text)
@@ -292,11 +329,18 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         context[0] = source_id(only.group(1), only.group(2))
         mentions.append((context[0], word.line))
         return []
+    entry = _ENTRY.fullmatch(text)
+    if entry:
+        return _entry(entry, word, mentions)
     continued = _CONTINUATION.fullmatch(text)
     if continued is None and after_comma and word.code == (last.code if last else False):
         continued = _BARE_RANGE.fullmatch(text)
+    if continued is None and previous in _LINE_WORDS:
+        continued = _BARE_RANGE.fullmatch(text)  # ``lines 512-520``, ``line 40``
+    if continued is None and last is not None and (word.code or not prose or text.startswith("L")):
+        continued = _LINES_ONLY.fullmatch(text)  # `` `512-520` `` or ``L40-L52`` after a file
     if continued is not None:
-        ranges, bad = parse_ranges(continued.group(1))
+        ranges, bad = parse_ranges(continued.group(1) if continued.re is not _LINES_ONLY else continued.group())
         if last is None:  # nothing to continue in this unit: the caller may know the row's file
             return [Citation(word.line, None, None, ranges, UNBOUND, word.code, word.start, word.end, bad)]
         return [Citation(word.line, last.path, last.source, ranges, "continuation", word.code,
@@ -305,14 +349,44 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
     if parsed is None:
         return []
     path, ranges, bad, form = parsed
+    if form == "path" and previous in _ROOT_WORDS and not ranges:
+        path, form = "/" + path, "absolute"  # ``repo-root `README.md```: the top level's, not the subject's
     if not ranges and not bad:
-        if prose and not word.code:
-            return []  # running prose names files it only talks about
+        mention = [Citation(word.line, path, None, (), MENTION, word.code, word.start, word.end, None, context[0])]
+        if prose and not word.code and not path.endswith("/"):
+            # running prose names files it only talks about; a folder with its slash is cited
+            return mention if form != "brace" and _file_shaped(path) else []
         if not word.code and not path.endswith("/") and ("/" not in path or not _file_shaped(path)):
-            return []  # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
+            # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
+            return mention if form != "brace" and _file_shaped(path) else []
     paths = expand_braces(path) if form == "brace" else [path]
     return [Citation(word.line, p, None, ranges, form, word.code, word.start, word.end, bad, context[0])
             for p in paths]
+
+
+def _entry(match: re.Match, word: Word, mentions: list[tuple[str, int]]) -> list[Citation]:
+    """``PROPOSED-SRC-24:495–500`` (lines of a register entry) or ``SRC-5:package-lock.json:808``
+    (a file inside a folder entry): the entry resolves through the run's register later."""
+    entry = source_id(match.group(2), match.group(3), match.group(1))
+    rest = match.group(4)
+    if re.fullmatch(_RANGES, rest):
+        ranges, bad = parse_ranges(rest)
+        if entry.startswith("SRC-"):
+            mentions.append((entry, word.line))
+        return [Citation(word.line, None, entry, ranges, "source", word.code, word.start, word.end, bad)]
+    parsed = _path(rest)
+    if parsed is None or parsed[3] != "path":
+        return []
+    if entry.startswith("SRC-"):
+        mentions.append((entry, word.line))
+    path, ranges, bad, _form = parsed
+    return [Citation(word.line, path, entry, ranges, INSIDE, word.code, word.start, word.end, bad)]
+
+
+#: a file named in running text that cites nothing itself but anchors the continuations after it
+MENTION = "mention"
+#: a file inside a register entry's folder: ``SRC-5:package-lock.json:808–817``
+INSIDE = "inside"
 
 
 #: the form of a continuation with nothing before it in its unit to continue
