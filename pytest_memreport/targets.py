@@ -61,7 +61,8 @@ class TargetPaths:
         found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context)
         held = quotesites.holder(evidence, found.path, binding.store.snapshot(binding.pin), index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
-            resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None)
+            resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
+                               written_lines=evidence.cited_lines)
             self._mapped[(report.path, resolved)] = f"the quotation is in {held}, also cited beside it"
             return resolved
         if found.path is not None:

@@ -51,3 +51,133 @@ def test_the_extension_list_is_static_and_tells_files_from_members():
 
     assert {"ts", "md", "py", "json", "sql", "yml", "png", "gz"} <= KNOWN_EXTENSIONS
     assert not {"length", "stringify", "keys", "error", "log", "env", "path"} & KNOWN_EXTENSIONS
+
+
+# --------------------------------------------------------------------------- the forms, end to end
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+from run_target import materialize  # noqa: E402
+
+
+def numbered_sql(count: int) -> str:
+    return "".join(f"ALTER TABLE parcels ADD COLUMN c{i} INTEGER;\n" for i in range(1, count + 1))
+
+
+def numbered_ts(prefix: str, count: int, special: dict[int, str] | None = None) -> str:
+    special = special or {}
+    return "".join(special.get(i, f"export const {prefix}{i} = {i};") + "\n" for i in range(1, count + 1))
+
+
+#: the target of tests/fixtures/runs/forms-run: root folders a run cites with a leading slash,
+#: a bare name in two places (worker.ts), a folder register entry (deploy/)
+DEPOT = {
+    "README.md": "# Depot\n\nA store of parcels.\n",
+    "package.json": '{\n  "name": "depot",\n  "private": true,\n  "workspaces": ["packages/*"]\n}\n',
+    ".github/workflows/ci.yml": "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+    "scripts/build.sh": "#!/bin/sh\nset -e\nnpm run build\n",
+    "evals/cases.json": '{"cases": []}\n',
+    "docs/design.md": ("# Design\n\nEvery parcel is weighed before it is stored.\n"
+                       "A parcel that fails the scale is returned to its sender.\n"),
+    "src/schema.sql": numbered_sql(600),
+    "src/core/minions/queue.ts": numbered_ts("queueStep", 40, {2: "// parcels wait here for a free minion"}),
+    "src/core/minions/worker.ts": numbered_ts("minionStep", 40),
+    "src/core/minions/handlers/weigh.ts": "export function weigh(parcel) {\n  return parcel.grams;\n}\n",
+    "src/legacy/worker.ts": numbered_ts("legacyStep", 40),
+    "packages/labels/index.ts": "export const LABEL = 'parcel';\n",
+    "deploy/package-lock.json": '{\n  "name": "depot",\n  "lockfileVersion": 3,\n  "packages": {}\n}\n',
+}
+
+
+@pytest.fixture
+def forms_run(pytester, make_repo):
+    repo = make_repo("depot")
+    pin = repo.commit(DEPOT, "depot")
+    folder = materialize("forms-run", pytester.path, PIN=pin)
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/depot={repo.path}",
+                                "--memreport-json", str(out), "-rA", "--memreport-against", "none")
+    data = json.loads(out.read_text())
+    read = set()
+    for report in data["reports"]:
+        name = report["path"].rsplit("/", 1)[-1]
+        for evidence in [e for rec in report["records"] for e in rec["evidence"]] + report["evidence"]:
+            at_pin = evidence["at_pin"]
+            read.add((name, evidence["line"], evidence["kind"], at_pin.get("path") or evidence["path"],
+                      tuple(evidence.get("cited_lines") or ()), at_pin["status"]))
+    return result, read, data
+
+
+#: every citation a careful reader counts in forms-run: (file, line, kind, path at the pin, lines, status)
+READER = {
+    # the register, and register entries of another prefix defined in a file of their own
+    ("evidence-packet.md", 9, "path", "src/core/minions/queue.ts", (), "found"),
+    ("evidence-packet.md", 10, "path", "docs/design.md", (), "found"),
+    ("evidence-packet.md", 11, "path", "src/schema.sql", (), "found"),
+    ("evidence-packet.md", 12, "directory", "deploy", (), "found"),
+    ("proposals.md", 5, "path", "src/core/minions/worker.ts", (), "found"),
+    ("proposals.md", 6, "path", "docs/design.md", (), "found"),
+    # terse table cells
+    ("lens-store.md", 5, "lines", "src/core/minions/worker.ts", (3, 5), "found"),
+    ("lens-store.md", 6, "lines", "docs/design.md", (3, 4), "found"),
+    ("lens-store.md", 6, "lines", "deploy/package-lock.json", (2, 4), "found"),
+    ("lens-store.md", 7, "path", "src/schema.sql", (), "found"),
+    ("lens-store.md", 7, "lines", "src/schema.sql", (512, 520), "found"),
+    ("lens-store.md", 8, "directory", "src/core/minions/handlers", (), "found"),
+    ("lens-store.md", 8, "path", "src/core/minions/queue.ts", (), "found"),
+    ("lens-store.md", 9, "directory", ".github/workflows", (), "found"),
+    ("lens-store.md", 9, "lines", "scripts/build.sh", (2, 2), "found"),
+    ("lens-store.md", 9, "directory", "evals", (), "found"),
+    ("lens-store.md", 10, "quote", "docs/design.md", (3, 3), "found"),
+    ("lens-store.md", 10, "lines", "src/core/minions/queue.ts", (3, 3), "found"),
+    ("lens-store.md", 10, "lines", "docs/design.md", (4, 4), "found"),
+    ("lens-store.md", 11, "path", "/home/ana/notes/todo.txt", (), "not-evidence"),
+    ("lens-store.md", 11, "directory", "/tmp/depot-cache", (), "not-evidence"),
+    # running prose, and a link followed by its lines
+    ("lens-flow.md", 5, "lines", "src/core/minions/queue.ts", (10, 12), "found"),
+    ("lens-flow.md", 5, "lines", "src/core/minions/queue.ts", (20, 20), "found"),
+    ("lens-flow.md", 6, "directory", "src", (), "found"),
+    ("lens-flow.md", 6, "directory", "packages", (), "found"),
+    ("lens-flow.md", 6, "directory", "docs", (), "found"),
+    ("lens-flow.md", 7, "directory", ".github/workflows", (), "found"),
+    ("lens-flow.md", 7, "path", "scripts/build.sh", (), "found"),
+    ("lens-flow.md", 9, "lines", "src/core/minions/handlers/weigh.ts", (1, 3), "found"),
+    ("lens-flow.md", 9, "lines", "src/core/minions/worker.ts", (7, 7), "found"),
+    ("lens-flow.md", 10, "quote", "docs/design.md", (), "found"),
+    ("lens-flow.md", 10, "lines", "src/core/minions/queue.ts", (2, 2), "found"),
+    ("lens-flow.md", 10, "lines", "docs/design.md", (3, 3), "found"),
+    ("lens-flow.md", 12, "path", "package.json", (), "found"),
+    ("lens-flow.md", 12, "lines", "deploy/package-lock.json", (2, 2), "found"),
+    ("lens-flow.md", 12, "directory", "/home/ana/depot-notes", (), "not-evidence"),
+    ("lens-flow.md", 16, "path", "src/core/minions/handlers/weigh.ts", (), "found"),
+    ("lens-flow.md", 16, "lines", "src/core/minions/handlers/weigh.ts", (2, 3), "found"),
+}
+
+
+def test_a_run_of_mixed_writers_reads_as_a_reader_counts(forms_run):
+    result, read, _ = forms_run
+    assert read == READER
+    outcomes = result.parseoutcomes()
+    assert "failed" not in outcomes and outcomes["skipped"] == 3, outcomes
+
+
+def test_a_leading_slash_is_the_repository_root_not_a_checkout(tmp_path, make_repo):
+    from pytest_memreport.dialects import parse_folder, read_report
+    from pytest_memreport.dialects.runs import RunFile
+    from pytest_memreport.engine import Engine
+    from pytest_memreport.options import RunOptions
+
+    repo = make_repo("depot")
+    folder = materialize("forms-run", tmp_path, PIN=repo.commit(DEPOT, "depot"))
+    files = [RunFile(str(p), read_report(p)[0]) for p in sorted(folder.glob("*.md"))]
+    (run,) = parse_folder(str(folder), files)
+    engine = Engine(RunOptions(repos={"acme/depot": str(repo.path)}, against="none", rootdir=folder))
+    said: list[str] = []
+    engine.progress = said.append
+    store = next(r for r in run.reports if r.path.endswith("lens-store.md"))
+    rooted = [e for e in engine.checkable(store, tuple(store.all_evidence())) if e.written == "/.github/workflows"]
+    assert [(e.path, engine.pin_result(store, e).status) for e in rooted] == [(".github/workflows", "found")]
+    # read as the root's: no checkout was mapped onto the repository (a machine path still is)
+    assert not [line for line in said if "mapped the checkout" in line and "/.github" in line]
+    assert not [line for line in said if "mapped the checkout  onto" in line]

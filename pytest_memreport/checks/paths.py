@@ -88,26 +88,36 @@ def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | No
         if inside:
             candidates = inside + [c for c in candidates if c not in inside]
     if len(candidates) > 1 and near:
-        beside = [c for c in candidates if _beside(c, near)]
-        if len(beside) == 1:
-            return Resolution(beside[0], tuple(candidates), how="the one match beside the files cited with it")
+        closest = _closest(candidates, near)
+        if closest is not None:
+            return Resolution(closest, tuple(candidates), how="the one match nearest the files cited with it")
     if len(candidates) == 1:
         return Resolution(candidates[0], how="the one path of the pinned tree ending so")
     return Resolution(None, tuple(candidates))
 
 
-def _beside(candidate: str, near: tuple[str, ...]) -> bool:
-    """Whether ``candidate`` sits in the folder of one of the ``near`` files (as written:
-    ``core/queue.ts`` names a folder ending ``core``)."""
-    folder = candidate.rsplit("/", 1)[0] if "/" in candidate else ""
-    for other in near:
-        other = other.strip("/")
-        if "/" not in other:
-            continue
-        theirs = other.rsplit("/", 1)[0]
-        if folder == theirs or folder.endswith("/" + theirs):
-            return True
-    return False
+def _closest(candidates: list[str], near: tuple[str, ...]) -> str | None:
+    """The one candidate whose folder shares the most leading folders with the folder of
+    a ``near`` file (``src/core/worker.ts`` beside ``src/core/handlers/weigh.ts``, not
+    ``src/legacy/worker.ts``); ``None`` when none shares any, or several share as many."""
+    folders = [other.strip("/").split("/")[:-1] for other in near]
+
+    def shared(candidate: str) -> int:
+        mine = candidate.split("/")[:-1]
+        best = 0
+        for theirs in folders:
+            count = 0
+            for a, b in zip(mine, theirs):
+                if a != b:
+                    break
+                count += 1
+            best = max(best, count)
+        return best
+
+    scored = sorted(((shared(c), c) for c in candidates), reverse=True)
+    if scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
 
 
 def _longest_suffix(index: TreeIndex, written: str, want: str) -> Resolution:

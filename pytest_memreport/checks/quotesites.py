@@ -26,13 +26,25 @@ def holder(evidence: Evidence, own: str | None, snapshot, index: tree_paths.Tree
     does not; else ``None``. Each file is read once (blobs are cached by the snapshot)."""
     if evidence.kind is not EvidenceKind.QUOTE or not evidence.context:
         return None
-    if own is not None and verify.check_at_pin(replace(evidence, path=own), snapshot, with_symbol=False).ok:
+    if own is not None and _holds(replace(evidence, path=own), snapshot):
         return None
     for written in evidence.context[:MAX_OTHERS]:
         found = tree_paths.resolve(index, written, "file", subject, absolute=written.startswith("/"))
         if found.path is None or found.path == own:
             continue
         other = replace(evidence, path=found.path, cited_lines=None, context=())
-        if verify.check_at_pin(other, snapshot, with_symbol=False).ok:
+        if _holds(other, snapshot):
             return found.path
     return None
+
+
+def _holds(evidence: Evidence, snapshot) -> bool:
+    """Whether the file holds the quotation, its first letter perhaps adapted to the
+    sentence around it (``the note says "every parcel ..."`` of ``Every parcel ...``)."""
+    if verify.check_at_pin(evidence, snapshot, with_symbol=False).ok:
+        return True
+    text = evidence.text or ""
+    if not text[:1].isalpha():
+        return False
+    adapted = replace(evidence, text=text[0].swapcase() + text[1:])
+    return verify.check_at_pin(adapted, snapshot, with_symbol=False).ok

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ...model import LineRange
 from .citations import BARE_FILES, looks_like_path
 from .extensions import KNOWN_EXTENSIONS
+from .links import parse_repository_link
 
 #: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry)
 SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
@@ -108,6 +109,8 @@ class Word:
     code: bool
     start: int
     end: int
+    #: a link's target: the word is the link as the reader sees it (read as a link, not here)
+    href: str = ""
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,8 @@ def unit(pieces) -> Unit:
         previous = piece.line
         if piece.kind == "link":
             shown = piece.text
+            if piece.href:  # a link to a file anchors the continuations after it
+                words.append(Word(shown, piece.line, False, offset, offset + len(shown), piece.href))
             text_parts.append(shown)
             offset += len(shown)
             continue
@@ -278,6 +283,12 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         word = words[index]
         index += 1
         raw = word.text
+        if word.href:
+            linked = _linked_file(word)
+            if linked is not None:
+                last = linked
+            previous = ""
+            continue
         # A brace group written with spaces (``{queue, worker}.ts``) is one word.
         if "{" in raw and "}" not in raw:
             joined, end = raw, word.end
@@ -381,6 +392,15 @@ def _entry(match: re.Match, word: Word, mentions: list[tuple[str, int]]) -> list
         mentions.append((entry, word.line))
     path, ranges, bad, _form = parsed
     return [Citation(word.line, path, entry, ranges, INSIDE, word.code, word.start, word.end, bad)]
+
+
+def _linked_file(word: Word) -> Citation | None:
+    """A link to a file of a repository as the anchor of later continuations (``[a.ts](...)`` ``:40``)."""
+    link = parse_repository_link(word.href)
+    if link is None or link.kind != "blob" or not link.path:
+        return None
+    ranges = (link.lines,) if link.lines else ()
+    return Citation(word.line, link.path, None, ranges, MENTION, False, word.start, word.end)
 
 
 #: a file named in running text that cites nothing itself but anchors the continuations after it
