@@ -181,3 +181,107 @@ def test_a_leading_slash_is_the_repository_root_not_a_checkout(tmp_path, make_re
     # read as the root's: no checkout was mapped onto the repository (a machine path still is)
     assert not [line for line in said if "mapped the checkout" in line and "/.github" in line]
     assert not [line for line in said if "mapped the checkout  onto" in line]
+
+
+# --------------------------------------------------------------------------- the property
+
+import collections  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from repo_builder import RepoBuilder  # noqa: E402
+
+from pytest_memreport.checks import verify  # noqa: E402
+from pytest_memreport.dialects import parse_folder, read_report  # noqa: E402
+from pytest_memreport.dialects.runs import RunFile  # noqa: E402
+from pytest_memreport.engine import Engine  # noqa: E402
+from pytest_memreport.options import RunOptions  # noqa: E402
+
+QUEUE, WORKER, DESIGN, SCHEMA = ("src/core/minions/queue.ts", "src/core/minions/worker.ts", "docs/design.md",
+                                 "src/schema.sql")
+LOCK = "deploy/package-lock.json"
+
+
+def _lines(low: int, high: int, span: int = 5, dash: bool = False):
+    """Line ranges ``(a, b)`` within ``low..high``; ``dash``: at least two lines (``12-15``)."""
+    return st.integers(low, high - 1 if dash else high).flatmap(
+        lambda a: st.tuples(st.just(a), st.integers(a + 1 if dash else a, min(a + span, high))))
+
+
+def _written(r: tuple[int, int], dash: str = "-") -> str:
+    return str(r[0]) if r[0] == r[1] else f"{r[0]}{dash}{r[1]}"
+
+
+#: one form of citation: (what the writer writes, the evidence it is: (kind, path at the pin, lines))
+FORM = st.one_of(
+    # register entries of another prefix, defined in another file of the run (en dash or not)
+    _lines(1, 40).map(lambda r: (f"`PROPOSED-SRC-21:{_written(r, '–')}`", [("lines", WORKER, r)])),
+    _lines(1, 4).map(lambda r: (f"PROPOSED-SRC-22:{_written(r)}", [("lines", DESIGN, r)])),
+    # a file inside a folder entry
+    _lines(1, 5).map(lambda r: (f"`SRC-5:package-lock.json:{_written(r, '–')}`", [("lines", LOCK, r)])),
+    # a file named one way, its lines after it in another
+    _lines(1, 600, dash=True).map(lambda r: (f"`src/schema.sql` then `{r[0]}-{r[1]}`",
+                                             [("path", SCHEMA, None), ("lines", SCHEMA, r)])),
+    _lines(1, 600, dash=True).map(lambda r: (f"`src/schema.sql` at lines {r[0]}-{r[1]}",
+                                             [("path", SCHEMA, None), ("lines", SCHEMA, r)])),
+    # braces holding a folder
+    st.just(("`src/core/minions/{handlers/,queue.ts}`",
+             [("directory", "src/core/minions/handlers", None), ("path", QUEUE, None)])),
+    # the leading slash of the repository root
+    st.just(("`/.github/workflows/`", [("directory", ".github/workflows", None)])),
+    st.just(("/evals/", [("directory", "evals", None)])),
+    _lines(1, 3).map(lambda r: (f"`/scripts/build.sh:{_written(r)}`", [("lines", "scripts/build.sh", r)])),
+    # plain folders
+    st.sampled_from(["src/", "packages/", "docs/"]).map(lambda p: (p, [("directory", p.rstrip("/"), None)])),
+    # a bare name with two places in the tree, beside a file of one of them
+    st.tuples(_lines(1, 40), _lines(1, 40)).map(lambda rs: (
+        f"`{QUEUE}:{_written(rs[0])}` and `worker.ts:{_written(rs[1])}`",
+        [("lines", QUEUE, rs[0]), ("lines", WORKER, rs[1])])),
+    # a quotation its nearest citation's file does not hold, another cited beside it does
+    _lines(1, 40).map(lambda r: (
+        f'"A parcel that fails the scale is returned to its sender" (`SRC-1:{_written(r)}`, `SRC-2:4`)',
+        [("quote", DESIGN, None), ("lines", QUEUE, r), ("lines", DESIGN, (4, 4))])),
+)
+
+
+@pytest.fixture(scope="module")
+def depot(tmp_path_factory):
+    repo = RepoBuilder(tmp_path_factory.mktemp("property") / "depot")
+    return repo, repo.commit(DEPOT, "depot")
+
+
+def _lens(rows: list[list[tuple]], paragraphs: list[list[tuple]]) -> str:
+    lines = ["# Lens — RUN `DEPOT-7`", "", "| ID | What | Anchor |", "|---|---|---|"]
+    for number, row in enumerate(rows, start=1):
+        lines.append(f"| OBJ-{number} | part {number} | {'; '.join(text for text, _ in row)} |")
+    lines += ["", "## Notes", ""]
+    for paragraph in paragraphs:
+        lines += [" ".join(f"See {text}." for text, _ in paragraph), ""]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.lists(FORM, min_size=1, max_size=4), max_size=5),
+       paragraphs=st.lists(st.lists(FORM, min_size=1, max_size=4), max_size=3))
+def test_the_evidence_read_is_the_citations_written_whatever_the_mix(depot, tmp_path_factory, rows, paragraphs):
+    repo, pin = depot
+    folder = materialize("forms-run", tmp_path_factory.mktemp("run"), PIN=pin)
+    for other in ("lens-store.md", "lens-flow.md"):
+        (folder / other).unlink()
+    (folder / "lens.md").write_text(_lens(rows, paragraphs), encoding="utf-8")
+    files = [RunFile(str(p), read_report(p)[0]) for p in sorted(folder.glob("*.md"))]
+    (run,) = parse_folder(str(folder), files)
+    lens = next(r for r in run.reports if r.path.endswith("lens.md"))
+    assert lens.findings == ()
+    engine = Engine(RunOptions(repos={"acme/depot": str(repo.path)}, against="none", rootdir=folder))
+    read = collections.Counter()
+    for item in engine.checkable(lens, tuple(lens.all_evidence())):
+        assert engine.not_evidence(lens, item) is None, item
+        result = engine.pin_result(lens, item)
+        assert result.status == verify.FOUND and not result.misplaced, (item, result.message)
+        lines = (item.cited_lines.start, item.cited_lines.end) if item.cited_lines else None
+        read[(item.kind.value, item.path, lines)] += 1
+    written = collections.Counter(evidence for unit in rows + paragraphs for _, forms in unit
+                                  for evidence in forms)
+    assert read == written
