@@ -9,12 +9,25 @@ of citations written.
 
 from __future__ import annotations
 
+import collections
+import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from repo_builder import RepoBuilder
+from run_target import materialize
+
+from pytest_memreport.checks import verify
+from pytest_memreport.dialects import parse_folder, read_report, tables
 from pytest_memreport.dialects.core import anchors
+from pytest_memreport.dialects.runs import RunFile
+from pytest_memreport.engine import Engine
+from pytest_memreport.options import RunOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,12 +66,65 @@ def test_the_extension_list_is_static_and_tells_files_from_members():
     assert not {"length", "stringify", "keys", "error", "log", "env", "path"} & KNOWN_EXTENSIONS
 
 
+# --------------------------------------------------------------------------- forms, unit by unit
+
+
+@pytest.mark.parametrize(
+    "text, prose, expected",
+    [
+        # a register entry of any upper-case prefix, en dash; a file inside a folder entry
+        ("`PROPOSED-SRC-24:495–500`", False, [(None, "PROPOSED-SRC-24", ("495-500",), "source")]),
+        ("EXT-07a:3", True, [(None, "EXT-7a", ("3",), "source")]),
+        ("`SRC-5:package-lock.json:808–817`", False,
+         [("package-lock.json", "SRC-5", ("808-817",), anchors.INSIDE)]),
+        # the root's leading slash, kept for the pin to decide (root, else a checkout)
+        ("`/.github/workflows/`, /scripts/", False,
+         [("/.github/workflows/", None, (), "absolute"), ("/scripts/", None, (), "absolute")]),
+        ("repo-root `package.json` and root `tsconfig.json`", True,
+         [("/package.json", None, (), "absolute"), ("/tsconfig.json", None, (), "absolute")]),
+        # lines after a file named another way: backticked, after "lines", L-prefixed, after a link
+        ("`src/schema.sql` then `512-520`", False,
+         [("src/schema.sql", None, (), "path"), ("src/schema.sql", None, ("512-520",), "continuation")]),
+        ("the schema in src/schema.sql at lines 512-520", True,
+         [("src/schema.sql", None, ("512-520",), "continuation")]),
+        ("src/schema.sql L512-L520", False,
+         [("src/schema.sql", None, (), "path"), ("src/schema.sql", None, ("512-520",), "continuation")]),
+        # braces holding a folder
+        ("`src/core/minions/{handlers/,queue.ts}`", True,
+         [("src/core/minions/handlers/", None, (), "brace"), ("src/core/minions/queue.ts", None, (), "brace")]),
+        # folders with their slash in running prose; plain files there only anchor
+        ("The folders src/, packages/ and docs/ hold it; index.ts too.", True,
+         [("src/", None, (), "path"), ("packages/", None, (), "path"), ("docs/", None, (), "path")]),
+    ],
+)
+def test_forms_other_runs_write(text, prose, expected):
+    assert cited(text, prose) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`index.ts` handles 3-5 retries",  # a plain count after a file is no range of it
+        "built with Node.js at :40",  # a library's name is no file to continue
+        "between 2019-2020 the docs/design changed",  # a span of years in prose
+    ],
+)
+def test_what_only_looks_like_lines_after_a_file_is_not_read_as_them(text):
+    assert all(form != "continuation" for *_, form in cited(text)) and all(
+        form != "continuation" for *_, form in cited(text, prose=True))
+
+
+def test_an_entry_no_file_of_the_run_defines():
+    report = tables.parse("lens.md", "**Revision:** `0123456789abcdef0123456789abcdef01234567`\n\n"
+                                     "| ID | Anchor |\n|---|---|\n| OBJ-1 | `PROPOSED-SRC-9:3-4` |\n"
+                                     "| OBJ-2 | UTC-5:30 |\n")
+    # a source register's entry that names no file is a finding; another prefix (a time zone) is a word
+    assert [f.line for f in report.findings] == [5]
+    assert "PROPOSED-SRC-9:3-4 cites lines, but the source register names no file" in report.findings[0].message
+    assert [e for r in report.records for e in r.evidence] == []
+
+
 # --------------------------------------------------------------------------- the forms, end to end
-
-import json  # noqa: E402
-
-import pytest  # noqa: E402
-from run_target import materialize  # noqa: E402
 
 
 def numbered_sql(count: int) -> str:
@@ -163,11 +229,6 @@ def test_a_run_of_mixed_writers_reads_as_a_reader_counts(forms_run):
 
 
 def test_a_leading_slash_is_the_repository_root_not_a_checkout(tmp_path, make_repo):
-    from pytest_memreport.dialects import parse_folder, read_report
-    from pytest_memreport.dialects.runs import RunFile
-    from pytest_memreport.engine import Engine
-    from pytest_memreport.options import RunOptions
-
     repo = make_repo("depot")
     folder = materialize("forms-run", tmp_path, PIN=repo.commit(DEPOT, "depot"))
     files = [RunFile(str(p), read_report(p)[0]) for p in sorted(folder.glob("*.md"))]
@@ -185,17 +246,6 @@ def test_a_leading_slash_is_the_repository_root_not_a_checkout(tmp_path, make_re
 
 # --------------------------------------------------------------------------- the property
 
-import collections  # noqa: E402
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from repo_builder import RepoBuilder  # noqa: E402
-
-from pytest_memreport.checks import verify  # noqa: E402
-from pytest_memreport.dialects import parse_folder, read_report  # noqa: E402
-from pytest_memreport.dialects.runs import RunFile  # noqa: E402
-from pytest_memreport.engine import Engine  # noqa: E402
-from pytest_memreport.options import RunOptions  # noqa: E402
 
 QUEUE, WORKER, DESIGN, SCHEMA = ("src/core/minions/queue.ts", "src/core/minions/worker.ts", "docs/design.md",
                                  "src/schema.sql")

@@ -348,8 +348,9 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         continued = _BARE_RANGE.fullmatch(text)
     if continued is None and previous in _LINE_WORDS:
         continued = _BARE_RANGE.fullmatch(text)  # ``lines 512-520``, ``line 40``
-    if continued is None and last is not None and (word.code or not prose or text.startswith("L")):
-        continued = _LINES_ONLY.fullmatch(text)  # `` `512-520` `` or ``L40-L52`` after a file
+    if continued is None and last is not None and (word.code or text.startswith("L")):
+        # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else
+        continued = _LINES_ONLY.fullmatch(text)
     if continued is not None:
         ranges, bad = parse_ranges(continued.group(1) if continued.re is not _LINES_ONLY else continued.group())
         if last is None:  # nothing to continue in this unit: the caller may know the row's file
@@ -364,15 +365,27 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         path, form = "/" + path, "absolute"  # ``repo-root `README.md```: the top level's, not the subject's
     if not ranges and not bad:
         mention = [Citation(word.line, path, None, (), MENTION, word.code, word.start, word.end, None, context[0])]
+        if not _mentions_a_file(path, form):
+            mention = []
         if prose and not word.code and not path.endswith("/"):
             # running prose names files it only talks about; a folder with its slash is cited
-            return mention if form != "brace" and _file_shaped(path) else []
+            return mention
         if not word.code and not path.endswith("/") and ("/" not in path or not _file_shaped(path)):
             # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
-            return mention if form != "brace" and _file_shaped(path) else []
+            return mention
     paths = expand_braces(path) if form == "brace" else [path]
     return [Citation(word.line, p, None, ranges, form, word.code, word.start, word.end, bad, context[0])
             for p in paths]
+
+
+#: names of libraries that read like a file in running text (``Node.js``, ``Vue.js``)
+_LIBRARY_NAME = re.compile(r"[A-Z][\w-]*\.js")
+
+
+def _mentions_a_file(path: str, form: str) -> bool:
+    """Whether a plain word names a file that continuations after it may continue
+    (``src/schema.sql at lines 512-520``), not a library (``Node.js``) or a member."""
+    return form != "brace" and _file_shaped(path) and ("/" in path or not _LIBRARY_NAME.fullmatch(path))
 
 
 def _entry(match: re.Match, word: Word, mentions: list[tuple[str, int]]) -> list[Citation]:
