@@ -218,6 +218,14 @@ READER = {
     ("lens-flow.md", 12, "directory", "/home/ana/depot-notes", (), "not-evidence"),
     ("lens-flow.md", 16, "path", "src/core/minions/handlers/weigh.ts", (), "found"),
     ("lens-flow.md", 16, "lines", "src/core/minions/handlers/weigh.ts", (2, 3), "found"),
+    # a register row of the analyst's checkout in a third file, cited from a fourth; fenced lines
+    ("runtime-account.md", 7, "path", "scripts/build.sh", (), "found"),
+    ("runtime-account.md", 10, "lines", "src/core/minions/worker.ts", (10, 12), "found"),
+    ("runtime-account.md", 11, "lines", "scripts/build.sh", (1, 3), "found"),
+    ("trial-notes.md", 3, "lines", "scripts/build.sh", (3, 3), "found"),
+    ("trial-notes.md", 3, "path", ".github/workflows/ci.yml", (), "found"),
+    ("trial-notes.md", 4, "lines", "docs/design.md", (3, 3), "found"),
+    ("trial-notes.md", 4, "quote", "docs/design.md", (), "found"),
 }
 
 
@@ -317,7 +325,7 @@ def _lens(rows: list[list[tuple]], paragraphs: list[list[tuple]]) -> str:
 def test_the_evidence_read_is_the_citations_written_whatever_the_mix(depot, tmp_path_factory, rows, paragraphs):
     repo, pin = depot
     folder = materialize("forms-run", tmp_path_factory.mktemp("run"), PIN=pin)
-    for other in ("lens-store.md", "lens-flow.md"):
+    for other in ("lens-store.md", "lens-flow.md", "runtime-account.md", "trial-notes.md"):
         (folder / other).unlink()
     (folder / "lens.md").write_text(_lens(rows, paragraphs), encoding="utf-8")
     files = [RunFile(str(p), read_report(p)[0]) for p in sorted(folder.glob("*.md"))]
