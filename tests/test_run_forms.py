@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from repo_builder import RepoBuilder
 from run_target import materialize
+from test_repin_run_folder import moved  # noqa: F401 - the fixture: a target whose core/ became engine/
+from test_repin_run_folder import run as repin_run
 
 from pytest_memreport.checks import verify
 from pytest_memreport.dialects import parse_folder, read_report, tables
@@ -343,3 +345,24 @@ def test_the_evidence_read_is_the_citations_written_whatever_the_mix(depot, tmp_
     written = collections.Counter(evidence for unit in rows + paragraphs for _, forms in unit
                                   for evidence in forms)
     assert read == written
+
+
+# --------------------------------------------------------------------------- re-pin of a brace group holding a folder
+
+
+def test_a_brace_group_holding_a_moved_folder_refuses_the_repin_instead_of_claiming_a_write(pytester, moved):
+    # ``core/`` became ``engine/``: the group cannot be rewritten as one, so the re-pin says so
+    # and keeps every byte (it once said "wrote" and wrote nothing).
+    repo, pin, _head = moved
+    report = pytester.path / "braces.md"
+    text = (f"# Run 9: relay\n\nThe run reads github.com/acme/relay.\n\n**Revision:** `{pin[:7]}`\n\n"
+            "| ID | Path |\n| --- | --- |\n| SRC-1 | `src/relay/index.ts` |\n\n"
+            "| ID | Object | Anchor |\n| --- | --- | --- |\n"
+            "| OBJ-1 | the engine and its notes | `src/relay/{core/,README.md}` |\n")
+    report.write_text(text, encoding="utf-8")
+    result = repin_run(pytester, report, repo, "--memreport-write", "--memreport-repin=HEAD")
+    out = result.stdout.str()
+    assert "braces.md: re-pin to HEAD refused" in out
+    assert "braces.md:13: not rewritten: src/relay/core must read src/relay/engine" in out
+    assert "wrote braces.md" not in out
+    assert report.read_text(encoding="utf-8") == text
