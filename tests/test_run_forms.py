@@ -366,3 +366,19 @@ def test_a_brace_group_holding_a_moved_folder_refuses_the_repin_instead_of_claim
     assert "braces.md:13: not rewritten: src/relay/core must read src/relay/engine" in out
     assert "wrote braces.md" not in out
     assert report.read_text(encoding="utf-8") == text
+
+
+def test_a_register_entry_of_another_prefix_is_the_first_file_its_row_names_in_any_file_of_the_run(tmp_path):
+    pin = "0123456789abcdef0123456789abcdef01234567"
+    (tmp_path / "proposed.md").write_text(
+        f"# Proposed — RUN `Q-1`\n\n**Revision:** `{pin}`\n\n| ID | Source | Why |\n|---|---|---|\n"
+        "| PROPOSED-SRC-3 | `src/a.ts` | unlike `src/b.ts` |\n", encoding="utf-8")
+    (tmp_path / "lens.md").write_text(
+        "# Lens — RUN `Q-1`\n\n| ID | Anchor |\n|---|---|\n| OBJ-1 | `PROPOSED-SRC-3:4–6`, `PROPOSED-SRC-3a:7` |\n",
+        encoding="utf-8")
+    files = [RunFile(str(p), read_report(p)[0]) for p in sorted(tmp_path.glob("*.md"))]
+    (run,) = parse_folder(str(tmp_path), files)
+    lens = next(r for r in run.reports if r.path.endswith("lens.md"))
+    assert lens.findings == ()
+    assert [(e.path, str(e.cited_lines), e.source) for e in lens.all_evidence()] == [
+        ("src/a.ts", "4-6", None), ("src/a.ts", "7", None)]

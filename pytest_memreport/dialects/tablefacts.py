@@ -192,12 +192,15 @@ class FactsReader:
 
     def _entry_row(self, entry: str, row: lexing.TableRow, header: tuple[str, ...]) -> None:
         """A row of another ID (``PROPOSED-SRC-22``) is a register entry when it names one
-        file: in its identity or path column, else in all its cells (several: no guess)."""
+        file: in its identity or path column, else in the first cell naming any (several
+        there: no guess)."""
         column = _header_index(header, PATH_HEADERS) or _header_containing(header, ("identity", "location", "path"))
         if column is None and not citations.is_source_register(entry):
             return  # a record row of a lens (``OBJ-5``): its cells are its evidence, not its identity
-        cells = row.cells[column:column + 1] if column is not None else row.cells[1:]
-        files = _entry_files(cells)
+        if column is not None:
+            files = _entry_files(row.cells[column:column + 1])
+        else:  # the first cell after the ID that names files is its identity
+            files = next((found for found in (_entry_files([cell]) for cell in row.cells[1:]) if found), [])
         if len(files) == 1 or (column is not None and files):
             register = RegisterRow(entry, self.path, row.line, registered=True)
             register.paths.append((files[0], ()))
