@@ -77,8 +77,11 @@ def test_the_extension_list_is_static_and_tells_files_from_members():
         # a register entry of any upper-case prefix, en dash; a file inside a folder entry
         ("`PROPOSED-SRC-24:495–500`", False, [(None, "PROPOSED-SRC-24", ("495-500",), "source")]),
         ("EXT-07a:3", True, [(None, "EXT-7a", ("3",), "source")]),
-        ("`SRC-5:package-lock.json:808–817`", False,
-         [("package-lock.json", "SRC-5", ("808-817",), anchors.INSIDE)]),
+        ("`SRC-5:package-lock.json:808–817`, `:900`", False,
+         [("package-lock.json", "SRC-5", ("808-817",), anchors.INSIDE),
+          ("package-lock.json", "SRC-5", ("900",), "continuation")]),
+        ("PROPOSED-SRC-24:495–500, 510", True,
+         [(None, "PROPOSED-SRC-24", ("495-500",), "source"), (None, "PROPOSED-SRC-24", ("510",), "continuation")]),
         # the root's leading slash, kept for the pin to decide (root, else a checkout)
         ("`/.github/workflows/`, /scripts/", False,
          [("/.github/workflows/", None, (), "absolute"), ("/scripts/", None, (), "absolute")]),
@@ -279,6 +282,10 @@ FORM = st.one_of(
     _lines(1, 4).map(lambda r: (f"PROPOSED-SRC-22:{_written(r)}", [("lines", DESIGN, r)])),
     # a file inside a folder entry
     _lines(1, 5).map(lambda r: (f"`SRC-5:package-lock.json:{_written(r, '–')}`", [("lines", LOCK, r)])),
+    st.tuples(_lines(1, 5), _lines(1, 5)).map(lambda rs: (
+        f"`SRC-5:package-lock.json:{_written(rs[0])}`, `:{_written(rs[1])}`", [("lines", LOCK, r) for r in rs])),
+    st.tuples(_lines(1, 40), _lines(1, 40)).map(lambda rs: (
+        f"PROPOSED-SRC-21:{_written(rs[0], '–')}, {_written(rs[1], '–')}", [("lines", WORKER, r) for r in rs])),
     # a file named one way, its lines after it in another
     _lines(1, 600, dash=True).map(lambda r: (f"`src/schema.sql` then `{r[0]}-{r[1]}`",
                                              [("path", SCHEMA, None), ("lines", SCHEMA, r)])),

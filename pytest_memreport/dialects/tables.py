@@ -482,8 +482,8 @@ class _Parser(FactsReader, lexing.DocumentParser):
         row = self._row_for(citation.source)
         # An entry of another prefix is a file of the run's target, not a source of its own.
         source = citation.source if citations.SOURCE_REF.fullmatch(citation.source) else None
-        if citation.form == citations.INSIDE:
-            written = _inside(row, citation.path or "")
+        if citation.path:  # ``SRC-5:package-lock.json:808`` (or a continuation of it)
+            written = _inside(row, citation.path)
             path, lookup = self._target(written, row)
             return (path, source, lookup) if path else None
         if row is None or not row.paths:
