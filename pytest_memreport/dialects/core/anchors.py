@@ -211,10 +211,15 @@ def plain_unit(text: str, line: int) -> Unit:
 
 def _strip(word: str) -> str:
     text = word.lstrip(_LEADING)
-    # trailing punctuation, but not the ``}`` closing a brace group (``a/{b/,c.ts}``)
+    # trailing punctuation, but not the ``}`` closing a brace group (``a/{b/,c.ts}``); counted
+    # once, so a word of many closing braces costs its length, not its square
+    opens, closes = text.count("{"), text.count("}")
     end = len(text)
-    while end and text[end - 1] in _TRAILING and not (text[end - 1] == "}" and "{" in text[:end - 1]
-                                                      and text.count("{", 0, end) >= text.count("}", 0, end)):
+    while end and text[end - 1] in _TRAILING:
+        if text[end - 1] == "}":
+            if opens and opens >= closes:
+                break  # it closes a group opened before it
+            closes -= 1
         end -= 1
     return text[:end].strip("`")
 
