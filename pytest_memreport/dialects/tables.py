@@ -14,6 +14,11 @@ Anchors in a record's cells become its evidence:
   evidence per range (``-`` or en dash ``–``);
 * ``SRC-1:96–101``: lines of the file the register row of ``SRC-1`` names
   (a :class:`~pytest_memreport.model.Finding` when it names none);
+  ``PROPOSED-SRC-24:495–500``: of the file the row of that entry names, in any
+  file of the run (:attr:`.runfacts.RunContext.entries`);
+* a quotation carries, as its ``context``, the other files its row or paragraph
+  cites: it is true if one of them holds it (:mod:`..checks.quotesites`); a bare
+  name carries them too, to choose among its places in the tree;
 * ``execution_service.ts:313``, a bare file name: evidence whose ``path`` is
   that name and whose label is :data:`BASENAME`; it is resolved against the
   repository tree by whoever checks it (one candidate: fine; several: say so);

@@ -6,15 +6,22 @@ there, one :class:`Citation` per cited range or path:
 
 * ``src/a.ts:1349-1379,1549-1556`` and ``propose.ts:25–34, 58–84`` (a range
   after a comma belongs to the citation before it), en dashes, ``#L10-L20``;
-* ``SRC-1:96–101``, ``SRC-1a:185`` (a source-register row; the file comes from
-  the register, possibly in another file of the run);
-* continuations: ``:505`` or, right after a citation and a comma, ``249``,
-  bound to the last citation of the same unit (never across a cell boundary,
-  never past the end of a sentence);
-* brace expansion ``src/core/{queue,worker}.ts:12``: one citation per path;
-* elided paths ``.../widgets/README.md`` and absolute checkout paths
-  ``/home/ana/src/widgets/src/a.ts`` (resolved against the pinned tree later);
-* folders with or without a trailing slash (``docs/``, `` `src/widgets` ``).
+* ``SRC-1:96–101``, ``SRC-1a:185``, and register entries of any upper-case
+  prefix, ``PROPOSED-SRC-24:495–500`` (the file comes from the entry's row,
+  possibly in another file of the run); ``SRC-5:package-lock.json:808`` (a file
+  inside a folder entry);
+* continuations: ``:505``; right after a citation and a comma, ``249``; after
+  "line(s)", ``L40-L52`` or, backticked, `` `512-520` ``: bound to the last file
+  of the same unit, whatever form named it (a plain ``src/schema.sql`` in prose,
+  a link to the file), never across a cell boundary nor past the end of a sentence;
+* brace expansion ``src/core/{queue,worker}.ts:12``, ``src/{handlers/,queue.ts}``:
+  one citation per path, a folder where a choice ends in ``/``;
+* elided paths ``.../widgets/README.md`` and absolute paths, the repository
+  root's (``/.github/workflows/``, "repo-root `` `package.json` ``") or the
+  analyst's checkout's (``/home/ana/src/widgets/src/a.ts``): the pinned tree
+  decides later;
+* folders with or without a trailing slash (``docs/``, `` `src/widgets` ``; in
+  running prose, unquoted, only with it: ``src/``, ``packages/``).
 
 :func:`quotes` finds the short inline quotations of a unit: a double-quoted
 phrase of three or more words followed, in the same sentence, by a citation.
