@@ -97,7 +97,8 @@ class Evidence:
     owner: str | None = None
     #: a human label for items and messages, e.g. a review's link text
     label: str | None = None
-    #: symbol evidence: the files its record or paragraph cites, where the definition may live
+    #: the other files cited beside it (its record, row or paragraph): where a symbol's
+    #: definition or a quotation may be instead, and which of several places a bare name is
     context: tuple[str, ...] = ()
     #: how ``path`` is found at the pin: ``None`` as written; :data:`LOOKUP_TREE` resolved
     #: against the pinned tree (the subject subtree first, then the path as written, then
