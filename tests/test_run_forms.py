@@ -304,6 +304,9 @@ FORM = st.one_of(
     st.tuples(_lines(1, 40), _lines(1, 40)).map(lambda rs: (
         f"`{QUEUE}:{_written(rs[0])}` and `worker.ts:{_written(rs[1])}`",
         [("lines", QUEUE, rs[0]), ("lines", WORKER, rs[1])])),
+    st.tuples(_lines(1, 40), _lines(1, 40)).map(lambda rs: (
+        f"`queue.ts:{_written(rs[0])}`, `worker.ts:{_written(rs[1])}`",
+        [("lines", QUEUE, rs[0]), ("lines", WORKER, rs[1])])),
     # a quotation its nearest citation's file does not hold, another cited beside it does
     _lines(1, 40).map(lambda r: (
         f'"A parcel that fails the scale is returned to its sender" (`SRC-1:{_written(r)}`, `SRC-2:4`)',
@@ -389,3 +392,16 @@ def test_a_register_entry_of_another_prefix_is_the_first_file_its_row_names_in_a
     assert lens.findings == ()
     assert [(e.path, str(e.cited_lines), e.source) for e in lens.all_evidence()] == [
         ("src/a.ts", "4-6", None), ("src/a.ts", "7", None)]
+
+
+def test_a_bare_name_with_several_places_is_the_one_beside_the_files_cited_with_it():
+    from pytest_memreport.checks.paths import TreeIndex, resolve
+
+    index = TreeIndex.build(["src/core/worker.ts", "src/core/queue.ts", "src/core/handlers/weigh.ts",
+                             "src/legacy/worker.ts", "src/legacy/README.md"])
+    assert resolve(index, "worker.ts", "file", near=("src/core/handlers/weigh.ts",)).path == "src/core/worker.ts"
+    assert resolve(index, "worker.ts", "file", near=("queue.ts",)).path == "src/core/worker.ts"
+    assert resolve(index, "worker.ts", "file", near=("README.md",)).path == "src/legacy/worker.ts"
+    # nothing beside it decides: the candidates are listed, nothing is guessed
+    undecided = resolve(index, "worker.ts", "file", near=("docs/guide.md",))
+    assert (undecided.path, undecided.candidates) == (None, ("src/core/worker.ts", "src/legacy/worker.ts"))

@@ -88,7 +88,7 @@ def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | No
         if inside:
             candidates = inside + [c for c in candidates if c not in inside]
     if len(candidates) > 1 and near:
-        closest = _closest(candidates, near)
+        closest = _closest(index, candidates, near)
         if closest is not None:
             return Resolution(closest, tuple(candidates), how="the one match nearest the files cited with it")
     if len(candidates) == 1:
@@ -96,11 +96,13 @@ def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | No
     return Resolution(None, tuple(candidates))
 
 
-def _closest(candidates: list[str], near: tuple[str, ...]) -> str | None:
+def _closest(index: TreeIndex, candidates: list[str], near: tuple[str, ...]) -> str | None:
     """The one candidate whose folder shares the most leading folders with the folder of
     a ``near`` file (``src/core/worker.ts`` beside ``src/core/handlers/weigh.ts``, not
-    ``src/legacy/worker.ts``); ``None`` when none shares any, or several share as many."""
-    folders = [other.strip("/").split("/")[:-1] for other in near]
+    ``src/legacy/worker.ts``); failing that, the one whose folder also holds every bare
+    name cited with it (`` `queue.ts`, `worker.ts` ``: the folder that has both); else ``None``."""
+    folders = [other.strip("/").split("/")[:-1] for other in near if "/" in other.strip("/")]
+    names = [other for other in near if "/" not in other.strip("/")]
 
     def shared(candidate: str) -> int:
         mine = candidate.split("/")[:-1]
@@ -114,10 +116,16 @@ def _closest(candidates: list[str], near: tuple[str, ...]) -> str | None:
             best = max(best, count)
         return best
 
-    scored = sorted(((shared(c), c) for c in candidates), reverse=True)
-    if scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        return None
-    return scored[0][1]
+    if folders:
+        scored = sorted(((shared(c), c) for c in candidates), reverse=True)
+        if scored[0][0] and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+            return scored[0][1]
+    if names:
+        together = [c for c in candidates
+                    if all(index.has(f"{c.rsplit('/', 1)[0]}/{name}" if "/" in c else name, "any") for name in names)]
+        if len(together) == 1:
+            return together[0]
+    return None
 
 
 def _longest_suffix(index: TreeIndex, written: str, want: str) -> Resolution:
