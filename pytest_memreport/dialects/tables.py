@@ -500,7 +500,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
         """``(path, source, lookup)`` a citation names, or ``None`` (with a finding when it
         cites a source register's entry that names no file)."""
         resolved = self._file_of(citation)
-        if resolved is None and citation.source is not None and citations.is_source_register(citation.source):
+        if resolved is None and self._names_no_file(citation):
             written = ",".join(str(r) for r in citation.ranges) or citation.bad_range or ""
             self.findings.append(Finding(
                 citation.line,
@@ -509,6 +509,14 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 "path",
             ))
         return resolved
+
+    def _names_no_file(self, citation: citations.Citation) -> bool:
+        """Whether a citation of a source register's entry (``SRC-3:12``, ``PROPOSED-SRC-9:4``;
+        not a file inside it) finds no file there: no row in the run, or a row naming none."""
+        if not citation.source or citation.path or not citations.is_source_register(citation.source):
+            return False
+        row = self._row_for(citation.source)
+        return row is None or not row.paths
 
     def _files(self, found: list[citations.Citation]) -> tuple[str, ...]:
         """The files (not folders) citations name, once each, in order."""
