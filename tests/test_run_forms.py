@@ -119,6 +119,16 @@ def test_what_only_looks_like_lines_after_a_file_is_not_read_as_them(text):
         form != "continuation" for *_, form in cited(text, prose=True))
 
 
+def test_a_cell_of_lines_continues_the_one_file_of_its_row():
+    report = tables.parse("lens.md", "| ID | File | Lines | Retries |\n|---|---|---|---|\n"
+                                     "| OBJ-1 | `src/schema.sql` | lines 512-520, 600 | 3-5 |\n"
+                                     "| OBJ-2 | `src/a.ts` | see the notes | `10-12` |\n"
+                                     "| OBJ-3 | `src/a.ts`, `src/b.ts` | 4-5 | |\n")
+    lines = {record.id: [str(e.cited_lines) for e in record.evidence if e.cited_lines] for record in report.records}
+    # under a Lines column, plain ranges; elsewhere only a backticked one; two files: no guess
+    assert lines == {"OBJ-1": ["512-520", "600"], "OBJ-2": ["10-12"], "OBJ-3": []}
+
+
 def test_an_entry_no_file_of_the_run_defines():
     report = tables.parse("lens.md", "**Revision:** `0123456789abcdef0123456789abcdef01234567`\n\n"
                                      "| ID | Anchor |\n|---|---|\n| OBJ-1 | `PROPOSED-SRC-9:3-4` |\n"
@@ -205,6 +215,8 @@ READER = {
     ("lens-store.md", 10, "lines", "docs/design.md", (4, 4), "found"),
     ("lens-store.md", 11, "path", "/home/ana/notes/todo.txt", (), "not-evidence"),
     ("lens-store.md", 11, "directory", "/tmp/depot-cache", (), "not-evidence"),
+    ("lens-store.md", 15, "path", "src/schema.sql", (), "found"),  # a Lines column; 3-5 retries are no lines
+    ("lens-store.md", 15, "lines", "src/schema.sql", (590, 600), "found"),
     # running prose, and a link followed by its lines
     ("lens-flow.md", 5, "lines", "src/core/minions/queue.ts", (10, 12), "found"),
     ("lens-flow.md", 5, "lines", "src/core/minions/queue.ts", (20, 20), "found"),

@@ -32,6 +32,7 @@ understood is skipped; the parser never raises.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from ..model import (
@@ -68,6 +69,9 @@ from .tablefacts import (  # noqa: F401 - table_id and split_table_id are this d
 )
 
 DIALECT = "tables"
+
+#: a column whose cells are line ranges of the file the row cites (``| File | Lines |``)
+_LINES_HEADER = re.compile(r"(?:cited )?(?:lines?|line ranges?|ranges?|line numbers?|span|ll\.?)")
 
 #: label of evidence that names a file by its base name only (resolved against the tree)
 BASENAME = "basename"
@@ -318,10 +322,17 @@ class _Parser(FactsReader, lexing.DocumentParser):
                     continue
                 owner = self.row_at.get(row.line)
                 cells = row.cells[1:] if owner is not None else row.cells
+                headers = table.header.texts[1:] if owner is not None else table.header.texts
                 scanned = []
-                for cell in cells:
+                for number, cell in enumerate(cells):
                     unit = citations.unit(cell.pieces)
                     found, mentions = citations.scan(unit)
+                    if not found:
+                        # ``| src/schema.sql | 512-520 |`` under a Lines column, or a cell holding
+                        # only a backticked range: lines of the row's one file
+                        lines_column = number < len(headers) and _LINES_HEADER.fullmatch(
+                            " ".join(headers[number].strip(_MARKUP).casefold().split()))
+                        found = citations.range_cell(unit, plain=bool(lines_column))
                     scanned.append((unit, found))
                     self._mentions(mentions)
                 anchor = _row_anchor([found for _, found in scanned], self._cited_file)
@@ -647,14 +658,20 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
 
 def _row_anchor(cells: list[list[citations.Citation]], file_of) -> citations.Citation | None:
-    """The one file a row's cells cite, if one: what a lone ``:45-55`` in another cell
-    continues. ``file_of`` names a citation's file (``SRC-1`` through the register), so
-    ``SRC-1:94`` and ``index.ts:88`` of that file are one file, as ``a/index.ts`` is."""
+    """The one file a row's cells cite lines of (else, citing none, the one file they name),
+    if one: what a lone ``:45-55`` in another cell continues. ``file_of`` names a citation's
+    file (``SRC-1`` through the register), so ``SRC-1:94`` and ``index.ts:88`` of that file
+    are one file, as ``a/index.ts`` is."""
     cited: dict[str, citations.Citation] = {}
     for found in cells:
         for citation in found:
             if citation.form != citations.UNBOUND and (citation.ranges or citation.source):
                 cited.setdefault(file_of(citation) or f"{citation.source}:{citation.path}", citation)
+    if not cited:  # no lines cited: the one file named without them (``| a.sql | 512-520 |``)
+        for found in cells:
+            for citation in found:
+                if citations.continues(citation):
+                    cited.setdefault(file_of(citation) or f"{citation.source}:{citation.path}", citation)
     files = sorted(cited, key=len, reverse=True)
     if files and all(f == files[0] or files[0].endswith("/" + f) for f in files):
         return cited[files[0]]

@@ -428,6 +428,24 @@ def _linked_file(word: Word) -> Citation | None:
     return Citation(word.line, link.path, None, ranges, MENTION, False, word.start, word.end)
 
 
+def range_cell(unit: Unit, plain: bool = False) -> list[Citation]:
+    """A cell that holds nothing but line ranges (`` `512-520` ``; with ``plain``, under a
+    Lines column, also ``512-520``, ``L40``, ``lines 3-5, 9``): unbound continuations, for the
+    caller to bind to the one file of the row. Anything else in the cell: ``[]``."""
+    words = [w for w in unit.words if _strip(w.text) and _strip(w.text).lower() not in _LINE_WORDS]
+    if not words or not (plain or all(w.code for w in words)):
+        return []
+    found = []
+    for word in words:
+        text = _strip(word.text)
+        match = re.fullmatch(_RANGES, text)
+        if match is None:
+            return []
+        ranges, bad = parse_ranges(text)
+        found.append(Citation(word.line, None, None, ranges, UNBOUND, word.code, word.start, word.end, bad))
+    return found
+
+
 #: a file named in running text that cites nothing itself but anchors the continuations after it
 MENTION = "mention"
 #: a file inside a register entry's folder: ``SRC-5:package-lock.json:808–817``
