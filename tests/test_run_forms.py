@@ -417,3 +417,29 @@ def test_a_bare_name_with_several_places_is_the_one_beside_the_files_cited_with_
     # nothing beside it decides: the candidates are listed, nothing is guessed
     undecided = resolve(index, "worker.ts", "file", near=("docs/guide.md",))
     assert (undecided.path, undecided.candidates) == (None, ("src/core/worker.ts", "src/legacy/worker.ts"))
+
+
+def test_a_cited_file_the_clone_lacks_holds_no_quotation_and_breaks_nothing(tmp_path, make_repo):
+    import os
+
+    repo = make_repo("depot")
+    pin = repo.commit({"src/queue.ts": "export const q = 1;\n", "docs/lost.md": "# Lost\n\nThe scale returns parcels.\n",
+                       "docs/design.md": "# Design\n\nEvery parcel is weighed first.\n"}, "depot")
+    lost = subprocess.run(["git", "-C", str(repo.path), "rev-parse", f"{pin}:docs/lost.md"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    os.remove(repo.path / ".git" / "objects" / lost[:2] / lost[2:])
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "lens.md").write_text(
+        f"github.com/acme/depot, **Revision:** `{pin}`\n\n| ID | Claim | Anchor |\n|---|---|---|\n"
+        '| OBJ-1 | "Every parcel is weighed first" | `src/queue.ts:1`, `docs/lost.md:3`, `docs/design.md:3` |\n',
+        encoding="utf-8")
+    files = [RunFile(str(p), read_report(p)[0]) for p in sorted((tmp_path / "run").glob("*.md"))]
+    (run,) = parse_folder(str(tmp_path / "run"), files, dialect="tables")
+    (lens,) = run.reports
+    engine = Engine(RunOptions(repos={"acme/depot": str(repo.path)}, rootdir=tmp_path, against="none"))
+    checked = engine.checkable(lens, tuple(lens.all_evidence()))
+    # the lost file is passed over (its own item says it cannot be read); the next one holds it
+    (quote,) = [e for e in checked if e.kind.value == "quote"]
+    assert (quote.path, engine.pin_result(lens, quote).status) == ("docs/design.md", verify.FOUND)
+    lost_lines = next(e for e in checked if e.path == "docs/lost.md")
+    assert engine.pin_result(lens, lost_lines).status == verify.UNREADABLE

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..gitstore import RepoError
 from ..model import Evidence, EvidenceKind
 from . import paths as tree_paths
 from . import verify
@@ -40,11 +41,13 @@ def holder(evidence: Evidence, own: str | None, snapshot, index: tree_paths.Tree
 
 def _holds(evidence: Evidence, snapshot) -> bool:
     """Whether the file holds the quotation, its first letter perhaps adapted to the
-    sentence around it (``the note says "every parcel ..."`` of ``Every parcel ...``)."""
-    if verify.check_at_pin(evidence, snapshot, with_symbol=False).ok:
-        return True
+    sentence around it (``the note says "every parcel ..."`` of ``Every parcel ...``).
+    A file the clone cannot read holds nothing here; its own item says why."""
     text = evidence.text or ""
-    if not text[:1].isalpha():
+    variants = [evidence]
+    if text[:1].isalpha():
+        variants.append(replace(evidence, text=text[0].swapcase() + text[1:]))
+    try:
+        return any(verify.check_at_pin(variant, snapshot, with_symbol=False).ok for variant in variants)
+    except RepoError:
         return False
-    adapted = replace(evidence, text=text[0].swapcase() + text[1:])
-    return verify.check_at_pin(adapted, snapshot, with_symbol=False).ok
