@@ -97,7 +97,8 @@ class Evidence:
     owner: str | None = None
     #: a human label for items and messages, e.g. a review's link text
     label: str | None = None
-    #: symbol evidence: the files its record or paragraph cites, where the definition may live
+    #: the other files cited beside it (its record, row or paragraph): where a symbol's
+    #: definition or a quotation may be instead, and which of several places a bare name is
     context: tuple[str, ...] = ()
     #: how ``path`` is found at the pin: ``None`` as written; :data:`LOOKUP_TREE` resolved
     #: against the pinned tree (the subject subtree first, then the path as written, then
@@ -106,13 +107,17 @@ class Evidence:
     lookup: str | None = None
     #: the path as the report wrote it, once the engine resolved ``path`` (items keep their key)
     written: str | None = None
+    #: the lines the report cited, when the quotation was found in another file its row or
+    #: sentence cites and is no longer held to them (items keep their key)
+    written_lines: LineRange | None = None
 
     @property
     def key(self) -> str:
         """A stable identity of this evidence within its report (survives re-parsing)."""
         if self.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
             return f"symbol:{self.line}:{self.text}"
-        cited = str(self.cited_lines) if self.cited_lines else ""
+        lines = self.written_lines or self.cited_lines
+        cited = str(lines) if lines else ""
         # A bare file name keeps its key once resolved to a path (see Engine.checkable).
         where = self.written or (self.text if self.label == "basename" and self.text else self.path)
         key = f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"

@@ -5,9 +5,10 @@ partial path), ``.../widgets/README.md`` (elided), ``src/widgets`` (a folder
 without its slash) and ``/home/ana/src/widgets/src/a.ts`` (the analyst's
 checkout). :func:`resolve` finds the one path of the tree they name: inside
 the subject subtree first, then as written, then by a unique suffix (the
-subject subtree deciding between several); an absolute path maps by its
-longest suffix that exists. Pure: a :class:`TreeIndex` is built from the
-snapshot's file list by the caller.
+subject subtree deciding between several, then the folders of the files cited
+beside it); a path with a leading slash is the repository root's when the tree
+has it, else the analyst's checkout, mapped by its longest suffix that exists.
+Pure: a :class:`TreeIndex` is built from the snapshot's file list by the caller.
 """
 
 from __future__ import annotations
@@ -64,8 +65,10 @@ class Resolution:
 
 
 def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | None = None,
-            absolute: bool = False) -> Resolution:
-    """The path ``written`` names in ``index`` (see the module text)."""
+            absolute: bool = False, near: tuple[str, ...] = ()) -> Resolution:
+    """The path ``written`` names in ``index`` (see the module text). ``near``: the other
+    files cited in the same cell or sentence; where a bare or partial name has several
+    candidates, the one beside them is meant (``src/core/queue.ts:4` and `worker.ts:9``)."""
     if absolute:
         return _longest_suffix(index, written, want)
     path = written.strip("/")
@@ -84,13 +87,54 @@ def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | No
             return Resolution(inside[0], tuple(candidates), how=f"the one match in the subject subtree {subject}")
         if inside:
             candidates = inside + [c for c in candidates if c not in inside]
+    if len(candidates) > 1 and near:
+        closest = _closest(index, candidates, near)
+        if closest is not None:
+            return Resolution(closest, tuple(candidates), how="the one match nearest the files cited with it")
     if len(candidates) == 1:
         return Resolution(candidates[0], how="the one path of the pinned tree ending so")
     return Resolution(None, tuple(candidates))
 
 
+def _closest(index: TreeIndex, candidates: list[str], near: tuple[str, ...]) -> str | None:
+    """The one candidate whose folder shares the most leading folders with the folder of
+    a ``near`` file (``src/core/worker.ts`` beside ``src/core/handlers/weigh.ts``, not
+    ``src/legacy/worker.ts``); failing that, the one whose folder also holds every bare
+    name cited with it (`` `queue.ts`, `worker.ts` ``: the folder that has both); else ``None``."""
+    folders = [other.strip("/").split("/")[:-1] for other in near if "/" in other.strip("/")]
+    names = [other for other in near if "/" not in other.strip("/")]
+
+    def shared(candidate: str) -> int:
+        mine = candidate.split("/")[:-1]
+        best = 0
+        for theirs in folders:
+            count = 0
+            for a, b in zip(mine, theirs):
+                if a != b:
+                    break
+                count += 1
+            best = max(best, count)
+        return best
+
+    if folders:
+        scored = sorted(((shared(c), c) for c in candidates), reverse=True)
+        if scored[0][0] and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+            return scored[0][1]
+    if names:
+        together = [c for c in candidates
+                    if all(index.has(f"{c.rsplit('/', 1)[0]}/{name}" if "/" in c else name, "any") for name in names)]
+        if len(together) == 1:
+            return together[0]
+    return None
+
+
 def _longest_suffix(index: TreeIndex, written: str, want: str) -> Resolution:
+    """An absolute path: the leading slash as the repository root when the rest is a path
+    of the tree (``/.github/workflows/``, ``/scripts/``: the writer's "top level"), else
+    the analyst's checkout, mapped by its longest suffix in the tree."""
     parts = [p for p in written.split("/") if p]
+    if parts and index.has("/".join(parts), want):
+        return Resolution("/".join(parts), how="the leading slash read as the repository root")
     for start in range(1, len(parts)):
         candidate = "/".join(parts[start:])
         if index.has(candidate, want):

@@ -57,6 +57,8 @@ class FileFacts:
     has_records: bool = False
     #: the prefixes of the record IDs it declares (``OBJ``, ``MEM``)
     prefixes: set[str] = field(default_factory=set)
+    #: rows of other IDs that name one file (``PROPOSED-SRC-22``): ``ID:lines`` cites its lines
+    entries: dict[str, RegisterRow] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class RunContext:
     findings: dict[str, list[Finding]] = field(default_factory=dict)
     #: record-ID prefixes declared anywhere in the run
     prefixes: frozenset[str] = frozenset()
+    #: register entries of other prefixes, from any file of the run (see FileFacts.entries)
+    entries: dict[str, RegisterRow] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -123,6 +127,8 @@ def merge(folder: str, facts: list[FileFacts], names: frozenset[str]) -> RunCont
             context.subject = fact.subject[0]
         if fact.checkout and context.checkout is None:
             context.checkout = fact.checkout[0]
+        for entry, row in fact.entries.items():
+            context.entries.setdefault(entry, row)
         for source_id, row in fact.registers.items():
             known = context.registers.get(source_id)
             if known is None or (row.registered and not known.registered):

@@ -168,6 +168,9 @@ class FactsReader:
                 if record_id is not None:
                     facts.has_records = True
                     self.prefixes.add(record_id.split("-", 1)[0])
+                    entry = citations.entry_id(record_id)
+                    if entry is not None and entry not in facts.entries:
+                        self._entry_row(entry, row, header)
         facts.prefixes = set(self.prefixes)
 
     def _register_row(self, source_id: str, row: lexing.TableRow, header: tuple[str, ...]) -> None:
@@ -186,6 +189,22 @@ class FactsReader:
                 self._register_value(register, word, shas)
             if path_column is None or index == path_column:
                 self._register_paths(register, cell, strict=path_column is None)
+
+    def _entry_row(self, entry: str, row: lexing.TableRow, header: tuple[str, ...]) -> None:
+        """A row of another ID (``PROPOSED-SRC-22``) is a register entry when it names one
+        file: in its identity or path column, else in the first cell naming any (several
+        there: no guess)."""
+        column = _header_index(header, PATH_HEADERS) or _header_containing(header, ("identity", "location", "path"))
+        if column is None and not citations.is_source_register(entry):
+            return  # a record row of a lens (``OBJ-5``): its cells are its evidence, not its identity
+        if column is not None:
+            files = _entry_files(row.cells[column:column + 1])
+        else:  # the first cell after the ID that names files is its identity
+            files = next((found for found in (_entry_files([cell]) for cell in row.cells[1:]) if found), [])
+        if len(files) == 1 or (column is not None and files):
+            register = RegisterRow(entry, self.path, row.line, registered=True)
+            register.paths.append((files[0], ()))
+            self.facts.entries[entry] = register
 
     def _register_value(self, register: RegisterRow, word: str, shas: bool) -> None:
         """One word of a register row: a repository URL or a sha."""
@@ -220,6 +239,17 @@ class FactsReader:
                 continue  # without an identity column only an unmistakable path counts
             if all(citation.path != known for known, _ in register.paths):
                 register.paths.append((citation.path, citation.ranges))
+
+
+def _entry_files(cells) -> list[str]:
+    """The files and folders cells cite by path (not through the register), in order, once each."""
+    files: list[str] = []
+    for cell in cells:
+        found, _ = citations.scan(citations.unit(cell.pieces))
+        for citation in found:
+            if citation.path and citation.source is None and citation.path not in files:
+                files.append(citation.path)
+    return files
 
 
 def _sid(cell: str) -> str:

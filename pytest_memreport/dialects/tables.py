@@ -14,6 +14,11 @@ Anchors in a record's cells become its evidence:
   evidence per range (``-`` or en dash ``–``);
 * ``SRC-1:96–101``: lines of the file the register row of ``SRC-1`` names
   (a :class:`~pytest_memreport.model.Finding` when it names none);
+  ``PROPOSED-SRC-24:495–500``: of the file the row of that entry names, in any
+  file of the run (:attr:`.runfacts.RunContext.entries`);
+* a quotation carries, as its ``context``, the other files its row or paragraph
+  cites: it is true if one of them holds it (:mod:`..checks.quotesites`); a bare
+  name carries them too, to choose among its places in the tree;
 * ``execution_service.ts:313``, a bare file name: evidence whose ``path`` is
   that name and whose label is :data:`BASENAME`; it is resolved against the
   repository tree by whoever checks it (one candidate: fine; several: say so);
@@ -27,6 +32,7 @@ understood is skipped; the parser never raises.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from ..model import (
@@ -63,6 +69,9 @@ from .tablefacts import (  # noqa: F401 - table_id and split_table_id are this d
 )
 
 DIALECT = "tables"
+
+#: a column whose cells are line ranges of the file the row cites (``| File | Lines |``)
+_LINES_HEADER = re.compile(r"(?:cited )?(?:lines?|line ranges?|ranges?|line numbers?|span|ll\.?)")
 
 #: label of evidence that names a file by its base name only (resolved against the tree)
 BASENAME = "basename"
@@ -272,7 +281,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
         a register's ``repo-root `x``` is taken as written. The checkout root itself is
         no citation (``""``)."""
         if register is not None and written in register.rooted:
-            return written, None
+            return written.lstrip("/"), None
         if written.startswith("/"):
             root = (self.context.checkout or "").rstrip("/") if self.context else ""
             if root and written.rstrip("/") == root:
@@ -290,8 +299,12 @@ class _Parser(FactsReader, lexing.DocumentParser):
             parent = registers.get(row.parent) or self.facts.registers.get(row.parent)
             if parent is not None and parent.paths:
                 return parent
+        if row is None:  # a register entry of another prefix (``PROPOSED-SRC-22``), from any file of the run
+            entries = self.context.entries if self.context else {}
+            row = entries.get(source_id) or self.facts.entries.get(source_id)
         if row is None and source_id.rstrip("abcdefghijklmnopqrstuvwxyz") != source_id:
-            return registers.get(source_id.rstrip("abcdefghijklmnopqrstuvwxyz"))
+            stripped = source_id.rstrip("abcdefghijklmnopqrstuvwxyz")
+            return registers.get(stripped) or (self.context.entries.get(stripped) if self.context else None)
         return row
 
     # ------------------------------------------------------------------ pass 2: cells and prose
@@ -309,35 +322,47 @@ class _Parser(FactsReader, lexing.DocumentParser):
                     continue
                 owner = self.row_at.get(row.line)
                 cells = row.cells[1:] if owner is not None else row.cells
+                headers = table.header.texts[1:] if owner is not None else table.header.texts
                 scanned = []
-                for cell in cells:
+                for number, cell in enumerate(cells):
                     unit = citations.unit(cell.pieces)
                     found, mentions = citations.scan(unit)
+                    if not found:
+                        # ``| src/schema.sql | 512-520 |`` under a Lines column, or a cell holding
+                        # only a backticked range: lines of the row's one file
+                        lines_column = number < len(headers) and _LINES_HEADER.fullmatch(
+                            " ".join(headers[number].strip(_MARKUP).casefold().split()))
+                        found = citations.range_cell(unit, plain=bool(lines_column))
                     scanned.append((unit, found))
                     self._mentions(mentions)
                 anchor = _row_anchor([found for _, found in scanned], self._cited_file)
                 if anchor is None and not _cites_a_file(scanned):
                     anchor = next(iter(above.values())) if len(above) == 1 else None
+                bound = [[_bind(c, anchor) for c in found] for _, found in scanned]
+                # The files the row cites: a quotation any of them holds is true; a bare name
+                # with several places in the tree is the one beside them.
+                row_files = self._files([c for found in bound for c in found])
                 cell_quotes = []
-                for (unit, found), cell in zip(scanned, cells):
-                    found = [_bind(c, anchor) for c in found]
+                for (unit, _), found, cell in zip(scanned, bound, cells):
                     for citation in found:
                         if citations.continues(citation):
                             above.setdefault((citation.path, citation.source), citation)
-                    self._evidence(found, owner)
+                    self._evidence(found, owner, near=row_files)
                     quotes = citations.quotes(unit, found)
                     cell_quotes.append((quotes, found))
-                    self._quotes(quotes, owner)
+                    self._quotes(quotes, owner, row_files)
                     self._links(cell.pieces, owner)
                     self._references(cell.text, row.line, owner)
-                quoting = self._quoting_cells(scanned, owner, row.line)
+                quoting = self._quoting_cells(scanned, owner, row.line, row_files)
                 row_cited = [c for _, found in cell_quotes for c in found if citations.continues(c)]
                 for index, (quotes, found) in enumerate(cell_quotes):
                     if index not in quoting:
-                        self._loose_quotes(quotes, found, anchor or (row_cited[0] if row_cited else None), owner)
+                        self._loose_quotes(quotes, found, anchor or (row_cited[0] if row_cited else None), owner,
+                                           row_files)
 
     def _loose_quotes(self, quotes: list[citations.Quote], found: list[citations.Citation],
-                      fallback: citations.Citation | None, owner: _Row | None) -> None:
+                      fallback: citations.Citation | None, owner: _Row | None,
+                      others: tuple[str, ...] = ()) -> None:
         """Quotations with no citation beside them, in a cell or paragraph that cites a file:
         a quotation of that file if it holds the phrase (the citation nearest in the unit,
         else ``fallback``: the row's), else the report's own words (see LOOSE_QUOTATION)."""
@@ -348,9 +373,9 @@ class _Parser(FactsReader, lexing.DocumentParser):
             near = min(cited, key=lambda c: min(abs(c.start - quote.end), abs(quote.start - c.end)),
                        default=fallback)
             if near is not None:
-                self._quote(quote.text, quote.line, near, owner, loose=True)
+                self._quote(quote.text, quote.line, near, owner, loose=True, others=others)
 
-    def _quoting_cells(self, scanned, owner: _Row | None, line: int) -> set[int]:
+    def _quoting_cells(self, scanned, owner: _Row | None, line: int, others: tuple[str, ...] = ()) -> set[int]:
         """A cell holding only quotations quotes the file the next cell with citations cites
         (the indexes of the cells read so are returned)."""
         handled = set()
@@ -366,7 +391,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
             handled.add(index)
             for number, phrase in enumerate(phrases):
                 target = cited[number] if len(cited) == len(phrases) else cited[0]
-                self._quote(phrase, line, target, owner)
+                self._quote(phrase, line, target, owner, others=others)
         return handled
 
     def _prose(self) -> None:
@@ -401,11 +426,12 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 files.setdefault((citation.path, citation.source), citation)
             bound.append(citation)
         found = bound
+        files = self._files(found)
         self._mentions(mentions)
-        self._evidence(found, None, prose=True)
+        self._evidence(found, None, prose=True, near=files)
         quotes = citations.quotes(unit, found)
-        self._quotes(quotes, None)
-        self._loose_quotes(quotes, found, None, None)
+        self._quotes(quotes, None, files)
+        self._loose_quotes(quotes, found, None, None, files)
         if pieces:
             self._links(pieces, None)
             for piece in pieces:
@@ -459,18 +485,33 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
     def _cited_file(self, citation: citations.Citation) -> str | None:
         """The file a citation names as written (a register entry's own file), or ``None``."""
-        if citation.source is None:
-            return citation.path
-        row = self._row_for(citation.source)
-        return row.paths[0][0] if row is not None and row.paths else None
+        resolved = self._file_of(citation)
+        return resolved[0] if resolved else None
 
-    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str] | None:
-        """``(path, source, lookup)`` a citation names, or ``None`` (with a finding)."""
+    def _file_of(self, citation: citations.Citation) -> tuple[str, str | None, str | None] | None:
+        """``(path, source, lookup)`` a citation names, or ``None``: a path as written; a
+        register entry's file (``SRC-1:94``, ``PROPOSED-SRC-22:7``, from any file of the run);
+        a file inside an entry's folder (``SRC-5:package-lock.json:808``)."""
         if citation.source is None:
             path, lookup = self._target(citation.path or "")
             return (path, citation.context, lookup) if path else None
         row = self._row_for(citation.source)
+        # An entry of another prefix is a file of the run's target, not a source of its own.
+        source = citation.source if citations.SOURCE_REF.fullmatch(citation.source) else None
+        if citation.path:  # ``SRC-5:package-lock.json:808`` (or a continuation of it)
+            written = _inside(row, citation.path)
+            path, lookup = self._target(written, row)
+            return (path, source, lookup) if path else None
         if row is None or not row.paths:
+            return None
+        path, lookup = self._target(row.paths[0][0], row)
+        return (path, source, lookup) if path else None
+
+    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str] | None:
+        """``(path, source, lookup)`` a citation names, or ``None`` (with a finding when it
+        cites a source register's entry that names no file)."""
+        resolved = self._file_of(citation)
+        if resolved is None and self._names_no_file(citation):
             written = ",".join(str(r) for r in citation.ranges) or citation.bad_range or ""
             self.findings.append(Finding(
                 citation.line,
@@ -478,11 +519,29 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 f"{citation.source}; add its path to the register row or write path:{written}",
                 "path",
             ))
-            return None
-        path, lookup = self._target(row.paths[0][0], row)
-        return (path, citation.source, lookup) if path else None
+        return resolved
 
-    def _evidence(self, found: list[citations.Citation], owner: _Row | None, prose: bool = False) -> None:
+    def _names_no_file(self, citation: citations.Citation) -> bool:
+        """Whether a citation of a source register's entry (``SRC-3:12``, ``PROPOSED-SRC-9:4``;
+        not a file inside it) finds no file there: no row in the run, or a row naming none."""
+        if not citation.source or citation.path or not citations.is_source_register(citation.source):
+            return False
+        row = self._row_for(citation.source)
+        return row is None or not row.paths
+
+    def _files(self, found: list[citations.Citation]) -> tuple[str, ...]:
+        """The files (not folders) citations name, once each, in order."""
+        files: list[str] = []
+        for citation in found:
+            resolved = self._file_of(citation) if citations.continues(citation) else None
+            if resolved is not None and not resolved[0].endswith("/") and resolved[0] not in files:
+                files.append(resolved[0])
+        return tuple(files)
+
+    def _evidence(self, found: list[citations.Citation], owner: _Row | None, prose: bool = False,
+                  near: tuple[str, ...] = ()) -> None:
+        """Evidence of citations; ``near``: the files of the same row or sentence, which decide
+        between several places a bare name may be (see :func:`.checks.paths.resolve`)."""
         owner_id = owner.record_id if owner else None
         for citation in found:
             if citation.path is None and citation.source is None:
@@ -491,6 +550,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
             if resolved is None:
                 continue
             path, source, lookup = resolved
+            beside = tuple(f for f in near if f != path) if "/" not in path.strip("/") else ()
             line = citation.line
             if citation.bad_range:
                 self.findings.append(Finding(
@@ -502,7 +562,8 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 label = BASENAME if bare and citation.source is None else None
                 for cited in citation.ranges:
                     self._add(owner, Evidence(EvidenceKind.LINES, path.rstrip("/"), line, line, cited_lines=cited,
-                                              source=source, owner=owner_id, label=label, lookup=lookup))
+                                              source=source, owner=owner_id, label=label, lookup=lookup,
+                                              context=beside))
             elif citation.bad_range:
                 continue
             elif path.endswith("/"):
@@ -511,16 +572,18 @@ class _Parser(FactsReader, lexing.DocumentParser):
             else:
                 label = BASENAME if bare else (BACKTICKED_PATH if prose else None)
                 self._add(owner, Evidence(EvidenceKind.PATH, path, line, line, source=source, owner=owner_id,
-                                          label=label, lookup=lookup))
+                                          label=label, lookup=lookup, context=beside))
 
-    def _quotes(self, found: list[citations.Quote], owner: _Row | None) -> None:
+    def _quotes(self, found: list[citations.Quote], owner: _Row | None, others: tuple[str, ...] = ()) -> None:
         for quote in found:
             if quote.citation is not None:
-                self._quote(quote.text, quote.line, quote.citation, owner, grouped=quote.grouped)
+                self._quote(quote.text, quote.line, quote.citation, owner, grouped=quote.grouped, others=others)
 
     def _quote(self, phrase: str, line: int, citation: citations.Citation, owner: _Row | None,
-               grouped: bool = False, loose: bool = False) -> None:
-        resolved = self._resolve(citation) if citation.source is None or self._row_for(citation.source) else None
+               grouped: bool = False, loose: bool = False, others: tuple[str, ...] = ()) -> None:
+        """A quotation of the file ``citation`` names; ``others``: the files its row, cell or
+        sentence also cites, which may hold it instead (:mod:`.checks.quotesites`)."""
+        resolved = self._file_of(citation)
         if resolved is None:
             return
         path, source, lookup = resolved
@@ -530,7 +593,8 @@ class _Parser(FactsReader, lexing.DocumentParser):
         cited = citation.ranges[0] if len(citation.ranges) == 1 and not (grouped or loose) else None
         self._add(owner, Evidence(EvidenceKind.QUOTE, path, line, line, text=phrase, cited_lines=cited,
                                   source=source, owner=owner.record_id if owner else None,
-                                  label=LOOSE_QUOTATION if loose else INLINE_QUOTATION, lookup=lookup))
+                                  label=LOOSE_QUOTATION if loose else INLINE_QUOTATION, lookup=lookup,
+                                  context=tuple(other for other in others if other != path)))
 
     def _links(self, pieces: tuple[lexing.Piece, ...], owner: _Row | None) -> None:
         owner_id = owner.record_id if owner else None
@@ -594,14 +658,20 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
 
 def _row_anchor(cells: list[list[citations.Citation]], file_of) -> citations.Citation | None:
-    """The one file a row's cells cite, if one: what a lone ``:45-55`` in another cell
-    continues. ``file_of`` names a citation's file (``SRC-1`` through the register), so
-    ``SRC-1:94`` and ``index.ts:88`` of that file are one file, as ``a/index.ts`` is."""
+    """The one file a row's cells cite lines of (else, citing none, the one file they name),
+    if one: what a lone ``:45-55`` in another cell continues. ``file_of`` names a citation's
+    file (``SRC-1`` through the register), so ``SRC-1:94`` and ``index.ts:88`` of that file
+    are one file, as ``a/index.ts`` is."""
     cited: dict[str, citations.Citation] = {}
     for found in cells:
         for citation in found:
             if citation.form != citations.UNBOUND and (citation.ranges or citation.source):
                 cited.setdefault(file_of(citation) or f"{citation.source}:{citation.path}", citation)
+    if not cited:  # no lines cited: the one file named without them (``| a.sql | 512-520 |``)
+        for found in cells:
+            for citation in found:
+                if citations.continues(citation):
+                    cited.setdefault(file_of(citation) or f"{citation.source}:{citation.path}", citation)
     files = sorted(cited, key=len, reverse=True)
     if files and all(f == files[0] or files[0].endswith("/" + f) for f in files):
         return cited[files[0]]
@@ -616,6 +686,16 @@ def _bind(citation: citations.Citation, anchor: citations.Citation | None) -> ci
     if citation.form != citations.UNBOUND or anchor is None:
         return citation
     return replace(citation, path=anchor.path, source=anchor.source, context=anchor.context, form="continuation")
+
+
+def _inside(row: RegisterRow | None, written: str) -> str:
+    """``SRC-5:package-lock.json``: the file inside the folder the entry names (its first
+    folder, written with a slash or without an extension); as written when it names none."""
+    for path, _ranges in (row.paths if row is not None else ()):
+        folder = path.rstrip("/")
+        if path.endswith("/") or not _has_extension(folder.rsplit("/", 1)[-1]):
+            return written if written.startswith(folder + "/") else f"{folder}/{written}"
+    return written
 
 
 def split_ids(value: str) -> list[str]:

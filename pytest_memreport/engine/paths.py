@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Callable
 
 from ..checks import paths as tree_paths
+from ..checks import quotesites
 from ..gitstore import GitStore
 from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
 from .bindings import Binding, Bindings
@@ -62,13 +63,19 @@ class PathResolver:
         subject = source.subject if source is not None else None
         want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
         absolute = evidence.lookup == LOOKUP_CHECKOUT
-        found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute)
+        found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context)
+        held = quotesites.holder(evidence, found.path, binding.store.snapshot(binding.pin), index, subject)
+        if held is not None:  # not in its own file, but in another its row or sentence cites
+            resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
+                               written_lines=evidence.cited_lines)
+            self.mapped[(report.path, resolved)] = f"the quotation is in {held}, also cited beside it"
+            return resolved
         if found.path is not None:
             if found.path == evidence.path:
                 return evidence
             resolved = replace(evidence, path=found.path, written=evidence.path)
             self.mapped[(report.path, resolved)] = f"`{evidence.path}` read as {found.path} ({found.how})"
-            if absolute:
+            if absolute and found.path != evidence.path.strip("/"):  # not the leading slash of the root
                 root = evidence.path[: len(evidence.path) - len(found.path)].rstrip("/")
                 if (binding.store.path, root) not in self._announced_roots:
                     self._announced_roots.add((binding.store.path, root))

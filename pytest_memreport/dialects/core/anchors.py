@@ -6,15 +6,22 @@ there, one :class:`Citation` per cited range or path:
 
 * ``src/a.ts:1349-1379,1549-1556`` and ``propose.ts:25–34, 58–84`` (a range
   after a comma belongs to the citation before it), en dashes, ``#L10-L20``;
-* ``SRC-1:96–101``, ``SRC-1a:185`` (a source-register row; the file comes from
-  the register, possibly in another file of the run);
-* continuations: ``:505`` or, right after a citation and a comma, ``249``,
-  bound to the last citation of the same unit (never across a cell boundary,
-  never past the end of a sentence);
-* brace expansion ``src/core/{queue,worker}.ts:12``: one citation per path;
-* elided paths ``.../widgets/README.md`` and absolute checkout paths
-  ``/home/ana/src/widgets/src/a.ts`` (resolved against the pinned tree later);
-* folders with or without a trailing slash (``docs/``, `` `src/widgets` ``).
+* ``SRC-1:96–101``, ``SRC-1a:185``, and register entries of any upper-case
+  prefix, ``PROPOSED-SRC-24:495–500`` (the file comes from the entry's row,
+  possibly in another file of the run); ``SRC-5:package-lock.json:808`` (a file
+  inside a folder entry);
+* continuations: ``:505``; right after a citation and a comma, ``249``; after
+  "line(s)", ``L40-L52`` or, backticked, `` `512-520` ``: bound to the last file
+  of the same unit, whatever form named it (a plain ``src/schema.sql`` in prose,
+  a link to the file), never across a cell boundary nor past the end of a sentence;
+* brace expansion ``src/core/{queue,worker}.ts:12``, ``src/{handlers/,queue.ts}``:
+  one citation per path, a folder where a choice ends in ``/``;
+* elided paths ``.../widgets/README.md`` and absolute paths, the repository
+  root's (``/.github/workflows/``, "repo-root `` `package.json` ``") or the
+  analyst's checkout's (``/home/ana/src/widgets/src/a.ts``): the pinned tree
+  decides later;
+* folders with or without a trailing slash (``docs/``, `` `src/widgets` ``; in
+  running prose, unquoted, only with it: ``src/``, ``packages/``).
 
 :func:`quotes` finds the short inline quotations of a unit: a double-quoted
 phrase of three or more words followed, in the same sentence, by a citation.
@@ -25,14 +32,13 @@ target is decided at the pin.
 from __future__ import annotations
 
 import bisect
-
-import mimetypes
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ...model import LineRange
 from .citations import BARE_FILES, looks_like_path
+from .extensions import KNOWN_EXTENSIONS
+from .links import parse_repository_link
 
 #: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry)
 SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
@@ -40,9 +46,18 @@ _SOURCE_IN_TEXT = re.compile(r"(?<![\w-])SRC-(\d{1,6})([a-z]{0,2})(?![\w-])")
 _RANGE = r"L?\d{1,9}(?:[-–]L?\d{1,9})?"
 _RANGES = rf"{_RANGE}(?:,{_RANGE})*"
 _SOURCE_RANGES = re.compile(rf"SRC-(\d{{1,6}})([a-z]{{0,2}}):({_RANGES})")
+#: a register entry of any upper-case prefix (``PROPOSED-SRC-24``, ``EXT-3a``) and what it cites:
+#: its lines (``:495–500``), or a file inside it (``:package-lock.json:808–817``)
+_ENTRY = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2}):(.+)")
 _CONTINUATION = re.compile(rf":({_RANGES})")
 _BARE_RANGE = re.compile(rf"({_RANGES})")
-_BRACE = re.compile(r"\{([^{}/\s]+(?:,[^{}/\s]+)+)\}")
+#: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
+_LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
+#: words that announce the line numbers after them: ``lines 512-520``, ``line 40``
+_LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
+#: ``repo-root `README.md```, ``root `package.json```: the word before a path at the top level
+_ROOT_WORDS = frozenset({"root", "repo-root", "repository-root", "root-level", "top-level"})
+_BRACE = re.compile(r"\{([^{}\s]+(?:,[^{}\s]+)+)\}")
 _ELISION = ("...", "…")
 #: what wraps a word without being part of it
 _LEADING = "([{<\"'“‘*_"
@@ -54,9 +69,26 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SENTENCE_END = re.compile(r"[.!?]$")
 
 
-def source_id(number: str, sub: str = "") -> str:
-    """The normal spelling of a source ID: ``SRC-01`` → ``SRC-1``, ``SRC-1a`` kept."""
-    return f"SRC-{int(number)}{sub}"
+def source_id(number: str, sub: str = "", prefix: str = "SRC-") -> str:
+    """The normal spelling of a register ID: ``SRC-01`` → ``SRC-1``, ``SRC-1a`` kept,
+    ``PROPOSED-SRC-07`` → ``PROPOSED-SRC-7``."""
+    return f"{prefix}{int(number)}{sub}"
+
+
+#: a register ID of any upper-case prefix, whole (``SRC-1``, ``PROPOSED-SRC-22``, ``EXT-3a``)
+ENTRY_ID = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2})")
+
+
+def entry_id(text: str) -> str | None:
+    """``text`` as a register ID in its normal spelling, or ``None``."""
+    match = ENTRY_ID.fullmatch(text)
+    return source_id(match.group(2), match.group(3), match.group(1)) if match else None
+
+
+def is_source_register(entry: str) -> bool:
+    """Whether a register ID names a source register's row (``SRC-1``, ``PROPOSED-SRC-22``):
+    an ID of another prefix (``OBJ-5``) cites lines only where its row names a file."""
+    return "SRC-" in entry
 
 
 def parse_ranges(text: str) -> tuple[tuple[LineRange, ...], str | None]:
@@ -84,6 +116,8 @@ class Word:
     code: bool
     start: int
     end: int
+    #: a link's target: the word is the link as the reader sees it (read as a link, not here)
+    href: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,6 +187,8 @@ def unit(pieces) -> Unit:
         previous = piece.line
         if piece.kind == "link":
             shown = piece.text
+            if piece.href:  # a link to a file anchors the continuations after it
+                words.append(Word(shown, piece.line, False, offset, offset + len(shown), piece.href))
             text_parts.append(shown)
             offset += len(shown)
             continue
@@ -181,7 +217,18 @@ def plain_unit(text: str, line: int) -> Unit:
 
 
 def _strip(word: str) -> str:
-    return word.lstrip(_LEADING).rstrip(_TRAILING).strip("`")
+    text = word.lstrip(_LEADING)
+    # trailing punctuation, but not the ``}`` closing a brace group (``a/{b/,c.ts}``); counted
+    # once, so a word of many closing braces costs its length, not its square
+    opens, closes = text.count("{"), text.count("}")
+    end = len(text)
+    while end and text[end - 1] in _TRAILING:
+        if text[end - 1] == "}":
+            if opens and opens >= closes:
+                break  # it closes a group opened before it
+            closes -= 1
+        end -= 1
+    return text[:end].strip("`")
 
 
 def expand_braces(path: str) -> list[str]:
@@ -230,8 +277,10 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
 def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple[str, int]]]:
     """The citations of a unit, and the ``SRC-n`` it mentions (``(id, line)``).
 
-    In ``prose`` a path without line numbers counts only in backticks (running
-    text names files it only talks about); in a table cell it counts as written.
+    In ``prose`` a path without line numbers counts only in backticks, or as a folder
+    written with its slash (running text names files it only talks about); in a table
+    cell it counts as written. A file named in running text still anchors the
+    continuations after it (``src/schema.sql at lines 512-520``).
     """
     citations: list[Citation] = []
     mentions: list[tuple[str, int]] = []
@@ -239,12 +288,19 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
     after_comma = False
     context: list[str | None] = [None]
     previous_found = False
+    previous = ""
     words = list(unit.words)
     index = 0
     while index < len(words):
         word = words[index]
         index += 1
         raw = word.text
+        if word.href:
+            linked = _linked_file(word)
+            if linked is not None:
+                last = linked
+            previous = ""
+            continue
         # A brace group written with spaces (``{queue, worker}.ts``) is one word.
         if "{" in raw and "}" not in raw:
             joined, end = raw, word.end
@@ -259,8 +315,9 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         comma = raw.rstrip("`*_").endswith(",")
         found: list[Citation] = []
         if text:
-            found = _read_word(text, word, last, after_comma, prose, mentions, context)
-        citations.extend(found)
+            found = _read_word(text, word, last, after_comma, prose, mentions, context, previous)
+        cites = any(c.form != MENTION for c in found)
+        citations.extend(c for c in found if c.form != MENTION)
         for citation in found:
             # A continuation continues a file, not ``acquisition/import``, nor another
             # continuation that had nothing to continue (the caller may bind both).
@@ -271,8 +328,9 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         if not text and "," in raw:
             after_comma = after_comma or previous_found
         else:
-            after_comma = comma and bool(found)
-        previous_found = bool(found) or (not text and previous_found)
+            after_comma = comma and cites
+        previous_found = cites or (not text and previous_found)
+        previous = raw.lower().strip("*_(")
         if ends_sentence:
             last = None
             after_comma = False
@@ -280,7 +338,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
 
 
 def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, prose: bool,
-               mentions: list[tuple[str, int]], context: list[str | None]) -> list[Citation]:
+               mentions: list[tuple[str, int]], context: list[str | None], previous: str = "") -> list[Citation]:
     if "://" in text:
         return []
     ranged = _SOURCE_RANGES.fullmatch(text)
@@ -294,11 +352,19 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         context[0] = source_id(only.group(1), only.group(2))
         mentions.append((context[0], word.line))
         return []
+    entry = _ENTRY.fullmatch(text)
+    if entry:
+        return _entry(entry, word, mentions)
     continued = _CONTINUATION.fullmatch(text)
     if continued is None and after_comma and word.code == (last.code if last else False):
         continued = _BARE_RANGE.fullmatch(text)
+    if continued is None and previous in _LINE_WORDS:
+        continued = _BARE_RANGE.fullmatch(text)  # ``lines 512-520``, ``line 40``
+    if continued is None and last is not None and (word.code or text.startswith("L")):
+        # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else
+        continued = _LINES_ONLY.fullmatch(text)
     if continued is not None:
-        ranges, bad = parse_ranges(continued.group(1))
+        ranges, bad = parse_ranges(continued.group(1) if continued.re is not _LINES_ONLY else continued.group())
         if last is None:  # nothing to continue in this unit: the caller may know the row's file
             return [Citation(word.line, None, None, ranges, UNBOUND, word.code, word.start, word.end, bad)]
         return [Citation(word.line, last.path, last.source, ranges, "continuation", word.code,
@@ -307,14 +373,83 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
     if parsed is None:
         return []
     path, ranges, bad, form = parsed
+    if form == "path" and previous in _ROOT_WORDS and not ranges:
+        path, form = "/" + path, "absolute"  # ``repo-root `README.md```: the top level's, not the subject's
     if not ranges and not bad:
-        if prose and not word.code:
-            return []  # running prose names files it only talks about
+        mention = [Citation(word.line, path, None, (), MENTION, word.code, word.start, word.end, None, context[0])]
+        if not _mentions_a_file(path, form):
+            mention = []
+        if prose and not word.code and not path.endswith("/"):
+            # running prose names files it only talks about; a folder with its slash is cited
+            return mention
         if not word.code and not path.endswith("/") and ("/" not in path or not _file_shaped(path)):
-            return []  # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
+            # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
+            return mention
     paths = expand_braces(path) if form == "brace" else [path]
     return [Citation(word.line, p, None, ranges, form, word.code, word.start, word.end, bad, context[0])
             for p in paths]
+
+
+#: names of libraries that read like a file in running text (``Node.js``, ``Vue.js``)
+_LIBRARY_NAME = re.compile(r"[A-Z][\w-]*\.js")
+
+
+def _mentions_a_file(path: str, form: str) -> bool:
+    """Whether a plain word names a file that continuations after it may continue
+    (``src/schema.sql at lines 512-520``), not a library (``Node.js``) or a member."""
+    return form != "brace" and _file_shaped(path) and ("/" in path or not _LIBRARY_NAME.fullmatch(path))
+
+
+def _entry(match: re.Match, word: Word, mentions: list[tuple[str, int]]) -> list[Citation]:
+    """``PROPOSED-SRC-24:495–500`` (lines of a register entry) or ``SRC-5:package-lock.json:808``
+    (a file inside a folder entry): the entry resolves through the run's register later."""
+    entry = source_id(match.group(2), match.group(3), match.group(1))
+    rest = match.group(4)
+    if re.fullmatch(_RANGES, rest):
+        ranges, bad = parse_ranges(rest)
+        if entry.startswith("SRC-"):
+            mentions.append((entry, word.line))
+        return [Citation(word.line, None, entry, ranges, "source", word.code, word.start, word.end, bad)]
+    parsed = _path(rest)
+    if parsed is None or parsed[3] != "path":
+        return []
+    if entry.startswith("SRC-"):
+        mentions.append((entry, word.line))
+    path, ranges, bad, _form = parsed
+    return [Citation(word.line, path, entry, ranges, INSIDE, word.code, word.start, word.end, bad)]
+
+
+def _linked_file(word: Word) -> Citation | None:
+    """A link to a file of a repository as the anchor of later continuations (``[a.ts](...)`` ``:40``)."""
+    link = parse_repository_link(word.href)
+    if link is None or link.kind != "blob" or not link.path:
+        return None
+    ranges = (link.lines,) if link.lines else ()
+    return Citation(word.line, link.path, None, ranges, MENTION, False, word.start, word.end)
+
+
+def range_cell(unit: Unit, plain: bool = False) -> list[Citation]:
+    """A cell that holds nothing but line ranges (`` `512-520` ``; with ``plain``, under a
+    Lines column, also ``512-520``, ``L40``, ``lines 3-5, 9``): unbound continuations, for the
+    caller to bind to the one file of the row. Anything else in the cell: ``[]``."""
+    words = [w for w in unit.words if _strip(w.text) and _strip(w.text).lower() not in _LINE_WORDS]
+    if not words or not (plain or all(w.code for w in words)):
+        return []
+    found = []
+    for word in words:
+        text = _strip(word.text)
+        match = re.fullmatch(_RANGES, text)
+        if match is None:
+            return []
+        ranges, bad = parse_ranges(text)
+        found.append(Citation(word.line, None, None, ranges, UNBOUND, word.code, word.start, word.end, bad))
+    return found
+
+
+#: a file named in running text that cites nothing itself but anchors the continuations after it
+MENTION = "mention"
+#: a file inside a register entry's folder: ``SRC-5:package-lock.json:808–817``
+INSIDE = "inside"
 
 
 #: the form of a continuation with nothing before it in its unit to continue
@@ -337,21 +472,7 @@ def _file_shaped(path: str | None) -> bool:
     if name in BARE_FILES:
         return True
     stem, dot, extension = name.rpartition(".")
-    return bool(dot and stem) and extension.lower() in _known_extensions()
-
-
-@lru_cache(maxsize=1)
-def _known_extensions() -> frozenset[str]:
-    """File extensions known to pygments' lexers (source, markup, config) and to the
-    platform's MIME table (images, archives, data): what names a file, not a member."""
-    from pygments.lexers._mapping import LEXERS
-
-    known = {ext.lstrip(".").lower() for ext in mimetypes.types_map}
-    for _module, _name, _aliases, patterns, _mimes in LEXERS.values():
-        for pattern in patterns:
-            if pattern.startswith("*.") and not any(ch in pattern[2:] for ch in "*?[]"):
-                known.add(pattern[2:].lower())
-    return frozenset(known)
+    return bool(dot and stem) and extension.lower() in KNOWN_EXTENSIONS
 
 
 def mentioned_sources(text: str) -> list[str]:

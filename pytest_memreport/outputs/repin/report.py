@@ -42,7 +42,7 @@ _QUOTE_REACH = 12
 _WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
 
 #: a brace group and the path characters around it: ``src/core/{queue,worker}.ts``
-_BRACE_WORD = re.compile(r"[\w./-]*\{[^{}\s/]+(?:,[^{}\s/]+)+\}[\w./-]*")
+_BRACE_WORD = re.compile(r"[\w./-]*\{[^{}\s]+(?:,[^{}\s]+)+\}[\w./-]*")
 
 #: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
 _SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
@@ -172,7 +172,7 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
 
 def _in_brace_group(text: str, path: str) -> bool:
     """Whether ``text`` writes ``path`` as one of a brace group (``src/{queue,worker}.ts``)."""
-    return any(expanded == path or expanded.endswith("/" + path)
+    return any(expanded.rstrip("/") == path or expanded.rstrip("/").endswith("/" + path)
                for word in _BRACE_WORD.finditer(text) for expanded in expand_braces(word.group()))
 
 
