@@ -1,0 +1,107 @@
+"""A target repository that tries to bend git's answers: replace refs and grafts,
+a tag named like the short pin, a tree given as the pin, a log output encoding,
+a clean filter under ``--memreport-against worktree``, paths with special
+characters, and repository names that would escape a template. Each case
+reads the objects as stored, or ends in one clear line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import unicodedata
+
+import pytest
+
+from hostile_support import assert_clean, line_of, records_report, run_report
+from pytest_memreport.checks import drift, verify
+from pytest_memreport.gitstore import GitStore, RevisionError
+from pytest_memreport.model import Evidence, EvidenceKind
+
+STORE_PY = "LIMIT = 200\n\n\ndef keep(entries):\n    return entries[-LIMIT:]\n"
+
+
+def git(*args: str, cwd=None, env=None) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def quote(path: str, text: str, line: int = 1) -> Evidence:
+    return Evidence(EvidenceKind.QUOTE, path, line=line, end_line=line, text=text)
+
+
+def broken_by(repo_path, evidence: Evidence, pin: str, against: str = "HEAD"):
+    with GitStore.open(repo_path) as store:
+        at_pin = verify.check_at_pin(evidence, store.snapshot(pin))
+        assert at_pin.ok, at_pin.message
+        return drift.classify(evidence, at_pin, store, pin, store.snapshot(against)).broken_by
+
+
+# -- 1. replace refs and grafts ---------------------------------------------------
+
+
+@pytest.fixture
+def replaced_mirror(make_repo, tmp_path):
+    """A mirror whose ``refs/replace`` swaps the pin's store.py for one saying 999."""
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    forged = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo.path, check=True, capture_output=True,
+                            input=STORE_PY.replace("200", "999").encode()).stdout.decode().strip()
+    real = git("rev-parse", f"{pin}:store.py", cwd=repo.path).strip()
+    git("replace", real, forged, cwd=repo.path)
+    mirror = tmp_path / "mirror.git"
+    git("clone", "-q", "--mirror", str(repo.path), str(mirror))
+    assert git("for-each-ref", "refs/replace", cwd=mirror).strip()  # the mirror carries the replace ref
+    assert "999" in git("show", f"{pin}:store.py", cwd=mirror)  # and plain git honours it
+    return mirror, pin
+
+
+def test_a_replace_ref_does_not_make_a_false_quotation_pass(pytester, replaced_mirror):
+    mirror, pin = replaced_mirror
+    result = run_report(pytester, records_report(pin, "LIMIT = 999 --- store.py", "LIMIT = 200 --- store.py"), mirror)
+    out = assert_clean(result)
+    assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of store.py" in out
+    assert f"report.md:{line_of(1)}: MEM-OBJ-subject quotation of store.py" not in out
+    assert result.ret == 1
+
+
+def test_a_replace_ref_does_not_change_what_a_store_reads(replaced_mirror):
+    mirror, pin = replaced_mirror
+    with GitStore.open(mirror) as store:
+        assert store.snapshot(pin).read("store.py").text.startswith("LIMIT = 200")
+        assert store.snapshot(pin).files() == ["store.py"]
+
+
+@pytest.fixture
+def history(make_repo):
+    """pin (200) -> break (300) -> unrelated: the break is what "broken by" must name."""
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY, "notes.txt": "notes\n"}, "store")
+    culprit = repo.commit({"store.py": STORE_PY.replace("200", "300")}, "raise the limit")
+    last = repo.commit({"notes.txt": "more notes\n"}, "unrelated notes")
+    return repo, pin, culprit, last
+
+
+def test_a_replace_graft_does_not_change_broken_by(history):
+    repo, pin, culprit, last = history
+    git("replace", "--graft", last, pin, cwd=repo.path)  # pretend the break never happened
+    assert git("log", "--format=%s", f"{pin}..{last}", cwd=repo.path).split("\n")[0] == "unrelated notes"
+    found = broken_by(repo.path, quote("store.py", "LIMIT = 200"), pin)
+    assert found is not None and found.sha == culprit
+
+
+def test_a_grafts_file_does_not_change_broken_by(history):
+    repo, pin, culprit, last = history
+    (repo.path / ".git" / "info").mkdir(exist_ok=True)
+    (repo.path / ".git" / "info" / "grafts").write_text(f"{last} {pin}\n", encoding="ascii")
+    found = broken_by(repo.path, quote("store.py", "LIMIT = 200"), pin)
+    assert found is not None and found.sha == culprit
+
+
+# -- 13. a fixed output encoding, and a tree as the pin --------------------------------
+
+
+def test_broken_by_survives_a_utf16_log_output_encoding(history):
+    repo, pin, culprit, _ = history
+    git("config", "i18n.logOutputEncoding", "UTF-16", cwd=repo.path)
+    found = broken_by(repo.path, quote("store.py", "LIMIT = 200"), pin)
+    assert found is not None and found.sha == culprit
+    assert found.subject == "raise the limit"
