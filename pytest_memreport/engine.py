@@ -261,7 +261,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             self.timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
             where = where_stated(report, source)
-            guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)))
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, self.report_file(report)),
+                                          stated)
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
                            source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)

@@ -105,3 +105,53 @@ def test_broken_by_survives_a_utf16_log_output_encoding(history):
     found = broken_by(repo.path, quote("store.py", "LIMIT = 200"), pin)
     assert found is not None and found.sha == culprit
     assert found.subject == "raise the limit"
+
+
+def test_a_tree_given_as_the_pin_is_named_a_tree(pytester, make_repo):
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    tree = git("rev-parse", f"{pin}^{{tree}}", cwd=repo.path).strip()
+    result = run_report(pytester, records_report(tree, "LIMIT = 200 --- store.py"), repo.path)
+    out = assert_clean(result)
+    assert result.ret == 1
+    assert f"report.md:5: not checked: revision '{tree}' is a tree in {repo.path}, not a commit: give the sha" in out
+    assert "predate" not in out
+    with GitStore.open(repo.path) as store, pytest.raises(RevisionError, match="is a tree in"):
+        store.resolve(tree[:12])
+
+
+# -- 2. a pin written in hex is an object name -----------------------------------------
+
+
+@pytest.fixture
+def tagged_like_the_pin(make_repo):
+    """A tag and a branch named like the short pin, both pointing at a later commit."""
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    later = repo.commit({"store.py": STORE_PY.replace("200", "999")}, "raise the limit")
+    git("tag", pin[:12], later, cwd=repo.path)
+    git("branch", pin[:9], later, cwd=repo.path)
+    assert git("rev-parse", f"{pin[:12]}^{{commit}}", cwd=repo.path).strip() == later  # git prefers the tag
+    return repo, pin, later
+
+
+def test_a_short_pin_is_the_commit_not_a_tag_named_like_it(pytester, tagged_like_the_pin):
+    repo, pin, _ = tagged_like_the_pin
+    report = records_report(pin[:12], "LIMIT = 999 --- store.py", "LIMIT = 200 --- store.py")
+    result = run_report(pytester, report, repo.path, "--memreport-against", pin)
+    out = assert_clean(result)
+    assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of store.py" in out
+    assert f"report.md:{line_of(1)}: MEM-OBJ-subject quotation of store.py" not in out
+    assert result.ret == 1
+
+
+def test_resolve_reads_hex_as_an_object_name(tagged_like_the_pin):
+    repo, pin, later = tagged_like_the_pin
+    with GitStore.open(repo.path) as store:
+        assert store.resolve(pin[:12]) == pin
+        assert store.resolve(pin[:9].upper()) == pin
+        assert store.resolve(pin) == pin
+        assert store.resolve("main") == later  # names that are not hex are still refs
+        git("tag", "-a", "-m", "annotated", "release", pin, cwd=repo.path)
+        tag_object = git("rev-parse", "release", cwd=repo.path).strip()
+        assert store.resolve(tag_object[:10]) == pin  # an annotated tag's id peels to its commit
