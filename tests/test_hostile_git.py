@@ -7,6 +7,7 @@ reads the objects as stored, or ends in one clear line."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import unicodedata
 
@@ -155,3 +156,47 @@ def test_resolve_reads_hex_as_an_object_name(tagged_like_the_pin):
         git("tag", "-a", "-m", "annotated", "release", pin, cwd=repo.path)
         tag_object = git("rev-parse", "release", cwd=repo.path).strip()
         assert store.resolve(tag_object[:10]) == pin  # an annotated tag's id peels to its commit
+
+
+# -- 5. repository names cannot escape a template ---------------------------------------
+
+
+def review(repo: str, sha: str, path: str) -> str:
+    return (f"# A review\n\n**Repository:** https://github.com/{repo}\n"
+            f"**Reviewed commit:** [{sha}](https://github.com/{repo}/commit/{sha})\n\n## Finding\n\n"
+            f"The behaviour lives in [{path}](https://github.com/{repo}/blob/{sha}/{path}#L1).\n")
+
+
+@pytest.mark.parametrize("named", ["../secret", "%2e%2e/secret", "..%2fclones%2f../secret", "acme/..", "./secret"])
+def test_a_repository_name_cannot_escape_the_template(pytester, make_repo, tmp_path, named):
+    secret = make_repo("secret")  # beside the template's root: <root>/../secret
+    sha = secret.commit({"key.txt": "the secret key line\n"}, "secret")
+    root = tmp_path / "clones"
+    (root / "acme").mkdir(parents=True)
+    (pytester.path / "review.md").write_text(review(named, sha, "key.txt"), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "review.md", f"--memreport-repo-template={root}/{{owner}}/{{name}}",
+                                "-rA")
+    out = assert_clean(result)
+    assert "the secret key line" not in out
+    assert result.ret != 0
+    assert re.search(r"review\.md:4: not checked: '[^']+' is not a GitHub owner/name \(.*\): correct the repository "
+                     r"URL in the report", out), out
+
+
+@pytest.mark.parametrize("named", ["acme/widget", "Acme-Corp/widget.js", "a_b/.github", "x/y..z"])
+def test_names_github_allows_fill_the_template(tmp_path, named):
+    from pytest_memreport.repomap import RepoMap, name_problem
+
+    assert name_problem(named) is None
+    owner, name = named.split("/")
+    (tmp_path / owner / name).mkdir(parents=True)
+    found = RepoMap((), "{owner}/{name}", "--memreport-repo-template", tmp_path).lookup(named)
+    assert found.path == tmp_path / owner / name
+
+
+@pytest.mark.parametrize("named", ["../x", "a/..", "a/.", "a/b/c", "a b/c", "a/c%2f", "a/", "/a", "a\\b/c", "é/c"])
+def test_other_names_never_reach_the_disk(tmp_path, named):
+    from pytest_memreport.repomap import RepoMap
+
+    found = RepoMap((), "{owner}/{name}", "--memreport-repo-template", tmp_path / "root").lookup(named)
+    assert found.path is None and "is not a GitHub owner/name" in found.problem
