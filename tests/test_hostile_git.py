@@ -200,3 +200,71 @@ def test_other_names_never_reach_the_disk(tmp_path, named):
 
     found = RepoMap((), "{owner}/{name}", "--memreport-repo-template", tmp_path / "root").lookup(named)
     assert found.path is None and "is not a GitHub owner/name" in found.problem
+
+
+# -- 4. the target's filters never run -------------------------------------------------------
+
+
+@pytest.fixture
+def filtered(make_repo, tmp_path):
+    """A target whose attributes send *.py through a clean filter (and a process filter) that leave a marker."""
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY, ".gitattributes": "*.py filter=mark\n*.txt filter=proc\n",
+                       "notes.txt": "notes\n"}, "store")
+    marker = tmp_path / "filter-ran"
+    git("config", "filter.mark.clean", f"touch '{marker}'; cat", cwd=repo.path)
+    git("config", "filter.mark.smudge", f"touch '{marker}'; cat", cwd=repo.path)
+    git("config", "filter.proc.process", f"touch '{marker}'", cwd=repo.path)
+    # edited on disk after the pin, so git would have to hash them (through the filter) to diff them
+    (repo.path / "store.py").write_text("# moved down\n" + STORE_PY.replace("200", "300"), encoding="utf-8")
+    (repo.path / "notes.txt").write_text("notes\nmore\n", encoding="utf-8")
+    (repo.path / "extra.py").write_text("x = 1\n", encoding="utf-8")
+    assert not marker.exists()
+    return repo, pin, marker
+
+
+def test_the_targets_clean_filter_never_runs_against_the_worktree(pytester, filtered):
+    repo, pin, marker = filtered
+    before = repo.state()
+    report = records_report(pin, "LIMIT = 200 --- store.py", "notes --- notes.txt", "SRC-1: store.py, notes.txt.")
+    result = run_report(pytester, report, repo.path, "--memreport-against", "worktree")
+    out = assert_clean(result)
+    assert not marker.exists()
+    assert repo.state() == before
+    assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of store.py changed at worktree" in out
+
+
+def test_worktree_line_counts_are_read_from_disk(filtered):
+    repo, pin, marker = filtered
+    with GitStore.open(repo.path) as store:
+        counts = store.line_counts(pin, "worktree", "store.py")
+        assert (counts.added, counts.removed) == (2, 1)
+        assert (store.line_counts(pin, "worktree", "notes.txt").added) == 1
+        assert store.line_counts(pin, "worktree", "extra.py") is None  # untracked, as in git diff
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_the_disk_tree_of_a_clean_checkout_is_the_commits_tree(tmp_path, object_format):
+    """The trees written from disk are git's own: same bytes, same order, same ids."""
+    repo = tmp_path / "target"
+    git("init", "-q", f"--object-format={object_format}", str(repo))
+    files = {"a.b": "x\n", "a/b.py": "y\n", "a-b/c": "z\n", "a/é.txt": "accent\n", "run.sh": "#!/bin/sh\n",
+             "deep/er/still/x.py": "deep\n"}
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    (repo / "run.sh").chmod(0o755)
+    (repo / "link").symlink_to("a.b")
+    git("add", "-A", cwd=repo)
+    git("-c", "user.name=A", "-c", "user.email=a@example.invalid", "commit", "-qm", "all", cwd=repo)
+    head_tree = git("rev-parse", "HEAD^{tree}", cwd=repo).strip()
+    with GitStore.open(repo) as store, store.disk_tree() as (_, tree):
+        assert tree == head_tree
+    (repo / "a.b").write_text("x\nchanged\n", encoding="utf-8")
+    (repo / "deep/er/still/x.py").unlink()
+    with GitStore.open(repo) as store:
+        assert (store.line_counts("HEAD", "worktree", "a.b").added) == 1
+        assert (store.line_counts("HEAD", "worktree", "deep/er/still/x.py").removed) == 1
+        assert store.line_counts("HEAD", "worktree", "a/b.py") is None
+    assert git("status", "--porcelain", cwd=repo).split("\n")[0].endswith("a.b")

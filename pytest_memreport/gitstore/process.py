@@ -59,10 +59,11 @@ QUIET_ENVIRONMENT = {
     "GIT_NO_LAZY_FETCH": "1",  # partial clones: never fetch a missing object
     "LC_ALL": "C",  # stable, parseable error messages
     "LANGUAGE": "C",
-    # Objects as stored: no replace refs, and a grafts file that is always
-    # empty (git reads ``info/grafts`` unless told another file).
+    # Objects as stored: no replace refs, and a grafts file that cannot exist
+    # (git reads ``info/grafts`` unless told another file; one below the null
+    # device is never there, and git says nothing about a missing one).
     "GIT_NO_REPLACE_OBJECTS": "1",
-    "GIT_GRAFT_FILE": os.devnull,
+    "GIT_GRAFT_FILE": os.path.join(os.devnull, "no-grafts"),
 }
 _QUIET_CONFIG = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.fsmonitor=false",
                  # log messages and names re-encoded to what the parsers read
@@ -190,6 +191,11 @@ class GitRunner:
             count += 1
         env["GIT_CONFIG_COUNT"] = str(count)
         return GitRunner(path, env)
+
+    def with_environment(self, variables: dict[str, str]) -> GitRunner:
+        """A runner for the same repository whose commands also see ``variables``
+        (its time and commands are its own: the caller adds them up)."""
+        return GitRunner(self.path, {**self.env, **variables})
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""

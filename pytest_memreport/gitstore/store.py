@@ -23,7 +23,7 @@ from .hunks import Hunks, LineCounts, Patches
 from .objects import HEX_OID, OBJECT_FORMATS, SHORT_HEX, object_format
 from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
-from .workdir import WorktreeSnapshot
+from .workdir import WorktreeSnapshot, scratch_objects
 from .worktrees import temporary_worktree
 
 #: commit snapshots (tree listings) kept per store
@@ -72,7 +72,7 @@ class GitStore:
         self.object_format = format_name
         self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
         self._history = History(self._runner, self.resolve, self.snapshot)
-        self._hunks = Hunks(self._history, WORKTREE)
+        self._hunks = Hunks(self._history, WORKTREE, self.disk_tree)
         self._patches = Patches(self._runner, self._history)
         self._missing: dict[tuple[str, ...], frozenset[str]] = {}
         self._cache_lock = threading.RLock()
@@ -298,6 +298,17 @@ class GitStore:
             else:
                 self._snapshots.move_to_end(sha)
             return found
+
+    @contextlib.contextmanager
+    def disk_tree(self) -> Iterator[tuple[GitRunner, str]]:
+        """A runner and the id of a tree holding the tracked files as they are on disk,
+        written into a scratch object folder that runner reads (and nothing else
+        does); the folder is removed on exit. git diffs it against a commit without
+        reading the working tree (see :meth:`WorktreeSnapshot.write_tree`)."""
+        disk = self.snapshot(WORKTREE)
+        assert isinstance(disk, WorktreeSnapshot)
+        with scratch_objects(self._runner, self.common_dir) as (runner, objects):
+            yield runner, disk.write_tree(objects)
 
     # -- history ---------------------------------------------------------------------
 
