@@ -20,6 +20,7 @@ from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile
 from .dialects.claims.assembly import ReportClaims
 from .dialects import ReportError
+from .dialects.core import UNUSUAL_PATH
 from .dialects.review import BACKTICKED_PATH
 from .dialects.tables import INLINE_QUOTATION, LOOSE_QUOTATION
 from .gitstore import GitStore, RepoError, RevisionError
@@ -496,7 +497,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             if item.lookup is not None:
                 out.append(self._resolve_path(report, item))
                 continue
-            if item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
+            if (item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY)
+                    or item.label == UNUSUAL_PATH):  # evidence only if the pinned tree has the path
                 self._backticked(report, item)
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)

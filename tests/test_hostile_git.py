@@ -268,3 +268,64 @@ def test_the_disk_tree_of_a_clean_checkout_is_the_commits_tree(tmp_path, object_
         assert (store.line_counts("HEAD", "worktree", "deep/er/still/x.py").removed) == 1
         assert store.line_counts("HEAD", "worktree", "a/b.py") is None
     assert git("status", "--porcelain", cwd=repo).split("\n")[0].endswith("a.b")
+
+
+# -- 3. paths with special characters in a record report ----------------------------------
+
+UNUSUAL_NAMES = [
+    "app/(auth)/page.tsx", "pages/posts/[id].tsx", "docs/release notes.md", "lib/{curly}.js", "bang!.py",
+    "cash$.py", "a,b.py", "k=v.py", "100%.py", "r&d.py", "issue#7.py", "🎉/party.py",
+    unicodedata.normalize("NFD", "café/menu.py"),
+]
+
+
+@pytest.fixture
+def unusual_target(make_repo):
+    repo = make_repo("target")
+    files = {name: f"header line\nconst KEY_{i} = {i};\nfooter line\n" for i, name in enumerate(UNUSUAL_NAMES)}
+    pin = repo.commit({**files, "plain.py": "plain = 1\n"}, "unusual names")
+    return repo, pin
+
+
+def test_unusual_paths_are_evidence_in_a_record_report(pytester, unusual_target):
+    repo, pin = unusual_target
+    evidence = ["plain = 1 --- plain.py"]
+    for i, name in enumerate(UNUSUAL_NAMES):
+        evidence += [f"const KEY_{i} = {i}; --- {name}",  # true
+                     f"const KEY_{i} = 999; --- {name}",  # false: must fail
+                     f"SRC-1: `{name}`:40-50."]  # beyond the file's 3 lines: must fail
+    out_json = pytester.path / "out.json"
+    result = run_report(pytester, records_report(pin, *evidence), repo.path, f"--memreport-json={out_json}")
+    out = assert_clean(result)
+    found = json.loads(out_json.read_text(encoding="utf-8"))["reports"][0]["records"][0]["evidence"]
+    by_line = {e["line"]: e for e in found}
+    for i, name in enumerate(UNUSUAL_NAMES):
+        true_quote, false_quote, citation = (line_of(1 + 3 * i + k) for k in range(3))
+        for line in (true_quote, false_quote, citation):
+            assert line in by_line and by_line[line]["path"] == name, (name, line, out[-4000:])
+        assert f"report.md:{true_quote}: " not in out, name
+        assert f"report.md:{false_quote}: MEM-OBJ-subject quotation of {name}" in out, name
+        assert f"report.md:{citation}: " in out, name
+    assert result.ret == 1
+
+
+def test_an_unusual_tail_absent_from_the_tree_is_no_evidence_and_prose_stays_prose(pytester, unusual_target):
+    repo, pin = unusual_target
+    report = records_report(pin, "plain = 1 --- plain.py", "const X = 1; --- docs/not here (draft).md",
+                            "We tried it twice --- see the notes above.", "An aside --- (sic)")
+    result = run_report(pytester, report, repo.path)
+    out = assert_clean(result)
+    assert "`docs/not here (draft).md` is not a path at the pin" in out
+    assert "notes above" not in out and "(sic)" not in out
+    assert result.ret == 0
+
+
+def test_the_records_dialect_reads_unusual_tails(tmp_path):
+    from pytest_memreport.dialects.core import UNUSUAL_PATH
+    from pytest_memreport.dialects.records import parse
+
+    text = records_report("a" * 40, "x = 1 --- app/(auth)/page.tsx", "y --- `docs/my notes.md`:2",
+                          "SRC-1: pages/[id].tsx:3-4, src/plain.py.", "prose --- as said before.")
+    found = {(e.kind.value, e.path, e.label) for e in parse("report.md", text).all_evidence()}
+    assert found == {("quote", "app/(auth)/page.tsx", UNUSUAL_PATH), ("quote", "docs/my notes.md", UNUSUAL_PATH),
+                     ("lines", "pages/[id].tsx", UNUSUAL_PATH), ("path", "src/plain.py", None)}
