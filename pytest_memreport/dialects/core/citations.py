@@ -147,25 +147,31 @@ def cited_path_spec(token: str) -> PathSpec | None:
 
 
 #: brackets a path may hold, and around which a sentence may put it
-_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
+_PARTNER = {"(": ")", "[": "]", "{": "}", ")": "(", "]": "[", "}": "{"}
 
 
 def _strip_unusual(token: str) -> str:
     """Markup and sentence punctuation around a token, but not the brackets its
     names hold: an opening bracket goes only when it has no partner inside, a
-    closing one likewise."""
+    closing one likewise. One pass from each end (linear)."""
     token = token.strip()
-    while token:
-        before = token
-        token = token.strip(_WRAPPING).rstrip(".,;:!?")
-        for opening, closing in _PAIRS:
-            if token.startswith(opening) and token.count(opening) > token.count(closing):
-                token = token[1:]
-            if token.endswith(closing) and token.count(closing) > token.count(opening):
-                token = token[:-1]
-        if token == before:
+    counts = {bracket: token.count(bracket) for bracket in _PARTNER}
+    start, end = 0, len(token)
+    while start < end:
+        first, last = token[start], token[end - 1]
+        if last in _WRAPPING or last in ".,;:!?":
+            end -= 1
+        elif first in _WRAPPING:
+            start += 1
+        elif first in "([{" and counts[first] > counts[_PARTNER[first]]:
+            counts[first] -= 1
+            start += 1
+        elif last in ")]}" and counts[last] > counts[_PARTNER[last]]:
+            counts[last] -= 1
+            end -= 1
+        else:
             break
-    return token
+    return token[start:end]
 
 
 def unusual_path_spec(token: str) -> PathSpec | None:
