@@ -329,3 +329,16 @@ def test_the_records_dialect_reads_unusual_tails(tmp_path):
     found = {(e.kind.value, e.path, e.label) for e in parse("report.md", text).all_evidence()}
     assert found == {("quote", "app/(auth)/page.tsx", UNUSUAL_PATH), ("quote", "docs/my notes.md", UNUSUAL_PATH),
                      ("lines", "pages/[id].tsx", UNUSUAL_PATH), ("path", "src/plain.py", None)}
+
+
+def test_a_file_over_the_size_limit_is_never_copied_for_the_worktree_diff(make_repo):
+    repo = make_repo("target")
+    pin = repo.commit({"big.bin": b"x" * 2000, "small.py": "a = 1\n"}, "pin")
+    (repo.path / "big.bin").write_bytes(b"y" * 4000)
+    (repo.path / "small.py").write_text("a = 2\n", encoding="utf-8")
+    with GitStore.open(repo.path, max_file_bytes=1000) as store:
+        with store.disk_tree() as (runner, tree):
+            entries = runner.run(["ls-tree", "-r", tree]).decode()
+        assert git("rev-parse", f"{pin}:big.bin", cwd=repo.path).strip() in entries  # the index's blob
+        assert store.line_counts(pin, "worktree", "small.py").added == 1
+        assert store.line_counts(pin, "worktree", "big.bin") is None

@@ -128,7 +128,8 @@ class WorktreeSnapshot(Snapshot):
         symlink, inside a nested repository), is left out (a deletion); a
         submodule and a skip-worktree entry keep their index ids, as ``git diff``
         does. Every other file is hashed from its bytes: only a file whose bytes
-        differ from the index's blob is written, so unchanged files cost one read.
+        differ from the index's blob is written, so unchanged files cost one read;
+        a file over the size limit is never read (the index's blob stands for it).
         Folders are opened once each, in the listing's (sorted) order.
         """
         out = self._runner.run(["ls-files", "-z", "--stage", "-t"])
@@ -179,6 +180,10 @@ class WorktreeSnapshot(Snapshot):
             # The index's mode stands for a regular file, as with core.fileMode
             # off: line counts are about contents.
             file_mode = mode if mode in ("100644", "100755") else "100644"
+            if found.st_size > self._reader.max_file_bytes and mode in ("100644", "100755"):
+                # Never read (as everywhere): its lines are not counted, so the
+                # index's blob stands for it (a Git LFS file stays its pointer).
+                return file_mode, oid
             hashing = OBJECT_FORMATS[self._reader.object_format]
             disk_oid = _hash_file(fd, name, hashing)
             if disk_oid != oid:
