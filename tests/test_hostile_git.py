@@ -7,6 +7,8 @@ reads the objects as stored, or ends in one clear line."""
 from __future__ import annotations
 
 import json
+import os
+import time
 import re
 import subprocess
 import unicodedata
@@ -342,3 +344,34 @@ def test_a_file_over_the_size_limit_is_never_copied_for_the_worktree_diff(make_r
         assert git("rev-parse", f"{pin}:big.bin", cwd=repo.path).strip() in entries  # the index's blob
         assert store.line_counts(pin, "worktree", "small.py").added == 1
         assert store.line_counts(pin, "worktree", "big.bin") is None
+
+
+@pytest.mark.parametrize(("version", "read_all"), [(2, False), (3, False), (4, True), ("split", True)])
+def test_the_index_stat_cache_spares_reading_unchanged_files(make_repo, version, read_all):
+    """Files the index recorded, unchanged since, are not read (git's own rule); an index
+    form not read here (version 4, split) means every file is read, with the same answer."""
+    repo = make_repo("target")
+    files = {f"pkg/m{i}.py": f"value = {i}\n" for i in range(30)}
+    pin = repo.commit(files, "pin")
+    if version == "split":
+        git("update-index", "--split-index", cwd=repo.path)
+    else:
+        git("update-index", f"--index-version={version}", cwd=repo.path)
+    if version == 3:
+        (repo.path / "new.py").write_text("n = 1\n", encoding="utf-8")
+        git("add", "-N", "new.py", cwd=repo.path)  # intent to add: an extended entry
+    (repo.path / "pkg/m3.py").write_text("value = 3\nmore = 1\n", encoding="utf-8")
+    # same size, mtime put back: only the change time tells
+    stamp = (repo.path / "pkg/m4.py").stat()
+    (repo.path / "pkg/m4.py").write_text("value = 9\n", encoding="utf-8")
+    os.utime(repo.path / "pkg/m4.py", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    time.sleep(0.01)
+    git("status", "--porcelain", cwd=repo.path)  # git refreshes its stat cache as a developer's would
+    os.utime(repo.path / "pkg/m4.py", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    with GitStore.open(repo.path) as store:
+        assert store.line_counts(pin, "worktree", "pkg/m3.py").added == 1
+        counts = store.line_counts(pin, "worktree", "pkg/m4.py")
+        assert (counts.added, counts.removed) == (1, 1)
+        assert store.line_counts(pin, "worktree", "pkg/m5.py") is None
+        hashed = store.snapshot("worktree").files_hashed
+    assert hashed >= 30 if read_all else hashed <= 4

@@ -286,7 +286,7 @@ class GitStore:
                 )
             with self._cache_lock:
                 if self._worktree_snapshot is None:
-                    self._worktree_snapshot = WorktreeSnapshot(self._runner, self._reader)
+                    self._worktree_snapshot = WorktreeSnapshot(self._runner, self._reader, self.git_dir)
                 return self._worktree_snapshot
         sha = self.resolve(rev)
         with self._cache_lock:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..text.textfile import TextFile
 from .catfile import BlobReader
+from .indexfile import read_stat_cache
 from .objects import OBJECT_FORMATS, TreeEntry, blob_oid
 from .paths import normalize_path, prefixes
 from .process import GitRunner
@@ -36,11 +37,15 @@ class WorktreeSnapshot(Snapshot):
     Object ids are git blob ids computed from the bytes on disk.
     """
 
-    def __init__(self, runner: GitRunner, reader: BlobReader) -> None:
+    def __init__(self, runner: GitRunner, reader: BlobReader, git_dir: Path | None = None) -> None:
         self.rev = WORKTREE
         self._runner = runner
         self._reader = reader
         self._root = runner.path
+        #: where the index lives (its stat cache spares reading unchanged files)
+        self._git_dir = git_dir
+        #: files read and hashed to write the working tree's tree (a cost, for tests)
+        self.files_hashed = 0
         self._files: list[str] | None = None
 
     def __repr__(self) -> str:
@@ -127,12 +132,16 @@ class WorktreeSnapshot(Snapshot):
         file); a path gone from disk, or refused by the path hygiene (through a
         symlink, inside a nested repository), is left out (a deletion); a
         submodule and a skip-worktree entry keep their index ids, as ``git diff``
-        does. Every other file is hashed from its bytes: only a file whose bytes
-        differ from the index's blob is written, so unchanged files cost one read;
-        a file over the size limit is never read (the index's blob stands for it).
+        does. A file whose stat data are those the index recorded (and not
+        racily so) is the index's blob, unread, by git's own rule
+        (:mod:`.indexfile`); a file over the size limit is never read either.
+        Every other file is hashed from its bytes, and written only when they
+        differ from the index's blob.
         Folders are opened once each, in the listing's (sorted) order.
         """
         out = self._runner.run(["ls-files", "-z", "--stage", "-t"])
+        oid_bytes = len(blob_oid(b"", self._reader.object_format)) // 2
+        cache = read_stat_cache(self._git_dir / "index", oid_bytes) if self._git_dir is not None else None
         entries: dict[str, tuple[str, str]] = {}
         with _FolderWalk(self._root) as walk:
             for record in out.split(b"\0"):
@@ -150,7 +159,8 @@ class WorktreeSnapshot(Snapshot):
                 clean, reason = normalize_path(path, literal=True)
                 if clean is None or reason is not None:
                     continue
-                found = self._disk_object(walk, clean, mode, oid, objects)
+                found = self._disk_object(walk, clean, mode, oid, objects,
+                                          cache.unchanged if cache is not None and clean == path else None, raw)
                 if found is not None:
                     entries[clean] = found
         root, trees = _tree_objects(entries, self._reader.object_format)
@@ -159,10 +169,12 @@ class WorktreeSnapshot(Snapshot):
             _write_object(objects, oid, b"tree", trees[oid])
         return root
 
-    def _disk_object(self, walk: _FolderWalk, clean: str, mode: str, oid: str,
-                     objects: Path) -> tuple[str, str] | None:
+    def _disk_object(self, walk: _FolderWalk, clean: str, mode: str, oid: str, objects: Path,
+                     recorded=None, raw: bytes = b"") -> tuple[str, str] | None:
         """``(mode, object id)`` of the tracked file ``clean`` as it is on disk, its blob
-        written into ``objects`` when it is not ``oid``; ``None`` when it is not there."""
+        written into ``objects`` when it is not ``oid``; ``None`` when it is not there.
+        ``recorded(raw, lstat)`` (:meth:`.indexfile.StatCache.unchanged`) says whether
+        the index's record of it (by its name as stored, ``raw``) still holds."""
         folder, _, name = clean.rpartition("/")
         fd = walk.folder(folder)
         if fd is None:
@@ -180,11 +192,14 @@ class WorktreeSnapshot(Snapshot):
             # The index's mode stands for a regular file, as with core.fileMode
             # off: line counts are about contents.
             file_mode = mode if mode in ("100644", "100755") else "100644"
+            if mode in ("100644", "100755") and recorded is not None and recorded(raw, found) == oid:
+                return file_mode, oid  # as the index recorded it, by git's own stat rule: not read
             if found.st_size > self._reader.max_file_bytes and mode in ("100644", "100755"):
                 # Never read (as everywhere): its lines are not counted, so the
                 # index's blob stands for it (a Git LFS file stays its pointer).
                 return file_mode, oid
             hashing = OBJECT_FORMATS[self._reader.object_format]
+            self.files_hashed += 1
             disk_oid = _hash_file(fd, name, hashing)
             if disk_oid != oid:
                 disk_oid = _store_file(fd, name, objects, hashing)
