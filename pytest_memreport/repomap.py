@@ -7,12 +7,19 @@ ini file) and from a template (``~/src/{owner}/{name}``). Owners are spelled as
 GitHub does, in any case, so keys match case-insensitively, and a template's
 folder is found in another letter case when exactly one folder matches.
 
+A template turns names a report wrote into a path, so only names GitHub
+itself allows fill it (:func:`name_problem`): one path segment each, of
+letters, digits, ``.``, ``-`` and ``_``, never ``.`` or ``..``. A report naming
+``../secret`` (or ``%2e%2e``, decoded from a link) is refused in one line
+instead of opening a folder beside the template's root.
+
 Plain values in, plain values out; only the filesystem is read (never git).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +29,19 @@ from .errors import OptionError
 
 #: the keys a template may use
 TEMPLATE_KEYS = ("owner", "name")
+
+#: an owner or repository name as GitHub allows it: one path segment
+_NAME_SEGMENT = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def name_problem(repo_id: str) -> str | None:
+    """Why ``owner/name`` is not a repository name GitHub allows (so that no template
+    may be filled with it), or ``None`` when it is one."""
+    owner, slash, name = repo_id.partition("/")
+    if slash and all(_NAME_SEGMENT.fullmatch(part) and part not in (".", "..") for part in (owner, name)):
+        return None
+    return (f"{repo_id!r} is not a GitHub owner/name (each is one path segment of letters, digits, '.', '-' "
+            "and '_', and not '.' or '..'): correct the repository URL in the report")
 
 
 @dataclass(frozen=True)
@@ -147,11 +167,14 @@ class RepoMap:
             return Lookup(Path(mapping.path), mapping.origin)
         if self.template is None or "/" not in repo_id:
             return None
+        origin = f"{self.template_origin} {self.template}"
+        problem = name_problem(repo_id)
+        if problem is not None:
+            return Lookup(None, origin, problem)  # never a path outside the template's folders
         owner, name = repo_id.split("/", 1)
         formatted = Path(self.template.format(owner=owner, name=name)).expanduser()
         if not formatted.is_absolute():
             formatted = self.template_base / formatted
-        origin = f"{self.template_origin} {self.template}"
         found, problem = find_on_disk(formatted)
         if found is None:
             return Lookup(None, origin, f"{problem} (from {origin})")
@@ -201,7 +224,11 @@ def repositories_named(report: Report) -> set[str]:
 
 def no_clone(report_path: str, source_id: str, found: Lookup | None, repo_map: RepoMap | None,
              close: str | None) -> str:
-    """One line: which repository has no clone, where it was looked for, what is close, what to give."""
+    """One line: which repository has no clone, where it was looked for, what is close, what to give.
+
+    ``report_path`` may carry the line that names the repository (``report.md:3``)."""
+    if found is not None and found.problem is not None and name_problem(source_id) is not None:
+        return f"{report_path}: {found.problem}"  # no mapping or template can fix the name
     where = f": {found.problem}" if found is not None and found.problem else ""
     hint = ""
     if close and repo_map is not None:

@@ -35,11 +35,14 @@ def report_date(report: Report, path: Path) -> tuple[str, float] | None:
 
 
 
-def pin_guidance(store, source_id: str, dated: tuple[str, float] | None) -> str:
+def pin_guidance(store, source_id: str, dated: tuple[str, float] | None, pin: str | None = None) -> str:
     """What to do about a pin the clone lacks: whether the clone's newest commit is
     older than the report (``dated``, from :func:`report_date`), and the option that
-    checks against a revision instead."""
+    checks against a revision instead. A ``pin`` naming a tree or a blob is in the
+    clone (the store's message says what it is): its age is beside the point."""
     option = f"to check against a revision instead, give --memreport-pin {source_id}=HEAD"
+    if pin is not None and store.object_kind(pin) is not None:
+        return option
     newest = store.newest_commit_time()
     if newest is None or dated is None:
         return option

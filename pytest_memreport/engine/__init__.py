@@ -31,6 +31,7 @@ from .. import text
 from ..checks import drift, symbolrefs, verify
 from ..dialects.claims import Predicate
 from ..dialects.claims.assembly import ReportClaims
+from ..dialects.core import UNUSUAL_PATH
 from ..dialects.review import BACKTICKED_PATH
 from ..dialects.tables import LOOSE_QUOTATION
 from ..gitstore import GitStore, RepoError, RevisionError
@@ -148,7 +149,8 @@ class Engine:
             if item.lookup is not None:
                 out.append(self.paths.resolve(report, item))
                 continue
-            if item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
+            if (item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY)) \
+                    or item.label == UNUSUAL_PATH:
                 self.paths.check_backticked(report, item)
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)

@@ -121,7 +121,7 @@ class Bindings:
         except RevisionError as exc:
             where = where_stated(report, source)
             report_file = self._reports.report_file(report)
-            guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file))
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file), stated)
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
                            source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)

@@ -10,6 +10,13 @@ Guarantees, because the target repository belongs to the user:
   maintenance and lazy fetching of missing objects switched off). The only
   exception is :meth:`GitStore.worktree`, whose ``.git/worktrees/<name>`` admin
   entry exists while the context is open and is removed afterwards.
+* Objects are read as stored: replace refs and grafts are off for every
+  command, and log output is UTF-8 whatever the target configures. A revision
+  written in hex (seven digits or more) is an object name, never a ref name.
+* git never reads the working tree's files (it would apply the target's
+  attributes and run its filters): the working tree's tree for a diff is
+  hashed and written here, into a scratch object folder
+  (:meth:`GitStore.disk_tree`).
 * Blobs are read through one persistent ``git cat-file --batch`` process
   (gitpython), never one process per file; decoded files are cached by object
   id in an LRU bounded by total bytes, shared by all snapshots of the store.
@@ -24,7 +31,8 @@ Modules, lowest first: ``errors`` (RepoError, RevisionError), ``objects``
 (object ids, blob hashing, tree entries), ``paths`` (lexical refusals),
 ``process`` (running git quietly and safely), ``catfile`` (blob reads and their
 cache), ``grep`` (word search), ``snapshot`` (the interface), ``commit`` and
-``workdir`` (a commit's tree, the working tree on disk), ``history`` (renames,
+``workdir`` (a commit's tree, the working tree on disk; ``indexfile``, the
+index's stat cache it trusts as git does), ``history`` (renames,
 changed paths, following a file), ``worktrees`` (temporary checkouts),
 ``store`` (GitStore, tying them together).
 """

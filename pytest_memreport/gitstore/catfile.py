@@ -108,6 +108,20 @@ class BlobReader:
                 return None
         return header_text(oid), header_text(kind)
 
+    def absent(self, oids) -> list[str]:
+        """Those of ``oids`` the object store lacks: one ``git cat-file --batch-check``
+        for all of them (their types unasked, so nothing is read)."""
+        wanted = list(oids)
+        if not wanted:
+            return []
+        result = self._runner.timed(["cat-file", "--batch-check=%(objectname)"],
+                                    stdin=b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
+        if result.returncode != 0:
+            return wanted
+        # one line per name, in order: the id when present, "<name> missing" when not
+        present = {line for line in result.stdout.decode("ascii", "replace").splitlines() if " " not in line}
+        return [oid for oid in wanted if oid not in present]
+
     def tree_of(self, sha: str) -> str:
         """The root tree id of commit ``sha`` (cached)."""
         with self._cache_lock:

@@ -169,9 +169,11 @@ class History:
         out = self._runner.run(args)
         return frozenset(line[1:].decode("ascii") for line in out.split(b"\n") if line.startswith(b"?"))
 
-    def run_readable(self, args: list[str], listing: list[str], missing: Callable[[], frozenset[str]]) -> bytes:
-        """:func:`run_readable` in this repository, remembering what was left out."""
-        out, excluded, absent = run_readable(self._runner, missing, args, listing)
+    def run_readable(self, args: list[str], listing: list[str], missing: Callable[[], frozenset[str]],
+                     runner: GitRunner | None = None) -> bytes:
+        """:func:`run_readable` in this repository (through ``runner`` when given: one
+        that also reads a scratch object folder), remembering what was left out."""
+        out, excluded, absent = run_readable(runner or self._runner, missing, args, listing)
         if excluded:
             with self._cache_lock:
                 self.excluded.update(excluded)

@@ -3,7 +3,8 @@
 Two views, each one git command per (old, new) pair, cached:
 
 * :class:`Hunks`: lines added and removed per file (``git diff-tree --numstat -M``;
-  ``git diff --numstat`` for the working tree); a directory's counts are the sum
+  for the working tree, against a tree of its bytes as they are on disk, which
+  git never reads itself); a directory's counts are the sum
   of its files'. Paths whose blobs the clone lacks are left out (see
   :func:`.history.run_readable`) and have no counts.
 * :class:`Patches`: each changed file's old and new path and its hunks as git
@@ -46,12 +47,15 @@ class Hunks:
     """Line counts per changed path of one repository, cached per (old, new) pair.
 
     ``history`` is the store's :class:`~.history.History` (it runs the diffs,
-    skipping unreadable blobs); ``worktree`` the name of the working tree.
+    skipping unreadable blobs); ``worktree`` the name of the working tree;
+    ``disk_tree`` a context giving a runner and the id of the tree of the working
+    tree's bytes, readable by that runner (:meth:`.store.GitStore.disk_tree`).
     """
 
-    def __init__(self, history, worktree: str) -> None:
+    def __init__(self, history, worktree: str, disk_tree) -> None:
         self._history = history
         self._worktree = worktree
+        self._disk_tree = disk_tree
         self._lock = threading.Lock()
         self._counts: dict[tuple[str, str], dict[str, LineCounts]] = {}
 
@@ -66,14 +70,19 @@ class Hunks:
             return known
         options = ["-z", "--no-ext-diff", "--no-textconv"]
         if new_key == self._worktree:
-            # The pin against the files on disk (tracked files; the index is not written).
-            args = ["diff", *options, "--numstat", "-M", f"-l{RENAME_LIMIT}", old_sha]
-            listing = ["diff", *options, "--raw", "--no-renames", "--no-abbrev", old_sha]
+            # The pin against the files as they are on disk: git never reads the
+            # working tree (its attributes and filters would apply); the tree of
+            # its bytes is written into a scratch object folder and compared there.
+            with self._disk_tree() as (runner, tree):
+                out = self._history.run_readable(
+                    ["diff-tree", "-r", *options, "--numstat", "-M", f"-l{RENAME_LIMIT}", old_sha, tree],
+                    ["diff-tree", "-r", *options, "--raw", "--no-renames", "--no-abbrev", old_sha, tree],
+                    lambda: self._history.missing_objects(old_sha), runner)
         else:
-            args = ["diff-tree", "-r", *options, "--numstat", "-M", f"-l{RENAME_LIMIT}", old_sha, new_key]
-            listing = ["diff-tree", "-r", *options, "--raw", "--no-renames", "--no-abbrev", old_sha, new_key]
-        revs = (old_sha,) if new_key == self._worktree else key
-        out = self._history.run_readable(args, listing, lambda: self._history.missing_objects(*revs))
+            out = self._history.run_readable(
+                ["diff-tree", "-r", *options, "--numstat", "-M", f"-l{RENAME_LIMIT}", old_sha, new_key],
+                ["diff-tree", "-r", *options, "--raw", "--no-renames", "--no-abbrev", old_sha, new_key],
+                lambda: self._history.missing_objects(*key))
         known = _parse_numstat(out)
         with self._lock:
             self._counts[key] = known

@@ -6,6 +6,13 @@ or run anything from its configuration: every command runs with
 missing objects switched off, and with no variable of the calling environment
 pointing git at another repository. git's ``safe.directory`` refusal becomes a
 :class:`RepoError` that says how to trust the folder.
+
+Every command also sees the objects as they are stored: replace refs
+(``refs/replace/*``, which ``git clone --mirror`` copies) and a grafts file
+would let the target swap any file, tree or parent for another, so that a
+false quotation passes at a pin or "broken by" names the wrong commit. And
+git's output is read in one fixed encoding, whatever ``i18n.logOutputEncoding``
+the target sets.
 """
 
 from __future__ import annotations
@@ -52,8 +59,15 @@ QUIET_ENVIRONMENT = {
     "GIT_NO_LAZY_FETCH": "1",  # partial clones: never fetch a missing object
     "LC_ALL": "C",  # stable, parseable error messages
     "LANGUAGE": "C",
+    # Objects as stored: no replace refs, and a grafts file that cannot exist
+    # (git reads ``info/grafts`` unless told another file; one below the null
+    # device is never there, and git says nothing about a missing one).
+    "GIT_NO_REPLACE_OBJECTS": "1",
+    "GIT_GRAFT_FILE": os.path.join(os.devnull, "no-grafts"),
 }
-_QUIET_CONFIG = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.fsmonitor=false")
+_QUIET_CONFIG = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.fsmonitor=false",
+                 # log messages and names re-encoded to what the parsers read
+                 "-c", "i18n.logOutputEncoding=UTF-8")
 
 _SAFE_DIRECTORY_HINT = re.compile(r"safe\.directory (\S[^\n]*)")
 
@@ -177,6 +191,11 @@ class GitRunner:
             count += 1
         env["GIT_CONFIG_COUNT"] = str(count)
         return GitRunner(path, env)
+
+    def with_environment(self, variables: dict[str, str]) -> GitRunner:
+        """A runner for the same repository whose commands also see ``variables``
+        (its time and commands are its own: the caller adds them up)."""
+        return GitRunner(self.path, {**self.env, **variables})
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""

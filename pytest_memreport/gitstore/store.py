@@ -23,11 +23,19 @@ from .hunks import Hunks, LineCounts, Patches
 from .objects import HEX_OID, OBJECT_FORMATS, SHORT_HEX, object_format
 from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
-from .workdir import WorktreeSnapshot
+from .workdir import WorktreeSnapshot, scratch_objects
 from .worktrees import temporary_worktree
 
 #: commit snapshots (tree listings) kept per store
 _SNAPSHOT_CACHE = 64
+
+#: the fewest hex digits read as an abbreviated object name (git's shortest default abbreviation)
+_ABBREVIATION_DIGITS = 7
+
+
+def _is_abbreviation(rev: str) -> bool:
+    """Whether ``rev`` is written as an abbreviated object name (hex, shorter than a full id)."""
+    return len(rev) >= _ABBREVIATION_DIGITS and SHORT_HEX.fullmatch(rev) is not None
 
 
 class GitStore:
@@ -64,7 +72,7 @@ class GitStore:
         self.object_format = format_name
         self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
         self._history = History(self._runner, self.resolve, self.snapshot)
-        self._hunks = Hunks(self._history, WORKTREE)
+        self._hunks = Hunks(self._history, WORKTREE, self.disk_tree)
         self._patches = Patches(self._runner, self._history)
         self._missing: dict[tuple[str, ...], frozenset[str]] = {}
         self._cache_lock = threading.RLock()
@@ -157,6 +165,11 @@ class GitStore:
     def resolve(self, rev: str) -> str:
         """The full commit id ``rev`` names (short sha, branch, tag, ``HEAD``, ``main~2`` …).
 
+        A name written in hex digits (seven or more) is an object name, never a
+        ref name: git's ``rev-parse`` would prefer a tag or branch named like a
+        short sha to the commit it abbreviates, so those are looked up among
+        the objects themselves (:meth:`_commits_named`).
+
         Raises :class:`RevisionError` saying which revision, whether the clone
         is shallow and how to deepen it. Answers are cached for the store's life.
         """
@@ -166,18 +179,61 @@ class GitStore:
             return known
         if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
             raise RevisionError(f"{rev!r} is not a revision name: give a commit sha, branch or tag")
-        result = execute(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], self.path, self._runner.env)
-        sha = result.stdout.decode("ascii", "replace").strip()
-        if result.returncode != 0 or not HEX_OID.fullmatch(sha):
-            raise_if_refused(result.stderr, self.path)
-            raise RevisionError(self._missing_revision(rev))
+        if _is_abbreviation(rev):
+            commits = self._commits_named(rev)
+            if len(commits) != 1:
+                raise RevisionError(self._missing_revision(rev))
+            sha = commits[0]
+        else:
+            result = execute(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                             self.path, self._runner.env)
+            sha = result.stdout.decode("ascii", "replace").strip()
+            if result.returncode != 0 or not HEX_OID.fullmatch(sha):
+                raise_if_refused(result.stderr, self.path)
+                raise RevisionError(self._missing_revision(rev))
         with self._cache_lock:
             self._resolved[rev] = sha
         return sha
 
+    def _objects_named(self, prefix: str) -> list[tuple[str, str]]:
+        """``(object id, type)`` of every object whose id begins with the hex ``prefix``
+        (``rev-parse --disambiguate`` lists them, whatever refs are named)."""
+        listed = self._runner.run(["rev-parse", f"--disambiguate={prefix.lower()}"], check=False)
+        found = []
+        for oid in listed.decode("ascii", "replace").split():
+            header = self._reader.header(oid) if HEX_OID.fullmatch(oid) else None
+            if header is not None:
+                found.append(header)
+        return found
+
+    def _commits_named(self, prefix: str) -> list[str]:
+        """The commits an abbreviated object name means: commits beginning with it,
+        and those its annotated tags point at (as git's ``<prefix>^{commit}`` peels)."""
+        commits = set()
+        for oid, kind in self._objects_named(prefix):
+            if kind == "commit":
+                commits.add(oid)
+            elif kind == "tag":
+                peeled = self._reader.header(f"{oid}^{{commit}}")
+                if peeled is not None:
+                    commits.add(peeled[0])
+        return sorted(commits)
+
+    def object_kind(self, rev: str) -> str | None:
+        """What the object a hex name means is when it is not a commit (``tree``,
+        ``blob``); ``None`` for a commit, a ref name, several objects or none."""
+        if not (_is_abbreviation(rev) or HEX_OID.fullmatch(rev.lower())):
+            return None
+        kinds = {kind for _, kind in self._objects_named(rev)}
+        return kinds.pop() if len(kinds) == 1 and kinds <= {"tree", "blob"} else None
+
     def _missing_revision(self, rev: str) -> str:
         if not self._runner.run(["for-each-ref", "--count=1", "--format=%(refname)"]).strip() and not self.has_commit("HEAD"):
             return f"revision {rev!r} cannot be resolved: {self.path} has no commits yet"
+        kind = self.object_kind(rev)
+        if kind is not None:
+            return (f"revision {rev!r} is a {kind} in {self.path}, not a commit: give the sha of the commit "
+                    f"(`git log --format='%H %T'` shows each commit beside its tree)")
         if self.is_shallow:
             return (
                 f"revision {rev!r} is not in {self.path}, a shallow clone whose history is cut off: "
@@ -194,9 +250,7 @@ class GitStore:
     def _unknown_prefix(self, prefix: str) -> str:
         """Why an abbreviated sha names no one commit: the commits it begins (ambiguous),
         or none, with the clone's newest commit date (a clone older than the report)."""
-        listed = self._runner.run(["rev-parse", f"--disambiguate={prefix}"], check=False)
-        oids = [oid for oid in listed.decode("ascii", "replace").split() if HEX_OID.fullmatch(oid)]
-        commits = sorted(oid for oid in oids if self.has_commit(oid))
+        commits = self._commits_named(prefix)
         if len(commits) > 1:
             shown = "; ".join(f"{oid[:12]} ({self._commit_line(oid)})" for oid in commits[:6])
             more = f" and {len(commits) - 6} more" if len(commits) > 6 else ""
@@ -232,7 +286,7 @@ class GitStore:
                 )
             with self._cache_lock:
                 if self._worktree_snapshot is None:
-                    self._worktree_snapshot = WorktreeSnapshot(self._runner, self._reader)
+                    self._worktree_snapshot = WorktreeSnapshot(self._runner, self._reader, self.git_dir)
                 return self._worktree_snapshot
         sha = self.resolve(rev)
         with self._cache_lock:
@@ -244,6 +298,17 @@ class GitStore:
             else:
                 self._snapshots.move_to_end(sha)
             return found
+
+    @contextlib.contextmanager
+    def disk_tree(self) -> Iterator[tuple[GitRunner, str]]:
+        """A runner and the id of a tree holding the tracked files as they are on disk,
+        written into a scratch object folder that runner reads (and nothing else
+        does); the folder is removed on exit. git diffs it against a commit without
+        reading the working tree (see :meth:`WorktreeSnapshot.write_tree`)."""
+        disk = self.snapshot(WORKTREE)
+        assert isinstance(disk, WorktreeSnapshot)
+        with scratch_objects(self._runner, self.common_dir) as (runner, objects):
+            yield runner, disk.write_tree(objects)
 
     # -- history ---------------------------------------------------------------------
 

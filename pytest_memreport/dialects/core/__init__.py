@@ -21,6 +21,7 @@ This face re-exports the names the dialects use, so ``core.find_pins`` and
 
 from .blocks import Block, ShownLine, markdown_blocks, plain_blocks
 from .citations import (
+    UNUSUAL_PATH,
     PathCitation,
     PathSpec,
     QuotationTail,
@@ -30,6 +31,7 @@ from .citations import (
     parse_path_spec,
     path_citations,
     split_quotation,
+    unusual_path_spec,
 )
 from .document import Document, DocumentParser, document
 from .layout import Inline, Layout, Piece, Table, TableRow, markdown_layout, plain_tables
@@ -71,6 +73,7 @@ __all__ = [
     "RECORD_ID",
     "RECORD_ID_LINE",
     "SOURCE_ID",
+    "UNUSUAL_PATH",
     "Block",
     "Document",
     "DocumentParser",
@@ -117,4 +120,5 @@ __all__ = [
     "split_quotation",
     "split_record_id",
     "symbol_name",
+    "unusual_path_spec",
 ]

@@ -2,6 +2,13 @@
 (``src/a.py:10-20,30``, ``#L10-L20``), quotation tails (``<text> --- <path>``)
 and the path lists that follow an ``SRC-n`` (``SRC-1: a/b.py, c/d.ts.``).
 
+A path is read strictly first (word characters and ``.@+~-``). Where the
+syntax says a path is cited (after `` --- ``, in an ``SRC-n`` list) a token with
+any other characters (``app/(auth)/page.tsx``, ``pages/[id].tsx``, ``a b.md``,
+emoji, combining accents) is read too, as an :data:`UNUSUAL_PATH`: prose uses
+those characters as well, so it is evidence only when the pinned tree has that
+path (the engine asks the tree; absent, it is one "not evidence" item).
+
 Every pattern is linear on adversarial input.
 """
 
@@ -18,6 +25,10 @@ from .sources import SOURCE_ID
 # --------------------------------------------------------------------------- paths
 
 _PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
+#: what no path holds: control characters, a backtick (markup), and a URL's scheme
+_NEVER_IN_PATH = re.compile(r"[\x00-\x1f\x7f`]|://")
+#: the label of evidence at an :data:`UNUSUAL_PATH`
+UNUSUAL_PATH = "unusual path"
 _EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
 #: extension-less file names that are still unmistakably files
 _BARE_FILES = frozenset(
@@ -37,15 +48,21 @@ _TRAILING = ".,;:)]}!?" + _WRAPPING
 _LEADING = "([{" + _WRAPPING
 
 
-def looks_like_path(token: str) -> bool:
+def looks_like_path(token: str, unusual: bool = False) -> bool:
     """Whether ``token`` reads as a repository path: it has a ``/`` between
     names, a file extension, or is a conventional extension-less file name
-    (``Makefile``). URLs, record IDs and ordinary words are not paths."""
+    (``Makefile``). URLs, record IDs and ordinary words are not paths.
+
+    ``unusual``: its names may hold any character but a control character or
+    a backtick (spaces too), as a file system allows."""
     if not token or len(token) > 4096:
         return False
     if "/" not in token and "." not in token and token not in _BARE_FILES:
         return False  # the common case: an ordinary word
-    if not _PATH_TOKEN.fullmatch(token):
+    if unusual:
+        if _NEVER_IN_PATH.search(token) or token != token.strip() or "//" in token:
+            return False
+    elif not _PATH_TOKEN.fullmatch(token):
         return False
     if token.startswith("//") or not any(ch.isalpha() for ch in token):
         return False
@@ -72,6 +89,8 @@ class PathSpec:
     path: str
     ranges: tuple[LineRange, ...] = ()
     bad_range: str | None = None
+    #: read as an :data:`UNUSUAL_PATH`: evidence only if the pinned tree has it
+    unusual: bool = False
 
     @property
     def is_directory(self) -> bool:
@@ -110,8 +129,8 @@ def parse_path_spec(token: str) -> PathSpec | None:
 
 
 def cited_path_spec(token: str) -> PathSpec | None:
-    """:func:`parse_path_spec`, plus absolute paths, for places whose syntax says
-    a path is cited (after `` --- ``, in an ``SRC-n:`` list).
+    """:func:`parse_path_spec`, plus absolute paths and :data:`UNUSUAL_PATH` s, for
+    places whose syntax says a path is cited (after `` --- ``, in an ``SRC-n:`` list).
 
     There an absolute path (``/etc/passwd``) is kept as written, so the checker
     refuses it with its reason instead of the citation silently vanishing (and,
@@ -124,7 +143,63 @@ def cited_path_spec(token: str) -> PathSpec | None:
         inner = parse_path_spec(bare[1:])
         if inner is not None:
             return PathSpec("/" + inner.path, inner.ranges, inner.bad_range)
-    return None
+    return unusual_path_spec(token)
+
+
+#: brackets a path may hold, and around which a sentence may put it
+_PARTNER = {"(": ")", "[": "]", "{": "}", ")": "(", "]": "[", "}": "{"}
+
+
+def _strip_unusual(token: str) -> str:
+    """Markup and sentence punctuation around a token, but not the brackets its
+    names hold: an opening bracket goes only when it has no partner inside, a
+    closing one likewise. One pass from each end (linear)."""
+    token = token.strip()
+    counts = {bracket: token.count(bracket) for bracket in _PARTNER}
+    start, end = 0, len(token)
+    while start < end:
+        first, last = token[start], token[end - 1]
+        if last in _WRAPPING or last in ".,;:!?":
+            end -= 1
+        elif first in _WRAPPING:
+            start += 1
+        elif first in "([{" and counts[first] > counts[_PARTNER[first]]:
+            counts[first] -= 1
+            start += 1
+        elif last in ")]}" and counts[last] > counts[_PARTNER[last]]:
+            counts[last] -= 1
+            end -= 1
+        else:
+            break
+    return token[start:end]
+
+
+def unusual_path_spec(token: str) -> PathSpec | None:
+    """``token`` read as an :data:`UNUSUAL_PATH` (with optional line ranges), or
+    ``None``: its names may hold brackets, spaces, ``!$,=%&#``, emoji or combining
+    marks. A path the strict reading accepts is not unusual (``None``)."""
+    if len(token) > 4096:
+        return None
+    token = _strip_unusual(token)
+    ranges: list[LineRange] = []
+    bad: str | None = None
+    match = _RANGES.search(token)
+    if match and match.start() > 0:
+        for part in match.group(1).split(","):
+            numbers = [int(n) for n in re.split(r"[-–]L?", part)]
+            start, end = numbers[0], numbers[-1]
+            if start < 1 or end < start:
+                bad = part
+            else:
+                ranges.append(LineRange(start, end))
+        token = _strip_unusual(token[: match.start()])
+    if token.startswith("./"):
+        token = token[2:]
+    if token.startswith(("/", "~")) or not looks_like_path(token, unusual=True):
+        return None
+    if _PATH_TOKEN.fullmatch(token):
+        return None  # an ordinary path, which the strict reading refused for a reason
+    return PathSpec(token, tuple(ranges), bad, unusual=True)
 
 
 # --------------------------------------------------------------------------- quotations
@@ -149,7 +224,9 @@ def split_quotation(line: str) -> QuotationTail | None:
 
     The marker is the last `` --- `` of the line (or ``--- `` opening it), and
     everything after it must be one path token, so prose that uses ``---`` as
-    a dash is not mistaken for a quotation.
+    a dash is not mistaken for a quotation; a tail of several words (a name
+    with spaces) is an :data:`UNUSUAL_PATH`, evidence only if the pinned tree
+    has it.
     """
     stripped = line.rstrip()
     cut = stripped.rfind(_QUOTE_MARK)
@@ -160,9 +237,9 @@ def split_quotation(line: str) -> QuotationTail | None:
     else:
         return None
     tail = tail.strip()
-    if not tail or len(tail.split(None, 1)) > 1:  # one token, or it is prose
+    if not tail:
         return None
-    spec = cited_path_spec(tail)
+    spec = cited_path_spec(tail) if len(tail.split(None, 1)) == 1 else unusual_path_spec(tail)
     if spec is None:
         return None
     return QuotationTail(text.strip(), spec)
@@ -174,7 +251,8 @@ _CITATION = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
 #: ``SRC-1:`` ending a line: its paths follow on the next line of the paragraph
 _CITATION_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
 _CONNECTIVES = frozenset({"and", "&", "+", "plus", "or"})
-_TOKEN = re.compile(r"\S+")
+#: a word, or a backticked span with what follows it (`` `a b.md`:3, `` is one token: a name with spaces)
+_TOKEN = re.compile(r"`[^`\n]{1,4096}`\S*|\S+")
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,7 @@ class QuotationPass:
                 "structure",
             ))
             target.append(Evidence(EvidenceKind.PATH, spec.path, end_line, end_line,
-                                   owner=owner_id))
+                                   owner=owner_id, label=core.UNUSUAL_PATH if spec.unusual else None))
             return
         texts = []
         for position, (entry, text) in enumerate(parts):
@@ -143,4 +143,6 @@ class QuotationPass:
             text="\n".join(texts),
             cited_lines=cited,
             owner=owner_id,
+            # a path with characters prose also uses: evidence only if the pinned tree has it
+            label=core.UNUSUAL_PATH if spec.unusual else None,
         ))
