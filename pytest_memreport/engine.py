@@ -601,8 +601,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         if result is ResultCache.MISS:
             try:
                 result = self._drift(binding, evidence, pin)
-                if not (binding.store is not None and binding.store.skipped_paths):
-                    # A diff that had to skip blobs the clone lacks may say otherwise once they are fetched.
+                if not (binding.store is not None and binding.store.skipped_paths) and pin.status != verify.UNREADABLE:
+                    # A diff that had to skip blobs the clone lacks, or a pin the clone could not
+                    # read, may say otherwise once they are fetched.
                     self.results.put(cache_key, result)
             except _Unkept as unkept:
                 result = unkept.result

@@ -9,8 +9,12 @@ import textwrap
 import pytest
 
 from pytest_memreport.checks.drift import DriftResult, Place
+from pytest_memreport.checks.predicates import PredicateResult
+from pytest_memreport.checks.verify import UNREADABLE, PinResult
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange
-from pytest_memreport.resultcache import ResultCache, decode, encode
+from pytest_memreport.options import RunOptions
+from pytest_memreport.resultcache import ResultCache
+from pytest_memreport.resultcache.serialize import Unreadable, dump_value, load_value
 
 STORE_PY = textwrap.dedent(
     '''\
@@ -131,21 +135,51 @@ def test_the_working_tree_is_never_answered_from_the_cache(pytester, target):
     result.assert_outcomes(passed=7, failed=1)
 
 
-def test_values_round_trip_and_foreign_classes_are_refused(tmp_path):
-    result = DriftResult("relocated", "abc", "b.py", LineRange(3, 4), LineRange(1, 2),
+PIN = "a" * 40
+HEAD = "b" * 40
+
+
+def test_values_round_trip_and_foreign_data_is_refused(tmp_path):
+    result = DriftResult("relocated", HEAD, "b.py", LineRange(3, 4), LineRange(1, 2),
                          candidates=(Place("b.py", LineRange(3, 4)),), note=None, message="m")
     evidence = Evidence(EvidenceKind.QUOTE, "a.py", 3, 3, text="x", cited_lines=LineRange(1, 2), context=("a", "b"))
-    assert decode(json.loads(json.dumps(encode(result)))) == result
-    assert decode(json.loads(json.dumps(encode(evidence)))) == evidence
-    with pytest.raises(ValueError):
-        decode({"d": "os:system", "f": {}})
+    for value in (result, evidence):
+        again = load_value(dump_value(value))
+        assert again == value and type(again) is type(value)
+    assert type(load_value(dump_value(evidence)).kind) is EvidenceKind  # not the str it subclasses
+    for foreign in ('["system", {}]', '{"d": "os:system", "f": {}}', "[" * 100_000, "\x00junk"):
+        with pytest.raises(Unreadable):
+            load_value(foreign)
     cache = ResultCache(tmp_path / "c", identity="test")
-    cache.put(cache.key("k"), result)
+    cache.put(cache.key("drift", PIN, HEAD, "k"), result)
     cache.save()
     again = ResultCache(tmp_path / "c", identity="test")
-    assert again.get(again.key("k")) == result and again.hits == 1
+    assert again.get(again.key("drift", PIN, HEAD, "k")) == result and again.hits == 1
     other_code = ResultCache(tmp_path / "c", identity="other")
-    assert other_code.get(other_code.key("k")) is None and other_code.misses == 1
+    assert other_code.get(other_code.key("drift", PIN, HEAD, "k")) is None and other_code.misses == 1
+
+
+def test_the_working_tree_and_unreadable_results_have_no_key_or_are_not_kept(tmp_path):
+    cache = ResultCache(tmp_path / "c", identity="test")
+    assert cache.key("predicate", PIN, "worktree", "p") is None
+    assert cache.key("drift", PIN, "worktree", "e") is None
+    assert cache.key("pin", "worktree", "e") is None and cache.key("pin", None, "e") is None
+    cache.put(cache.key("pin", PIN, "e"), PinResult(UNREADABLE, PIN, "a.py", message="missing object"))
+    cache.put(cache.key("predicate", PIN, HEAD, "p"), PredicateResult(False, "could not run", error=True))
+    cache.save()
+    again = ResultCache(tmp_path / "c", identity="test")
+    assert not again.has(again.key("pin", PIN, "e")) and not again.has(again.key("predicate", PIN, HEAD, "p"))
+
+
+def test_options_that_change_results_are_in_the_key(tmp_path):
+    folder = tmp_path / "c"
+    first = ResultCache(folder, identity="test", options=RunOptions())
+    first.put(first.key("pin", PIN, "e"), PinResult("found", PIN, "a.py"))
+    first.save()
+    same = ResultCache(folder, identity="test", options=RunOptions())
+    smaller = ResultCache(folder, identity="test", options=RunOptions(max_file_bytes=10))
+    assert same.has(same.key("pin", PIN, "e"))
+    assert not smaller.has(smaller.key("pin", PIN, "e"))
 
 
 def test_failure_summary_does_not_scan_every_items_setup_and_teardown(pytester, target):
@@ -185,14 +219,25 @@ def test_failure_summary_does_not_scan_every_items_setup_and_teardown(pytester, 
     assert "teardown says hello" in out and "LIMIT = 201" in out
 
 
-def test_many_files_are_folded_into_one_and_nothing_is_lost(tmp_path):
+def test_a_run_reads_only_the_pairs_it_checks_and_the_oldest_pairs_are_pruned(tmp_path, monkeypatch):
     folder = tmp_path / "c"
-    for n in range(12):
+    pins = [f"{n:040x}" for n in range(1, 7)]
+    for pin in pins:  # a run each, one pin each, 3 results each
         cache = ResultCache(folder, identity="test")
-        cache.put(cache.key(n), LineRange(n + 1, n + 1))
-        cache.save()  # a worker's file each
-    assert len(list(folder.glob("results-*.json"))) == 12
-    ResultCache(folder, identity="test").save(fold=True)  # the controller, having looked nothing up
-    assert len(list(folder.glob("results-*.json"))) == 1
-    again = ResultCache(folder, identity="test")
-    assert [again.get(again.key(n)) for n in range(12)] == [LineRange(n + 1, n + 1) for n in range(12)]
+        for n in range(3):
+            cache.put(cache.key("pin", pin, n), PinResult("found", pin, f"{n}.py"))
+        cache.save(fold=True)
+    assert ResultCache(folder, identity="test").kept() == 18
+    reader = ResultCache(folder, identity="test")
+    assert reader.get(reader.key("pin", pins[0], 1)) == PinResult("found", pins[0], "1.py")
+    assert list(reader._pairs) == [reader.key("pin", pins[0], 1).group]  # one pair read, not six
+    reader.save(fold=True)  # pins[0] was used now: the newest
+    monkeypatch.setattr("pytest_memreport.resultcache.store.MAX_KEPT", 10)
+    ResultCache(folder, identity="test").save(fold=True)  # nothing looked up: nothing written
+    writer = ResultCache(folder, identity="test")
+    writer.put(writer.key("pin", pins[5], 9), PinResult("found", pins[5], "9.py"))
+    writer.save(fold=True)
+    after = ResultCache(folder, identity="test")
+    assert after.kept() <= 10
+    kept = {pin for pin in pins if after.has(after.key("pin", pin, 0))}
+    assert kept == {pins[0], pins[4], pins[5]}  # whole pairs dropped, those used longest ago first

@@ -56,7 +56,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
-        engine.results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
+        engine.results = ResultCache(lambda: config.cache.mkdir("memreport-results"), options=options,
+                                     warn=lambda message, path: config_warning(config, message, path))
     config.stash[ENGINE_KEY] = engine
     session = MemreportSession(config, engine, paths, shard)
     session.outputs = outputs
