@@ -241,3 +241,100 @@ def test_a_run_reads_only_the_pairs_it_checks_and_the_oldest_pairs_are_pruned(tm
     assert after.kept() <= 10
     kept = {pin for pin in pins if after.has(after.key("pin", pin, 0))}
     assert kept == {pins[0], pins[4], pins[5]}  # whole pairs dropped, those used longest ago first
+
+
+# -- every kept type round-trips: a property over values built from the types' own hints --------
+
+import dataclasses  # noqa: E402
+import enum  # noqa: E402
+import types  # noqa: E402
+import typing  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from pytest_memreport.checks.drift.results import Uncommitted  # noqa: E402
+from pytest_memreport.checks.predicates import Hit  # noqa: E402
+from pytest_memreport.gitstore.history import Change, LogCommit  # noqa: E402
+from pytest_memreport.gitstore.hunks import LineCounts  # noqa: E402
+from pytest_memreport.resultcache import serialize  # noqa: E402
+from pytest_memreport.text.quotes.nearest import Candidate  # noqa: E402
+from pytest_memreport.text.syntax.definitions import Definition  # noqa: E402
+
+#: lone surrogates too: a path git gave as undecodable bytes is kept with them
+_TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                     | _TEXT, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+                     max_leaves=8)
+_LINES = st.builds(lambda start, length: LineRange(start, start + length),
+                   st.integers(1, 10**6), st.integers(0, 10**4))
+
+
+def strategy_for(hint):
+    """Values of a declared type, built from the same hints the serializer reads."""
+    if hint is LineRange:
+        return _LINES
+    if hint is None or hint is type(None):
+        return st.none()
+    if hint is typing.Any or hint is object:
+        return _JSON
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return st.one_of([strategy_for(a) for a in args])
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return st.sampled_from(list(hint))
+    if hint is str:
+        return _TEXT
+    if hint is bool:
+        return st.booleans()
+    if hint is int:
+        return st.integers(-(2**53), 2**53)
+    if hint is float:
+        return st.floats(allow_nan=False, allow_infinity=False)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        fields = typing.get_type_hints(hint)
+        return st.builds(hint, **{f.name: strategy_for(fields[f.name]) for f in dataclasses.fields(hint) if f.init})
+    if hint is dict or origin is dict:
+        key, value = args or (str, typing.Any)
+        return st.dictionaries(strategy_for(key), strategy_for(value), max_size=3)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return st.lists(strategy_for(args[0]), max_size=3).map(tuple)
+        return st.tuples(*(strategy_for(a) for a in args))
+    if origin is frozenset:
+        return st.frozensets(strategy_for(args[0]), max_size=3)
+    raise AssertionError(f"no strategy for {hint!r}: teach the test (and check the serializer) the new type")
+
+
+#: every type a kept result is made of, kept whole or nested
+NESTED = (LineRange, Place, Candidate, Definition, LineCounts, Change, LogCommit, Uncommitted, Hit)
+
+
+@pytest.mark.parametrize("cls", sorted(serialize.kept_types().values(), key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_kept_result_type_round_trips_to_an_equal_value_of_its_type(cls, data):
+    value = data.draw(strategy_for(cls))
+    again = load_value(dump_value(value))
+    assert again == value and type(again) is type(value)
+    for field in dataclasses.fields(value):  # the fields too: an enum stays an enum, a tuple a tuple
+        assert type(getattr(again, field.name)) is type(getattr(value, field.name))
+
+
+@pytest.mark.parametrize("cls", NESTED, ids=lambda c: c.__name__)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_every_nested_type_round_trips_through_json(cls, data):
+    value = data.draw(strategy_for(cls))
+    again = serialize.load(json.loads(json.dumps(serialize.dump(value, cls))), cls)
+    assert again == value and type(again) is type(value)
+
+
+def test_values_a_declaration_does_not_describe_are_not_kept(tmp_path):
+    with pytest.raises(serialize.NotKeepable):  # a str enum member where a str is declared
+        dump_value(PinResult(EvidenceKind.QUOTE, PIN, "a.py"))
+    with pytest.raises(serialize.NotKeepable):  # a tuple under Any would come back a list
+        dump_value(PredicateResult(True, "m", actual=(1, 2)))
+    cache = ResultCache(tmp_path / "c", identity="test")
+    cache.put(cache.key("pin", PIN, "e"), PinResult(EvidenceKind.QUOTE, PIN, "a.py"))
+    assert not cache.has(cache.key("pin", PIN, "e"))
