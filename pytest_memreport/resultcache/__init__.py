@@ -210,16 +210,17 @@ class ResultCache:
         return self._store
 
     def save(self, fold: bool = False) -> None:
-        """Write what this process computed, and mark the pairs it read as used now.
-        ``fold``: the controlling process (not a pytest-xdist worker), which also drops the
-        pairs used longest ago while more than :data:`MAX_KEPT` results are kept."""
+        """Write what this process computed, mark the pairs it read as used now, and drop
+        the pairs used longest ago while more than :data:`MAX_KEPT` results are kept.
+        Every process does (pytest-xdist workers too: their controller reads nothing);
+        ``fold`` is accepted for the callers of the first format and changes nothing."""
         if not self.enabled:
             return
         with self._lock:
             if not self._new and not self._pairs:
                 return  # nothing looked up, nothing computed (an xdist controller)
             try:
-                self._open().write(self._new, set(self._pairs), prune=fold)
+                self._open().write(self._new, set(self._pairs))
             except StoreBroken:
                 pass
             for group, rows in self._new.items():

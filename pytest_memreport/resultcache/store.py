@@ -191,9 +191,9 @@ class ResultStore:
             raise self._failed(exc) from None
         return {key: value for key, value in rows if isinstance(key, str) and isinstance(value, str)}
 
-    def write(self, rows: dict[str, dict[str, str]], used: set[str], prune: bool) -> None:
+    def write(self, rows: dict[str, dict[str, str]], used: set[str]) -> None:
         """Keep ``rows`` (``{pair: {key: JSON text}}``), mark the ``used`` pairs used now,
-        and with ``prune`` drop the pairs used longest ago while more than :data:`MAX_KEPT` are kept."""
+        and drop the pairs used longest ago while more than :data:`MAX_KEPT` are kept."""
         connection = self._connect()
         try:
             connection.execute("BEGIN IMMEDIATE")
@@ -207,8 +207,7 @@ class ResultStore:
                     connection.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?)", (group, now, count))
                 connection.executemany("UPDATE pairs SET used = ? WHERE grp = ?",
                                        ((now, group) for group in used if group not in rows))
-                if prune:
-                    self._prune(connection)
+                self._prune(connection)
                 connection.execute("COMMIT")
             except BaseException:
                 connection.execute("ROLLBACK")
