@@ -109,6 +109,26 @@ def one_run(cache_dir: Path, repo: Path, report: Path) -> tuple[float, int]:
     return seconds, rss
 
 
+def cache_cost(folder: Path, pin: str, repeats: int = 15) -> float:
+    """The cache's own part of a one-quotation run, in this process: open the file, look
+    the quotation's pin and drift results up (a miss), keep them, save. Median seconds."""
+    evidence = Evidence(EvidenceKind.QUOTE, "src/steps.py", 11, 11, text="def step_7(state):")
+    times = []
+    for n in range(repeats):
+        start = time.perf_counter()
+        cache = ResultCache(folder, options=RunOptions())
+        key = cache.key("pin", pin, evidence_key(evidence), n, True)
+        drift_key = cache.key("drift", pin, pin, evidence_key(evidence), n, True)
+        assert cache.get(key, ResultCache.MISS) is ResultCache.MISS
+        cache.get(drift_key, ResultCache.MISS)
+        cache.put(key, PinResult("found", pin, evidence.path, lines=LineRange(29, 29)))
+        cache.put(drift_key, DriftResult("unchanged", pin, evidence.path, LineRange(29, 29), LineRange(29, 29)))
+        cache.save(fold=True)
+        cache.release()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=int, default=250_000)
@@ -123,6 +143,14 @@ def main() -> None:
         kept = ResultCache(filled, options=RunOptions()).kept()
         size = (filled / FILE_NAME).stat().st_size
         print(f"filled: {kept:,} results kept, {size / 1e6:.0f} MB, in {seconds:.1f} s (through the real API)")
+        pin = git(repo, "rev-parse", "HEAD").strip()
+        for name in ("empty", "filled"):
+            folder = work / f"inprocess-{name}"
+            folder.mkdir()
+            if name == "filled":
+                shutil.copyfile(filled / FILE_NAME, folder / FILE_NAME)
+            print(f"the cache's own cost of a one-quotation run, {name}: {cache_cost(folder, pin) * 1000:.1f} ms")
+            shutil.rmtree(folder)
         ratios: dict[str, list[float]] = {"first run (quotation computed)": [], "rerun (quotation kept)": []}
         memory: list[float] = []
         rows = []

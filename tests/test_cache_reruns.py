@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -381,3 +383,24 @@ def test_a_damaged_foreign_or_hostile_cache_file_is_rebuilt_with_one_warning(pyt
     assert_same(rebuilt, cold)
     assert rebuilt.data["timing"]["results_computed"] == 0
     assert not any("results.sqlite3" in line for line in rebuilt.result.outlines)
+
+
+SHARED = Path(os.environ.get("MEMREPORT_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+SAMPLES = SHARED / "samples"
+
+
+@pytest.mark.skipif(not (SAMPLES / "runs").is_dir() or not (SAMPLES / "repos" / "servers.git").is_dir(),
+                    reason="the real samples (../shared/samples) are not here")
+def test_a_real_analysis_run_gives_the_cold_verdicts_warm(pytester):
+    """The real analysis run against its real, incomplete mirror (read where it lies)."""
+    folder = pytester.path / "runs"
+    shutil.copytree(SAMPLES / "runs", folder)
+    mirror = SAMPLES / "repos" / "servers.git"
+    args = ("--memreport", str(folder), f"--memreport-repo=modelcontextprotocol/servers={mirror}",
+            "--memreport-against", "none", "-rA", "-p", "no:randomly")
+    cold = pytester.runpytest(*args, "--cache-clear")
+    warm = pytester.runpytest(*args)
+    assert int(warm.ret) == int(cold.ret)
+    verdicts = sorted(line for line in cold.outlines if re.match(r"(PASSED|FAILED|SKIPPED|ERROR) ", line))
+    assert len(verdicts) > 500
+    assert sorted(line for line in warm.outlines if re.match(r"(PASSED|FAILED|SKIPPED|ERROR) ", line)) == verdicts

@@ -338,3 +338,23 @@ def test_values_a_declaration_does_not_describe_are_not_kept(tmp_path):
     cache = ResultCache(tmp_path / "c", identity="test")
     cache.put(cache.key("pin", PIN, "e"), PinResult(EvidenceKind.QUOTE, PIN, "a.py"))
     assert not cache.has(cache.key("pin", PIN, "e"))
+
+
+def test_a_hostile_value_inside_a_valid_cache_is_a_miss_never_an_error(tmp_path):
+    import sqlite3
+
+    from pytest_memreport.resultcache import FILE_NAME
+
+    cache = ResultCache(tmp_path / "c", identity="test")
+    keys = [cache.key("pin", PIN, n) for n in range(4)]
+    cache.put(keys[0], PinResult("found", PIN, "a.py"))
+    cache.save()
+    hostile = ["[" * 100_000 + "]" * 100_000, '["PinResult", {"status": "found"}]',
+               '["PinResult", {"status": "found", "rev": "r", "path": "p", "lines": {"start": 5, "end": 1}}]']
+    with sqlite3.connect(tmp_path / "c" / FILE_NAME) as connection:
+        connection.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
+                               [(key.group, key.digest, text) for key, text in zip(keys[1:], hostile)])
+    again = ResultCache(tmp_path / "c", identity="test")
+    assert again.get(keys[0]) == PinResult("found", PIN, "a.py")
+    assert [again.get(key, ResultCache.MISS) for key in keys[1:]] == [ResultCache.MISS] * 3
+    assert again.misses == 3

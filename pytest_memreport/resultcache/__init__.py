@@ -219,10 +219,12 @@ class ResultCache:
         with self._lock:
             if not self._new and not self._pairs:
                 return  # nothing looked up, nothing computed (an xdist controller)
-            try:
-                self._open().write(self._new, set(self._pairs))
-            except StoreBroken:
-                pass
+            for _attempt in range(2):  # a file found damaged now is rebuilt, and written once more
+                try:
+                    self._open().write(self._new, set(self._pairs))
+                    break
+                except StoreBroken:
+                    continue
             for group, rows in self._new.items():
                 self._pairs.setdefault(group, {}).update(rows)
             self._new = {}

@@ -60,6 +60,8 @@ class ResultStore:
         self._warn = warn
         self._connection: sqlite3.Connection | None = None
         self._broken = False
+        self._warned = False
+        self._rebuilt = False
 
     # -- opening, and repairing what is found in the file's place ------------------
     def _connect(self) -> sqlite3.Connection:
@@ -68,7 +70,13 @@ class ResultStore:
         if self._connection is not None:
             return self._connection
         try:
-            self._connection = self._open()
+            try:
+                self._connection = self._open()
+            except sqlite3.Error as exc:
+                if _is_busy(exc):
+                    raise
+                self._rebuild(exc)  # damaged past its header: once more, afresh
+                self._connection = self._open()
         except (OSError, sqlite3.Error) as exc:
             self._give_up(f"cannot use it ({_reason(exc)}); results are not kept in this run")
             raise StoreBroken() from None
@@ -122,6 +130,11 @@ class ResultStore:
                                      check_same_thread=False)
         # SQLite's own check of the file header and schema runs at the first statement.
         connection.execute("PRAGMA trusted_schema = OFF")
+        # A cache needs no durability: a commit does not wait for the disk (30 ms a run on a
+        # busy one). A crash of the machine may lose the last run's results or damage the
+        # file; damage is found at the next run (an error, or values the serializer refuses)
+        # and the file rebuilt.
+        connection.execute("PRAGMA synchronous = OFF")
         return connection
 
     def _create(self, connection: sqlite3.Connection) -> sqlite3.Connection:
@@ -160,7 +173,9 @@ class ResultStore:
                 pass
 
     def _warn_once(self, message: str) -> None:
-        self._warn(message, str(self.path))
+        if not self._warned:
+            self._warned = True
+            self._warn(message, str(self.path))
 
     def _give_up(self, message: str) -> None:
         if not self._broken:
@@ -168,15 +183,26 @@ class ResultStore:
             self._warn_once(message)
         self.close()
 
+    def _rebuild(self, exc: Exception) -> None:
+        """Damage found inside the file (``database disk image is malformed``): removed, and
+        made afresh at the next use (once per run: damage again gives up)."""
+        self.close()
+        if self._rebuilt:
+            raise exc
+        self._rebuilt = True
+        self._warn_once(f"damaged ({_reason(exc)}); it was removed and the result cache is rebuilt")
+        self._remove()
+
     def _failed(self, exc: Exception) -> StoreBroken:
-        """A query failed: the database is damaged or locked out; the run goes on uncached."""
-        self._give_up(f"cannot use it ({_reason(exc)}); results are not kept in this run, "
-                      f"and it is rebuilt by the next run if damaged")
-        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
-            try:  # damaged ("database disk image is malformed"): the next run starts afresh
-                self._remove()
-            except OSError:
+        """A query failed: rebuilt when the file is damaged, the rest of the run uncached when
+        another process holds it too long or the damage comes back."""
+        if not _is_busy(exc):
+            try:
+                self._rebuild(exc)
+                return StoreBroken()  # this read or write is lost; the next one starts afresh
+            except (OSError, sqlite3.Error):
                 pass
+        self._give_up(f"cannot use it ({_reason(exc)}); results are not kept in this run")
         return StoreBroken()
 
     # -- reading and writing -----------------------------------------------------
@@ -244,6 +270,12 @@ class ResultStore:
             except sqlite3.Error:
                 pass
             self._connection = None
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """Another process holds the file (pytest-xdist workers saving at once): not damage."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
 def _reason(exc: BaseException) -> str:
