@@ -215,11 +215,13 @@ class Run:
         return [(rep["path"], owner, ev["line"], ev["kind"], ev.get("path"),
                  (ev.get("at_pin") or {}).get("status"), (ev.get("at_against") or {}).get("status"))
                 for rep in self.data["reports"]
-                for owner, evidence in [(None, rep["evidence"]), *((rec["id"], rec["evidence"]) for rec in rep["records"])]
+                for owner, evidence in [(None, rep["evidence"]),
+                                        *((rec["id"], rec["evidence"]) for rec in rep["records"])]
                 for ev in evidence]
 
     def predicates(self) -> list:
-        return [json.dumps(predicate, sort_keys=True) for rep in self.data["reports"] for predicate in rep["predicates"]]
+        return [json.dumps(predicate, sort_keys=True)
+                for rep in self.data["reports"] for predicate in rep["predicates"]]
 
 
 def run(pytester, repo, folder, *args: str) -> Run:
