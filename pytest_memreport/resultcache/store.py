@@ -3,15 +3,17 @@
 Rows are grouped by *pair*, the (pin, against) commits a result is checked at (plus
 the code's identity), and clustered by it (``WITHOUT ROWID``, keyed ``(grp, key)``):
 a run reads the rows of the pairs it checks, each with one range scan, never the
-whole history of results. Each pair's last use is recorded (a counter of saves); when more than
-:data:`MAX_KEPT` rows are kept, the pairs used longest ago are dropped whole.
+whole history of results. Each pair's last use is recorded (a counter of saves);
+when more than :data:`MAX_KEPT` rows are kept, the pairs used longest ago are
+dropped whole.
 
 The file is ours (inside pytest's cache folder), but anything may be found in its
 place: another program's file, a damaged or truncated database, a folder, a
 symlink, a FIFO, JSON nested a million deep, gigabytes of junk. Whatever is not a
 database of this :data:`FORMAT` is removed (as ``--cache-clear`` would) and built
-afresh, with one warning; a query failing later (a database damaged under us)
-makes the rest of the run uncached, never failing an item.
+afresh, with one warning; so is a file whose damage a later query finds. A file
+another process holds too long (or damaged again) leaves the rest of the run
+uncached. Nothing of this ever fails an item.
 """
 
 from __future__ import annotations
@@ -85,8 +87,8 @@ class ResultStore:
     def _open(self) -> sqlite3.Connection:
         problem = self._unusable()
         if problem is not None:
+            self._remove()  # first: if it cannot be removed, the warning says so instead
             self._warn_once(f"{problem}; it was removed and the result cache is rebuilt")
-            self._remove()
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         connection = self._connection_to_file()
         if fresh:
@@ -95,8 +97,8 @@ class ResultStore:
             found = connection.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
         except sqlite3.Error as exc:  # not our tables, or damaged: "file is not a database"
             connection.close()
-            self._warn_once(f"not a result cache of this version ({_reason(exc)}); it was removed and rebuilt")
             self._remove()
+            self._warn_once(f"not a result cache of this version ({_reason(exc)}); it was removed and rebuilt")
             return self._create(self._connection_to_file())
         if found is None or found[0] != str(FORMAT):
             connection.close()  # an older format of ours: rebuilt without a word
@@ -190,8 +192,8 @@ class ResultStore:
         if self._rebuilt:
             raise exc
         self._rebuilt = True
-        self._warn_once(f"damaged ({_reason(exc)}); it was removed and the result cache is rebuilt")
         self._remove()
+        self._warn_once(f"damaged ({_reason(exc)}); it was removed and the result cache is rebuilt")
 
     def _failed(self, exc: Exception) -> StoreBroken:
         """A query failed: rebuilt when the file is damaged, the rest of the run uncached when
