@@ -393,13 +393,14 @@ SAMPLES = SHARED / "samples"
 
 @pytest.mark.skipif(not (SAMPLES / "runs").is_dir() or not (SAMPLES / "repos" / "servers.git").is_dir(),
                     reason="the real samples (../shared/samples) are not here")
-def test_a_real_analysis_run_gives_the_cold_verdicts_warm(pytester):
+@pytest.mark.parametrize("against", ["none", "HEAD"])
+def test_a_real_analysis_run_gives_the_cold_verdicts_warm(pytester, against):
     """The real analysis run against its real, incomplete mirror (read where it lies)."""
     folder = pytester.path / "runs"
     shutil.copytree(SAMPLES / "runs", folder)
     mirror = SAMPLES / "repos" / "servers.git"
     args = ("--memreport", str(folder), f"--memreport-repo=modelcontextprotocol/servers={mirror}",
-            "--memreport-against", "none", "-rA", "-p", "no:randomly")
+            "--memreport-against", against, "-rA", "-p", "no:randomly")
     cold = pytester.runpytest(*args, "--cache-clear")
     warm = pytester.runpytest(*args)
     assert int(warm.ret) == int(cold.ret)
