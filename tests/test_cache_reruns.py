@@ -336,7 +336,7 @@ def test_results_are_right_after_a_replace_ref_is_deleted(pytester, make_repo):
     cold = run(pytester, repo, folder, "--cache-clear")
     assert_same(warm, cold)
     assert_same(with_ref, cold)
-    (forged_quote,) = [node for node in warm.verdicts if node.endswith("quote@L20")]
+    (forged_quote,) = [node for node in warm.verdicts if node.endswith("quote@L19")]
     assert warm.verdicts[forged_quote] == "FAILED"
 
 
