@@ -358,3 +358,19 @@ def test_a_hostile_value_inside_a_valid_cache_is_a_miss_never_an_error(tmp_path)
     assert again.get(keys[0]) == PinResult("found", PIN, "a.py")
     assert [again.get(key, ResultCache.MISS) for key in keys[1:]] == [ResultCache.MISS] * 3
     assert again.misses == 3
+
+
+def test_the_git_that_answers_is_in_the_key(tmp_path, monkeypatch):
+    import os
+    import shutil
+
+    real = shutil.which("git")
+    cache = ResultCache(tmp_path / "c")
+    before = cache.key("pin", PIN, "e")
+    wrapper = tmp_path / "bin" / "git"  # another git first on PATH: an upgrade, another install
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec "{real}" "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    after = ResultCache(tmp_path / "c").key("pin", PIN, "e")
+    assert after is not None and after != before
