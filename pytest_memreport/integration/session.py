@@ -45,7 +45,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
-        results = ResultCache(lambda: config.cache.mkdir("memreport-results"))
+        results = ResultCache(lambda: config.cache.mkdir("memreport-results"), options=options,
+                              warn=lambda message, path: config_warning(config, message, path))
     progress = ProgressLines(config)
     engine = Engine(
         options, paths, results=results, progress=progress.write,
