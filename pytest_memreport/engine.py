@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .checks import clones, drift, predicates, symbolrefs, verify
+from .checks import attributed, clones, drift, predicates, symbolrefs, verify
 from . import text
 from .text import symbols
 from .dialects.claims import ClaimsError, ClaimsFile
@@ -300,6 +300,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
                 if shares and self.defers_searches:
                     self._open_for_search(binding, uncached)
                 snapshot.prefetch(other.path for other in uncached)
+                attributed.expect_searches(snapshot, uncached)  # notes' phrases that may search the tree
                 self._offload_worker(binding, snapshot, uncached)
                 if shares:
                     self._check_ahead(binding, snapshot, on_missing=False)
@@ -514,7 +515,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             if resolved is not None:
                 out.append(resolved)
         for item in out:
-            if item.label == LOOSE_QUOTATION:
+            if item.label == LOOSE_QUOTATION or attributed.unfound_reason(item):
                 self._loose_quotation(report, item)
         return out
 
@@ -527,7 +528,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         if binding.pin is None or binding.store is None:
             return
         if self.pin_result(report, evidence).status == verify.MISSING:
-            self._not_evidence_reasons[(report.path, evidence)] = (
+            self._not_evidence_reasons[(report.path, evidence)] = attributed.unfound_reason(evidence) or (
                 f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
                 "read as the report's own words (put the citation right after a quotation to have it checked)")
 

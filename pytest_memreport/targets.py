@@ -127,4 +127,4 @@ class TargetPaths:
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
         """Why a mention that looks like a path is no evidence of the target (one
         skipped item says so), or ``None``. Known once :meth:`checkable` saw it."""
-        return self._not_evidence_reasons.get((report.path, evidence))
+        return evidence.declared_not_evidence or self._not_evidence_reasons.get((report.path, evidence))

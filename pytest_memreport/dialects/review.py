@@ -164,6 +164,9 @@ class _Collected:
 
 
 class _Parser(lexing.DocumentParser):
+    #: the dialect named in the report (a dialect grown from this one names itself)
+    dialect = DIALECT
+
     def __init__(self, path: str, text: str) -> None:
         super().__init__(path, text, plain_front_matter=True)
         self.collected = _Collected()
@@ -208,11 +211,12 @@ class _Parser(lexing.DocumentParser):
         self._bare_urls()
         self._backticked_paths()
         self._parenthesised_paths()
+        self._prose_evidence()
         self._symbol_references()
         evidence = sorted(self.collected.evidence, key=lambda e: (e.line, e.end_line))
         return Report(
             path=self.path,
-            dialect=DIALECT,
+            dialect=self.dialect,
             title=title,
             sources=self._sources(bool(evidence)),
             evidence=tuple(evidence),
@@ -220,6 +224,10 @@ class _Parser(lexing.DocumentParser):
             line_count=self.count,
             meta=self.meta,
         )
+
+    def _prose_evidence(self) -> None:
+        """What running prose ties to the target beyond links and paths: nothing, in a review
+        (notes read their quotations here, :mod:`.notes`)."""
 
     def _front_matter(self) -> None:
         if not self.front_matter_end:
