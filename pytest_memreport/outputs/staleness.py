@@ -182,6 +182,9 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
     unchecked: dict | None = None
     skipped_checks = modified = not_evidence = 0
     unread: Counter = Counter()
+    #: pins a failing source item already says the clone lacks
+    unread_pins = {(p.get("source") or {}).get("pin") for p, outcome in entries
+                   if p.get("type") == "source" and outcome in ("failed", "skipped")}
     for payload, outcome in entries:
         kind = payload.get("type", "")
         if kind == "pin" and (payload.get("at_pin") or {}).get("status") == "not-evidence":
@@ -195,8 +198,9 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
         if kind == "source" and outcome == "skipped":
             unread[failure_kind(payload)] += 1  # a repository named by URL that nothing maps to a clone
             continue
-        if kind == "pin" and outcome == "skipped" and (payload.get("at_pin") or {}).get("status") == "commit-missing":
-            unread["commit-missing"] += 1
+        if kind == "pin" and outcome == "skipped" and (payload.get("at_pin") or {}).get("status") == "commit-missing" \
+                and (payload.get("target") or {}).get("rev") not in unread_pins:
+            unread["commit-missing"] += 1  # a linked commit the clone lacks (its source's own pin is said once)
         if outcome == "failed":
             failing[failure_kind(payload)] += 1
         if kind in CHECK_TYPES:
