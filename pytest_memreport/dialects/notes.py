@@ -192,6 +192,13 @@ class _Parser(review._Parser):
         spec = review.repo_path_spec(named.text)
         return (spec.path, self._main_source, None) if spec is not None else None
 
+    def _commit_of(self, source: str | None, pin: str | None) -> tuple[str, str | None]:
+        """The repository and commit a file is read at: its link's own, else its repository's pin."""
+        key = (source or "").casefold()
+        repo = self.repos.get(key)
+        stated = pin or (repo.pin if repo is not None else None)
+        return key, stated[:7] if stated else None
+
     def _linked_files(self) -> list[str]:
         """Every file the note links in its own repository, in order (where the project's words are looked for)."""
         files: dict[str, None] = {}
@@ -227,7 +234,8 @@ class _Parser(review._Parser):
         if not files:
             return
         path, source, pin = files[0]
-        others = tuple(dict.fromkeys(p for p, s, c in files[1:] if (s, c) == (source, pin) and p != path))
+        at = self._commit_of(source, pin)
+        others = tuple(dict.fromkeys(p for p, s, c in files[1:] if self._commit_of(s, c) == at and p != path))
         self.collected.add(Evidence(EvidenceKind.QUOTE, path, line, end, text=text, source=source, pin=pin,
                                     context=others, role=EvidenceRole.PROSE, label=self._label("quotation", line)))
 
