@@ -24,6 +24,7 @@ this dialect reads what prose adds, over :mod:`.core`:
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 
@@ -141,16 +142,16 @@ class _Parser(review._Parser):
         ("in your repository") is no evidence of the target."""
         for inline in self.layout.inlines:
             para = None
-            for piece in inline.pieces:
-                if piece.kind != "code" or piece.line in self.quoted or piece.line in self.skip:
+            codes = [piece for piece in inline.pieces if piece.kind == "code"]
+            for index, piece in enumerate(codes):
+                if piece.line in self.quoted or piece.line in self.skip:
                     continue
                 spec = review.repo_path_spec(piece.text)
                 if spec is None:
                     continue
                 if para is None:
-                    para = ties.paragraph(inline.pieces, self._names_file)
-                named = next((n for n in para.named if not n.href and n.text == piece.text), None)
-                if named is not None and ties.in_own_project(ties.clause_at(para.unit.text, named.start)):
+                    para = self._paragraph(inline)
+                if ties.in_own_project(para.clause_at(para.code_offsets[index])):
                     self.collected.add(Evidence(EvidenceKind.PATH, spec.path, piece.line, piece.line,
                                                 source=self._main_source, label=OWN_PROJECT_PATH,
                                                 role=EvidenceRole.OWN_PROJECT))
@@ -212,10 +213,19 @@ class _Parser(review._Parser):
     def _is_main(self, link: core.RepositoryLink) -> bool:
         return self.main_repo is None or link.repo_id.casefold() == self.main_repo
 
+    def _paragraph(self, inline) -> ties.Paragraph:
+        """An inline read for its ties, once (paths and quotations both ask)."""
+        cache = self.__dict__.setdefault("_paragraphs", {})
+        found = cache.get(id(inline))
+        if found is None:
+            found = cache[id(inline)] = ties.paragraph(inline.pieces, self._names_file)
+        return found
+
     def _running_text(self, inline) -> None:
-        para = ties.paragraph(inline.pieces, self._names_file)
-        if '"' not in para.unit.text and "“" not in para.unit.text:
+        text = "".join(piece.text for piece in inline.pieces)
+        if '"' not in text and "“" not in text:
             return
+        para = self._paragraph(inline)
         for tie in ties.ties(para):
             if tie.how in (ties.BESIDE, ties.SENTENCE):
                 self._tied(tie.text, tie.line, tie.line, list(tie.files))
@@ -243,11 +253,15 @@ class _Parser(review._Parser):
         """Blockquotes with no ``---`` line: a link on the last line, or in the sentence that
         introduces the blockquote, names the file the lines above quote."""
         quoted = [i for i in self.layout.inlines if i.quote_depth]
+        quoted_lines = [i.line for i in quoted]
+        #: paragraphs outside blockquotes and headings, by their last line (what may introduce one)
+        self._above = [i for i in self.layout.inlines if not i.quote_depth and i.container != "heading"]
+        self._above_ends = [i.end_line for i in self._above]
         for first, last in self.layout.blockquotes:
             last = min(last, self.count)
             if any(number in self.quoted for number in range(first, last + 1)):
                 continue
-            inside = [i for i in quoted if first <= i.line <= last]
+            inside = quoted[bisect.bisect_left(quoted_lines, first):bisect.bisect_right(quoted_lines, last)]
             lines = [(n, review._strip_marker(self._text(n))) for n in range(first, last + 1)]
             lines = [(n, t) for n, t in lines if not _FENCE_MARKER.fullmatch(t)]
             while lines and not lines[-1][1].strip():
@@ -278,17 +292,12 @@ class _Parser(review._Parser):
 
     def _introducing(self, first: int) -> list[ties.Named]:
         """The files the last sentence of the paragraph right above a blockquote links."""
-        above = [i for i in self.layout.inlines if not i.quote_depth and i.end_line < first
-                 and i.container != "heading"]
-        if not above:
+        index = bisect.bisect_left(self._above_ends, first) - 1
+        if index < 0 or first - self._above_ends[index] > 2:
             return []
-        inline = above[-1]
-        if first - inline.end_line > 2:
-            return []
-        para = ties.paragraph(inline.pieces, self._names_file)
-        text = para.unit.text.rstrip()
-        start = len(ties.sentence_at(text, max(0, len(text) - 1)))
-        return [n for n in para.named if n.start >= len(text) - start]
+        para = self._paragraph(self._above[index])
+        start = para.last_sentence_start()
+        return [n for n in para.named if n.start >= start]
 
 
 def _shown(pieces) -> tuple[str, list[tuple[int, str]]]:

@@ -20,6 +20,7 @@ Which strings are files, and what a link points at, is the dialect's to say
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,10 +71,30 @@ class Tie:
 @dataclass(frozen=True)
 class Paragraph:
     """A paragraph's text as read (link texts in place, code spans without backticks),
-    the files it names, and its :class:`.anchors.Unit` (links are not words)."""
+    the files it names, where each of its code spans starts, and its
+    :class:`.anchors.Unit` (links are not words)."""
 
     unit: anchors.Unit
     named: tuple[Named, ...]
+    code_offsets: tuple[int, ...] = ()
+
+    @functools.cached_property
+    def bounds(self) -> list[int]:
+        """Where its sentences start (read once)."""
+        return _sentence_bounds(self.unit.text)
+
+    def clause_at(self, position: int) -> str:
+        """The clause holding ``position``: its sentence, cut at semicolons."""
+        text = self.unit.text
+        start, end = _sentence_of(self.bounds, position, len(text))
+        cut = text.rfind(";", start, position)
+        start = cut + 1 if cut >= 0 else start
+        cut = text.find(";", position, end)
+        return text[start:cut if cut >= 0 else end]
+
+    def last_sentence_start(self) -> int:
+        """Where its last sentence starts."""
+        return _sentence_of(self.bounds, max(0, len(self.unit.text.rstrip()) - 1), len(self.unit.text))[0]
 
 
 def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
@@ -82,6 +103,7 @@ def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
     text_parts: list[str] = []
     words: list[anchors.Word] = []
     named: list[Named] = []
+    codes: list[int] = []
     offset = 0
     previous = pieces[0].line if pieces else 0
     for piece in pieces:
@@ -94,15 +116,17 @@ def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
             if is_file(piece.href, piece.text):
                 named.append(Named(piece.text, piece.href, piece.line, offset, offset + len(piece.text)))
         else:
-            if piece.kind == "code" and is_file("", piece.text):
-                named.append(Named(piece.text, "", piece.line, offset, offset + len(piece.text)))
+            if piece.kind == "code":
+                codes.append(offset)
+                if is_file("", piece.text):
+                    named.append(Named(piece.text, "", piece.line, offset, offset + len(piece.text)))
             for match in re.finditer(r"\S+", piece.text):
                 words.append(anchors.Word(match.group(), piece.line, piece.kind == "code",
                                           offset + match.start(), offset + match.end()))
         text_parts.append(piece.text)
         offset += len(piece.text)
     line = pieces[0].line if pieces else 0
-    return Paragraph(anchors.Unit("".join(text_parts), tuple(words), line), tuple(named))
+    return Paragraph(anchors.Unit("".join(text_parts), tuple(words), line), tuple(named), tuple(codes))
 
 
 def _citation(named: Named) -> anchors.Citation:
@@ -114,15 +138,15 @@ def ties(para: Paragraph) -> list[Tie]:
     """Every phrase in quotation marks of three or more words, with its tie."""
     citations = [_citation(named) for named in para.named]
     by_start = {named.start: named for named in para.named}
+    starts = [named.start for named in para.named]
     text = para.unit.text
-    bounds = _sentence_bounds(text)
     out = []
     for quote in anchors.quotes(para.unit, citations):
         if quote.citation is not None:
             out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
             continue
-        start, end = _sentence_of(bounds, quote.start, len(text))
-        inside = [named for named in para.named if start <= named.start < end]
+        start, end = _sentence_of(para.bounds, quote.start, len(text))
+        inside = list(para.named[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)])
         if inside:
             inside.sort(key=lambda n: min(abs(n.start - quote.end), abs(quote.start - n.end)))
             out.append(Tie(quote.text, quote.line, SENTENCE, tuple(inside)))
@@ -160,16 +184,4 @@ def in_own_project(sentence: str) -> bool:
 _OWN_PROJECT = re.compile(r"(?i)\byour\s+(?:own\s+)?(?:repository|repo|project|codebase|checkout|workspace|code)\b")
 
 
-def sentence_at(text: str, position: int) -> str:
-    """The sentence of ``text`` holding ``position``."""
-    start, end = _sentence_of(_sentence_bounds(text), position, len(text))
-    return text[start:end]
 
-
-def clause_at(text: str, position: int) -> str:
-    """The clause of ``text`` holding ``position``: its sentence, cut at semicolons."""
-    start, end = _sentence_of(_sentence_bounds(text), position, len(text))
-    cut = text.rfind(";", start, position)
-    start = cut + 1 if cut >= 0 else start
-    cut = text.find(";", position, end)
-    return text[start:cut if cut >= 0 else end]
