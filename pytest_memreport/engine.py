@@ -426,6 +426,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         # checking it here as written would be work no item asks for.
         todo = [(report, other) for report, other in self._cited_at(binding)
                 if not (other.kind is not EvidenceKind.QUOTE or other.label == LOOSE_QUOTATION
+                        or other.searched  # a note's quotation of several files or the tree: its own item's
                         or other.lookup is not None or (report.path, other) in self._pin_results
                         or self.results.has(self._pin_key(binding, other)))]
         if not on_missing and len(todo) < MIN_SHARED_CHECKS:

@@ -84,11 +84,18 @@ def _in_tree(evidence: Evidence, snapshot, files: list[str], with_symbol: bool) 
     text = evidence.text or ""
     if not text.strip():
         return None
-    try:
-        places, _ = search.search_tree(match.compile_quote(text), text, snapshot, exclude=set(files),
-                                       origin=files[0] if files else "", by_tokens=False)
-    except RepoError:
-        return None  # an object the clone lacks stops the search: the files it is tied to said what they could
+    # A sentence may have adapted the first letter: "the docs state that "restores are ..."" of
+    # a file's "Restores are ...".
+    variants = [text, text[0].swapcase() + text[1:]] if text[:1].isalpha() else [text]
+    places = []
+    for variant in variants:
+        try:
+            places, _ = search.search_tree(match.compile_quote(variant), variant, snapshot, exclude=set(files),
+                                           origin=files[0] if files else "", by_tokens=False)
+        except RepoError:
+            return None  # an object the clone lacks stops the search: the files it is tied to said what they could
+        if places:
+            break
     if not places:
         return None
     place = places[0]
