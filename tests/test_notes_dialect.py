@@ -162,3 +162,28 @@ def test_fresh_only_when_everything_cited_was_checked():
     row = staleness.build_row(report, [_pin("found", "passed"), _drift("diverged", "failed"),
                                        _source("no-repo", "skipped")])
     assert row.state == "stale" and row.summary == "1 diverged of 2 checks; partly unchecked: 1 source(s) with no clone"
+
+
+def test_a_review_style_header_pins_a_note_whose_basis_names_no_commit():
+    basis = (f"**Reviewed commit:** [{PIN}](https://github.com/acme/widgets/commit/{PIN})\n\n"
+             "**Evidence basis:** first-hand reading of the checkout; originally written against "
+             f"[{OLD[:8]}](https://github.com/acme/widgets/commit/{OLD}).")
+    report = parse_report("n.md", notes("Nothing quoted.", basis))
+    assert report.dialect == "notes"
+    [source] = report.sources
+    assert (source.id, source.pin) == ("acme/widgets", PIN)
+    assert report.meta["originally-written-against"] == [OLD]
+    assert not [e for e in report.evidence if e.kind is EvidenceKind.COMMIT]
+
+
+def test_a_note_never_raises_on_odd_prose():
+    odd = [
+        '"unclosed quote and [link](https://github.com/a/b/blob/x/y.md',
+        '> > nested "quote of three words" ([f.py](https://github.com/a/b/blob/abcdef1/f.py))\n> — [',
+        '“ ” "" "a b c" `"a b c"` "d e f" ([x](https://github.com/a/b/commit/zzz))',
+        "**Evidence basis:** at commit `deadbee` and again at commit `deadbee`.",
+    ]
+    for body in odd:
+        for text in (notes(body), notes(body).replace("**Evidence basis:**", "Evidence basis:")):
+            parse_report("n.md", text)
+            parse_report("n.txt", text)

@@ -112,13 +112,16 @@ class _Parser(review._Parser):
         if link.kind != "commit":
             super()._link_evidence(link, text, line)
             return
-        if line in self.basis_lines:
-            return  # the pin, or the history of the note
         sha = link.ref.lower()
+        if line in self.basis_lines or self._is_pin(sha):
+            return  # the pin (stated again, or in a review-style header), or the history of the note
         source = self._source_of(link)
         self.collected.add(Evidence(EvidenceKind.COMMIT, "", line, line, source=source, pin=sha,
                                     context=self._commits_of(link.repo_id),
                                     label=self._label(f"commit {text}", line)))
+
+    def _is_pin(self, sha: str) -> bool:
+        return any(repo.pin and review._same_commit(repo.pin, sha) for repo in self.repos.values())
 
     def _commits_of(self, repo_id: str) -> tuple[str, ...]:
         """Every commit the note links in ``repo_id`` outside its basis (asked about together)."""
@@ -130,7 +133,7 @@ class _Parser(review._Parser):
                     continue
                 for piece in self.links[number]:
                     link = core.parse_repository_link(piece.href)
-                    if link is not None and link.kind == "commit":
+                    if link is not None and link.kind == "commit" and not self._is_pin(link.ref.lower()):
                         found.setdefault(link.repo_id.casefold(), {})[link.ref.lower()] = None
         return tuple(found.get(repo_id.casefold(), {}))
 
