@@ -87,8 +87,9 @@ class EvidenceRole(str, Enum):
     #: attributed to the project as a whole ("the docs state ..."): the files the
     #: paragraph or note links (``context``), failing that any file of the pinned tree
     PROJECT = "project"
-    #: a phrase in quotation marks tied to no file: a quotation wherever the pinned tree
-    #: holds it, else the note's own term, which is not evidence
+    #: a phrase in quotation marks the note attributes to no file (at most it stands near some,
+    #: in ``path`` and ``context``): a quotation wherever the pinned tree holds it, else the
+    #: note's own term, which is not evidence
     TERM = "term"
     #: a file of the reader's own project the note talks about ("in your repository")
     OWN_PROJECT = "own-project"

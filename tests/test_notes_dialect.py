@@ -70,6 +70,15 @@ def test_a_phrase_in_a_sentence_naming_two_files_is_held_by_either():
     assert (quote.path, quote.context, quote.pin) == ("src/tick.rs", (), None)
 
 
+def test_a_phrase_only_near_a_file_is_a_quotation_only_where_found():
+    report = parse_report("n.md", notes(
+        f'The [router]({BLOB}/src/router.rs) is the "brain of the whole system" here. '
+        f'The [router]({BLOB}/src/router.rs) says it is "the only entry point".'))
+    near, said = quotes(report)
+    assert (near.role, near.path) == (EvidenceRole.TERM, "src/router.rs")
+    assert (said.role, said.path) == (EvidenceRole.PROSE, "src/router.rs")
+
+
 def test_the_project_and_terms_look_in_the_linked_files_first():
     report = parse_report("n.md", notes(
         f'The engine lives in [engine.rs]({BLOB}/src/engine.rs).\n\n'

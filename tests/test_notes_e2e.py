@@ -31,16 +31,6 @@ def run(pytester, target, *paths, against: str | None = "none", extra: tuple[str
     return pytester.runpytest(*args, *extra)
 
 
-def outcomes_by_line(result, name: str) -> dict[str, str]:
-    """``item name -> PASSED/FAILED/SKIPPED`` of one note's items (from ``-v`` lines)."""
-    out = {}
-    for line in result.stdout.lines:
-        if f"{name}::" in line and line.rstrip().endswith(("PASSED", "FAILED", "SKIPPED")) and " " in line:
-            node, _, verdict = line.rpartition(" ")
-            out[node.split("::", 1)[1].strip()] = verdict
-    return out
-
-
 def staleness_row(result, name: str) -> list[str]:
     return next(line.split(None, 2) for line in result.stdout.lines if line.split()[1:2] == [f"notes/{name}"])
 
@@ -61,7 +51,7 @@ def test_a_true_note_holds_at_its_pin(pytester, lantern):
     # Every quotation tied to a file passed; the term, the reader's own file and the
     # knowledge base's own note are "not evidence", each with its reason.
     assert "FAILED" not in out
-    assert 'not evidence: "a distributed consensus engine" is a phrase in quotation marks that no file is tied to' in out
+    assert 'not evidence: "a distributed consensus engine" is in quotation marks, but the note attributes it to no file' in out
     assert "not evidence: `.lantern/config.toml` is a file of the reader's own project" in out
     assert "not evidence: `notes/lantern-ops.md` is a path of the report's own folders" in out
     assert "no pinned commit" not in out
@@ -78,7 +68,7 @@ def test_a_true_note_holds_at_its_pin(pytester, lantern):
     assert lantern.path.stat().st_mtime_ns == before
 
 
-def test_the_pin_is_the_evidence_basis_commit_not_its_history(lantern, make_repo):
+def test_the_pin_is_the_evidence_basis_commit_not_its_history(lantern):
     report = parse_report("notes/lantern-ordering.md", note("lantern-ordering.md", lantern))
     assert report.dialect == "notes"
     [source] = report.sources

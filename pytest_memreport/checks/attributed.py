@@ -8,7 +8,7 @@ is true:
 * one attributed to the project (:attr:`~.model.EvidenceRole.PROJECT`) is looked for in the
   files the paragraph or the note links (its ``context``), failing that in every file of the
   pinned tree (drift's tree search, at the pin), and the result says where it was found;
-* a term in quotation marks tied to no file (:attr:`~.model.EvidenceRole.TERM`) is searched
+* a phrase in quotation marks attributed to no file (:attr:`~.model.EvidenceRole.TERM`) is searched
   the same way: found, it is a quotation; found nowhere, it is the note's own word
   (:func:`unfound_reason`), which is no evidence and never a failure.
 
@@ -75,7 +75,7 @@ def _tie(evidence: Evidence) -> str:
     if evidence.role is EvidenceRole.PROJECT:
         return "attributed to the project"
     if evidence.role is EvidenceRole.TERM:
-        return "a phrase in quotation marks tied to no file"
+        return "a phrase in quotation marks attributed to no file"
     return "tied to several files"
 
 
@@ -123,6 +123,6 @@ def unfound_reason(evidence: Evidence) -> str | None:
     """Why a term found nowhere at the pin is not evidence (``None`` for any other evidence)."""
     if evidence.role is not EvidenceRole.TERM:
         return None
-    return (f'"{evidence.text}" is a phrase in quotation marks that no file is tied to and no file of the '
-            "pinned tree holds: read as the note's own term, not a quotation (link the file it quotes to "
-            "have it checked)")
+    return (f'"{evidence.text}" is in quotation marks, but the note attributes it to no file and no file of '
+            "the pinned tree holds it: read as the note's own term, not a quotation (link the file it quotes "
+            "right after it to have it checked)")

@@ -13,10 +13,11 @@ this dialect reads what prose adds, over :mod:`.core`:
   against-revision, to be one of its ancestors (``context``: every commit the note
   links in that repository, so one git question answers for all).
 * **Quotations** in the three ties of :mod:`.core.ties`: beside a link, a blockquote
-  whose last line or introducing sentence links a file, a phrase in a sentence naming
-  files (all ``role=PROSE``: held by one of them, typography forgiven); a phrase the
-  sentence attributes to the project (``PROJECT``) or to nothing (``TERM``): the files
-  the paragraph, then the note, links, then the pinned tree.
+  whose last line or introducing sentence links a file, a phrase a sentence attributes
+  to the files it names (all ``role=PROSE``: held by one of them, typography forgiven);
+  a phrase the sentence attributes to the project (``PROJECT``), or to nothing, only
+  near the files it names or near none (``TERM``): the files the sentence, the
+  paragraph, then the note links, then the pinned tree.
 * **Not evidence** the note shows as such: files of the reader's own project
   (``OWN_PROJECT``); backticked paths are resolved against the pinned tree
   (``lookup``), so the knowledge base's own paths are told apart there.
@@ -233,7 +234,8 @@ class _Parser(review._Parser):
             if tie.how in (ties.BESIDE, ties.SENTENCE):
                 self._tied(tie.text, tie.line, tie.line, list(tie.files))
                 continue
-            own = [f[0] for f in (self._file_of(n) for n in para.named) if f is not None and f[1] == self._main_source]
+            own = [f[0] for f in (self._file_of(n) for n in (*tie.files, *para.named))
+                   if f is not None and f[1] == self._main_source]
             context = tuple(dict.fromkeys([*own, *self._note_files]))[:MAX_CONTEXT]
             role = EvidenceRole.PROJECT if tie.how == ties.PROJECT else EvidenceRole.TERM
             what = "quotation attributed to the project" if role is EvidenceRole.PROJECT else "quoted phrase"

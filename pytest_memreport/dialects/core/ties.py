@@ -8,7 +8,9 @@ A reader ties a phrase in quotation marks to the target in one of three ways, an
   between) exactly as an analysis run binds a phrase to its citation
   (:func:`.anchors.quotes`);
 * **in a sentence that names files**: `` `docs/DESIGN.md` calls this "a two-phase commit" ``,
-  a phrase in a sentence holding links or backticked paths quotes one of them;
+  a phrase the sentence attributes (:data:`SAYS`) to its links or backticked paths quotes
+  one of them; with no word of attribution it is only :data:`NEAR` them (a quotation of
+  one of them where found, else possibly the note's own term);
 * **attributed to the project** (``the docs state "..."``) or **to nothing**: a phrase
   whose sentence names no file quotes the project if the sentence attributes it
   (:data:`ATTRIBUTION`), else it may be a term of the note's own.
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from . import anchors
 
 #: how a phrase is tied, strongest first
-BESIDE, SENTENCE, PROJECT, UNTIED = "beside", "sentence", "project", "untied"
+BESIDE, SENTENCE, NEAR, PROJECT, UNTIED = "beside", "sentence", "near", "project", "untied"
 
 #: the project (or a part of it) said to state, call or describe something
 ATTRIBUTION = re.compile(
@@ -40,6 +42,14 @@ ATTRIBUTION = re.compile(
     r"documents?|documented|defines?|defined|insists?|admits?|advertises?|mentions?|labels?|terms?|termed|"
     r"refers?\s+to)\b"
     r"|\b(?:described|documented|advertised|billed|labell?ed)\s+(?:[a-z]+\s+){0,3}?as\b"
+)
+#: a sentence that attributes words to what it names: a verb of saying, "in its words", or a
+#: colon right before the quotation
+SAYS = re.compile(
+    r"(?i)\b(?:says?|said|states?|stated|calls?|called|describes?|described|puts?\s+it|reads?|notes?|noted|"
+    r"writes?|wrote|explains?|explained|claims?|claimed|promises?|promised|warns?|warned|documents?|documented|"
+    r"defines?|defined|insists?|admits?|advertises?|mentions?|labels?|terms?|termed|refers?\s+to|quotes?|"
+    r"words|phrases?|wording|verbatim|literally)\b|:\s*$"
 )
 #: a sentence ends at ``.``, ``!`` or ``?`` followed by whitespace (a path's dot is not followed by one)
 _SENTENCE_END = re.compile(r"[.!?][\"”')\]*_]*\s+")
@@ -59,8 +69,8 @@ class Named:
 @dataclass(frozen=True)
 class Tie:
     """One phrase in quotation marks and what it is tied to: ``how`` (:data:`BESIDE`,
-    :data:`SENTENCE`, :data:`PROJECT` or :data:`UNTIED`) and ``files``, the named files
-    of its tie, nearest first (empty for the last two)."""
+    :data:`SENTENCE`, :data:`NEAR`, :data:`PROJECT` or :data:`UNTIED`) and ``files``, the
+    named files of its tie, nearest first (empty for the last two)."""
 
     text: str
     line: int
@@ -147,11 +157,14 @@ def ties(para: Paragraph) -> list[Tie]:
             continue
         start, end = _sentence_of(para.bounds, quote.start, len(text))
         inside = list(para.named[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)])
+        before, after = text[start:quote.start], text[quote.end:end]
         if inside:
             inside.sort(key=lambda n: min(abs(n.start - quote.end), abs(quote.start - n.end)))
-            out.append(Tie(quote.text, quote.line, SENTENCE, tuple(inside)))
+            # Attributed to them, the phrase quotes one of them; else it may be the note's own term.
+            said = SAYS.search(before) or SAYS.search(after)
+            out.append(Tie(quote.text, quote.line, SENTENCE if said else NEAR, tuple(inside)))
             continue
-        sentence = text[start:end].replace(text[quote.start:quote.end], " ")
+        sentence = f"{before} {after}"
         how = PROJECT if ATTRIBUTION.search(sentence) else UNTIED
         out.append(Tie(quote.text, quote.line, how))
     return out
