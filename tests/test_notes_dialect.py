@@ -196,3 +196,19 @@ def test_a_note_never_raises_on_odd_prose():
         for text in (notes(body), notes(body).replace("**Evidence basis:**", "Evidence basis:")):
             parse_report("n.md", text)
             parse_report("n.txt", text)
+
+
+def test_a_basis_that_goes_on_in_a_list_under_its_heading():
+    basis = textwrap.dedent(f"""\
+        ## Evidence basis
+
+        - first-hand reading of `acme/widgets@{PIN[:9]}`, on 2026-05-14;
+        - originally written against `{OLD[:8]}`.
+
+        ## Body""")
+    report = parse_report("n.md", notes('The docs state that "restores are idempotent".', basis))
+    assert report.dialect == "notes"
+    [source] = report.sources
+    assert (source.id, source.pin) == ("acme/widgets", PIN[:9])
+    assert report.meta["pin-date"] == "2026-05-14"
+    assert report.meta["originally-written-against"] == [OLD[:8]]

@@ -40,6 +40,8 @@ DIALECT = "notes"
 OWN_PROJECT_PATH = "file of the reader's own project"
 #: how many linked files a phrase attributed to the project is looked for in before the tree
 MAX_CONTEXT = 64
+#: paragraphs or list items an evidence basis may run over before its commit is named
+MAX_BASIS_PARTS = 4
 #: a link's Markdown in a raw blockquote line, with the brackets or dash around it
 _LINK_MARKDOWN = re.compile(r"[(\[]?\[([^\]\n]{0,300})\]\(([^)\s]{1,2000})\)[)\]]?")
 #: what may stand beside a source link on a blockquote's last line
@@ -72,13 +74,32 @@ class _Parser(review._Parser):
 
     def _read_basis(self) -> basis_lines.Basis | None:
         self._basis_end = 0
-        for inline in self.layout.inlines:
-            if inline.line in self.skip or inline.container == "heading":
+        inlines = self.layout.inlines
+        for index, inline in enumerate(inlines):
+            if inline.line in self.skip:
                 continue
             text, links = _shown(inline.pieces)
-            if basis_lines.BASIS_LINE.match(text.lstrip()):
-                self._basis_end = inline.end_line
-                return basis_lines.read_basis(text, links, inline.line)
+            if not basis_lines.BASIS_LINE.match(("# " if inline.container == "heading" else "") + text.lstrip()):
+                continue
+            # The basis may go on in a list or paragraph below (or under an "Evidence basis" heading).
+            parts = [] if inline.container == "heading" else [inline]
+            named = bool(parts) and basis_lines.read_basis(*_shown_parts(parts), inline.line).sha is not None
+            for following in inlines[index + 1:index + 1 + MAX_BASIS_PARTS]:
+                if following.container == "heading" or (named and not (
+                        parts[-1].container == following.container == "item")):
+                    break  # once the pin is named, only the rest of the basis's own list goes on
+                parts.append(following)
+                named = named or basis_lines.read_basis(*_shown(following.pieces), inline.line).sha is not None
+            if not parts:
+                return None
+            text, links = _shown_parts(parts)
+            basis = basis_lines.read_basis(text, links, inline.line)
+            self._basis_end = next((p.end_line for p in reversed(parts)
+                                    if basis.sha is None or basis.sha[:7] in _shown(p.pieces)[0]
+                                    or any(basis.sha[:7] in href for _, href in _shown(p.pieces)[1])),
+                                   parts[-1].end_line)
+            self._basis_end = max(self._basis_end, parts[0].end_line)
+            return basis
         if not self.markdown:
             for line in self.lines:
                 if basis_lines.BASIS_LINE.match(line.text):
@@ -322,6 +343,17 @@ def _shown(pieces) -> tuple[str, list[tuple[int, str]]]:
         parts.append(shown)
         offset += len(shown)
     return "".join(parts).replace("\n", " "), links
+
+
+def _shown_parts(parts) -> tuple[str, list[tuple[int, str]]]:
+    """:func:`_shown` of several inlines read as one text (a space between)."""
+    text, links = "", []
+    for part in parts:
+        shown, found = _shown(part.pieces)
+        offset = len(text) + (1 if text else 0)
+        text = f"{text} {shown}" if text else shown
+        links.extend((offset + at, href) for at, href in found)
+    return text, links
 
 
 def _looked_up(evidence: Evidence) -> Evidence:

@@ -19,19 +19,22 @@ from dataclasses import dataclass
 from .links import parse_repository_link
 
 #: a line opening the evidence basis (markup, list and quote markers allowed before it)
-BASIS_LINE = re.compile(r"(?im)^[ \t>*_#-]*evidence[ \t]+basis[*_]*[ \t]*[:.—–-]")
+BASIS_LINE = re.compile(r"(?im)^[ \t>*_#-]*evidence[ \t]+basis[*_]*[ \t]*(?:[:.—–-]|$)")
 #: the clause that names history: from these words to the end of their sentence
 _HISTORY = re.compile(
     r"(?i)\b(?:originally|initially|first)[ \t\n]+(?:written|drafted|reviewed|checked|read|based)[ \t\n]+"
     r"(?:against|at|on|from)\b[^.!?]*|\bwritten[ \t\n]+against\b[^.!?]*|\brefreshed[ \t\n]+from\b[^.!?]*"
 )
-#: a sha after "commit", "at" or "against" (backticked, bold or bare), or alone in backticks
+#: a sha after "commit", "at", "against", "HEAD", ... (backticked, bold or bare), alone in
+#: backticks, or after ``@`` (``acme/widgets@4f1c9e0``)
 _SHA_WORD = re.compile(
-    r"(?i)(?:\b(?:commit|at|against|revision|rev)[ \t\n]+[`*]*|`)([0-9a-f]{64}|[0-9a-f]{7,40})(?![0-9a-z])"
+    r"(?i)(?:\b(?:commit|at|against|revision|rev|sha|head|pin|pinned|checkout)[ \t\n:]+[`*]*|`|@)"
+    r"([0-9a-f]{64}|[0-9a-f]{7,40})(?![0-9a-z])"
 )
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
-#: ``owner/name`` in backticks before "checkout", "repository", "repo" or "clone"
-_REPO_NAME = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\n]+(?:checkout|repository|repo|clone)\b")
+#: ``owner/name`` in backticks before "checkout", "repository", "repo" or "clone", or ``owner/name@sha``
+_REPO_NAME = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\n]+(?:checkout|repository|repo|clone)\b"
+                        r"|\b([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})@[0-9a-fA-F]{7,64}\b")
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,8 @@ def read_basis(text: str, links: list[tuple[int, str]], line: int) -> Basis:
     if repo is None:
         named = _REPO_NAME.search(text)
         if named is not None:
-            repo = f"{named.group(1)}/{named.group(2)}"
+            owner, name = (named.group(1), named.group(2)) if named.group(1) else (named.group(3), named.group(4))
+            repo = f"{owner}/{name}"
     date = None
     if sha is not None:
         dates = [m for m in _DATE.finditer(text) if not in_history(m.start())]
