@@ -78,7 +78,7 @@ class _Parser(review._Parser):
         for index, inline in enumerate(inlines):
             if inline.line in self.skip:
                 continue
-            text, links = _shown(inline.pieces)
+            text, _ = _shown(inline.pieces)
             if not basis_lines.BASIS_LINE.match(("# " if inline.container == "heading" else "") + text.lstrip()):
                 continue
             # The basis may go on in a list or paragraph below (or under an "Evidence basis" heading).
@@ -92,14 +92,8 @@ class _Parser(review._Parser):
                 named = named or basis_lines.read_basis(*_shown(following.pieces), inline.line).sha is not None
             if not parts:
                 return None
-            text, links = _shown_parts(parts)
-            basis = basis_lines.read_basis(text, links, inline.line)
-            self._basis_end = next((p.end_line for p in reversed(parts)
-                                    if basis.sha is None or basis.sha[:7] in _shown(p.pieces)[0]
-                                    or any(basis.sha[:7] in href for _, href in _shown(p.pieces)[1])),
-                                   parts[-1].end_line)
-            self._basis_end = max(self._basis_end, parts[0].end_line)
-            return basis
+            self._basis_end = parts[-1].end_line
+            return basis_lines.read_basis(*_shown_parts(parts), inline.line)
         if not self.markdown:
             for line in self.lines:
                 if basis_lines.BASIS_LINE.match(line.text):
