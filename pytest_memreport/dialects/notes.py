@@ -64,6 +64,11 @@ class _Parser(review._Parser):
 
     def __init__(self, path: str, text: str) -> None:
         super().__init__(path, text)
+        #: inlines read for their ties, by identity (paths and quotations both ask)
+        self._paragraphs: dict[int, ties.Paragraph] = {}
+        #: casefolded repository -> the commits the note links there (outside its basis)
+        self._commit_links: dict[str, dict[str, None]] | None = None
+        self._note_files: list[str] = []
         self.basis = self._read_basis()
         #: report lines of the basis paragraph: its commit links are the pin and history
         self.basis_lines: set[int] = set()
@@ -141,7 +146,7 @@ class _Parser(review._Parser):
 
     def _commits_of(self, repo_id: str) -> tuple[str, ...]:
         """Every commit the note links in ``repo_id`` outside its basis (asked about together)."""
-        found = getattr(self, "_commit_links", None)
+        found = self._commit_links
         if found is None:
             found = self._commit_links = {}
             for number in sorted(self.links):
@@ -177,10 +182,10 @@ class _Parser(review._Parser):
                     continue
                 before = len(self.collected.evidence)
                 self._path_evidence(spec, piece.line, review.BACKTICKED_PATH)
-                for index in range(before, len(self.collected.evidence)):
-                    added = self.collected.evidence[index]
+                for at in range(before, len(self.collected.evidence)):
+                    added = self.collected.evidence[at]
                     if added.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
-                        self.collected.evidence[index] = _looked_up(added)
+                        self.collected.evidence[at] = _looked_up(added)
 
     # ------------------------------------------------------------------ quotations
 
@@ -234,10 +239,9 @@ class _Parser(review._Parser):
 
     def _paragraph(self, inline) -> ties.Paragraph:
         """An inline read for its ties, once (paths and quotations both ask)."""
-        cache = self.__dict__.setdefault("_paragraphs", {})
-        found = cache.get(id(inline))
+        found = self._paragraphs.get(id(inline))
         if found is None:
-            found = cache[id(inline)] = ties.paragraph(inline.pieces, self._names_file)
+            found = self._paragraphs[id(inline)] = ties.paragraph(inline.pieces, self._names_file)
         return found
 
     def _running_text(self, inline) -> None:
@@ -274,9 +278,9 @@ class _Parser(review._Parser):
         introduces the blockquote, names the file the lines above quote."""
         quoted = [i for i in self.layout.inlines if i.quote_depth]
         quoted_lines = [i.line for i in quoted]
-        #: paragraphs outside blockquotes and headings, by their last line (what may introduce one)
-        self._above = [i for i in self.layout.inlines if not i.quote_depth and i.container != "heading"]
-        self._above_ends = [i.end_line for i in self._above]
+        # Paragraphs outside blockquotes and headings, by their last line: what may introduce one.
+        above = [i for i in self.layout.inlines if not i.quote_depth and i.container != "heading"]
+        above_ends = [i.end_line for i in above]
         for first, last in self.layout.blockquotes:
             last = min(last, self.count)
             if any(number in self.quoted for number in range(first, last + 1)):
@@ -297,7 +301,7 @@ class _Parser(review._Parser):
                 else:
                     lines[-1] = (number, rest.rstrip(" —–-(:"))
             else:
-                named = self._introducing(first)
+                named = self._introducing(first, above, above_ends)
             quote = "\n".join(t for _, t in lines).strip()
             if named and quote:
                 self._tied(quote, lines[0][0], last, named)
@@ -310,12 +314,13 @@ class _Parser(review._Parser):
                     found.append(ties.Named(piece.text, piece.href, piece.line, 0, 0))
         return found
 
-    def _introducing(self, first: int) -> list[ties.Named]:
-        """The files the last sentence of the paragraph right above a blockquote links."""
-        index = bisect.bisect_left(self._above_ends, first) - 1
-        if index < 0 or first - self._above_ends[index] > 2:
+    def _introducing(self, first: int, above, above_ends: list[int]) -> list[ties.Named]:
+        """The files the last sentence of the paragraph right above a blockquote (starting
+        at ``first``) links; ``above`` are the candidate paragraphs, by ``above_ends``."""
+        index = bisect.bisect_left(above_ends, first) - 1
+        if index < 0 or first - above_ends[index] > 2:
             return []
-        para = self._paragraph(self._above[index])
+        para = self._paragraph(above[index])
         start = para.last_sentence_start()
         return [n for n in para.named if n.start >= start]
 
