@@ -162,12 +162,15 @@ def test_an_unread_pin_is_never_stale_under_against_none(pytester, lantern):
     text = note("lantern-ordering.md", lantern)
     # the second source of this note is pinned at a commit the clone lacks
     text += f"\nThe same scheduler in the fork: [sched.py]({'https://github.com/acme/lantern'}/blob/" \
-            "9c8d7e6f5a4b3c2d1e0f9c8d7e6f5a4b3c2d1e0f/src/lantern/sched.py).\n"
+            "9c8d7e6f5a4b3c2d1e0f9c8d7e6f5a4b3c2d1e0f/src/lantern/sched.py), rewritten in " \
+            "[9c8d7e6](https://github.com/acme/lantern/commit/9c8d7e6f5a4b3c2d1e0f9c8d7e6f5a4b3c2d1e0f).\n"
     (pytester.path / "notes").mkdir(exist_ok=True)
     (pytester.path / "notes" / "lantern-ops.md").write_text("# Deploying lantern\n", encoding="utf-8")
     one = write(pytester, "lantern-ordering.md", text)
     result = run(pytester, lantern, one, two)
     assert result.ret == 0
     one_row, two_row = staleness_row(result, "lantern-ordering.md"), staleness_row(result, "lantern-two-repos.md")
-    assert one_row[0] == "partial" and "partly unchecked: 1 citation(s) at a commit the clone lacks" in one_row[2]
+    # the blob link at that commit, and the commit link itself: checked to exist, and said unread
+    assert one_row[0] == "partial" and "partly unchecked: 2 citation(s) at a commit the clone lacks" in one_row[2]
+    assert "SKIPPED [2] notes/lantern-ordering.md:45: not checked: " in result.stdout.str()
     assert two_row[0] == "partial" and "partly unchecked: 1 source(s) with no clone" in two_row[2]
