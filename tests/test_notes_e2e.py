@@ -115,7 +115,9 @@ def test_misquotations_fail_with_the_nearest_candidate(pytester, make_repo, monk
     # a commit link on a branch never merged
     assert f"commit {lantern.side[:12]} is not an ancestor of" in out
     row = staleness_row(result, "lantern-misquoted.md")
-    assert row[0] == "stale" and "1 diverged" in row[2] and "4 missing" in row[2]
+    # a blockquote its introducing sentence links, a word dropped
+    assert "quotation: Workers never block the queue; the planner hands slices." in out
+    assert row[0] == "stale" and "1 diverged" in row[2] and "5 missing" in row[2]
 
 
 def test_drift_of_a_quoted_phrase_names_the_commit_that_broke_it(pytester, make_repo, monkeypatch):
