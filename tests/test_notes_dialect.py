@@ -164,9 +164,9 @@ def test_fresh_only_when_everything_cited_was_checked():
     row = staleness.build_row(report, [*held, _source("missing-commit", "failed"), _pin("commit-missing", "skipped",
                                                                                         rev="abc")])
     assert (row.state, row.failing, row.unread) == ("partial", (), (("pin-missing", 1),))
-    # a linked commit the clone lacks
-    row = staleness.build_row(report, [*held, _pin("commit-missing", "skipped")])
-    assert row.unread == (("commit-missing", 1),)
+    # a linked commit the clone lacks, an object an incomplete clone lacks
+    row = staleness.build_row(report, [*held, _pin("commit-missing", "skipped"), _pin("unreadable", "failed")])
+    assert (row.state, row.unread) == ("partial", (("commit-missing", 1), ("unreadable", 1)))
     # drift is stale, and what was not read is still said
     row = staleness.build_row(report, [_pin("found", "passed"), _drift("diverged", "failed"),
                                        _source("no-repo", "skipped")])

@@ -12,7 +12,7 @@ A report is ``fresh`` when everything it cites was checked and holds, ``stale``
 when a check of its evidence fails (counted by kind: ``changed``, ``deleted``,
 ``missing``, ...), ``partial`` when what was checked holds but a source could not
 be read (a second repository with no clone, a pin or linked commit the clone lacks,
-an against-revision it lacks), and ``unchecked`` when no check of its evidence ran,
+an against-revision it lacks, an object an incomplete clone lacks), and ``unchecked`` when no check of its evidence ran,
 with the reason (no repository, pin missing, ...). What could not be read is never
 counted as stale: it says nothing about the target. A report none of whose evidence
 was selected (``-k``, ``--deselect``, a shard) is not a row.
@@ -29,7 +29,7 @@ FRESH, STALE, PARTIAL, UNCHECKED = "fresh", "stale", "partial", "unchecked"
 #: the order rows are listed in: what needs attention first
 STATE_ORDER = (STALE, UNCHECKED, PARTIAL, FRESH)
 #: failure kinds that say a source could not be read, not that its evidence drifted
-UNREAD = frozenset({"pin-missing", "no-repository", "unpinned", "against-missing", "commit-missing"})
+UNREAD = frozenset({"pin-missing", "no-repository", "unpinned", "against-missing", "commit-missing", "unreadable"})
 
 #: payload types whose items check evidence against a repository
 CHECK_TYPES = frozenset({"pin", "drift", "predicate-pin", "predicate-against", "observe", "error"})
@@ -106,6 +106,7 @@ _UNREAD_WORDS = {
     "unpinned": "source(s) with no pin",
     "against-missing": "source(s) whose clone lacks the against-revision",
     "commit-missing": "citation(s) at a commit the clone lacks",
+    "unreadable": "citation(s) the clone could not read (a missing object, a binary or too large file)",
 }
 
 
