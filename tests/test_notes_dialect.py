@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -212,3 +213,34 @@ def test_a_basis_that_goes_on_in_a_list_under_its_heading():
     assert (source.id, source.pin) == ("acme/widgets", PIN[:9])
     assert report.meta["pin-date"] == "2026-05-14"
     assert report.meta["originally-written-against"] == [OLD[:8]]
+
+
+# --------------------------------------------------------------------------- linear time
+
+_LINK = f"[f.py]({BLOB}/src/f.py)"
+#: run-on prose a note could hold: each a function of the wanted size in characters
+_RUN_ON = {
+    "quotations beside links": lambda n: f'"alpha beta gamma" ({_LINK}), ' * (n // 60),
+    "quotations and files in one sentence": lambda n: f'`src/a.py` says "alpha beta gamma" and {_LINK} ' * (n // 70),
+    "backticked paths in one clause": lambda n: "add `src/x.py` to the repository and " * (n // 40),
+    "attributions": lambda n: 'the docs state "alpha beta gamma delta" and ' * (n // 45),
+    "quote marks": lambda n: '" ' * (n // 2),
+    "introduced blockquotes": lambda n: f"As {_LINK} puts it:\n\n> alpha beta gamma\n\n" * (n // 80),
+    "basis lines": lambda n: "**Evidence basis:** at commit `abc1234` " * (n // 40),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RUN_ON))
+def test_run_on_prose_parses_in_linear_time(name):
+    from hostile_support import cpu_seconds
+
+    make = _RUN_ON[name]
+
+    def seconds(size: int) -> float:
+        return max(cpu_seconds(parse_report, "n.md", notes(make(size)), "notes", runs=2), 5e-3)
+
+    small = seconds(16_000)
+    growth = seconds(64_000) / small
+    if growth > 10:
+        growth = seconds(64_000) / small  # once more before calling it superlinear: the machine is shared
+    assert growth <= 10, f"{name}: 4x the text took {growth:.1f}x the time"

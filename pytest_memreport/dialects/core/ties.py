@@ -51,6 +51,8 @@ SAYS = re.compile(
     r"defines?|defined|insists?|admits?|advertises?|mentions?|labels?|terms?|termed|refers?\s+to|quotes?|"
     r"words|phrases?|wording|verbatim|literally)\b|:\s*$"
 )
+#: how far before and after a phrase, within its sentence, what names or attributes it is looked for
+REACH = 300
 #: a sentence ends at ``.``, ``!`` or ``?`` followed by whitespace (a path's dot is not followed by one)
 _SENTENCE_END = re.compile(r"[.!?][\"”')\]*_]*\s+")
 
@@ -94,9 +96,10 @@ class Paragraph:
         return _sentence_bounds(self.unit.text)
 
     def clause_at(self, position: int) -> str:
-        """The clause holding ``position``: its sentence, cut at semicolons."""
+        """The clause holding ``position``: its sentence, cut at semicolons (within :data:`REACH`)."""
         text = self.unit.text
         start, end = _sentence_of(self.bounds, position, len(text))
+        start, end = max(start, position - REACH), min(end, position + REACH)
         cut = text.rfind(";", start, position)
         start = cut + 1 if cut >= 0 else start
         cut = text.find(";", position, end)
@@ -156,6 +159,8 @@ def ties(para: Paragraph) -> list[Tie]:
             out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
             continue
         start, end = _sentence_of(para.bounds, quote.start, len(text))
+        # What stands near it in its sentence (a bounded reach keeps a run-on paragraph linear).
+        start, end = max(start, quote.start - REACH), min(end, quote.end + REACH)
         inside = list(para.named[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)])
         before, after = text[start:quote.start], text[quote.end:end]
         if inside:
