@@ -264,7 +264,9 @@ def test_a_repository_failure_fails_its_check_not_the_others(pytester, target):
     assert out.count("  /gone/repo: `git diff-tree` failed: bad object") >= 2
     assert "Traceback" not in out
     # The pin checks still ran and count; the drift checks failed (an error, said once each).
-    result.stdout.fnmatch_lines(["stale*report.md  2 unreadable of 4 checks"])
+    # what could not be read is not drift: partly unchecked, never stale
+    result.stdout.fnmatch_lines(["partial*report.md  2 of 4 checks hold; partly unchecked: 2 citation(s) the "
+                                 "clone could not read*"])
 
 
 def test_repin_writes_the_same_bytes_in_both_modes(pytester, make_repo):

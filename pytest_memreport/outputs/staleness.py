@@ -79,6 +79,8 @@ class Row:
     not_evidence: int = 0
     #: what of a checked report could not be read: ``(kind, count)`` (a source with no clone, ...)
     unread: tuple[tuple[str, int], ...] = ()
+    #: checks among ``checked`` that ran but could not read what they check
+    unread_checks: int = 0
 
     @property
     def summary(self) -> str:
@@ -88,6 +90,8 @@ class Row:
             return text + ("; failed: " + _counts(self.failing) if self.failing else "")
         if self.state == STALE:
             text = f"{_counts(self.failing)} of {self.checked} checks"
+        elif self.unread_checks:
+            text = f"{self.checked - self.unread_checks} of {self.checked} checks hold"
         else:
             text = f"{self.checked} checks hold"
         notes = [f"{self.modified} modified"] if self.modified else []
@@ -215,17 +219,20 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
             move = _move(payload)
             if move is not None:
                 moves.append(move)
+    unread_checks = 0
     if checked:
         # What could not be read says nothing about the target: partly unchecked, never stale.
         for kind in UNREAD & set(failing):
-            unread[kind] += failing.pop(kind)
+            count = failing.pop(kind)
+            unread[kind] += count
+            unread_checks += count if kind == "unreadable" else 0  # a check that ran and could not read
     ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
     common = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
                   modified=modified, not_evidence=not_evidence,
                   moves=tuple(sorted(moves, key=lambda m: (m.line, m.path))))
     if checked:
         state = STALE if failing else PARTIAL if unread else FRESH
-        return Row(report.path, state, checked, unread=_ordered(unread), **common)
+        return Row(report.path, state, checked, unread=_ordered(unread), unread_checks=unread_checks, **common)
     if unchecked is not None:
         return Row(report.path, UNCHECKED, 0, reason=unchecked.get("reason"),
                    reason_code=unchecked.get("code") or "not-run", **common)
