@@ -71,6 +71,28 @@ class EvidenceKind(str, Enum):
     LINES = "lines"  # ``path`` has lines ``cited_lines`` (their content is recorded at the pin)
     DIRECTORY = "directory"  # ``path`` exists as a directory
     SYMBOL = "symbol"  # ``text`` names a definition in ``path`` (one of ``context`` until resolved)
+    COMMIT = "commit"  # the commit ``pin`` exists; at the against-revision it is one of its ancestors
+
+
+class EvidenceRole(str, Enum):
+    """How a prose note ties a quotation or a path to the target (docs/FORMATS.md §4), set
+    by the dialect so that checks need no label to tell them apart.
+
+    ``None`` on :attr:`Evidence.role` is the strict default: the quotation is of ``path``.
+    """
+
+    #: quoted in running text beside the file(s) it is tied to (``path``, then ``context``):
+    #: held if one of them has it; typography (emphasis, curly quotes) is rendering
+    PROSE = "prose"
+    #: attributed to the project as a whole ("the docs state ..."): the files the
+    #: paragraph or note links (``context``), failing that any file of the pinned tree
+    PROJECT = "project"
+    #: a phrase in quotation marks the note attributes to no file (at most it stands near some,
+    #: in ``path`` and ``context``): a quotation wherever the pinned tree holds it, else the
+    #: note's own term, which is not evidence
+    TERM = "term"
+    #: a file of the reader's own project the note talks about ("in your repository")
+    OWN_PROJECT = "own-project"
 
 
 @dataclass(frozen=True)
@@ -110,6 +132,21 @@ class Evidence:
     #: the lines the report cited, when the quotation was found in another file its row or
     #: sentence cites and is no longer held to them (items keep their key)
     written_lines: LineRange | None = None
+    #: how a prose note ties it to the target (:class:`EvidenceRole`); ``None``: as written
+    role: EvidenceRole | None = None
+
+    @property
+    def searched(self) -> bool:
+        """Whether the check looks beyond ``path``: in ``context`` files, or the pinned tree."""
+        return self.kind is EvidenceKind.QUOTE and (
+            bool(self.context) or self.role in (EvidenceRole.PROJECT, EvidenceRole.TERM))
+
+    @property
+    def declared_not_evidence(self) -> str | None:
+        """Why the report itself shows this mention is no evidence of the target, or ``None``."""
+        if self.role is EvidenceRole.OWN_PROJECT:
+            return f"`{self.path}` is a file of the reader's own project, not of the target"
+        return None
 
     @property
     def key(self) -> str:
@@ -139,6 +176,8 @@ class Evidence:
             return f"{self.kind.value}@L{self.line}:{self.path}:{self.cited_lines}{at}"
         if self.kind is EvidenceKind.SYMBOL:
             return f"{self.kind.value}@L{self.line}:{self.text}"
+        if self.kind is EvidenceKind.COMMIT:
+            return f"{self.kind.value}@L{self.line}:{(self.pin or '')[:12]}"
         return f"{self.kind.value}@L{self.line}"
 
 

@@ -182,7 +182,7 @@ def test_read_report_raises_only_report_error(data):
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=ANY_REPORT, dialect=st.sampled_from([None, "records", "review", "tables"]))
+@given(text=ANY_REPORT, dialect=st.sampled_from([None, "records", "review", "notes", "tables"]))
 def test_parse_report_never_raises_and_points_inside_the_report(text, dialect):
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as read_report hands it over
     report = parse_report("report.md", text, dialect)

@@ -158,9 +158,10 @@ def test_one_item_per_record_with_each_failure_in_full(pytester, target):
     assert "Traceback" not in out
     # The staleness table counts each check, as in the default mode.
     [row] = [line for line in result.stdout.lines if line.startswith("stale ")]
-    # (SRC-2's pin is not in the clone: its source item fails, and counts as pin-missing)
-    assert row.split() == ["stale", "report.md", "1", "changed,", "1", "missing,", "1", "pin-missing", "of", "7",
-                           "checks"]
+    # (SRC-2's pin is not in the clone: its source item fails, and says so once)
+    # (an unread pin is not drift: partly unchecked, never counted as stale)
+    assert row.split() == ["stale", "report.md", "1", "changed,", "1", "missing", "of", "7", "checks;", "partly",
+                           "unchecked:", "1", "pin(s)", "the", "clone", "lacks"]
     assert row in run(pytester, repo).stdout.lines
 
 
@@ -263,7 +264,9 @@ def test_a_repository_failure_fails_its_check_not_the_others(pytester, target):
     assert out.count("  /gone/repo: `git diff-tree` failed: bad object") >= 2
     assert "Traceback" not in out
     # The pin checks still ran and count; the drift checks failed (an error, said once each).
-    result.stdout.fnmatch_lines(["stale*report.md  2 unreadable of 4 checks"])
+    # what could not be read is not drift: partly unchecked, never stale
+    result.stdout.fnmatch_lines(["partial*report.md  2 of 4 checks hold; partly unchecked: 2 citation(s) the "
+                                 "clone could not read*"])
 
 
 def test_repin_writes_the_same_bytes_in_both_modes(pytester, make_repo):

@@ -365,11 +365,11 @@ def test_read_report_findings_for_empty_and_control_characters(tmp_path):
 
 
 def test_dialect_registry_and_unknown_dialect():
-    assert DIALECTS["records"] is records.parse and set(DIALECTS) == {"records", "review", "tables"}
+    assert DIALECTS["records"] is records.parse and set(DIALECTS) == {"records", "review", "notes", "tables"}
     assert detect_dialect("anything", "x.md") == "records"
     report = parse_report("x.txt", "MEM-OBJ-a\nLabel: A\n", dialect="records")
     assert report.dialect == "records"
-    with pytest.raises(ReportError, match="unknown report dialect 'poetry'; use one of records, review, tables"):
+    with pytest.raises(ReportError, match="unknown report dialect 'poetry'; use one of notes, records, review, tables"):
         parse_report("x.md", "", dialect="poetry")
 
 

@@ -288,7 +288,7 @@ def test_repository_links():
 
 def test_registry():
     assert DIALECTS["review"] is review.parse
-    assert set(DIALECTS) == {"records", "review", "tables"}
+    assert set(DIALECTS) == {"records", "review", "notes", "tables"}
 
 
 @pytest.mark.parametrize(

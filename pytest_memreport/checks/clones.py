@@ -19,14 +19,16 @@ from ..model import Report
 
 def report_date(report: Report, path: Path) -> tuple[str, float] | None:
     """When the report was last true to its sources, as ``(how it is known, Unix time)``:
-    its ``last-checked`` front matter (the end of that day), else the file's
-    modification time; ``None`` when neither is known."""
-    stated = str(report.meta.get("last-checked") or "")[:10]
-    try:
-        day = time.strptime(stated, "%Y-%m-%d")
-        return f"last-checked {stated}", calendar.timegm(day) + 86400
-    except ValueError:
-        pass
+    the date a note writes beside its pin (``pin-date``), else its ``last-checked``
+    front matter (the end of that day), else the file's modification time; ``None``
+    when none is known."""
+    for key, label in (("pin-date", "its pin is dated"), ("last-checked", "last-checked")):
+        stated = str(report.meta.get(key) or "")[:10]
+        try:
+            day = time.strptime(stated, "%Y-%m-%d")
+        except ValueError:
+            continue
+        return f"{label} {stated}", calendar.timegm(day) + 86400
     try:
         mtime = path.stat().st_mtime
     except OSError:
@@ -51,8 +53,9 @@ def pin_guidance(store, source_id: str, dated: tuple[str, float] | None, pin: st
     if newest < when:
         return (f"the clone's newest commit ({clone}) is older than the report ({label}): "
                 f"the clone may predate the pin, `git -C {store.path} fetch` updates it; {option}")
-    return (f"the clone has commits as new as the report ({label}; newest {clone}): the pin may be on a "
-            f"branch the clone lacks, or mistyped; {option}")
+    return (f"the clone has commits as new as the report ({label}; newest {clone}) but lacks that commit: it may "
+            f"be on a branch the clone lacks (`git -C {store.path} fetch origin` with that branch fetches it), "
+            f"or mistyped; {option}")
 
 
 def incomplete_clone(store, revs: list[str]) -> str | None:

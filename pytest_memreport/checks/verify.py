@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..text import match, symbols
+from ..text.quotes.typography import plain_typography
 from ..model import Evidence, EvidenceKind, LineRange
 
 FOUND = "found"
@@ -54,6 +55,8 @@ class PinResult:
     message: str = ""
     #: found, but wholly outside the cited lines (``#L100-L103`` for a quote at 619-622)
     misplaced: bool = False
+    #: a prose quotation found only once its typography was set aside (emphasis, curly quotes)
+    by_typography: bool = False
 
     @property
     def ok(self) -> bool:
@@ -67,6 +70,8 @@ class PinResult:
             out["misplaced"] = True
         if self.by_tokens:
             out["found_by"] = "tokens"
+        elif self.by_typography:
+            out["found_by"] = "typography"
         if len(self.occurrences) > 1:
             out["occurrences"] = [r.as_list() for r in self.occurrences]
         if self.symbol is not None:
@@ -85,6 +90,13 @@ def check_at_pin(evidence: Evidence, snapshot, with_symbol: bool = True) -> PinR
     ``with_symbol=False`` skips finding the enclosing definition (a tree-sitter
     parse of the file); drift looks it up itself when the file changed.
     """
+    if evidence.kind is EvidenceKind.COMMIT:
+        # The engine resolved the linked commit to get this snapshot: it exists.
+        return PinResult(FOUND, snapshot.rev, evidence.path, message=f"commit {snapshot.rev[:12]} exists in the clone")
+    if evidence.searched:
+        from . import attributed  # it searches the tree through drift, which imports this module
+
+        return attributed.check(evidence, snapshot, with_symbol)
     refusal = snapshot.refuse_reason(evidence.path)
     if refusal:
         return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path}: {refusal}")
@@ -117,7 +129,8 @@ def pinned_file(evidence: Evidence, snapshot):
     """What :func:`check_at_pin` reads for a quotation or cited range: its file's
     :class:`~pytest_memreport.text.textfile.TextFile` when the answer depends on the text
     (then :func:`check_text` gives it), else the answer itself (a :class:`PinResult`)."""
-    if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES) or snapshot.refuse_reason(evidence.path):
+    if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES) or evidence.searched \
+            or snapshot.refuse_reason(evidence.path):
         return check_at_pin(evidence, snapshot, with_symbol=False)
     entry = snapshot.entry(evidence.path)
     textfile = snapshot.read(evidence.path) if entry is not None and entry.kind == "file" else None
@@ -138,6 +151,14 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
     """Find a quotation in one file's text, by characters first, then by tokens."""
     text = textfile.text
     found, by_tokens = occurrences(evidence.text or "", text, evidence.path, key=textfile.oid or None)
+    note = textfile.note
+    by_typography = False
+    if not found and evidence.role is not None:
+        found = _prose_occurrences(evidence.text or "", text, textfile.oid)
+        by_typography = bool(found)
+        if found:
+            note = "; ".join(filter(None, [note, "found once typography was set aside (emphasis, curly quotes, "
+                                                 "a capital adapted to the sentence)"]))
     if not found:
         candidate = match.nearest(match.compile_quote(evidence.text or ""), text, key=textfile.oid or None)
         return PinResult(
@@ -151,8 +172,8 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
     definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid) if with_symbol else None
     return PinResult(
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
-        occurrences=found, symbol=definition, oid=textfile.oid, note=textfile.note,
-        symbol_known=with_symbol, misplaced=misplaced,
+        occurrences=found, symbol=definition, oid=textfile.oid, note=note,
+        symbol_known=with_symbol, misplaced=misplaced, by_typography=by_typography,
         message=_found_message(evidence, lines, inside, misplaced, by_tokens),
     )
 
@@ -168,6 +189,22 @@ def occurrences(quote: str, text: str, path: str, key: str | None = None) -> tup
     windows = match.token_windows(quote, text, path)
     lines = symbols.token_find(quote, text, path, key=key, windows=windows) if windows else None
     return ((lines,), True) if lines is not None else ((), False)
+
+
+def _prose_occurrences(quote: str, text: str, oid: str | None) -> tuple[LineRange, ...]:
+    """Where a quotation of running prose occurs once its typography is set aside on both
+    sides (Markdown emphasis, curly quotes and apostrophes; :func:`.plain_typography`),
+    and its first letter, which a sentence may capitalise, is taken in either case."""
+    plain_quote, plain_text = plain_typography(quote), plain_typography(text)
+    key = f"typography:{oid}" if oid else None
+    variants = [plain_quote]
+    if plain_quote[:1].isalpha():
+        variants.append(plain_quote[0].swapcase() + plain_quote[1:])
+    for variant in variants:
+        spans = match.find(match.compile_quote(variant), plain_text, key=key)
+        if spans:
+            return tuple(span.lines for span in spans)
+    return ()
 
 
 def located_lines(evidence: Evidence, text: str, path: str, key: str | None = None) -> LineRange | None:

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from ..model import Finding, Report
 from ..model import Run
-from . import core, inputs, records, review, runs, tables
+from . import core, inputs, notes, records, review, runs, tables
 from .claims.inline import memreport_blocks
 from .core import anchors  # run citation forms (also core.anchors)
 
@@ -29,10 +29,11 @@ class ReportError(Exception):
     naming the file and what to do."""
 
 
-#: dialect name -> parser: record reports (docs/FORMATS.md §1), reviews (§2), analysis tables (§3).
+#: dialect name -> parser: record reports (docs/FORMATS.md §1), reviews (§2), analysis tables (§3), notes (§4).
 DIALECTS: dict[str, Callable[[str, str], Report]] = {
     "records": records.parse,
     "review": review.parse,
+    "notes": notes.parse,
     "tables": tables.parse,
 }
 
@@ -160,7 +161,8 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     In order: record declarations (an ID alone on a line, then ``Label:``)
     make a record report; a source register (table rows starting ``SRC-n``),
     or table rows whose first cell is an ID together with a ``**Revision:**``
-    line or ``| Revision |`` row, make an analysis tables report; ``**Reviewed commit:**``, ``Reviewed revision:``,
+    line or ``| Revision |`` row, make an analysis tables report; an ``Evidence basis:`` line
+    makes a note; ``**Reviewed commit:**``, ``Reviewed revision:``,
     ``**Repository:**`` or YAML front matter make a review. Anything else is
     read as a record report, the main dialect.
 
@@ -175,6 +177,8 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     id_rows, register = _table_id_rows(lines)
     if register or (id_rows and _REVISION_MARK.search(text)):
         return "tables", True
+    if notes.detects(text):
+        return "notes", True
     if _REVIEW_MARK.search(text):
         return "review", True
     if lines and lines[0].strip() == "---" and core.front_matter_end(core.numbered_lines(text)):

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 
@@ -164,6 +164,9 @@ class _Collected:
 
 
 class _Parser(lexing.DocumentParser):
+    #: the dialect named in the report (a dialect grown from this one names itself)
+    dialect = DIALECT
+
     def __init__(self, path: str, text: str) -> None:
         super().__init__(path, text, plain_front_matter=True)
         self.collected = _Collected()
@@ -208,11 +211,12 @@ class _Parser(lexing.DocumentParser):
         self._bare_urls()
         self._backticked_paths()
         self._parenthesised_paths()
+        self._prose_evidence()
         self._symbol_references()
         evidence = sorted(self.collected.evidence, key=lambda e: (e.line, e.end_line))
         return Report(
             path=self.path,
-            dialect=DIALECT,
+            dialect=self.dialect,
             title=title,
             sources=self._sources(bool(evidence)),
             evidence=tuple(evidence),
@@ -220,6 +224,10 @@ class _Parser(lexing.DocumentParser):
             line_count=self.count,
             meta=self.meta,
         )
+
+    def _prose_evidence(self) -> None:
+        """What running prose ties to the target beyond links and paths: nothing, in a review
+        (notes read their quotations here, :mod:`.notes`)."""
 
     def _front_matter(self) -> None:
         if not self.front_matter_end:
@@ -558,10 +566,15 @@ class _Parser(lexing.DocumentParser):
     def _symbol_references(self) -> None:
         """Backticked names beside the links of their paragraph, proposed as symbol
         evidence in the files those links cite (kept only if they name a definition there)."""
-        files = [e for e in self.collected.evidence
-                 if e.kind in (EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.QUOTE)]
+        # By report line, so each paragraph finds its citations by bisection (a long note has
+        # thousands); within a paragraph, in the order they were collected.
+        files = sorted(((e.line, index, e) for index, e in enumerate(self.collected.evidence)
+                        if e.kind in (EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.QUOTE) and e.path),
+                       key=lambda item: item[:2])
+        lines = [line for line, _, _ in files]
         for inline in self.layout.inlines:
-            cited = [e for e in files if inline.line <= e.line <= inline.end_line]
+            found = files[bisect_left(lines, inline.line):bisect_right(lines, inline.end_line)]
+            cited = [e for _, _, e in sorted(found, key=lambda item: item[1])]
             if not cited:
                 continue
             context = tuple(dict.fromkeys(e.path for e in cited))

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import text
-from ..checks import drift, symbolrefs, verify
+from ..checks import attributed, drift, symbolrefs, verify
 from ..dialects.claims import Predicate
 from ..dialects.claims.assembly import ReportClaims
 from ..dialects.core import UNUSUAL_PATH
@@ -159,7 +159,7 @@ class Engine:
             if resolved is not None:
                 out.append(resolved)
         for item in out:
-            if item.label == LOOSE_QUOTATION:
+            if item.label == LOOSE_QUOTATION or attributed.unfound_reason(item):
                 self._loose_quotation(report, item)
         return out
 
@@ -187,7 +187,7 @@ class Engine:
         if binding.pin is None or binding.store is None:
             return
         if self.pins.result(report, evidence).status == verify.MISSING:
-            self.paths.mark_not_evidence(report, evidence, (
+            self.paths.mark_not_evidence(report, evidence, attributed.unfound_reason(evidence) or (
                 f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
                 "read as the report's own words (put the citation right after a quotation to have it checked)"))
 

@@ -38,7 +38,7 @@ class PathResolver:
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
         """Why a mention that looks like a path is no evidence of the target (one
         skipped item says so), or ``None``. Known once the engine's ``checkable`` saw it."""
-        return self._not_evidence.get((report.path, evidence))
+        return evidence.declared_not_evidence or self._not_evidence.get((report.path, evidence))
 
     def mark_not_evidence(self, report: Report, evidence: Evidence, reason: str) -> None:
         self._not_evidence[(report.path, evidence)] = reason
@@ -135,5 +135,3 @@ class PathResolver:
         if not self.tree_index(binding).has(evidence.path.strip("/"), "any"):
             self.mark_not_evidence(report, evidence, f"`{evidence.path}` is not a path at the pin")
 
-    def release(self) -> None:
-        self._tree_indexes.clear()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..checks import drift, symbolrefs, verify
+from ..checks import attributed, drift, symbolrefs, verify
 from ..dialects.tables import INLINE_QUOTATION, LOOSE_QUOTATION
 from ..gitstore import RepoError
 from ..model import Evidence, EvidenceKind, Report
@@ -85,6 +85,8 @@ class PinChecks:
         start = time.perf_counter()
         snapshot = binding.store.snapshot(binding.pin)
         snapshot.prefetch(e.path for _, e in todo if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
+        # A note's phrases that may search the whole pinned tree: one git grep for all of them.
+        attributed.expect_searches(snapshot, [e for _, e in todo])
         checked = []
         for report, evidence in todo:
             try:

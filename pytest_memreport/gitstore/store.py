@@ -79,6 +79,8 @@ class GitStore:
         self._resolved: dict[str, str] = {}
         self._snapshots: OrderedDict[str, CommitSnapshot] = OrderedDict()
         self._worktree_snapshot: WorktreeSnapshot | None = None
+        #: ``of`` -> {commit: whether it is ``of`` or an ancestor of it}
+        self._ancestry: dict[str, dict[str, bool]] = {}
 
     @property
     def blobs(self) -> BlobCache:
@@ -274,6 +276,34 @@ class GitStore:
             return False
         header = self._reader.header(sha)
         return header is not None and header[1] == "commit"
+
+    def ancestors_among(self, of: str, commits) -> frozenset[str]:
+        """Which of ``commits`` (full shas present in the clone) are ``of`` or its ancestors.
+
+        One ``git rev-list <commits> --not <of>`` answers for all of them: a commit it
+        lists is reachable from one of ``commits`` but not from ``of``, so exactly the
+        commits it does not list are ancestors. Answers are cached per ``of``; a later
+        call asks git only about commits not asked before.
+        """
+        of = self.resolve(of)
+        with self._cache_lock:
+            known = self._ancestry.setdefault(of, {})
+            wanted = sorted({c for c in commits if c not in known})
+        if wanted:
+            listed = self._rev_list_not(wanted, of)
+            with self._cache_lock:
+                for commit in wanted:
+                    known[commit] = commit not in listed
+        return frozenset(c for c in commits if known.get(c))
+
+    def _rev_list_not(self, commits: list[str], of: str) -> set[str]:
+        """Which of ``commits`` ``git rev-list <commits> --not <of>`` lists."""
+        args = ["rev-list", "--stdin"]
+        result = self._runner.timed(args, stdin=("\n".join([*commits, f"^{of}"]) + "\n").encode("ascii"))
+        if result.returncode != 0:
+            raise self._runner.failure(args, result)
+        wanted = set(commits)
+        return {line for line in result.stdout.decode("ascii", "replace").split() if line in wanted}
 
     # -- snapshots -----------------------------------------------------------------
 

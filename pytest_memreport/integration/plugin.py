@@ -72,7 +72,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-diff", action="store_true", default=False,
                     help="print what --memreport-write would change (reports and claims files) as a unified "
                          "diff, and write nothing; the exit code is as with --memreport-write")
-    group.addoption("--memreport-dialect", default=None, choices=["records", "review", "tables"],
+    group.addoption("--memreport-dialect", default=None, choices=["records", "review", "notes", "tables"],
                     help="force the report dialect (default: detected per report)")
     group.addoption("--memreport-shard", default=None, metavar="K/N",
                     help="run only the K-th of N deterministic slices of the report items (CI matrices)")

@@ -82,6 +82,10 @@ def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | N
         out["pin"] = evidence.pin
     if evidence.label:
         out["label"] = evidence.label
+    if evidence.role is not None:  # how a note ties it: prose, project, term, own-project
+        out["role"] = evidence.role.value
+    if evidence.context and evidence.kind is EvidenceKind.QUOTE:
+        out["also_in"] = list(evidence.context)  # the other files it may quote
     if drift:
         out["at_against"] = drift["at_against"]
     return out

@@ -47,6 +47,7 @@ _RULES = {
     "changed": "The quoted code changed since the pinned commit.",
     "deleted": "The quoted code, or its file, is gone at the against-revision.",
     "enclosing-changed": "The definition enclosing a quotation was rewritten since the pin.",
+    "diverged": "A commit the report links is not in the against-revision's history.",
     "missing-commit": "The report's pinned commit is not in the target repository.",
     "unpinned": "The report names no commit its evidence can be checked at.",
     "no-repo": "The report's target repository is not available.",

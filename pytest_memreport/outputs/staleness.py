@@ -8,11 +8,14 @@ Markdown by the step summary. Counts come from what each item reported: a
 skipped check never counts (a backticked word that is not a path at the pin is
 not ``file-missing``), a failing drift item always does.
 
-A report is ``fresh`` when every check that ran holds, ``stale`` when one
-fails (counted by kind: ``changed``, ``deleted``, ``missing``, ...), and
-``unchecked`` when no check of its evidence ran, with the reason (no
-repository, pin missing, ...). A report none of whose evidence was selected
-(``-k``, ``--deselect``, a shard) is not a row.
+A report is ``fresh`` when everything it cites was checked and holds, ``stale``
+when a check of its evidence fails (counted by kind: ``changed``, ``deleted``,
+``missing``, ...), ``partial`` when what was checked holds but a source could not
+be read (a second repository with no clone, a pin or linked commit the clone lacks,
+an against-revision it lacks, an object an incomplete clone lacks), and ``unchecked`` when no check of its evidence ran,
+with the reason (no repository, pin missing, ...). What could not be read is never
+counted as stale: it says nothing about the target. A report none of whose evidence
+was selected (``-k``, ``--deselect``, a shard) is not a row.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from dataclasses import dataclass
 
 from ..model import Report
 
-FRESH, STALE, UNCHECKED = "fresh", "stale", "unchecked"
+FRESH, STALE, PARTIAL, UNCHECKED = "fresh", "stale", "partial", "unchecked"
 #: the order rows are listed in: what needs attention first
-STATE_ORDER = (STALE, UNCHECKED, FRESH)
+STATE_ORDER = (STALE, UNCHECKED, PARTIAL, FRESH)
+#: failure kinds that say a source could not be read, not that its evidence drifted
+UNREAD = frozenset({"pin-missing", "no-repository", "unpinned", "against-missing", "commit-missing", "unreadable"})
 
 #: payload types whose items check evidence against a repository
 CHECK_TYPES = frozenset({"pin", "drift", "predicate-pin", "predicate-against", "observe", "error"})
@@ -72,6 +77,10 @@ class Row:
     modified: int = 0
     #: mentions that look like paths but are no evidence of the target (skipped, once each)
     not_evidence: int = 0
+    #: what of a checked report could not be read: ``(kind, count)`` (a source with no clone, ...)
+    unread: tuple[tuple[str, int], ...] = ()
+    #: checks among ``checked`` that ran but could not read what they check
+    unread_checks: int = 0
 
     @property
     def summary(self) -> str:
@@ -81,11 +90,28 @@ class Row:
             return text + ("; failed: " + _counts(self.failing) if self.failing else "")
         if self.state == STALE:
             text = f"{_counts(self.failing)} of {self.checked} checks"
+        elif self.unread_checks:
+            text = f"{self.checked - self.unread_checks} of {self.checked} checks hold"
         else:
             text = f"{self.checked} checks hold"
         notes = [f"{self.modified} modified"] if self.modified else []
         notes += [f"{self.not_evidence} not evidence"] if self.not_evidence else []
-        return text + (f" ({', '.join(notes)})" if notes else "")
+        text += f" ({', '.join(notes)})" if notes else ""
+        if self.unread:
+            text += "; partly unchecked: " + ", ".join(f"{count} {_UNREAD_WORDS.get(kind, kind)}"
+                                                        for kind, count in self.unread)
+        return text
+
+
+#: what an unread kind is called in a row's summary
+_UNREAD_WORDS = {
+    "no-repository": "source(s) with no clone",
+    "pin-missing": "pin(s) the clone lacks",
+    "unpinned": "source(s) with no pin",
+    "against-missing": "source(s) whose clone lacks the against-revision",
+    "commit-missing": "citation(s) at a commit the clone lacks",
+    "unreadable": "citation(s) the clone could not read (a missing object, a binary or too large file)",
+}
 
 
 @dataclass(frozen=True)
@@ -130,6 +156,10 @@ def failure_kind(payload: dict) -> str:
     return kind or "failed"
 
 
+def _ordered(counts: Counter) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(counts.items(), key=lambda kc: (-kc[1], kc[0])))
+
+
 def _move(payload: dict) -> Move | None:
     at = payload.get("at_against", {})
     status = at.get("status")
@@ -156,6 +186,10 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
     guarded: set[str] = set()
     unchecked: dict | None = None
     skipped_checks = modified = not_evidence = 0
+    unread: Counter = Counter()
+    #: pins a failing source item already says the clone lacks
+    unread_pins = {(p.get("source") or {}).get("pin") for p, outcome in entries
+                   if p.get("type") == "source" and outcome in ("failed", "skipped")}
     for payload, outcome in entries:
         kind = payload.get("type", "")
         if kind == "pin" and (payload.get("at_pin") or {}).get("status") == "not-evidence":
@@ -166,6 +200,12 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
         if kind == "unchecked":
             unchecked = payload
             continue  # failing under --memreport-require-checked: the state says it already
+        if kind == "source" and outcome == "skipped":
+            unread[failure_kind(payload)] += 1  # a repository named by URL that nothing maps to a clone
+            continue
+        if kind == "pin" and outcome == "skipped" and (payload.get("at_pin") or {}).get("status") == "commit-missing" \
+                and (payload.get("target") or {}).get("rev") not in unread_pins:
+            unread["commit-missing"] += 1  # a linked commit the clone lacks (its source's own pin is said once)
         if outcome == "failed":
             failing[failure_kind(payload)] += 1
         if kind in CHECK_TYPES:
@@ -179,12 +219,20 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
             move = _move(payload)
             if move is not None:
                 moves.append(move)
+    unread_checks = 0
+    if checked:
+        # What could not be read says nothing about the target: partly unchecked, never stale.
+        for kind in UNREAD & set(failing):
+            count = failing.pop(kind)
+            unread[kind] += count
+            unread_checks += count if kind == "unreadable" else 0  # a check that ran and could not read
     ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
     common = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
                   modified=modified, not_evidence=not_evidence,
                   moves=tuple(sorted(moves, key=lambda m: (m.line, m.path))))
     if checked:
-        return Row(report.path, STALE if failing else FRESH, checked, **common)
+        state = STALE if failing else PARTIAL if unread else FRESH
+        return Row(report.path, state, checked, unread=_ordered(unread), unread_checks=unread_checks, **common)
     if unchecked is not None:
         return Row(report.path, UNCHECKED, 0, reason=unchecked.get("reason"),
                    reason_code=unchecked.get("code") or "not-run", **common)

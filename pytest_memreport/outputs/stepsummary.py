@@ -22,7 +22,7 @@ from .staleness import Row
 from .verdicts import CheckVerdict
 
 #: how a reviewer reads the table: what needs work first
-STATE_ORDER = ("stale", "unchecked", "fresh")
+STATE_ORDER = ("stale", "unchecked", "partial", "fresh")
 
 #: Markdown and HTML punctuation a name could be read as: escaped with a backslash
 #: (CommonMark allows it before any ASCII punctuation; GFM tables also before ``|``)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Evidence, EvidenceKind, Report
+from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 
 #: how much of a long quotation a failure shows
 _QUOTE_WIDTH = 300
@@ -53,6 +53,15 @@ def clip(text: str, width: int = _QUOTE_WIDTH) -> str:
 def evidence_title(evidence: Evidence) -> str:
     """``quotation of src/a.py`` / ``cited path src/a.py`` / ``lines 10-20 of src/a.py``."""
     path = printable(evidence.path)
+    if evidence.kind is EvidenceKind.COMMIT:
+        return f"commit link {printable(evidence.pin or '')[:12]}"
+    if evidence.kind is EvidenceKind.QUOTE and evidence.searched:
+        files = [printable(p) for p in dict.fromkeys((evidence.path, *evidence.context)) if p]
+        if evidence.role is EvidenceRole.PROJECT:
+            return "quotation attributed to the project" + (f" (linked: {', '.join(files)})" if files else "")
+        if evidence.role is EvidenceRole.TERM:
+            return "quoted phrase" + (f" (linked: {', '.join(files)})" if files else "")
+        return f"quotation of {' or '.join(files)}"
     if evidence.kind is EvidenceKind.QUOTE:
         cited = f":{evidence.cited_lines}" if evidence.cited_lines else ""
         return f"quotation of {path}{cited}"

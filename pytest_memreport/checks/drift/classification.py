@@ -20,10 +20,10 @@ import functools
 from dataclasses import replace
 
 from ...gitstore import WORKTREE
-from ...model import Evidence, EvidenceKind, LineRange
+from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange
 from ...text import match, render, symbols
 from .. import verify
-from . import blame, blocks, follow, linemap, ranges, search
+from . import blame, blocks, commits, follow, linemap, ranges, search
 from .results import (
     AHEAD, CHANGED, DELETED, MODIFIED, MOVED, NOT_CHECKED, RELOCATED, SHIFTED, SUMMARY_PLACES, UNCHANGED,
     UNREADABLE, DriftResult,
@@ -48,6 +48,9 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     out the definition enclosing evidence that no definition enclosed at the
     pin (only JSON shows it; nothing is compared).
     """
+    if evidence.kind is EvidenceKind.COMMIT:
+        return commits.ancestry(evidence, store, against)
+    evidence, pin = _as_found(evidence, pin, store, pin_sha)
     drift = _Drift(evidence, pin, store, pin_sha, against, reports, describe)
     refusal = against.refuse_reason(evidence.path)
     if refusal:
@@ -67,6 +70,24 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
                 return drift.blamed(ranges.classify_range(drift, pin.recorded_text), pin.recorded_text, exact=True)
         return drift.blamed_quotation(pin.recorded_text)
     return drift.blamed_quotation(evidence.text or "")
+
+
+def _as_found(evidence: Evidence, pin, store, pin_sha: str):
+    """A prose quotation as the pin found it: in the one file that held it (of several, or of
+    the tree), and, when only its typography set aside found it, as the lines it occupies
+    there, which follow only to identical lines (matching the quote again would not forgive
+    its emphasis)."""
+    if evidence.role is None or not pin.ok:
+        return evidence, pin
+    evidence = replace(evidence, path=pin.path, context=(), role=EvidenceRole.PROSE)
+    if not pin.by_typography or pin.lines is None:
+        return evidence, pin
+    textfile = store.snapshot(pin_sha).read(pin.path)
+    if textfile is None or not textfile.is_text:
+        return evidence, pin
+    recorded = "\n".join(textfile.text.split("\n")[pin.lines.start - 1:pin.lines.end])
+    lines = replace(evidence, kind=EvidenceKind.LINES, cited_lines=pin.lines, text=None, role=None)
+    return lines, replace(pin, recorded_text=recorded)
 
 
 def ahead(evidence: Evidence, against) -> DriftResult | None:

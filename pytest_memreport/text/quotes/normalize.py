@@ -1,7 +1,7 @@
 """The rendering damage undone when matching, and the text forms that undo it.
 
 A quotation is *found* when it occurs in the file after undoing exactly the
-damage that rendering a report does (docs/FORMATS.md §4, what is forgiven in a quotation)
+damage that rendering a report does (docs/FORMATS.md §5, what is forgiven in a quotation)
 and nothing more:
 
 * **Whitespace.** Line breaks and indentation collapse to single spaces.
