@@ -135,3 +135,6 @@ class PathResolver:
         if not self.tree_index(binding).has(evidence.path.strip("/"), "any"):
             self.mark_not_evidence(report, evidence, f"`{evidence.path}` is not a path at the pin")
 
+
+    def release(self) -> None:
+        self._tree_indexes.clear()
