@@ -75,10 +75,13 @@ class EvidenceKind(str, Enum):
 
 
 class EvidenceRole(str, Enum):
-    """How a prose note ties a quotation or a path to the target (docs/FORMATS.md §4), set
-    by the dialect so that checks need no label to tell them apart.
+    """What a piece of evidence is to its report, set by the dialect so that checks and
+    outputs need no display label to tell kinds apart: how a prose note ties a quotation
+    to the target (docs/FORMATS.md §4), a mention that counts only where the tree has it,
+    a run's inline or loose quotation, a register row, a bare file name.
 
-    ``None`` on :attr:`Evidence.role` is the strict default: the quotation is of ``path``.
+    ``None`` on :attr:`Evidence.role` is the strict default: the evidence is of ``path``
+    as written, and fails where it does not hold.
     """
 
     #: quoted in running text beside the file(s) it is tied to (``path``, then ``context``):
@@ -93,6 +96,18 @@ class EvidenceRole(str, Enum):
     TERM = "term"
     #: a file of the reader's own project the note talks about ("in your repository")
     OWN_PROJECT = "own-project"
+    #: a mention that is evidence only where the pinned tree has it (a backticked word that
+    #: looks like a path, a path written with characters prose also uses); elsewhere it is
+    #: one "not evidence" item, never a failure
+    MENTION = "mention"
+    #: an analysis run's quotation inline in its sentence: its first letter may be adapted to it
+    INLINE = "inline"
+    #: a quoted phrase near a citation, not right beside it: the file's only if the file holds it
+    LOOSE = "loose"
+    #: a file the source register names (a missing one says where the register names it)
+    REGISTER = "register"
+    #: a bare file name, resolved against the pinned tree (its key keeps the name as written)
+    BASENAME = "basename"
 
 
 @dataclass(frozen=True)
@@ -156,7 +171,7 @@ class Evidence:
         lines = self.written_lines or self.cited_lines
         cited = str(lines) if lines else ""
         # A bare file name keeps its key once resolved to a path (see Engine.checkable).
-        where = self.written or (self.text if self.label == "basename" and self.text else self.path)
+        where = self.written or (self.text if self.role is EvidenceRole.BASENAME and self.text else self.path)
         key = f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
         if self.kind is EvidenceKind.QUOTE and self.text:
             # Two quotations of one file on one line (``"a b c" / "d e f"``) are two pieces of evidence.

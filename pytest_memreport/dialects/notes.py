@@ -181,7 +181,7 @@ class _Parser(review._Parser):
                                                 role=EvidenceRole.OWN_PROJECT))
                     continue
                 before = len(self.collected.evidence)
-                self._path_evidence(spec, piece.line, review.BACKTICKED_PATH)
+                self._path_evidence(spec, piece.line, review.BACKTICKED_PATH, mention=True)
                 for at in range(before, len(self.collected.evidence)):
                     added = self.collected.evidence[at]
                     if added.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):

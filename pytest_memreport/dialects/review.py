@@ -38,7 +38,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 
-from ..model import Evidence, EvidenceKind, Finding, LineRange, Report, Source
+from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Report, Source
 from . import core as lexing  # the shared core of the dialects (dialects/core/)
 
 DIALECT = "review"
@@ -546,7 +546,11 @@ class _Parser(lexing.DocumentParser):
 
     # ------------------------------------------------------------------ paths in prose
 
-    def _path_evidence(self, spec: lexing.PathSpec, line: int, label: str) -> None:
+    def _path_evidence(self, spec: lexing.PathSpec, line: int, label: str,
+                       mention: bool = False) -> None:
+        """Evidence of a cited path; ``mention``: a path or folder that counts only where the
+        pinned tree has it (a backticked word that looks like a path)."""
+        role = EvidenceRole.MENTION if mention else None
         source = self._main_source
         if spec.bad_range:
             self.findings.append(Finding(
@@ -559,9 +563,10 @@ class _Parser(lexing.DocumentParser):
                                             source=source, label=label))
         elif spec.is_directory:
             self.collected.add(Evidence(EvidenceKind.DIRECTORY, spec.path.rstrip("/"), line, line,
-                                        source=source, label=label))
+                                        source=source, label=label, role=role))
         else:
-            self.collected.add(Evidence(EvidenceKind.PATH, spec.path, line, line, source=source, label=label))
+            self.collected.add(Evidence(EvidenceKind.PATH, spec.path, line, line, source=source, label=label,
+                                        role=role))
 
     def _symbol_references(self) -> None:
         """Backticked names beside the links of their paragraph, proposed as symbol
@@ -595,7 +600,7 @@ class _Parser(lexing.DocumentParser):
                     continue
                 spec = repo_path_spec(piece.text)
                 if spec is not None:
-                    self._path_evidence(spec, piece.line, BACKTICKED_PATH)
+                    self._path_evidence(spec, piece.line, BACKTICKED_PATH, mention=True)
 
     def _parenthesised_paths(self) -> None:
         if self.markdown:

@@ -39,6 +39,7 @@ from ..model import (
     RECORD_KINDS,
     Evidence,
     EvidenceKind,
+    EvidenceRole,
     Finding,
     Record,
     Reference,
@@ -235,11 +236,12 @@ class _Parser(FactsReader, lexing.DocumentParser):
             if ranges:
                 for cited in ranges:
                     self._add(None, Evidence(EvidenceKind.LINES, path, line, line, cited_lines=cited,
-                                             source=register.id, label="source register", lookup=lookup))
+                                             source=register.id, label="source register", role=EvidenceRole.REGISTER,
+                                             lookup=lookup))
             else:
                 kind = EvidenceKind.DIRECTORY if written.endswith("/") else EvidenceKind.PATH
                 self._add(None, Evidence(kind, path.rstrip("/") or path, line, line, source=register.id,
-                                         label="source register", lookup=lookup))
+                                         label="source register", role=EvidenceRole.REGISTER, lookup=lookup))
 
     # ------------------------------------------------------------------ sources
 
@@ -559,10 +561,11 @@ class _Parser(FactsReader, lexing.DocumentParser):
                 ))
             bare = "/" not in path.rstrip("/")
             if citation.ranges:
-                label = BASENAME if bare and citation.source is None else None
+                basename = bare and citation.source is None
                 for cited in citation.ranges:
                     self._add(owner, Evidence(EvidenceKind.LINES, path.rstrip("/"), line, line, cited_lines=cited,
-                                              source=source, owner=owner_id, label=label, lookup=lookup,
+                                              source=source, owner=owner_id, label=BASENAME if basename else None,
+                                              role=EvidenceRole.BASENAME if basename else None, lookup=lookup,
                                               context=beside))
             elif citation.bad_range:
                 continue
@@ -571,8 +574,9 @@ class _Parser(FactsReader, lexing.DocumentParser):
                                           owner=owner_id, lookup=lookup))
             else:
                 label = BASENAME if bare else (BACKTICKED_PATH if prose else None)
+                role = EvidenceRole.BASENAME if bare else (EvidenceRole.MENTION if prose else None)
                 self._add(owner, Evidence(EvidenceKind.PATH, path, line, line, source=source, owner=owner_id,
-                                          label=label, lookup=lookup, context=beside))
+                                          label=label, role=role, lookup=lookup, context=beside))
 
     def _quotes(self, found: list[citations.Quote], owner: _Row | None, others: tuple[str, ...] = ()) -> None:
         for quote in found:
@@ -593,7 +597,8 @@ class _Parser(FactsReader, lexing.DocumentParser):
         cited = citation.ranges[0] if len(citation.ranges) == 1 and not (grouped or loose) else None
         self._add(owner, Evidence(EvidenceKind.QUOTE, path, line, line, text=phrase, cited_lines=cited,
                                   source=source, owner=owner.record_id if owner else None,
-                                  label=LOOSE_QUOTATION if loose else INLINE_QUOTATION, lookup=lookup,
+                                  label=LOOSE_QUOTATION if loose else INLINE_QUOTATION,
+                                  role=EvidenceRole.LOOSE if loose else EvidenceRole.INLINE, lookup=lookup,
                                   context=tuple(other for other in others if other != path)))
 
     def _links(self, pieces: tuple[lexing.Piece, ...], owner: _Row | None) -> None:

@@ -31,11 +31,8 @@ from .. import text
 from ..checks import attributed, drift, symbolrefs, verify
 from ..dialects.claims import Predicate
 from ..dialects.claims.assembly import ReportClaims
-from ..dialects.core import UNUSUAL_PATH
-from ..dialects.review import BACKTICKED_PATH
-from ..dialects.tables import LOOSE_QUOTATION
 from ..gitstore import GitStore, RepoError, RevisionError
-from ..model import Evidence, EvidenceKind, Report
+from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import AGAINST_NONE, RunOptions
 from ..resultcache import ResultCache, encode
 from ..text import symbols
@@ -149,8 +146,7 @@ class Engine:
             if item.lookup is not None:
                 out.append(self.paths.resolve(report, item))
                 continue
-            if (item.label == BACKTICKED_PATH and item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY)) \
-                    or item.label == UNUSUAL_PATH:
+            if item.role is EvidenceRole.MENTION:
                 self.paths.check_backticked(report, item)
             if item.kind is not EvidenceKind.SYMBOL:
                 out.append(item)
@@ -159,7 +155,7 @@ class Engine:
             if resolved is not None:
                 out.append(resolved)
         for item in out:
-            if item.label == LOOSE_QUOTATION or attributed.unfound_reason(item):
+            if item.role is EvidenceRole.LOOSE or attributed.unfound_reason(item):
                 self._loose_quotation(report, item)
         return out
 

@@ -13,9 +13,8 @@ import time
 from dataclasses import replace
 
 from ..checks import attributed, drift, symbolrefs, verify
-from ..dialects.tables import INLINE_QUOTATION, LOOSE_QUOTATION
 from ..gitstore import RepoError
-from ..model import Evidence, EvidenceKind, Report
+from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import RunOptions
 from ..resultcache import ResultCache, evidence_key
 from .bindings import Binding, Bindings
@@ -127,7 +126,7 @@ class PinChecks:
             if evidence.kind is EvidenceKind.SYMBOL:
                 return symbolrefs.at_pin(evidence, snapshot)
             result = verify.check_at_pin(evidence, snapshot, with_symbol=self._options.want_symbols)
-            if result.status == verify.MISSING and evidence.label in (INLINE_QUOTATION, LOOSE_QUOTATION):
+            if result.status == verify.MISSING and evidence.role in (EvidenceRole.INLINE, EvidenceRole.LOOSE):
                 result = self._adapted_initial(evidence, snapshot, result)
             return result
         except RepoError as exc:
@@ -151,7 +150,7 @@ class PinChecks:
         """Whether a failure says where the pinned tree holds the quotation instead (a
         loose one that is not there is no quotation: nothing to search for)."""
         return (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
-                and evidence.label != LOOSE_QUOTATION)
+                and evidence.role is not EvidenceRole.LOOSE)
 
     def _finish(self, report: Report, evidence: Evidence, binding: Binding, result: verify.PinResult,
                 keep: bool) -> verify.PinResult:
@@ -166,7 +165,7 @@ class PinChecks:
         missing file, and the path a loosely written one was read as."""
         if result.status == verify.FILE_MISSING and evidence.source:
             source = report.source(evidence.source)
-            if source is not None and source.registered and evidence.label != "source register":
+            if source is not None and source.registered and evidence.role is not EvidenceRole.REGISTER:
                 where = f"{source.file or report.path}:{source.line}"
                 registered = f"the source register names it for {source.id} at {where}"
                 result = replace(result, note=f"{result.note}; {registered}" if result.note else registered)

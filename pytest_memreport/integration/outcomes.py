@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..text import render, symbols
 from ..checks import verify
 from ..checks.drift import PASSING as DRIFT_PASSING
-from ..model import Evidence, EvidenceKind, Report, predicate_key  # noqa: F401 - re-exported
+from ..model import Evidence, EvidenceKind, EvidenceRole, Report, predicate_key  # noqa: F401 - re-exported
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
@@ -90,7 +90,7 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     if result.status == verify.COMMIT_MISSING:
         # The source item fails once with the reason; its evidence is not checkable.
         return Outcome("skip", f"{loc}: not checked: {binding.problem}", payload=payload, properties=props)
-    if result.status == verify.FILE_MISSING and evidence.label == "backticked path":
+    if result.status == verify.FILE_MISSING and evidence.role is EvidenceRole.MENTION:
         # A backticked word that looks like a path is evidence only if the pin has it.
         return Outcome("skip", f"{loc}: `{evidence.path}` is not a path at the pin; not evidence",
                        payload=payload, properties=props)

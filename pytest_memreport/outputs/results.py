@@ -82,7 +82,7 @@ def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | N
         out["pin"] = evidence.pin
     if evidence.label:
         out["label"] = evidence.label
-    if evidence.role is not None:  # how a note ties it: prose, project, term, own-project
+    if evidence.role is not None:  # what it is to its report (model.EvidenceRole)
         out["role"] = evidence.role.value
     if evidence.context and evidence.kind is EvidenceKind.QUOTE:
         out["also_in"] = list(evidence.context)  # the other files it may quote

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...model import (
     Evidence,
     EvidenceKind,
+    EvidenceRole,
     Finding,
     Reference,
     Report,
@@ -361,6 +362,7 @@ class _Parser(QuotationPass):
         target = owner.evidence if owner else self.report_evidence
         # a path with characters prose also uses: evidence only if the pinned tree has it
         label = core.UNUSUAL_PATH if spec.unusual else None
+        role = EvidenceRole.MENTION if spec.unusual else None
         if spec.bad_range:
             self.findings.append(Finding(
                 line,
@@ -370,14 +372,14 @@ class _Parser(QuotationPass):
         if spec.ranges:
             for cited in spec.ranges:
                 target.append(Evidence(EvidenceKind.LINES, spec.path, line, line, cited_lines=cited,
-                                       source=citation.source, owner=owner_id, label=label))
+                                       source=citation.source, owner=owner_id, label=label, role=role))
             return
         if spec.is_directory:
             target.append(Evidence(EvidenceKind.DIRECTORY, spec.path.rstrip("/"), line, line,
-                                   source=citation.source, owner=owner_id, label=label))
+                                   source=citation.source, owner=owner_id, label=label, role=role))
             return
         target.append(Evidence(EvidenceKind.PATH, spec.path, line, line,
-                               source=citation.source, owner=owner_id, label=label))
+                               source=citation.source, owner=owner_id, label=label, role=role))
 
     def _references(self, owner: Draft | None, text: str, line: int) -> None:
         declared = self.declaration_lines.get(line)

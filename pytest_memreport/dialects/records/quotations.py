@@ -8,7 +8,7 @@ last carries ``--- path``; this pass decides how far back a quotation reaches.
 
 from __future__ import annotations
 
-from ...model import Evidence, EvidenceKind, Finding, LineRange
+from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange
 from .. import core
 from .drafts import Draft, Entry
 from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, ROUTE_FIELD, is_section_title
@@ -124,7 +124,8 @@ class QuotationPass:
                 "structure",
             ))
             target.append(Evidence(EvidenceKind.PATH, spec.path, end_line, end_line,
-                                   owner=owner_id, label=core.UNUSUAL_PATH if spec.unusual else None))
+                                   owner=owner_id, label=core.UNUSUAL_PATH if spec.unusual else None,
+                                   role=EvidenceRole.MENTION if spec.unusual else None))
             return
         texts = []
         for position, (entry, text) in enumerate(parts):
@@ -145,4 +146,5 @@ class QuotationPass:
             owner=owner_id,
             # a path with characters prose also uses: evidence only if the pinned tree has it
             label=core.UNUSUAL_PATH if spec.unusual else None,
+            role=EvidenceRole.MENTION if spec.unusual else None,
         ))

@@ -10,7 +10,7 @@ blocker is listed once, at its report line.
 from __future__ import annotations
 
 from ...checks.drift import PASSING as DRIFT_PASSING
-from ...model import Report
+from ...model import EvidenceRole, Report
 from ...text import render
 from ..results import ResultLog
 from .moves import correctable, repinned
@@ -19,7 +19,6 @@ from .target import RepinTarget
 #: drift statuses under which evidence holds at the re-pin revision (``ahead``:
 #: written against it already, though missing at the old pin)
 HOLDS = (DRIFT_PASSING - {"not-checked"}) | {"ahead"}
-_NOT_EVIDENCE_LABELS = ("backticked path",)
 #: the pin status of a mention an analysis run makes that is no target evidence (its item is skipped)
 _NOT_EVIDENCE = "not-evidence"
 
@@ -48,7 +47,7 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
             out[f"{where}: {what} was not checked in this run"] = None
             continue
         at_pin, now = pin["at_pin"], drift["at_against"]
-        if at_pin["status"] == "file-missing" and evidence.label in _NOT_EVIDENCE_LABELS:
+        if at_pin["status"] == "file-missing" and evidence.role is EvidenceRole.MENTION:
             continue
         if now["status"] == "ahead":
             continue

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ...dialects.core.anchors import expand_braces
 from ...dialects.core.links import repository_of
-from ...model import Evidence, EvidenceKind, LineRange, Report
+from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report
 from ..lineindex import CharEdit, LineIndex
 from .citations import citation_changes, continuation_changes, has_range, occurrences, written_after
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
@@ -63,7 +63,7 @@ def written(evidence: Evidence) -> str:
     """The path as the report spells it (a bare name or a checkout path resolved by the engine)."""
     if evidence.written:
         return evidence.written
-    if evidence.label == "basename" and evidence.text:
+    if evidence.role is EvidenceRole.BASENAME and evidence.text:
         return evidence.text
     return evidence.path
 
