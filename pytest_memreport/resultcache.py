@@ -110,7 +110,7 @@ def decode(data):
         raise ValueError("not a cached value")
     if "d" in data:
         cls = _own_class(data["d"])
-        if not dataclasses.is_dataclass(cls):
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
             raise ValueError(f"{data['d']} is not a dataclass")
         return cls(**{k: decode(v) for k, v in data["f"].items()})
     if "e" in data:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_memreport.checks.observe import FAILED, PASSED, run_observation
+from pytest_memreport.checks.observe import PASSED, run_observation
 from pytest_memreport.dialects.claims import Observation
 from pytest_memreport.gitstore import GitStore
 from test_interruptions import claims_text, report_text, setup, start_pytest  # noqa: F401 - setup is a fixture

@@ -348,7 +348,7 @@ def many_holding(make_repo, tmp_path, files: int = 40, name: str = "holding", ex
 
     repo = make_repo(name)
     pin = repo.commit({**{f"pkg/m{i:03d}.py": module(i) for i in range(files)}, **(extra or {})}, "initial")
-    quotes = [f"LIMIT_{{i}} = {{i}}", "total = value * {i}", "return len(self.entries)", "return total"]
+    quotes = ["LIMIT_{i} = {i}", "total = value * {i}", "return len(self.entries)", "return total"]
     lines = [f"{quotes[n % 4].format(i=i)} --- pkg/m{i:03d}.py"
              for n in range(MIN_SHARED_CHECKS // files + 2) for i in range(files)]
     lines[5:5] = inserted

@@ -236,6 +236,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
     def _sources(self) -> tuple[Source, ...]:
         context = self.context
+        assert context is not None, "read() sets the run context before the sources are built"
         registers = dict(context.registers)
         for source_id, register in self.facts.registers.items():
             registers.setdefault(source_id, register)
@@ -253,7 +254,8 @@ class _Parser(FactsReader, lexing.DocumentParser):
             if pin and shared and runfacts.same_commit(pin, shared):
                 pin = run_pin  # the run's pin (spelled in full), or this file's own when it differs
             url = register.url or (parent.url if parent else None)
-            repository = lexing.repository_of(url)[0] if url and lexing.repository_of(url) else context.repository
+            named = lexing.repository_of(url) if url else None
+            repository = named[0] if named else context.repository
             if url is None and context.repository:
                 url = f"https://github.com/{context.repository}"
             line = register.line
@@ -464,7 +466,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
         row = self._row_for(citation.source)
         return row.paths[0][0] if row is not None and row.paths else None
 
-    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str] | None:
+    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str | None] | None:
         """``(path, source, lookup)`` a citation names, or ``None`` (with a finding)."""
         if citation.source is None:
             path, lookup = self._target(citation.path or "")

@@ -11,8 +11,6 @@ command processing for the run's whole output (``::stop-commands::TOKEN``, with 
 file can guess) and resumes it only to print the annotations.
 """
 
-from __future__ import annotations
-
 import os
 import secrets
 from pathlib import Path

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Report
 
@@ -180,7 +181,7 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
             if move is not None:
                 moves.append(move)
     ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
-    common = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
+    common: dict[str, Any] = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
                   modified=modified, not_evidence=not_evidence,
                   moves=tuple(sorted(moves, key=lambda m: (m.line, m.path))))
     if checked:

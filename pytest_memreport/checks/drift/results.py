@@ -23,9 +23,14 @@ holds (:mod:`.blame`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...model import LineRange
 from ...text import match, render, symbols
+
+if TYPE_CHECKING:
+    from ...gitstore.history import LogCommit
+    from ...gitstore.hunks import LineCounts
 
 UNCHANGED = "unchanged"
 MODIFIED = "modified"
@@ -106,10 +111,10 @@ class DriftResult:
     old_path: str | None = None
     old_symbol: symbols.Definition | None = None
     #: lines added and removed in a cited file or folder (``gitstore.hunks.LineCounts``)
-    line_counts: object | None = None
+    line_counts: LineCounts | None = None
     #: the commit after which the evidence no longer holds (``gitstore.history.LogCommit``),
     #: or :data:`UNCOMMITTED` when only the working tree breaks it
-    broken_by: object | None = None
+    broken_by: LogCommit | Uncommitted | None = None
 
     def as_json(self) -> dict:
         """The ``at_against`` object of the JSON report."""
