@@ -185,7 +185,7 @@ def test_timeout_kills_the_whole_process_group_and_removes_the_worktree(target, 
     result = run_observation(observation(run, timeout=1), store, pin)
     elapsed = time.monotonic() - started
     assert result.status == TIMEOUT and not result.ok and result.exit_code is None
-    assert elapsed < 8
+    assert elapsed < 25  # not kept waiting for the grandchild's 30 s sleep
     assert "within 1 s" in result.message and "killed" in result.message
     background = int(pid_file.read_text())
     assert not _alive(background)
