@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
-
 import sys
 from pathlib import Path
 
@@ -15,6 +16,19 @@ from pytest_memreport.dialects import parse_report, read_report  # noqa: E402
 from pytest_memreport.model import Report  # noqa: E402
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def _import_the_plugin_once() -> None:
+    """pytester's in-process runs remove, when they end, every module first imported
+    during the run: about a hundred of the plugin's modules were imported again by every
+    run. Imported here, once per test process, they stay loaded as in a user's one run."""
+    import pytest_memreport
+
+    for module in pkgutil.walk_packages(pytest_memreport.__path__, "pytest_memreport."):
+        importlib.import_module(module.name)
+
+
+_import_the_plugin_once()
 
 
 @pytest.fixture(autouse=True)
