@@ -21,11 +21,17 @@ SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 def _import_the_plugin_once() -> None:
     """pytester's in-process runs remove, when they end, every module first imported
     during the run: about a hundred of the plugin's modules were imported again by every
-    run. Imported here, once per test process, they stay loaded as in a user's one run."""
+    run, and hypothesis's pytest plugin imports hypothesis whole at each run's end (3 s a
+    run: a plugin's modules are assertion-rewritten as they load). Imported here, once
+    per test process, they stay loaded as in a user's one run."""
     import pytest_memreport
 
     for module in pkgutil.walk_packages(pytest_memreport.__path__, "pytest_memreport."):
         importlib.import_module(module.name)
+    try:
+        importlib.import_module("hypothesis.internal.observability")
+    except ImportError:  # a smoke run without the test extras
+        pass
 
 
 _import_the_plugin_once()
