@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Set as AbstractSet
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,7 @@ def parse_repo_lines(lines: list[str], base: Path, origin: str) -> tuple[Mapping
     paths are relative to ``base`` (the ini file's folder)."""
     out: list[Mapping] = []
     seen: dict[str, Mapping] = {}
-    for number, raw in enumerate(lines, 1):
+    for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -180,7 +181,7 @@ class RepoMap:
             return Lookup(None, origin, f"{problem} (from {origin})")
         return Lookup(found, origin)
 
-    def suggestion(self, repo_id: str, named: set[str] = frozenset()) -> str | None:
+    def suggestion(self, repo_id: str, named: AbstractSet[str] = frozenset()) -> str | None:
         """The repository closest to an unmapped ``owner/name`` (a typo) among the explicit
         mappings and those of ``named`` that this map finds a clone for."""
         from rapidfuzz import fuzz, process
@@ -231,8 +232,9 @@ def no_clone(report_path: str, source_id: str, found: Lookup | None, repo_map: R
         return f"{report_path}: {found.problem}"  # no mapping or template can fix the name
     where = f": {found.problem}" if found is not None and found.problem else ""
     hint = ""
-    if close and repo_map is not None:
-        hint = f"; did you mean {close} (found by {repo_map.lookup(close).origin})?"
+    close_found = repo_map.lookup(close) if close and repo_map is not None else None
+    if close and close_found is not None:
+        hint = f"; did you mean {close} (found by {close_found.origin})?"
     fix = f"give --memreport-repo {source_id}=PATH"
     if not (repo_map and repo_map.template):
         fix += " or --memreport-repo-template TEMPLATE"

@@ -91,3 +91,28 @@ def cpu_seconds(call, *args, runs: int = 1) -> float:
         if paused:
             gc.enable()
     return best
+
+
+def cpu_of(call):
+    """``(call(), processor seconds of this thread)``: what one in-process pytest run costs
+    here, not counting other processes (git, another job on a busy machine)."""
+    start = time.thread_time()
+    result = call()
+    return result, time.thread_time() - start
+
+
+def baseline_run_cpu(pytester, make_repo) -> float:
+    """Processor seconds of an in-process run of a one-quotation report against a
+    one-file target: the yardstick that a hostile input's run is measured against in
+    the same test, so a slow or busy machine moves both alike."""
+    repo = make_repo("baseline")
+    pin = repo.commit({"ok.py": "LIMIT = 1\n"}, "baseline")
+    _, spent = cpu_of(lambda: run_report(pytester, records_report(pin, "LIMIT = 2 --- ok.py"), repo.path,
+                                         "--memreport-against", "none", name="baseline.md"))
+    return spent
+
+
+#: A hostile input may cost this many baseline runs (and a few seconds) before the test
+#: says its cost grows faster than its size: a quadratic step on these inputs takes hours.
+HOSTILE_RUNS = 10
+HOSTILE_SLACK = 5.0

@@ -54,7 +54,7 @@ class RepoBuilder:
     def state(self) -> dict[str, object]:
         """Everything a run must leave untouched: refs, index, working tree, worktrees."""
         files = {}
-        for root, dirs, names in os.walk(self.path):
+        for root, _dirs, names in os.walk(self.path):
             for name in names:
                 full = Path(root) / name
                 files[str(full.relative_to(self.path))] = full.read_bytes()

@@ -277,8 +277,6 @@ def test_a_text_whose_reduced_form_rules_a_quote_out_holds_no_occurrence(text, d
 def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path):
     """The engine announces the run's quotes to the tree search: the first
     relocation asks git for the words of the second too."""
-    from pytest_memreport.engine import Engine, RunOptions
-
     repo = make_repo("target")
     pin = repo.commit({
         "pkg/a.py": "def first_helper():\n    return load_entry(cache_key)\n",

@@ -3,11 +3,19 @@ final newline, empty, one huge line. Each ends in a clear verdict."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from hostile_support import assert_clean, evidence_results, line_of, records_report, run_report
+from hostile_support import (
+    HOSTILE_RUNS,
+    HOSTILE_SLACK,
+    assert_clean,
+    baseline_run_cpu,
+    cpu_of,
+    evidence_results,
+    line_of,
+    records_report,
+    run_report,
+)
 
 LATIN1 = "caf\xe9 = 'cr\xe8me'\nplain ascii line\n".encode("latin-1")
 HUGE_LINE = "start " + "y" * 1_000_000 + " NEEDLE end"
@@ -132,13 +140,12 @@ def test_trailing_whitespace_run_does_not_slow_the_failure_diff(pytester, make_r
     repo = make_repo("target")
     pin = repo.commit({"pad.py": "LIMIT = 1" + " " * 200_000}, "padded")
     text = records_report(pin, "LIMIT = 2 --- pad.py")
-    start = time.perf_counter()
-    result = run_report(pytester, text, repo.path, "--memreport-against", "none")
-    elapsed = time.perf_counter() - start
+    baseline = baseline_run_cpu(pytester, make_repo)
+    result, spent = cpu_of(lambda: run_report(pytester, text, repo.path, "--memreport-against", "none"))
     out = assert_clean(result)
     result.assert_outcomes(passed=2, failed=1)
     assert "- 2\n" in out and "+ 1\n" in out
-    assert elapsed < 30, f"{elapsed:.1f} s"
+    assert spent < HOSTILE_RUNS * baseline + HOSTILE_SLACK, (spent, baseline)
 
 
 def test_a_missing_quote_in_a_latin1_file_says_how_the_file_was_read(pytester, odd_files):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile_support import assert_clean, records_report
+from hostile_support import records_report
 from pytest_memreport.dialects import inputs
 from test_interruptions import claims_text, report_text
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_memreport.checks.observe import FAILED, PASSED, run_observation
+from pytest_memreport.checks.observe import PASSED, run_observation
 from pytest_memreport.dialects.claims import Observation
 from pytest_memreport.gitstore import GitStore
 from test_interruptions import claims_text, report_text, setup, start_pytest  # noqa: F401 - setup is a fixture
@@ -152,7 +152,7 @@ def test_a_detached_daemon_does_not_outlive_the_observation(target, store, tmp_p
     daemon = int(pid_file.read_text())
     try:
         assert result.status == PASSED, result.message + result.output_tail
-        assert wait_for(lambda: not alive(daemon), timeout=5), f"the daemon ({how}) outlived the observation"
+        assert wait_for(lambda: not alive(daemon), timeout=60), f"the daemon ({how}) outlived the observation"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(daemon, signal.SIGKILL)
@@ -173,12 +173,15 @@ FLOOD_SCRIPT = textwrap.dedent(
     # git's readers) is in the baseline, so only what the output adds is measured.
     quiet = Observation("echo quiet", ".", 120.0, {}, "operation", False, "claims.yaml", 7, 0, "MEM-OBJ-store")
     run_observation(quiet, store, sys.argv[2])
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Then at most 32 MiB more address space than that run left: holding half of the
+    # 60 MB printed fails the allocation (MemoryError), however busy the machine is.
+    with open("/proc/self/status") as status:
+        size = next(int(line.split()[1]) for line in status if line.startswith("VmSize:")) * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (size + (32 << 20), size + (32 << 20)))
     run = "head -c 60000000 /dev/zero | tr '\\\\0' x; echo; echo the-last-line"
     obs = Observation(run, ".", 120.0, {}, "operation", False, "claims.yaml", 7, 0, "MEM-OBJ-store")
     result = run_observation(obs, store, sys.argv[2])
-    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - baseline
-    print(result.status, (result.output_tail.splitlines() or ['<none>'])[-1], len(result.output_tail), grown)
+    print(result.status, (result.output_tail.splitlines() or ['<none>'])[-1], len(result.output_tail))
     store.close()
     """
 )
@@ -190,10 +193,9 @@ def test_an_endless_output_keeps_a_bounded_tail_in_bounded_memory(target, tmp_pa
     done = subprocess.run([sys.executable, "-c", FLOOD_SCRIPT, str(repo.path), pin], capture_output=True,
                           text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    status, last, size, grown_kib = done.stdout.split()
+    status, last, size = done.stdout.split()
     assert (status, last) == (PASSED, "the-last-line")
     assert int(size) <= 64 * 1024
-    assert int(grown_kib) < 30 * 1024  # 60 MB printed: not even half of it was ever held
 
 
 SHIM = textwrap.dedent(
@@ -253,7 +255,7 @@ def test_a_signal_during_the_checkout_stops_it_and_removes_the_worktree(target, 
             proc.kill()
     assert proc.returncode == 3, out
     assert "terminated cleanly" in out
-    assert wait_for(lambda: not any(alive(pid) for pid in helpers), timeout=5), "the checkout's helpers survived"
+    assert wait_for(lambda: not any(alive(pid) for pid in helpers), timeout=60), "the checkout's helpers survived"
     assert not (repo.path / ".git" / "worktrees").exists()
     assert os.listdir(temp) == []
     assert repo.state() == before

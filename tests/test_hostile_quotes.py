@@ -21,7 +21,6 @@ ELIDED = textwrap.dedent(
     quote = " ... ".join(["compute(x)"] * 1000)
     spans = find(quote, text)
     print(len(spans), spans[0].lines.start, spans[0].lines.end, spans[1].lines.start)
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     """
 )
 
@@ -29,10 +28,9 @@ ELIDED = textwrap.dedent(
 def test_a_thousand_elisions_against_a_large_file_match_in_bounded_memory():
     done = subprocess.run([sys.executable, "-c", ELIDED], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    counts, peak = done.stdout.splitlines()
     # 40,000 lines, 1,000 parts each: 40 matches, lines 1-1000, 1001-2000, ...
-    assert counts.split() == ["40", "1", "1000", "1001"]
-    assert int(peak) < 400 * 1024  # KiB
+    # (within the address space the script allows itself: no MemoryError)
+    assert done.stdout.split() == ["40", "1", "1000", "1001"]
 
 
 def test_many_parts_find_what_chaining_part_by_part_finds():

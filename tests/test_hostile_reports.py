@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import gc
 import json
-import time
 
 import pytest
 
-from hostile_support import assert_clean, cpu_seconds, line_of, records_report, run_report
+from hostile_support import (
+    HOSTILE_RUNS,
+    HOSTILE_SLACK,
+    assert_clean,
+    baseline_run_cpu,
+    cpu_of,
+    cpu_seconds,
+    line_of,
+    records_report,
+    run_report,
+)
 from pytest_memreport.dialects import parse_report
 
 STORE_PY = "LIMIT = 200\n\n\ndef keep(entries):\n    return entries[-LIMIT:]\n"
@@ -213,7 +222,7 @@ def test_hundred_thousand_lines_of_noise_cost_what_prose_costs():
 # -- deep nesting and regex-like quotations through the plugin ---------------------------------------
 
 
-def test_five_thousand_levels_of_nesting_end_in_findings_not_crashes(pytester, target):
+def test_five_thousand_levels_of_nesting_end_in_findings_not_crashes(pytester, target, make_repo):
     repo, pin = target
     text = plain_report(pin) + "\n".join(
         [
@@ -231,13 +240,12 @@ def test_five_thousand_levels_of_nesting_end_in_findings_not_crashes(pytester, t
             "",
         ]
     )
-    start = time.perf_counter()
-    result = run_report(pytester, text, repo.path, "--memreport-against", "none")
-    elapsed = time.perf_counter() - start
+    baseline = baseline_run_cpu(pytester, make_repo)
+    result, spent = cpu_of(lambda: run_report(pytester, text, repo.path, "--memreport-against", "none"))
     out = assert_clean(result)
     assert "the YAML nests too deeply to read; simplify it" in out
     result.assert_outcomes(passed=5, failed=1)
-    assert elapsed < 60
+    assert spent < HOSTILE_RUNS * baseline + HOSTILE_SLACK, (spent, baseline)
 
 
 @pytest.mark.parametrize(
@@ -281,10 +289,9 @@ def test_adversarial_quotation_against_a_repetitive_file_stays_fast(pytester, ma
     pin = repo.commit({"rep.txt": "a " * 200_000 + "\n", "ok.txt": "a b\n"}, "repetitive")
     quote = " ".join(["a"] * 3000) + " b"
     text = records_report(pin, f"{quote} --- rep.txt", "a b --- ok.txt")
-    start = time.perf_counter()
-    result = run_report(pytester, text, repo.path, "--memreport-against", "none")
-    elapsed = time.perf_counter() - start
+    baseline = baseline_run_cpu(pytester, make_repo)
+    result, spent = cpu_of(lambda: run_report(pytester, text, repo.path, "--memreport-against", "none"))
     out = assert_clean(result)
     result.assert_outcomes(passed=3, failed=1)
     assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of rep.txt missing at" in out
-    assert elapsed < 30, f"{elapsed:.1f} s"
+    assert spent < HOSTILE_RUNS * baseline + HOSTILE_SLACK, (spent, baseline)

@@ -135,7 +135,7 @@ def test_signal_during_an_observation_removes_the_worktree(setup, sig):
     assert git_worktrees(repo.path).count("worktree ") == 1
     assert not (repo.path / ".git" / "worktrees").exists()
     assert os.listdir(temp) == []
-    assert wait_for(lambda: not alive(observed_pid), timeout=10), "the observed command survived"
+    assert wait_for(lambda: not alive(observed_pid), timeout=60), "the observed command survived"
     assert repo.state() == before
     assert report.read_text(encoding="utf-8") == report_text(pin)
 

@@ -180,12 +180,12 @@ def test_timeout_kills_the_whole_process_group_and_removes_the_worktree(target, 
     before = repo.state()
     pid_file = tmp_path / "background.pid"
     # A background grandchild in the same group must die too.
-    run = f"sleep 30 & echo $! > {pid_file}; sleep 30"
+    run = f"sleep 300 & echo $! > {pid_file}; sleep 300"
     started = time.monotonic()
     result = run_observation(observation(run, timeout=1), store, pin)
     elapsed = time.monotonic() - started
     assert result.status == TIMEOUT and not result.ok and result.exit_code is None
-    assert elapsed < 8
+    assert elapsed < 120  # not kept waiting for the 300 s sleeps, however busy the machine
     assert "within 1 s" in result.message and "killed" in result.message
     background = int(pid_file.read_text())
     assert not _alive(background)
@@ -376,12 +376,12 @@ def test_sigterm_during_a_run_removes_the_worktree(target, tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", SIGTERM_SCRIPT, str(repo.path), pin],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while "memreport-worktree" not in repo.repo.git.worktree("list") and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(0.3)  # let the command start
         proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=15)
+        out, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

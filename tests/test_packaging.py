@@ -43,3 +43,16 @@ def test_the_cli_json_and_sarif_say_the_version(pytester, make_repo):
                                                                              "version": version}
     driver = json.loads((pytester.path / "out.sarif").read_text())["runs"][0]["tool"]["driver"]
     assert driver["version"] == version
+
+
+def test_the_readme_shows_the_set_up_commands_ci_runs():
+    """.ci/run runs the README's own commands: the install with the example, and the
+    suite (each ``run_pytest ARGS`` there is ``python3 -m pytest ARGS`` in the README)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    install = [line for line in ci if line.startswith("python3 -m pip install -q -e '.[test]'")]
+    suite = [line.replace("run_pytest ", "python3 -m pytest ", 1) for line in ci if line.startswith("run_pytest ")]
+    assert install and suite
+    for command in install + suite:
+        assert command in readme, command
+

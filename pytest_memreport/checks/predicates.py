@@ -84,7 +84,7 @@ def _glob_segments(pattern: str) -> tuple[str, ...]:
     # A trailing "/" means "everything below this folder", as in gitignore.
     if pattern.endswith("/"):
         pattern += "**"
-    segments = []
+    segments: list[str] = []
     for segment in pattern.split("/"):
         if segment in ("", "."):
             continue
@@ -402,6 +402,8 @@ def _nearest_note(args: dict[str, Any], snapshot: Any, scan: _Scan) -> str:
     if "text" not in args or len(scan.searched) != 1:
         return ""
     textfile = _read(snapshot, scan.searched[0], scan)
+    if textfile is None:  # searched moments ago; gone only if the work tree changed meanwhile
+        return ""
     candidate = _match.nearest(_match.compile_quote(args["text"]), textfile.text, key=textfile.oid)
     if candidate is None or candidate.score < _NEAREST_MIN_SCORE:
         return ""

@@ -61,7 +61,8 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
     """What became of the definition at ``against``: same file, renamed file, another name, or gone."""
     name = evidence.text or ""
     old = pin.symbol
-    path = evidence.path
+    assert old is not None, "a symbol is classified only once its pin found the definition"
+    path: str | None = evidence.path
     if against.entry(path) is None:
         followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
         path = followed if followed and against.entry(followed) is not None else None

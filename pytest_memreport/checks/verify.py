@@ -168,7 +168,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
     lines = _preferred(found, evidence.cited_lines)
     cited = evidence.cited_lines
     inside = cited.contains(lines) if cited else None
-    misplaced = inside is False and not (lines.start <= cited.end and cited.start <= lines.end)
+    misplaced = cited is not None and inside is False and not (lines.start <= cited.end and cited.start <= lines.end)
     definition = symbols.enclosing(text, evidence.path, lines, key=textfile.oid) if with_symbol else None
     return PinResult(
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,

@@ -311,8 +311,8 @@ class _Parser(lexing.DocumentParser):
                 self._pin(target, sha, number)
         # Repositories named only by links, in order of mention.
         for line in self.lines:
-            for link in self._link_targets(line.number):
-                self._repository(link.repo_id, link.url, line.number)
+            for target_link in self._link_targets(line.number):
+                self._repository(target_link.repo_id, target_link.url, line.number)
         if self.main_repo is None and self.repos:
             pinned = [r for r in self.repos.values() if r.pin]
             self.main_repo = (pinned[0] if pinned else next(iter(self.repos.values()))).id.casefold()
@@ -618,8 +618,8 @@ class _Parser(lexing.DocumentParser):
                 continue
             for group in _PARENTHESES.finditer(text):
                 items = [item for item in _LIST_SEPARATOR.split(group.group(1)) if item.strip()]
-                specs = [repo_path_spec(item) for item in items]
-                if not specs or any(spec is None for spec in specs):
+                specs = [spec for spec in map(repo_path_spec, items) if spec is not None]
+                if not specs or len(specs) < len(items):
                     continue
                 for spec in specs:
                     self._path_evidence(spec, number, CITED_PATH)

@@ -18,7 +18,8 @@ from . import core as lexing
 from .core import boundary
 from .core import anchors as citations
 from .review import repo_path_spec
-from .runfacts import RegisterRow
+from .core import Line, Table
+from .runfacts import FileFacts, RegisterRow
 
 #: a table-row ID: an upper-case prefix, then ``-`` segments, optionally ``/`` parts
 TABLE_ID = re.compile(r"[A-Z][A-Z0-9]{0,15}(?:-[A-Za-z0-9]+)+(?:/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)*")
@@ -83,6 +84,14 @@ def _header_index(header: tuple[str, ...], names: tuple[str, ...]) -> int | None
 class FactsReader:
     """Reads a file's facts about its run into ``self.facts`` (a :class:`.runfacts.FileFacts`);
     mixed into the tables parser, whose lines, tables and skipped lines it reads."""
+
+    # Set by the tables parser this is mixed into.
+    path: str
+    lines: list[Line]
+    tables: list[Table]
+    skip: set[int]
+    prefixes: set[str]
+    facts: FileFacts
 
     def _register(self, source_id: str, line: int) -> RegisterRow:
         found = self.facts.registers.get(source_id)

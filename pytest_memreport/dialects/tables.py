@@ -247,6 +247,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
     def _sources(self) -> tuple[Source, ...]:
         context = self.context
+        assert context is not None, "read() sets the run context before the sources are built"
         registers = dict(context.registers)
         for source_id, register in self.facts.registers.items():
             registers.setdefault(source_id, register)
@@ -264,7 +265,8 @@ class _Parser(FactsReader, lexing.DocumentParser):
             if pin and shared and runfacts.same_commit(pin, shared):
                 pin = run_pin  # the run's pin (spelled in full), or this file's own when it differs
             url = register.url or (parent.url if parent else None)
-            repository = lexing.repository_of(url)[0] if url and lexing.repository_of(url) else context.repository
+            named = lexing.repository_of(url) if url else None
+            repository = named[0] if named else context.repository
             if url is None and context.repository:
                 url = f"https://github.com/{context.repository}"
             line = register.line

@@ -64,11 +64,13 @@ class LogCommit:
 
     @property
     def renames(self) -> dict[str, str]:
-        return {c.old_path: c.new_path for c in self.changes if c.status == "R"}
+        # a rename has both paths in git's raw records
+        return {c.old_path: c.new_path for c in self.changes
+                if c.status == "R" and c.old_path is not None and c.new_path is not None}
 
     @property
     def deleted(self) -> frozenset[str]:
-        return frozenset(c.old_path for c in self.changes if c.status == "D")
+        return frozenset(c.old_path for c in self.changes if c.status == "D" and c.old_path is not None)
 
     def as_json(self) -> dict:
         return {"commit": self.sha, "subject": self.subject, "author": self.author, "date": self.date}
@@ -250,7 +252,7 @@ class History:
             token = tokens[i].lstrip(b"\n")
             if token.startswith(b"\x01"):
                 if header is not None:
-                    commits.append(LogCommit(*header, changes=tuple(changes)))
+                    commits.append(LogCommit(header[0], header[1], header[2], header[3], tuple(changes)))
                 fields = token[1:].decode("utf-8", "replace").split("\x1f", 3)
                 header, changes = (fields + ["", "", ""])[:4], []
                 i += 1
@@ -259,7 +261,7 @@ class History:
             if change is not None and header is not None:
                 changes.append(change)
         if header is not None:
-            commits.append(LogCommit(*header, changes=tuple(changes)))
+            commits.append(LogCommit(header[0], header[1], header[2], header[3], tuple(changes)))
         found = tuple(commits)
         with self._cache_lock:
             self._logs[key] = found

@@ -180,7 +180,7 @@ def parse(patch: bytes) -> dict[str, FileChange]:
     def flush() -> None:
         if current is not None and (current["old"] or current["new"]):
             change = FileChange(current["old"], current["new"], tuple(current["hunks"]), current["binary"])
-            changes[change.old_path or change.new_path] = change
+            changes[current["old"] or current["new"]] = change
 
     in_hunks = False
     for line in patch.split(b"\n"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..text import render, symbols
 from ..checks import verify
@@ -182,8 +183,8 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
         return Outcome("fail", f"{title} {verdict} at {render.short(drift.rev)}", tuple(details), payload, props)
     if getattr(drift, "enclosing_changed", False):
         head = f"{title}: enclosing definition changed at {render.short(drift.rev)} ({drift.symbol_name()})"
-        details = tuple(f"  {line}" for line in drift.explain())
-        return Outcome("fail" if strict else "warn", head, details, payload, props)
+        explained = tuple(f"  {line}" for line in drift.explain())
+        return Outcome("fail" if strict else "warn", head, explained, payload, props)
     return Outcome("pass", f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
 
 
@@ -223,7 +224,7 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     citations are not collected); a source whose citations all carry their own
     commit needs no pin of its own.
     """
-    payload = {
+    payload: dict[str, Any] = {
         "type": "source",
         "report": report.path,
         "line": binding.line or 1,  # where the source is declared: annotations point there

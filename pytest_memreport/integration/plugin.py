@@ -104,7 +104,7 @@ def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, st
     given += [Path(p) for p in config.getini("memreport")]
     here = config.invocation_params.dir
     out: list[Path] = []
-    notes: list[str] = []
+    notes: list[tuple[Path, str]] = []
     seen: set[Path] = set()
     for path in given:
         for candidate in _expand(config, path, notes):
@@ -119,7 +119,7 @@ def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, st
     return out, notes
 
 
-def _expand(config: pytest.Config, path: Path, notes: list) -> list[Path]:
+def _expand(config: pytest.Config, path: Path, notes: list[tuple[Path, str]]) -> list[Path]:
     if not path.exists() and not path.is_symlink() and _GLOB.search(str(path)):
         matches = sorted(Path(m) for m in glob.glob(str(path), recursive=True))
         if not matches:

@@ -20,8 +20,6 @@ ends as the signal would have ended it; a handler set before the run is called i
 and when it lets the run go on, commands are stopped again.
 """
 
-from __future__ import annotations
-
 import os
 import secrets
 import signal

@@ -61,5 +61,5 @@ def claims_json(report_path: str, predicates, observations, lookup: Lookup) -> d
                 "status": result["status"] if result else "not-run",
                 "result": result,
             })
-    key = lambda e: (e["file"], e["line"], e["index"])  # noqa: E731 - one sort key
-    return {"predicates": sorted(out_predicates, key=key), "observations": sorted(out_observations, key=key)}
+    order = lambda e: (e["file"], e["line"], e["index"])  # noqa: E731 - one sort key
+    return {"predicates": sorted(out_predicates, key=order), "observations": sorted(out_observations, key=order)}

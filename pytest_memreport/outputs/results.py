@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from dataclasses import replace
+from typing import Any
 
 from .claims_json import claims_json
 from ..model import Evidence, EvidenceKind, Record, Report
@@ -161,12 +162,13 @@ def report_json(report: Report, log: ResultLog) -> dict:
 def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None,
                claims: dict | None = None) -> dict:
     """The results; ``claims`` maps a report path to its ``(predicates, observations)`` by owner."""
-    data = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
+    data: dict[str, Any] = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
     for entry in data["reports"]:
         if coverage and entry["path"] in coverage:
             entry["coverage"] = coverage[entry["path"]]
         if claims is not None:
-            entry.update(claims_json(entry["path"], *claims.get(entry["path"], ({}, {})), log.get))
+            predicates, observations = claims.get(entry["path"], ({}, {}))
+            entry.update(claims_json(entry["path"], predicates, observations, log.get))
     if extra:
         data.update(extra)
     return data

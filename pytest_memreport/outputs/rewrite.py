@@ -142,7 +142,7 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
                              f"cannot find where the report writes it; write it out by hand")
             continue
         why = ""
-        if move.corrected:
+        if move.corrected and move.found is not None:
             lines = "line" if move.found.start == move.found.end else "lines"
             why = f" (range corrected: the quotation is at {lines} {move.found} at the pin)"
         build.changes.append(f"{report.path}:{line}: {old} -> {new}{why}")
@@ -174,7 +174,7 @@ def _observation_results(report: Report, log: ResultLog, record_id: str):
 def _predicates_hold(report: Report, log: ResultLog, record_id: str, predicates: dict | None) -> list[_Found]:
     """Whether each predicate of the record held at the pin: one failing (or not run) blocks promotion."""
     if predicates is not None:
-        return [_Found(bool(seen) and seen["at_pin"]["status"] == "holds")
+        return [_Found(bool(seen and seen["at_pin"]["status"] == "holds"))
                 for seen in (log.get(report.path, "predicate-pin", predicate_key(p))
                              for p in predicates.get(record_id, ()))]
     return [_Found(p["at_pin"]["status"] == "holds")
@@ -192,7 +192,7 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, pred
         pins = []
         for evidence in record.evidence:
             seen = log.get(report.path, "pin", evidence.key)
-            pins.append(_Found(bool(seen) and seen["at_pin"]["status"] == "found"))
+            pins.append(_Found(bool(seen and seen["at_pin"]["status"] == "found")))
         pins.extend(_predicates_hold(report, log, record.id, predicates))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Report
 
@@ -227,7 +228,7 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
             unread[kind] += count
             unread_checks += count if kind == "unreadable" else 0  # a check that ran and could not read
     ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
-    common = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
+    common: dict[str, Any] = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
                   modified=modified, not_evidence=not_evidence,
                   moves=tuple(sorted(moves, key=lambda m: (m.line, m.path))))
     if checked:

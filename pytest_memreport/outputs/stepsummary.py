@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..text.render import printable
 from .staleness import Row
@@ -87,7 +87,7 @@ def _verdict_lines(verdicts: list[CheckVerdict]) -> list[str]:
     return out
 
 
-def render(rows: Iterable[Row] | None, verdicts: list[CheckVerdict] = (),
+def render(rows: Iterable[Row] | None, verdicts: Sequence[CheckVerdict] = (),
            heading: str = "memreport: which reports are stale") -> str:
     """The step summary's section: a heading, the table, the totals, then (folded) where
     moved evidence went and every failure and warning with its file and line.

@@ -23,11 +23,16 @@ holds (:mod:`.blame`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...gitstore.history import LogCommit
 from ...gitstore.hunks import LineCounts
 from ...model import LineRange
 from ...text import match, render, symbols
+
+if TYPE_CHECKING:
+    from ...gitstore.history import LogCommit
+    from ...gitstore.hunks import LineCounts
 
 UNCHANGED = "unchanged"
 MODIFIED = "modified"
@@ -107,7 +112,7 @@ class DriftResult:
     message: str = ""
     old_path: str | None = None
     old_symbol: symbols.Definition | None = None
-    #: lines added and removed in a cited file or folder
+    #: lines added and removed in a cited file or folder (``gitstore.hunks.LineCounts``)
     line_counts: LineCounts | None = None
     #: the commit after which the evidence no longer holds (``gitstore.history.LogCommit``),
     #: or :data:`UNCOMMITTED` when only the working tree breaks it

@@ -41,7 +41,7 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str,
     places: list[Place] = []
     candidates = index.holding(wordindex.probes(pattern.whole_words))
     scanned = candidates is None
-    if scanned:
+    if candidates is None:
         candidates = index.scan(*_character_scan(pattern))
     for path, text in _readable(against, candidates, exclude):
         if not scanned and not match.may_occur_in(pattern, text.text, key=text.oid or None):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 from ...text import match
 
@@ -34,7 +36,8 @@ class WordIndex:
         self._spliced: set[str] | None = None
         self._unavailable = False
         self._scanned: dict[object, set[str]] = {}
-        self._expected_scans: dict[object, object] = {}
+        #: key -> (test(path, text, reduced), strings the files must hold)
+        self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...]]] = {}
         self._needs_paths: dict[tuple[str, ...], set[str]] = {}
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
@@ -83,7 +86,10 @@ class WordIndex:
     def _holding_needs(self, tests: dict) -> dict[object, set[str]] | None:
         """For each scan, the files holding the strings it needs, as ``git grep`` says;
         ``None`` when some scan needs none, or git cannot answer (read every file then)."""
-        if self._unavailable or not all(needs for _, needs in tests.values()) or self.spliced() is None:
+        if self._unavailable or not all(needs for _, needs in tests.values()):
+            return None
+        spliced = self.spliced()
+        if spliced is None:
             return None
         out = {}
         for k, (_, needs) in tests.items():
@@ -93,7 +99,7 @@ class WordIndex:
                 if found is None:
                     return None
                 self._needs_paths[needs] = found
-            out[k] = found | self._spliced
+            out[k] = found | spliced
         return out
 
     def holding(self, words: tuple[str, ...]) -> set[str] | None:
@@ -110,7 +116,9 @@ class WordIndex:
                 return None
             self._paths.update(found)
         first, *rest = words
-        return self._paths[first].intersection(*(self._paths[w] for w in rest)) | self._spliced
+        spliced = self._spliced
+        assert spliced is not None, "asked before any word's files were kept"
+        return self._paths[first].intersection(*(self._paths[w] for w in rest)) | spliced
 
     def spliced(self) -> set[str] | None:
         """The files where a backtick splits a word (they hold every word, as far as this

@@ -96,7 +96,7 @@ def run_observation(
             outcome = process.run_process(argv, cwd, environment(observation), observation.timeout)
             tail = process.tail(outcome)
             ran_for = outcome.seconds
-            if outcome.timed_out:
+            if outcome.timed_out or outcome.exit_code is None:  # no exit code: it timed out
                 return result(
                     TIMEOUT,
                     f"{where}`{command}` did not finish within {observation.timeout:g} s; its process group was killed",

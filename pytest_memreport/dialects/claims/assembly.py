@@ -81,8 +81,8 @@ def assemble(report: Report, files: list[ClaimsFile], beside: Path | None, error
     inline = inline_claims(report)
     for owner, found in inline.predicates.items():
         predicates.setdefault(owner, []).extend(found)
-    for owner, found in inline.observations.items():
-        observations.setdefault(owner, []).extend(found)
+    for owner, observed in inline.observations.items():
+        observations.setdefault(owner, []).extend(observed)
     problems.extend(inline.problems)
     return ReportClaims(
         tuple(files),

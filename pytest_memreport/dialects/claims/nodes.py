@@ -238,6 +238,7 @@ def _explicit_tag(node: Node) -> bool:
         return node.tag != _MAP
     if isinstance(node, SequenceNode):
         return node.tag != _SEQ
+    assert isinstance(node, ScalarNode)
     implicit = (node.style is None, node.style is not None)
     return node.tag != _RESOLVER.resolve(ScalarNode, node.value, implicit)
 

@@ -22,7 +22,7 @@ from .model import (
     Predicate,
     RecordClaims,
 )
-from .nodes import Bad, Reader, is_null, shape
+from .nodes import Reader, is_null, shape
 
 DEFAULT_TIMEOUT = 600.0
 #: the longest an observation may be given: a week
@@ -94,9 +94,9 @@ def entry(r: Reader, owner: str, line: int, node: Node) -> RecordClaims:
         if "observe" in entries:
             with r.each():
                 for i, item in enumerate(r.sequence(entries["observe"][1], f"{owner or 'report'} observe")):
-                    found = observation(r, item, i, owner)
-                    if found is not None:
-                        observations.append(found)
+                    observed = observation(r, item, i, owner)
+                    if observed is not None:
+                        observations.append(observed)
     return RecordClaims(owner, tuple(predicates), tuple(observations), line)
 
 

@@ -145,7 +145,7 @@ class Citation:
 
     @property
     def is_directory(self) -> bool:
-        return bool(self.path) and self.path.endswith("/")
+        return self.path is not None and self.path.endswith("/")
 
 
 @dataclass(frozen=True)
@@ -349,8 +349,9 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         return [Citation(word.line, None, sid, ranges, "source", word.code, word.start, word.end, bad)]
     only = SOURCE_REF.fullmatch(text.rstrip(":"))
     if only:
-        context[0] = source_id(only.group(1), only.group(2))
-        mentions.append((context[0], word.line))
+        sid = source_id(only.group(1), only.group(2))
+        context[0] = sid
+        mentions.append((sid, word.line))
         return []
     entry = _ENTRY.fullmatch(text)
     if entry:

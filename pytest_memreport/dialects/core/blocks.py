@@ -177,7 +177,7 @@ def markdown_blocks(text: str, skip_through: int | None = None) -> list[Block]:
             first, last = token.map[0] + 1, max(token.map[0] + 1, token.map[1])
             if heading is not None:
                 first, last, level = heading
-                shown = (ShownLine(first, " ".join(rendered).strip()),)
+                shown: tuple[ShownLine, ...] = (ShownLine(first, " ".join(rendered).strip()),)
                 blocks.append(Block("heading", first, last, shown, level=level,
                                     quoted=quote_depth > 0))
                 heading = None

@@ -441,6 +441,6 @@ class _Parser(QuotationPass):
         for source_id in sorted(wanted, key=lambda s: int(s.split("-")[1])):
             pin = source_pins.get(source_id)
             url = urls.get(source_id)
-            line = pin[1] if pin else first_mention.get(source_id, url[1] if url else None)
-            sources.append(Source(source_id, pin[0] if pin else None, url[0] if url else None, line))
+            stated_at = pin[1] if pin else first_mention.get(source_id, url[1] if url else None)
+            sources.append(Source(source_id, pin[0] if pin else None, url[0] if url else None, stated_at))
         return tuple(sources)

@@ -145,7 +145,9 @@ def continuation_changes(line: int, text: str, anchors: list[int], ranges: dict[
         if any(s <= m.start() < e for s, e in outside):
             continue
         token = _token(m.start(1), m.end(3) if m.group(3) else m.end(1), m.group(1), m.group(2), m.group(3))
-        new = ranges.get(token.lines) if token is not None else None
+        if token is None:
+            continue
+        new = ranges.get(token.lines)
         if new is None or new == token.lines:
             continue
         before = [anchor for anchor in anchors if anchor <= m.start()]

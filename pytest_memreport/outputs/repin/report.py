@@ -123,7 +123,7 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
                         break
             if shifts and placed:
                 out.placed.add((evidence.path, move.old_lines))
-            if any(not _WRITTEN_RANGE.fullmatch(index.text(c.line)[c.start:c.end]) for c in found) or (
+            if any(not _WRITTEN_RANGE.fullmatch((index.text(c.line) or "")[c.start:c.end]) for c in found) or (
                     not occurrences(text, written(evidence)) and not _in_brace_group(text, evidence.path)):
                 # Its path is not written here (``SRC-2:10-14`` names it through the register, ``:30``
                 # continues the citation before it): where it is written, that citation moves it.
@@ -136,8 +136,8 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
                 continue
             for start, end, label in reference_uses(text):
                 if label in definitions:
-                    move, old_path, new_path = definitions[label]
-                    out.changes.extend(text_changes(number, text, (start, end), move, old_path, new_path,
+                    defined, old_path, new_path = definitions[label]
+                    out.changes.extend(text_changes(number, text, (start, end), defined, old_path, new_path,
                                                     "link text"))
     return out
 
@@ -148,20 +148,18 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
     (a quotation's only after its ``---`` attribution, unless ``whole``)."""
     start = 0
     if evidence.kind is EvidenceKind.QUOTE and not whole:
-        dash = None
-        for dash in _ATTRIBUTION.finditer(text):
-            pass
-        start = dash.end() if dash else 0
+        attributions = list(_ATTRIBUTION.finditer(text))
+        start = attributions[-1].end() if attributions else 0
     ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
     changes = citation_changes(number, text, written(evidence), move.old_path, move.new_path,
                                ranges, _reason(move), start, None, outside)
-    by_source = bool(evidence.source and _SOURCE_ID.fullmatch(evidence.source))
-    if ranges and by_source:
+    source = evidence.source if evidence.source and _SOURCE_ID.fullmatch(evidence.source) else None
+    if ranges and source:
         # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
-        changes.extend(citation_changes(number, text, evidence.source, evidence.source,
-                                        evidence.source, ranges, _reason(move), start, None, outside))
-    if ranges:
-        spellings = [written(evidence)] + ([evidence.source] if by_source else [])
+        changes.extend(citation_changes(number, text, source, source,
+                                        source, ranges, _reason(move), start, None, outside))
+    if ranges and move.old_lines:
+        spellings = [written(evidence)] + ([source] if source else [])
         if not any(has_range(text, s, move.old_lines, start) for s in spellings):
             # ``SRC-2:10-14`, `:30``: the range continues the citation written before it.
             # With no path on the line, the dialect found the ``:40-42`` here: the line is its own anchor.
@@ -207,7 +205,7 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     new_path = path
     if repins and link.kind != "commit":
         new_path = move.new_path if move is not None else files.get(path, path)
-    url = rewritten_url(span.url, link, target.new if repins else None, move, new_path)
+    url = rewritten_url(span.url, link, target.new if repins and target is not None else None, move, new_path)
     changes = []
     if url != span.url:
         changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))

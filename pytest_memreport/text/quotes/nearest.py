@@ -6,6 +6,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import ScoreAlignment
 
 from ...model import LineRange
 from .index import _index_for
@@ -67,6 +68,12 @@ def nearest(pattern: QuotePattern | str, text: str, *, key: object = None) -> Ca
 _ALIGN_CHARS = 256
 
 
+def _alignment(needle: str, hay: str) -> ScoreAlignment:
+    found = fuzz.partial_ratio_alignment(needle, hay)
+    assert found is not None, "with no score_cutoff, rapidfuzz always aligns"
+    return found
+
+
 def _aligned_region(needle: str, hay: str) -> tuple[int, int]:
     """``(start, end)`` in ``hay`` of the region best aligned with ``needle``.
 
@@ -75,10 +82,10 @@ def _aligned_region(needle: str, hay: str) -> tuple[int, int]:
     needle's length: the same place for any quote that is mostly intact.
     """
     if len(needle) <= _ALIGN_CHARS:
-        found = fuzz.partial_ratio_alignment(needle, hay)
+        found = _alignment(needle, hay)
         return found.dest_start, found.dest_end
-    head = fuzz.partial_ratio_alignment(needle[:_ALIGN_CHARS], hay)
-    tail = fuzz.partial_ratio_alignment(needle[-_ALIGN_CHARS:], hay)
+    head = _alignment(needle[:_ALIGN_CHARS], hay)
+    tail = _alignment(needle[-_ALIGN_CHARS:], hay)
     if head.score >= tail.score:
         return head.dest_start, min(len(hay), head.dest_start + len(needle))
     return max(0, tail.dest_end - len(needle)), tail.dest_end

@@ -48,7 +48,9 @@ _CLASS_LIKE = frozenset({"class", "impl", "trait", "interface", "struct", "modul
 
 @lru_cache(maxsize=None)
 def _definition_query(language: str) -> Query:
-    return Query(_language(language), spec(language).definitions)
+    grammar = _language(language)
+    assert grammar is not None, "only a parsed language's definitions are queried"
+    return Query(grammar, spec(language).definitions)
 
 
 def _definitions_of(parsed: _Parsed) -> list[Definition]:

@@ -52,7 +52,7 @@ def body_token_diff(
 
 def _words(text: str, definition: Definition) -> list[Token]:
     line = definition.lines.start
-    words = []
+    words: list[Token] = []
     for number, row in enumerate(text[definition.start : definition.end].split("\n")):
         words.extend(Token(w, 0, 0, line + number, "code") for w in row.split())
     return words
