@@ -14,6 +14,7 @@ from .dialects import claims as claims_mod
 from .checks import predicate_follow, predicates
 from .dialects.claims import ClaimsError, ClaimsFile, Predicate
 from .dialects.claims.assembly import ReportClaims, assemble
+from .dialects.claims.index import ClaimsIndex
 from .dialects.inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from .gitstore import RepoError, RevisionError
 from .model import Report
@@ -75,13 +76,19 @@ class ClaimChecks:
                     errors.extend(loaded.messages)
             elif loaded is not None and loaded not in files:
                 files.append(loaded)
-        others = frozenset(claims_mod.claims_path_for(p).resolve() for p in self.loaded_paths)
-        result = assemble(report, files, beside, errors, max(1, len(self.loaded_paths)), others)
+        index = self.claims_index()
+        result = assemble(report, files, beside, errors, max(1, index.reports_loaded), index.beside_loaded(), index)
         refused = covers_problems(result)
         if refused:
             result = replace(result, errors=result.errors + refused)
         self._report_claims[report.path] = result
         return result
+
+    def claims_index(self) -> ClaimsIndex:
+        """The run's claims lookups, built once the loaded reports are known (at the first claims)."""
+        if self.__dict__.get("_claims_index") is None:
+            self._claims_index = ClaimsIndex(self.loaded_paths, self.loaded_reports)
+        return self._claims_index
 
     def predicate_result(self, report: Report, predicate: Predicate, at_against: bool = False):
         """A predicate evaluated at the pin, or at the against-revision.
