@@ -244,3 +244,14 @@ class ReportFolder(getattr(pytest, "Directory", pytest.Collector)):  # type: ign
 
 
 PLAN_KEY = pytest.StashKey[CollectionPlan]()
+
+
+#: collection errors of the run (pytest counts them as failures before any item runs)
+COLLECTION_ERRORS_KEY = pytest.StashKey[int]()
+
+
+def run_state_of(session: pytest.Session):
+    """Whether the run went to its end (see :func:`..outputs.results.run_state`)."""
+    from ..outputs.results import run_state
+
+    return run_state(session.exitstatus, session.config.stash.get(COLLECTION_ERRORS_KEY, 0))

@@ -209,6 +209,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
         MemreportFile.from_parent(parent, path=file_path)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Count collection's errors (no item has run yet): a run they stop says it crashed."""
+    if session.config.stash.get(PATHS_KEY, None):
+        from .collection import COLLECTION_ERRORS_KEY
+
+        session.config.stash[COLLECTION_ERRORS_KEY] = session.testsfailed
+
+
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
     paths = config.stash.get(PATHS_KEY, [])
     if not paths:

@@ -29,7 +29,8 @@ from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
 from ..outputs import annotations as gh, files, jsontext, sarif, staleness, stepsummary
-from ..outputs.results import ResultLog, build_json, text_only_line
+from ..outputs.results import NOT_SELECTED, ResultLog, RunState, build_json, text_only_line
+from .collection import run_state_of
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
 from .notices import config_warning
@@ -195,6 +196,8 @@ class MemreportSession:
         #: between an item's start and finish (its -v line is open); progress waits meanwhile
         self.item_running = False
         self.pending_progress: list[str] = []
+        #: whether the run went to its end (:func:`.collection.run_state_of`), for the JSON
+        self.run: RunState | None = None
         #: whether collection's objects are frozen out of the garbage collector's sight
         self.froze_heap = False
 
@@ -401,6 +404,7 @@ class MemreportSession:
         if writes and self.paths:
             self.write_back(session)
         if self.paths:
+            self.run = run_state_of(session)  # a crashed run's JSON says so (not "not selected")
             self.write_outputs(session)
 
     def write_outputs(self, session: pytest.Session) -> None:
@@ -427,8 +431,8 @@ class MemreportSession:
         for report in self.reports():
             found = self.engine.claims_for(report)
             claims[report.path] = (found.predicates, found.observations)
-        data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
-        staleness.add_states(data, self.rows())
+        data = build_json(self.reports(), self.log, extra, self.coverage(), claims, self.run)
+        staleness.add_states(data, self.rows(), self.run.unrun_reason if self.run else NOT_SELECTED)
         # Indented down to each piece of evidence (reports, records, evidence), which is one line.
         return jsontext.dumps(data, compact_at=6) + "\n"
 
