@@ -15,7 +15,9 @@ folder) a folder of one-quotation record reports pinned at the first commit of
 a small real target repository (a second commit edits some quoted files, so
 drift has work), then runs, each in a fresh interpreter:
 
-``(r)``  ``pytest --memreport reports-N/ --memreport-repo repo`` (cold: no cache);
+``(r)``  ``pytest --memreport reports-N/ --memreport-repo repo`` (cold: no cache; with
+         ``--inside``, the reports lie in the target's working tree and pytest's cache
+         is on, emptied before each run);
 ``(e)``  pytest with as many no-op items as ``(r)`` ran, in one module: what
          pytest itself pays per item, the floor of ``(r)``.
 
@@ -105,8 +107,8 @@ def report_text(number: int, pin: str) -> str:
     )
 
 
-def build_reports(work: Path, size: int, pin: str) -> Path:
-    folder = work / f"reports-{size}"
+def build_reports(work: Path, size: int, pin: str, inside: bool = False) -> Path:
+    folder = (work / "repo" / "notes" if inside else work) / f"reports-{size}"
     done = folder / ".complete"
     if done.exists():
         return folder
@@ -161,11 +163,19 @@ def child(work: Path, pytest_args: list[str]) -> None:
     print(json.dumps({"seconds": seconds, "rss_mb": peak, "items": items, "summary": summary.strip("= ")}))
 
 
-def reports_args(repo: Path, folder: Path) -> list[str]:
-    return ["-q", "-p", "no:cacheprovider", "--memreport", folder.name, "--memreport-repo", str(repo)]
+def reports_args(repo: Path, folder: Path, cache: Path | None = None) -> list[str]:
+    """The reports' run: cold, without pytest's cache, or with an empty one at ``cache``."""
+    cached = ["-o", f"cache_dir={cache}"] if cache else ["-p", "no:cacheprovider"]
+    return ["-q", *cached, "--memreport", str(folder.relative_to(repo.parent)), "--memreport-repo", str(repo)]
 
 
-def profile(work: Path, repo: Path, folder: Path, top: int = 40) -> None:
+def fresh(cache: Path | None) -> Path | None:
+    if cache is not None:
+        shutil.rmtree(cache, ignore_errors=True)
+    return cache
+
+
+def profile(work: Path, repo: Path, folder: Path, cache: Path | None, top: int = 40) -> None:
     """cProfile one run in this process (cumulative and own time of the top functions)."""
     import cProfile
     import pstats
@@ -176,7 +186,7 @@ def profile(work: Path, repo: Path, folder: Path, top: int = 40) -> None:
     sys.path.insert(0, str(HERE.parent))
     profiler = cProfile.Profile()
     profiler.enable()
-    pytest.main(reports_args(repo, folder))
+    pytest.main(reports_args(repo, folder, cache))
     profiler.disable()
     stats = pstats.Stats(profiler)
     stats.sort_stats("cumulative").print_stats(top)
@@ -187,6 +197,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 4000])
     parser.add_argument("--workdir", default=str(HERE / "_work" / "reports"))
+    parser.add_argument("--inside", action="store_true",
+                        help="reports in the target's working tree (untracked), with pytest's cache on (emptied "
+                             "before each run): results are then keyed by the reports inside the target")
     parser.add_argument("--profile", type=int, default=None, metavar="N", help="cProfile a run of N reports")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
@@ -206,15 +219,16 @@ def main() -> None:
         (work / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
         stamp.write_text("", encoding="utf-8")
     repo, pin = build_target(work)
+    cache = work / "cache" if args.inside else None
     if args.profile:
-        profile(work, repo, build_reports(work, args.profile, pin))
+        profile(work, repo, build_reports(work, args.profile, pin, args.inside), fresh(cache))
         return
     sizes = sorted(args.sizes)
-    folders = {size: build_reports(work, size, pin) for size in sizes}
+    folders = {size: build_reports(work, size, pin, args.inside) for size in sizes}
     measure(work, ["-q", "--co", "-p", "no:cacheprovider", noop_module(work, 10).name])  # warms bytecode
     results = {}
     for size in sizes:
-        r = measure(work, reports_args(repo, folders[size]))
+        r = measure(work, reports_args(repo, folders[size], fresh(cache)))
         e = measure(work, ["-q", "-p", "no:cacheprovider", noop_module(work, r["items"]).name])
         results[size] = {"reports": r, "noop": e}
         print(f"{size:>6} reports: (r) {r['seconds']:7.2f} s {r['rss_mb']:7.1f} MB  {r['summary']}\n"
