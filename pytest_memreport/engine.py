@@ -698,7 +698,15 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         if against == AGAINST_WORKTREE:
             return None  # the working tree has no id that says it did not change
         return self.results.key("drift", binding.pin, against, self._evidence_key(evidence), self.options.want_symbols,
-                                self.options.max_file_bytes, sorted(self._reports_inside(binding.store)))
+                                self.options.max_file_bytes, self._reports_inside_key(binding.store))
+
+    def _reports_inside_key(self, store: GitStore) -> str | None:
+        """:meth:`_reports_inside` as one digest, made once per repository (not sorted and
+        encoded again for each evidence: thousands of reports inside the target)."""
+        keys = self.__dict__.setdefault("_inside_keys", {})
+        if store.path not in keys:
+            keys[store.path] = self.results.key("reports-inside", sorted(self._reports_inside(store)))
+        return keys[store.path]
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
         """The loaded reports that lie in ``store``'s working tree, as repository paths."""

@@ -263,3 +263,26 @@ def test_a_complete_run_json_says_it_completed(pytester, target):
     data = json.loads(out.read_text())
     assert data["run"] == {"state": "complete", "exit_status": 5, "reason": None}
     assert data["reports"][0]["reason"] == "not selected (no check of its evidence ran)"
+
+
+def test_drift_keys_do_not_carry_every_report_inside_the_target(pytester, target, monkeypatch):
+    """Reports kept inside the target are part of every drift result's key (a quotation of
+    them would change with them): sorted and encoded for each evidence, that was reports x
+    evidence. Counted: the report names the result keys are made of, over the run."""
+    from pytest_memreport.resultcache import ResultCache
+
+    repo, pin = target
+    count = 20
+    write_reports(repo.path / "notes", pin, count)
+    carried = {"names": 0}
+    real_key = ResultCache.key
+
+    def counting_key(self, *parts):
+        carried["names"] += sum(len(part) for part in parts if isinstance(part, list)
+                                and all(isinstance(name, str) and name.endswith(".md") for name in part))
+        return real_key(self, *parts)
+
+    monkeypatch.setattr(ResultCache, "key", counting_key)
+    result = pytester.runpytest_inprocess("--memreport", str(repo.path / "notes"), f"--memreport-repo={repo.path}")
+    result.assert_outcomes(passed=count * 6)  # source, structure, path and quote, each at the pin and since
+    assert 0 < carried["names"] <= 2 * count, carried

@@ -27,8 +27,6 @@ def _require_checked(config: pytest.Config) -> bool:
     return bool(config.getini("memreport_require_checked")) if given is None else given
 
 
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("memreport", "code-analysis report checks (pytest-memreport)")
     group.addoption("--memreport", action="append", default=[], metavar="PATH",
@@ -186,7 +184,6 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector):
 
     if not parent.config.stash[PLAN_KEY].collects(path):
         return None
-
     nodeid = node_id(path, parent.config.rootpath)
     return ReportFolder.from_parent(parent, path=path, nodeid=nodeid) if nodeid else \
         ReportFolder.from_parent(parent, path=path)
