@@ -35,6 +35,7 @@ import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -197,6 +198,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 4000])
     parser.add_argument("--workdir", default=str(HERE / "_work" / "reports"))
+    parser.add_argument("--rounds", type=int, default=2, help="measure every size this many times (medians)")
     parser.add_argument("--inside", action="store_true",
                         help="reports in the target's working tree (untracked), with pytest's cache on (emptied "
                              "before each run): results are then keyed by the reports inside the target")
@@ -226,24 +228,36 @@ def main() -> None:
     sizes = sorted(args.sizes)
     folders = {size: build_reports(work, size, pin, args.inside) for size in sizes}
     measure(work, ["-q", "--co", "-p", "no:cacheprovider", noop_module(work, 10).name])  # warms bytecode
-    results = {}
-    for size in sizes:
-        r = measure(work, reports_args(repo, folders[size], fresh(cache)))
-        e = measure(work, ["-q", "-p", "no:cacheprovider", noop_module(work, r["items"]).name])
-        results[size] = {"reports": r, "noop": e}
-        print(f"{size:>6} reports: (r) {r['seconds']:7.2f} s {r['rss_mb']:7.1f} MB  {r['summary']}\n"
-              f"{'':>6}          (e) {e['seconds']:7.2f} s {e['rss_mb']:7.1f} MB  {e['summary']}   "
-              f"(r)/(e): time {r['seconds'] / e['seconds']:.2f}x, memory {r['rss_mb'] / e['rss_mb']:.2f}x",
-              flush=True)
-    small, large = results[sizes[0]], results[sizes[-1]]
     scale = sizes[-1] / sizes[0]
-    for name, label in (("reports", "(r) reports"), ("noop", "(e) no-op items")):
-        time_ratio = large[name]["seconds"] / small[name]["seconds"]
-        memory_ratio = large[name]["rss_mb"] / small[name]["rss_mb"]
-        print(f"{label}: {scale:g}x the reports costs {time_ratio:.2f}x the time and {memory_ratio:.2f}x the "
-              f"peak memory" + (f" (target <= {scale * 1.1:.1f}x)" if name == "reports" else ""))
-    (work / "results.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
-
+    rounds: list[dict] = []
+    for number in range(1, args.rounds + 1):
+        # Each round measures every size and its floor back to back: this machine's speed
+        # drifts within minutes, so a ratio is taken from runs of one round only.
+        results = {}
+        for size in sizes:
+            r = measure(work, reports_args(repo, folders[size], fresh(cache)))
+            e = measure(work, ["-q", "-p", "no:cacheprovider", noop_module(work, r["items"]).name])
+            results[size] = {"reports": r, "noop": e}
+            print(f"round {number}, {size:>5} reports: (r) {r['seconds']:7.2f} s {r['rss_mb']:7.1f} MB  "
+                  f"{r['summary']}\n{'':>24}(e) {e['seconds']:7.2f} s {e['rss_mb']:7.1f} MB  {e['summary']}   "
+                  f"(r)/(e): time {r['seconds'] / e['seconds']:.2f}x, memory {r['rss_mb'] / e['rss_mb']:.2f}x",
+                  flush=True)
+        small, large = results[sizes[0]], results[sizes[-1]]
+        ratios = {f"{name} {what}": large[name][what] / small[name][what]
+                  for name in ("reports", "noop") for what in ("seconds", "rss_mb")}
+        # (r)'s growth over its own floor's growth: what the plugin adds beyond pytest's items
+        ratios["relative seconds"] = ratios["reports seconds"] / ratios["noop seconds"]
+        rounds.append({"results": results, "ratios": ratios})
+        print(f"round {number}: {scale:g}x the reports costs (r) {ratios['reports seconds']:.2f}x the time and "
+              f"{ratios['reports rss_mb']:.2f}x the peak memory; (e) {ratios['noop seconds']:.2f}x and "
+              f"{ratios['noop rss_mb']:.2f}x; (r)'s time growth over (e)'s {ratios['relative seconds']:.2f}", flush=True)
+    medians = {key: statistics.median(r["ratios"][key] for r in rounds) for key in rounds[0]["ratios"]}
+    print(f"medians of {len(rounds)} round(s): {scale:g}x the reports costs {medians['reports seconds']:.2f}x the "
+          f"time and {medians['reports rss_mb']:.2f}x the peak memory (target <= {scale * 1.1:.1f}x); pytest's own "
+          f"no-op items {medians['noop seconds']:.2f}x and {medians['noop rss_mb']:.2f}x; (r)'s time growth over "
+          f"(e)'s {medians['relative seconds']:.2f}")
+    (work / "results.json").write_text(json.dumps({"rounds": rounds, "medians": medians}, indent=2),
+                                       encoding="utf-8")
 
 if __name__ == "__main__":
     main()
