@@ -274,18 +274,20 @@ def test_drift_keys_do_not_carry_every_report_inside_the_target(pytester, target
     repo, pin = target
     count = 20
     write_reports(repo.path / "notes", pin, count)
-    carried = {"names": 0}
+    carried = {"names": 0, "drift keys": 0}
     real_key = ResultCache.key
 
     def counting_key(self, *parts):
         carried["names"] += sum(len(part) for part in parts if isinstance(part, list)
                                 and all(isinstance(name, str) and name.endswith(".md") for name in part))
+        carried["drift keys"] += parts[0] == "drift"
         return real_key(self, *parts)
 
     monkeypatch.setattr(ResultCache, "key", counting_key)
     result = pytester.runpytest_inprocess("--memreport", str(repo.path / "notes"), f"--memreport-repo={repo.path}")
     result.assert_outcomes(passed=count * 6)  # source, structure, path and quote, each at the pin and since
-    assert 0 < carried["names"] <= 2 * count, carried
+    # every drift result was keyed, and no key carried the list of reports (one digest instead)
+    assert carried["drift keys"] >= 2 * count and carried["names"] == 0, carried
 
 
 def test_reports_named_in_the_ini_run_beside_the_projects_testpaths(pytester, make_repo):
