@@ -160,7 +160,7 @@ def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile 
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:  # set by GitHub Actions for every step; other steps append to it too
         wanted.append(("summary", "GITHUB_STEP_SUMMARY", summary, "the step summary", True))
-    #: the files, then the HTML site's folder
+    # the files, then the HTML site's folder
     out: dict[str, files.OutputFile | Path] = {}
     try:
         prepared = {kind: files.prepare(option, value, what, append=append)
