@@ -298,8 +298,9 @@ def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
         olds.clear()
         news.clear()
 
-    for tag, i1, i2, j1, j2 in Indel.opcodes(old, new):
-        if tag == "equal":
+    for op in Indel.opcodes(old, new):
+        i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
+        if op.tag == "equal":
             flush()
             left.extend(escape(line) for line in old[i1:i2])
             right.extend(escape(line) for line in new[j1:j2])
@@ -314,8 +315,9 @@ def _characters(one: str, two: str) -> tuple[str, str]:
     if len(one) > CHARACTER_DIFF_LIMIT or len(two) > CHARACTER_DIFF_LIMIT:
         return f"<del>{escape(one)}</del>", f"<ins>{escape(two)}</ins>"
     left, right = [], []
-    for tag, i1, i2, j1, j2 in Indel.opcodes(one, two):
-        if tag == "equal":
+    for op in Indel.opcodes(one, two):
+        i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
+        if op.tag == "equal":
             left.append(escape(one[i1:i2]))
             right.append(escape(two[j1:j2]))
             continue
