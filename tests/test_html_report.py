@@ -258,3 +258,17 @@ def test_side_by_side_marks_lines_and_characters():
     assert new.split("\n")[0] == "a = <ins>2</ins>"
     assert "<del>keep &lt;b&gt;</del>" in old
     assert "<ins>added</ins>" in new
+
+
+@needs_browser
+@pytest.mark.parametrize("how", [["-n", "2"], ["--memreport-items=record"]], ids=["xdist", "record-items"])
+def test_the_site_is_the_same_under_xdist_and_with_record_items(pytester, knowledge_base, how):
+    """The site reads the results the controller gathers: the same states and pages whether
+    items ran in workers or one per record."""
+    repo, pin, kb, names = knowledge_base
+    out, _ = build_site(pytester, repo, kb)
+    serial = {row["cells"][0]: row["state"] for row in index_rows((out / "index.html").read_text())}
+    other, _ = build_site(pytester, repo, kb, *how)
+    assert {row["cells"][0]: row["state"] for row in index_rows((other / "index.html").read_text())} == serial
+    page = (other / site.page_name("kb/reviews/stale-a.md")).read_text()
+    assert "sorted(" in page and "Keep the smallest entries instead" in page

@@ -27,7 +27,8 @@ def holder(evidence: Evidence, own: str | None, snapshot, index: tree_paths.Tree
     does not; else ``None``. Each file is read once (blobs are cached by the snapshot)."""
     if evidence.kind is not EvidenceKind.QUOTE or not evidence.context:
         return None
-    if own is not None and _holds(replace(evidence, path=own), snapshot):
+    # Each file on its own: a quotation with context files would otherwise look in them too.
+    if own is not None and _holds(replace(evidence, path=own, context=()), snapshot):
         return None
     for written in evidence.context[:MAX_OTHERS]:
         found = tree_paths.resolve(index, written, "file", subject, absolute=written.startswith("/"))

@@ -31,6 +31,7 @@ from .. import text
 from ..checks import attributed, drift, symbolrefs, verify
 from ..dialects.claims import Predicate
 from ..dialects.claims.assembly import ReportClaims
+from ..dialects.claims.index import ClaimsIndex
 from ..gitstore import GitStore, RepoError, RevisionError
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import AGAINST_NONE, RunOptions
@@ -107,6 +108,9 @@ class Engine:
 
     def claims_for(self, report: Report) -> ReportClaims:
         return self.claims.claims_for(report)
+
+    def claims_index(self) -> ClaimsIndex:
+        return self.claims.index
 
     # -- repositories and pins ---------------------------------------------------------------
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:

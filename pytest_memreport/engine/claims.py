@@ -9,6 +9,7 @@ from pathlib import Path
 from ..dialects import claims as claims_mod
 from ..dialects.claims import ClaimsError, ClaimsFile
 from ..dialects.claims.assembly import ReportClaims, assemble
+from ..dialects.claims.index import ClaimsIndex
 from ..dialects.inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from ..model import Report
 from ..options import RunOptions
@@ -36,7 +37,8 @@ class ClaimsRegistry:
         self._reports = reports
         self._files: dict[Path, ClaimsFile | ClaimsError | None] = {}
         self._by_report: dict[str, ReportClaims] = {}
-        self._beside_loaded: frozenset[Path] | None = None
+        #: lookups across every loaded report's claims, built once (linear in reports)
+        self.index = ClaimsIndex(reports.paths, reports.loaded)
         #: each claims file's bytes as loaded (by resolved path), so a rewrite can refuse
         #: a claims file changed since
         self.claims_bytes: dict[str, bytes] = {}
@@ -54,12 +56,6 @@ class ClaimsRegistry:
             except ClaimsError as exc:
                 self._files[key] = exc
         return self._files[key]
-
-    def _beside_every_report(self) -> frozenset[Path]:
-        """The claims-file path beside each loaded report (computed once, not per report)."""
-        if self._beside_loaded is None:
-            self._beside_loaded = frozenset(claims_mod.claims_path_for(p).resolve() for p in self._reports.paths)
-        return self._beside_loaded
 
     def claims_for(self, report: Report) -> ReportClaims:
         """Predicates and observations for the records ``report`` declares.
@@ -83,8 +79,8 @@ class ClaimsRegistry:
                     errors.extend(loaded.messages)
             elif loaded is not None and loaded not in files:
                 files.append(loaded)
-        result = assemble(report, files, beside, errors, max(1, len(self._reports.paths)),
-                          self._beside_every_report())
+        result = assemble(report, files, beside, errors, max(1, self.index.reports_loaded),
+                          self.index.beside_loaded(), self.index)
         refused = covers_problems(result)
         if refused:
             result = replace(result, errors=result.errors + refused)

@@ -9,6 +9,7 @@ them. Each evidence is then classified from what that pair's answers hold.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from pathlib import Path
 from typing import Callable
@@ -49,6 +50,7 @@ class DriftChecks:
         self._done: dict[tuple[str, Evidence], drift.DriftResult | None] = {}
         self._started: set = set()
         self._inside: dict[Path, frozenset[str]] = {}
+        self._inside_digests: dict[Path, str] = {}
 
     def result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
@@ -169,7 +171,16 @@ class DriftChecks:
             return None  # the working tree has no id that says it did not change
         return self._results.key("drift", pinned.pin, against, self._pins.evidence_key(evidence),
                                  self._options.want_symbols, self._options.max_file_bytes,
-                                 sorted(self._reports_inside(pinned.store)))
+                                 self._reports_inside_digest(pinned.store))
+
+    def _reports_inside_digest(self, store: GitStore) -> str:
+        """:meth:`_reports_inside` as one digest, made once per repository (not sorted and
+        encoded again for every piece of evidence: thousands of reports may lie inside)."""
+        found = self._inside_digests.get(store.path)
+        if found is None:
+            names = "\n".join(sorted(self._reports_inside(store))).encode("utf-8", "surrogatepass")
+            found = self._inside_digests[store.path] = hashlib.sha256(names).hexdigest()
+        return found
 
     def _reports_inside(self, store: GitStore) -> frozenset[str]:
         """The loaded reports that lie in ``store``'s working tree, as repository paths."""

@@ -126,8 +126,13 @@ class GitStore:
         or refused by git's ``safe.directory`` ownership check.
         """
         where = Path(path).expanduser().absolute()
-        if not where.is_dir():
-            what = "is not a folder" if where.exists() else "does not exist"
+        try:
+            is_dir, exists = where.is_dir(), where.exists()
+        except OSError as exc:  # a name too long for the file system, a loop of links
+            raise RepoError(f"{where}: {(exc.strerror or str(exc)).lower()}; give the path of a clone of the "
+                            "target repository") from None
+        if not is_dir:
+            what = "is not a folder" if exists else "does not exist"
             raise RepoError(f"{where} {what}: give the path of a clone of the target repository")
         out = git_or_repo_error(
             ["rev-parse", "--show-object-format", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",

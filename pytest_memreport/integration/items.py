@@ -20,7 +20,7 @@ import pytest
 
 from ..text import render
 from ..checks import structure
-from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record, unknown_records
+from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
 from ..dialects import ReportError
 from ..engine import Engine
 from ..gitstore import RepoError, RevisionError
@@ -561,10 +561,9 @@ class ClaimsItem(ReportItem):
         entries = [(0, message) for message in claims.errors]
         for line, message in claims.warnings:  # given at their lines; they do not fail the item
             self.warn_at(line, f"{self.report.path}:{line}: {message}")
-        declared = set()
-        for report in engine.loaded_reports() or [self.report]:
-            declared |= report.declared_ids()
-        for file, line, rid in unknown_records(claims.files, declared | self.report.declared_ids()):
+        index = engine.claims_index()  # every loaded report's IDs gathered once, not per report
+        declared = index.declared() or self.report.declared_ids()
+        for file, line, rid in index.unknown_records(claims.files, self.report.declared_ids()):
             entries.append((0, describe_unknown_record(file, line, rid, declared)))
         extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries],
                             "warnings": [{"line": line, "message": m} for line, m in claims.warnings]}}

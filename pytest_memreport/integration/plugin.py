@@ -9,9 +9,7 @@ starts the engine and the session (:mod:`.session`: summary, JSON, write-back).
 
 from __future__ import annotations
 
-import glob
 import os
-import re
 import stat
 from pathlib import Path
 
@@ -27,11 +25,6 @@ PATHS_KEY = pytest.StashKey[list]()
 def _require_checked(config: pytest.Config) -> bool:
     given = config.getoption("memreport_require_checked")
     return bool(config.getini("memreport_require_checked")) if given is None else given
-
-
-RESOLVED_KEY = pytest.StashKey[frozenset]()
-#: resolved report -> the name it was first collected under
-COLLECTED_KEY = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -93,57 +86,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                   help="default for --memreport-require-checked")
 
 
-_GLOB = re.compile(r"[*?\[]")
-
-
 def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """Every report this run checks, in the order given (globs and folders expanded;
-    ``--ignore``, ``--ignore-glob`` and ``collect_ignore`` honoured), and the warnings
-    met on the way (a dangling symlink in a folder)."""
+    """Every report this run checks, in the order given, and the warnings met on the way
+    (see :func:`.collection.find_reports`)."""
     given = [Path(p) for p in config.getoption("memreport")]
     given += [Path(p) for p in config.getini("memreport")]
-    here = config.invocation_params.dir
-    out: list[Path] = []
-    notes: list[tuple[Path, str]] = []
-    seen: set[Path] = set()
-    for path in given:
-        for candidate in _expand(config, path, notes):
-            # Reports are named relative to where pytest runs, as the user typed them.
-            if candidate.is_absolute() and candidate.is_relative_to(here):
-                candidate = candidate.relative_to(here)
-            # One report under two names (a symlink, ``latest.md -> a.md``) is one report.
-            real = candidate.resolve()
-            if real not in seen:
-                seen.add(real)
-                out.append(candidate)
-    return out, notes
+    if not given:
+        return [], []
+    from .collection import find_reports  # only a run naming reports loads it
 
-
-def _expand(config: pytest.Config, path: Path, notes: list[tuple[Path, str]]) -> list[Path]:
-    if not path.exists() and not path.is_symlink() and _GLOB.search(str(path)):
-        matches = sorted(Path(m) for m in glob.glob(str(path), recursive=True))
-        if not matches:
-            raise pytest.UsageError(f"--memreport {path}: the pattern matches no file or folder")
-        return [found for match in matches for found in _expand(config, match, notes)]
-    if not path.is_dir():
-        return [] if _ignored(config, path) else [path]
-    found = []
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not _ignored(config, Path(root) / d))
-        for name in sorted(files):
-            candidate = Path(root) / name
-            if not name.endswith(".md") or _ignored(config, candidate):
-                continue
-            if not candidate.exists():
-                notes.append((candidate, "a symbolic link to nothing; not checked"))
-                continue
-            found.append(candidate)
-    return found
-
-
-def _ignored(config: pytest.Config, path: Path) -> bool:
-    """pytest's own answer (``--ignore``, ``--ignore-glob``, ``collect_ignore``, ``norecursedirs``)."""
-    return bool(config.hook.pytest_ignore_collect(collection_path=path.absolute(), config=config))
+    found = find_reports(config, given)
+    if found.unreadable:
+        path, problem = found.unreadable[0]
+        raise pytest.UsageError(f"--memreport {path}: {problem}")
+    return found.paths, found.notes
 
 
 def _not_a_file(path: Path) -> str | None:
@@ -208,41 +164,59 @@ def pytest_configure(config: pytest.Config) -> None:
         kind = _not_a_file(path)
         if kind:  # pytest would not collect it: the run would check nothing, or hang reading it
             raise pytest.UsageError(f"--memreport {path}: {kind}, not a report file; give a regular file")
+    from .collection import PLAN_KEY, CollectionPlan
     from .session import start
 
     start(config, options, paths, shard)
-    # Reports are collected even when no positional argument names them; with
-    # none at all, only the reports run (not the project's default testpaths).
+    # Reports are collected even when no positional argument names them. Named on the
+    # command line with no positional argument, only the reports run; named only in the
+    # ini file (``memreport = ...``), they run beside the project's own tests (testpaths).
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
-    wanted = [str(p) for p in paths]
-    if explicit:
-        config.args = list(config.args) + [w for w in wanted if w not in config.args]
-    else:
-        config.args = wanted
+    asked = bool(config.getoption("memreport"))
+    tests = list(config.args) if explicit or not asked else []
+    plan = config.stash[PLAN_KEY] = CollectionPlan(paths, config.invocation_params.dir, tests)
+    config.args = tests + [arg for arg in plan.args if arg not in tests]
+
+
+# before pytest's Dir and Package; optional: pytest before 8 has no such hook (nor folder collectors)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector):
+    """A folder of reports is collected by one :class:`.collection.ReportFolder`, which
+    yields the run's reports in it (never one pytest argument per report)."""
+    if not parent.config.stash.get(PATHS_KEY, None):
+        return None
+    from .collection import PLAN_KEY, ReportFolder, node_id  # loaded only by a run with reports
+
+    if not parent.config.stash[PLAN_KEY].collects(path):
+        return None
+    nodeid = node_id(path, parent.config.rootpath)
+    return ReportFolder.from_parent(parent, path=path, nodeid=nodeid) if nodeid else \
+        ReportFolder.from_parent(parent, path=path)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    paths = parent.config.stash.get(PATHS_KEY, [])
-    if not paths:
+    """A report pytest's own collection reaches: a folder the run's tests reach too.
+    A report is collected under the name it was given (``latest.md``, a link to
+    ``a.md``, is ``latest.md``), once."""
+    if not parent.config.stash.get(PATHS_KEY, None):
         return None
-    wanted = parent.config.stash.get(RESOLVED_KEY, None)
-    if wanted is None:  # resolved once: pytest asks for every file it walks
-        wanted = parent.config.stash[RESOLVED_KEY] = frozenset(p.resolve() for p in paths)
-    real = file_path.resolve()
-    if real in wanted:
-        first_name = parent.config.stash.setdefault(COLLECTED_KEY, {}).setdefault(real, file_path)
-        if first_name != file_path:
-            return None  # the same report reached again under another name
-        from .items import MemreportFile
+    from .collection import PLAN_KEY, node_id
 
-        rootpath = parent.config.rootpath
-        if not file_path.is_relative_to(rootpath):
-            # pytest names a file outside the rootdir that is itself an argument "" (its
-            # items would be "::structure"): name it by its path from the rootdir instead.
-            nodeid = Path(os.path.relpath(file_path, rootpath)).as_posix()
-            return MemreportFile.from_parent(parent, path=file_path, nodeid=nodeid)
-        return MemreportFile.from_parent(parent, path=file_path)
-    return None
+    if file_path not in parent.config.stash[PLAN_KEY].wanted:
+        return None
+    from .items import MemreportFile
+
+    nodeid = node_id(file_path, parent.config.rootpath)
+    return MemreportFile.from_parent(parent, path=file_path, nodeid=nodeid) if nodeid else \
+        MemreportFile.from_parent(parent, path=file_path)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Count collection's errors (no item has run yet): a run they stop says it crashed."""
+    if session.config.stash.get(PATHS_KEY, None):
+        from .collection import COLLECTION_ERRORS_KEY
+
+        session.config.stash[COLLECTION_ERRORS_KEY] = session.testsfailed
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

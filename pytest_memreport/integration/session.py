@@ -27,7 +27,8 @@ from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
 from ..outputs import annotations as gh, files, jsontext, sarif, staleness, stepsummary
-from ..outputs.results import ResultLog, build_json, text_only_line
+from ..outputs.results import NOT_SELECTED, ResultLog, RunState, build_json, text_only_line
+from .collection import run_state_of
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from .. import __version__
 from .notices import config_warning
@@ -207,6 +208,8 @@ class MemreportSession:
         self._rows: list[staleness.Row] | None = None
         self._data: dict | None = None
         self.progress = progress
+        #: whether the run went to its end (:func:`.collection.run_state_of`), for the JSON
+        self.run: RunState | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -362,6 +365,7 @@ class MemreportSession:
         if writes and self.paths:
             self.write_back(session)
         if self.paths:
+            self.run = run_state_of(session)  # a crashed run's JSON says so (not "not selected")
             self.write_outputs(session)
 
     def write_outputs(self, session: pytest.Session) -> None:
@@ -409,8 +413,8 @@ class MemreportSession:
             for report in self.reports():
                 found = self.engine.claims_for(report)
                 claims[report.path] = (found.predicates, found.observations)
-            data = build_json(self.reports(), self.log, extra, self.coverage(), claims)
-            staleness.add_states(data, self.rows())
+            data = build_json(self.reports(), self.log, extra, self.coverage(), claims, self.run)
+            staleness.add_states(data, self.rows(), self.run.unrun_reason if self.run else NOT_SELECTED)
             self._data = data
         return self._data
 

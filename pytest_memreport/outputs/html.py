@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -311,20 +312,26 @@ def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
     return "\n".join(left), "\n".join(right)
 
 
+#: the pieces a changed line is compared by: words, runs of spaces, single other characters
+_PIECES = re.compile(r"\w+|\s+|[^\w\s]")
+
+
 def _characters(one: str, two: str) -> tuple[str, str]:
+    """Two versions of a line, the words and characters that differ marked."""
     if len(one) > CHARACTER_DIFF_LIMIT or len(two) > CHARACTER_DIFF_LIMIT:
         return f"<del>{escape(one)}</del>", f"<ins>{escape(two)}</ins>"
+    a, b = _PIECES.findall(one), _PIECES.findall(two)
     left, right = [], []
-    for op in Indel.opcodes(one, two):
+    for op in Indel.opcodes(a, b):
         i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
         if op.tag == "equal":
-            left.append(escape(one[i1:i2]))
-            right.append(escape(two[j1:j2]))
+            left.append(escape("".join(a[i1:i2])))
+            right.append(escape("".join(b[j1:j2])))
             continue
         if i2 > i1:
-            left.append(f"<del>{escape(one[i1:i2])}</del>")
+            left.append(f"<del>{escape(''.join(a[i1:i2]))}</del>")
         if j2 > j1:
-            right.append(f"<ins>{escape(two[j1:j2])}</ins>")
+            right.append(f"<ins>{escape(''.join(b[j1:j2]))}</ins>")
     return "".join(left), "".join(right)
 
 

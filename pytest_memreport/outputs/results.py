@@ -10,13 +10,52 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .claims_json import claims_json
 from ..model import Evidence, EvidenceKind, Record, Report
 
 SCHEMA = "memreport/1"
+
+#: pytest's exit codes (``pytest.ExitCode``; this module does not import pytest)
+_INTERRUPTED, _INTERNAL_ERROR = 2, 3
+#: why a report none of whose checks ran has no result, in a run that went to its end
+NOT_SELECTED = "not selected (no check of its evidence ran)"
+
+
+@dataclass(frozen=True)
+class RunState:
+    """Whether the run went to its end: ``complete``; ``crashed`` (errors during collection,
+    an internal error: no report's silence means it was not selected); ``interrupted``
+    (Ctrl-C, a signal). The JSON's ``run``."""
+
+    state: str
+    exit_status: int
+    reason: str | None = None
+
+    @property
+    def unrun_reason(self) -> str:
+        """The JSON's reason for a report none of whose checks ran."""
+        if self.state == "complete":
+            return NOT_SELECTED
+        return f"not checked: the run {self.state} ({self.reason})"
+
+    def as_json(self) -> dict:
+        return {"state": self.state, "exit_status": self.exit_status, "reason": self.reason}
+
+
+def run_state(exit_status: int, collection_errors: int) -> RunState:
+    """The run's state from pytest's exit status and its count of collection errors."""
+    status = int(exit_status)
+    if status == _INTERNAL_ERROR:
+        return RunState("crashed", status, "an internal error; see the INTERNALERROR lines")
+    if status == _INTERRUPTED and collection_errors:
+        plural = "s" if collection_errors != 1 else ""
+        return RunState("crashed", status, f"{collection_errors} error{plural} during collection; no check ran")
+    if status == _INTERRUPTED:
+        return RunState("interrupted", status, "stopped before every check ran")
+    return RunState("complete", status)
 
 
 class ResultLog:
@@ -160,9 +199,12 @@ def report_json(report: Report, log: ResultLog) -> dict:
 
 
 def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None, coverage: dict | None = None,
-               claims: dict | None = None) -> dict:
-    """The results; ``claims`` maps a report path to its ``(predicates, observations)`` by owner."""
+               claims: dict | None = None, run: RunState | None = None) -> dict:
+    """The results; ``claims`` maps a report path to its ``(predicates, observations)`` by owner;
+    ``run`` says whether the run went to its end."""
     data: dict[str, Any] = {"schema": SCHEMA, "reports": [report_json(r, log) for r in reports]}
+    if run is not None:
+        data["run"] = run.as_json()
     for entry in data["reports"]:
         if coverage and entry["path"] in coverage:
             entry["coverage"] = coverage[entry["path"]]

@@ -332,14 +332,15 @@ def terminal_lines(rows: list[Row], verbose: bool = False) -> list[str]:
     return lines
 
 
-def add_states(data: dict, rows: list[Row]) -> None:
+def add_states(data: dict, rows: list[Row], unrun: str = "not selected (no check of its evidence ran)") -> None:
     """Give every report of the JSON results its ``state`` and ``reason`` (``null`` when fresh);
-    a report none of whose evidence ran is ``unchecked``, ``not selected``."""
+    a report none of whose evidence ran is ``unchecked``, ``not selected`` (or ``unrun``: why
+    nothing ran, in a run that crashed)."""
     by_path = {row.report: row for row in rows}
     for entry in data.get("reports", []):
         row = by_path.get(entry.get("path"))
         if row is None:
-            entry["state"], entry["reason"] = UNCHECKED, "not selected (no check of its evidence ran)"
+            entry["state"], entry["reason"] = UNCHECKED, unrun
         else:
             entry["state"] = row.state
             entry["reason"] = None if row.state == FRESH else row.summary

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...model import Report
+from .index import ClaimsIndex
 from .inline import inline_claims
 from .model import REPORT, ClaimsFile, ClaimsSource
 
@@ -47,14 +48,16 @@ class ReportClaims:
 
 
 def assemble(report: Report, files: list[ClaimsFile], beside: Path | None, errors: list[str],
-             reports_loaded: int, beside_loaded: frozenset[Path] = frozenset()) -> ReportClaims:
+             reports_loaded: int, beside_loaded: frozenset[Path] = frozenset(),
+             index: ClaimsIndex | None = None) -> ReportClaims:
     """Claims for ``report`` from ``files`` (``beside`` is the one beside it) and its blocks.
 
     A ``report:`` section applies to the report its file sits beside; in a
     file named with ``--memreport-claims`` it applies only when the run loads
     one report (otherwise it is a problem: which report would it be?).
     ``beside_loaded`` are the claims files beside any loaded report (resolved):
-    their ``report:`` belongs to that report alone.
+    their ``report:`` belongs to that report alone. ``index`` (the run's) finds the
+    records a report declares in a large shared claims file by lookup.
     """
     declared = report.declared_ids()
     predicates: dict[str, list] = {}
@@ -74,10 +77,12 @@ def assemble(report: Report, files: list[ClaimsFile], beside: Path | None, error
                     f"applies to one report, but {reports_loaded} are loaded; put it beside the report as "
                     f"{Path(report.path).stem}.claims.yaml"
                 )
-        for rid, record_claims in claims_file.records.items():
-            if rid in declared:
-                predicates.setdefault(rid, []).extend(record_claims.predicates)
-                observations.setdefault(rid, []).extend(record_claims.observations)
+        mine = index.records_declared(claims_file, declared) if index is not None else \
+            [rid for rid in claims_file.records if rid in declared]
+        for rid in mine:
+            record_claims = claims_file.records[rid]
+            predicates.setdefault(rid, []).extend(record_claims.predicates)
+            observations.setdefault(rid, []).extend(record_claims.observations)
     inline = inline_claims(report)
     for owner, found in inline.predicates.items():
         predicates.setdefault(owner, []).extend(found)

@@ -97,6 +97,20 @@ class PathSpec:
         return self.path.endswith("/")
 
 
+def _read_ranges(written: str, ranges: list[LineRange]) -> str | None:
+    """``10-20,30`` appended to ``ranges``; the last part that is no range (start < 1 or
+    end < start), or ``None``."""
+    bad = None
+    for part in written.split(","):
+        numbers = [int(n) for n in re.split(r"[-–]L?", part)]
+        start, end = numbers[0], numbers[-1]
+        if start < 1 or end < start:
+            bad = part
+        else:
+            ranges.append(LineRange(start, end))
+    return bad
+
+
 def parse_path_spec(token: str) -> PathSpec | None:
     """``path[:start[-end][,start-end...]]`` (also ``#L10-L20``), or ``None``
     when the token is not a path. Wrapping markup and trailing sentence
@@ -113,13 +127,7 @@ def parse_path_spec(token: str) -> PathSpec | None:
     bad: str | None = None
     match = _RANGES.search(token)
     if match:
-        for part in match.group(1).split(","):
-            numbers = [int(n) for n in re.split(r"[-–]L?", part)]
-            start, end = numbers[0], numbers[-1]
-            if start < 1 or end < start:
-                bad = part
-            else:
-                ranges.append(LineRange(start, end))
+        bad = _read_ranges(match.group(1), ranges)
         token = token[: match.start()]
     if token.startswith("./"):
         token = token[2:]
@@ -185,13 +193,7 @@ def unusual_path_spec(token: str) -> PathSpec | None:
     bad: str | None = None
     match = _RANGES.search(token)
     if match and match.start() > 0:
-        for part in match.group(1).split(","):
-            numbers = [int(n) for n in re.split(r"[-–]L?", part)]
-            start, end = numbers[0], numbers[-1]
-            if start < 1 or end < start:
-                bad = part
-            else:
-                ranges.append(LineRange(start, end))
+        bad = _read_ranges(match.group(1), ranges)
         token = _strip_unusual(token[: match.start()])
     if token.startswith("./"):
         token = token[2:]
