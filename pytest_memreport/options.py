@@ -11,8 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import OptionError  # noqa: F401 - raised here, caught by the plugin
+
+if TYPE_CHECKING:  # imported where mappings are parsed: options stay light to import
+    from .repomap import RepoMap
 
 
 #: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
@@ -37,8 +41,8 @@ class RunOptions:
     """
 
     repos: dict = field(default_factory=dict)
-    #: a :class:`~pytest_memreport.repomap.RepoMap` (``None``: nothing maps owner/name)
-    repo_map: object = None
+    #: ``None``: nothing maps owner/name
+    repo_map: RepoMap | None = None
     #: fail the run when any report could not be checked (``--memreport-require-checked``)
     require_checked: bool = False
     pins: dict = field(default_factory=dict)

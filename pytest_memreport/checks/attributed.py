@@ -24,6 +24,7 @@ from ..model import Evidence, EvidenceRole
 from ..text import match
 from . import verify
 from .drift import search
+from .drift.results import Place
 
 #: roles whose quotation is looked for in the whole pinned tree once its files lack it
 TREE_ROLES = (EvidenceRole.PROJECT, EvidenceRole.TERM)
@@ -87,7 +88,7 @@ def _in_tree(evidence: Evidence, snapshot, files: list[str], with_symbol: bool) 
     # A sentence may have adapted the first letter: "the docs state that "restores are ..."" of
     # a file's "Restores are ...".
     variants = [text, text[0].swapcase() + text[1:]] if text[:1].isalpha() else [text]
-    places = []
+    places: list[Place] = []
     for variant in variants:
         try:
             places, _ = search.search_tree(match.compile_quote(variant), variant, snapshot, exclude=set(files),

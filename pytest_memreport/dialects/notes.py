@@ -346,7 +346,8 @@ def _shown(pieces) -> tuple[str, list[tuple[int, str]]]:
 
 def _shown_parts(parts) -> tuple[str, list[tuple[int, str]]]:
     """:func:`_shown` of several inlines read as one text (a space between)."""
-    text, links = "", []
+    text = ""
+    links: list[tuple[int, str]] = []
     for part in parts:
         shown, found = _shown(part.pieces)
         offset = len(text) + (1 if text else 0)

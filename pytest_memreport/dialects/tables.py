@@ -420,14 +420,14 @@ class _Parser(FactsReader, lexing.DocumentParser):
 
     def _prose_unit(self, unit: citations.Unit, pieces, line: int) -> None:
         found, mentions = citations.scan(unit, prose=True)
-        files = self._section_files
-        last = next(iter(files.values())) if len(files) == 1 else None
+        section = self._section_files
+        last = next(iter(section.values())) if len(section) == 1 else None
         bound = []
         for citation in found:
             citation = _bind(citation, last)
             if citations.continues(citation):
                 last = citation
-                files.setdefault((citation.path, citation.source), citation)
+                section.setdefault((citation.path, citation.source), citation)
             bound.append(citation)
         found = bound
         files = self._files(found)
@@ -511,7 +511,7 @@ class _Parser(FactsReader, lexing.DocumentParser):
         path, lookup = self._target(row.paths[0][0], row)
         return (path, source, lookup) if path else None
 
-    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str] | None:
+    def _resolve(self, citation: citations.Citation) -> tuple[str, str | None, str | None] | None:
         """``(path, source, lookup)`` a citation names, or ``None`` (with a finding when it
         cites a source register's entry that names no file)."""
         resolved = self._file_of(citation)

@@ -165,15 +165,15 @@ class Engine:
 
     def _resolved_symbol(self, report: Report, item: Evidence) -> Evidence | None:
         """A proposed symbol reference bound to the definition it names at the pin."""
-        binding = self.bindings.binding(report, item.source, item.pin)
-        if binding.pin is None:
+        pinned = self.bindings.binding(report, item.source, item.pin).pinned
+        if pinned is None:
             return None
         # The resolved evidence keeps the report line: the key is all of it.
-        cache_key = self.results.key("resolve", binding.pin, encode(item))
+        cache_key = self.results.key("resolve", pinned.pin, encode(item))
         resolved = self.results.get(cache_key, ResultCache.MISS)
         if resolved is ResultCache.MISS:
             start = time.perf_counter()
-            resolved = symbolrefs.resolve(item, binding.store.snapshot(binding.pin))
+            resolved = symbolrefs.resolve(item, pinned.store.snapshot(pinned.pin))
             self.timing.add("symbols", time.perf_counter() - start)
             self.results.put(cache_key, resolved)
         return resolved

@@ -21,6 +21,19 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class PinnedTree:
+    """A checkable binding's repository and the commit its pin resolved to."""
+
+    store: GitStore
+    pin: str
+
+    @property
+    def key(self) -> tuple[Path, str]:
+        """``(repository path, pin sha)``: what git is asked once for."""
+        return self.store.path, self.pin
+
+
+@dataclass(frozen=True)
 class Binding:
     """Where one source of one report is checked: a repository and a resolved pin.
 
@@ -42,6 +55,13 @@ class Binding:
     @property
     def checkable(self) -> bool:
         return self.store is not None and self.pin is not None
+
+    @property
+    def pinned(self) -> PinnedTree | None:
+        """The repository and resolved pin; ``None`` when the source cannot be checked."""
+        if self.store is None or self.pin is None:
+            return None
+        return PinnedTree(self.store, self.pin)
 
 
 def where_stated(report: Report, source: Source) -> str:

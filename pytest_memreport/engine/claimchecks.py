@@ -44,24 +44,25 @@ class PredicateChecks:
 
     def _evaluate(self, report: Report, predicate: Predicate, at_against: bool) -> tuple:
         binding = self._bindings.binding(report, predicate.source or self._claims.default_source(report))
-        if binding.pin is None:
+        pinned = binding.pinned
+        if pinned is None:
             return None, binding.problem
-        rev = binding.pin
+        rev = pinned.pin
         if at_against:
             try:
-                rev = self._bindings.against_rev(binding.store)
+                rev = self._bindings.against_rev(pinned.store)
             except RevisionError as exc:
                 return None, str(exc)
         # The working tree has no id that says it did not change: never kept.
         cache_key = None if rev == AGAINST_WORKTREE else self._results.key(
-            "predicate", binding.pin, rev, self._options.max_file_bytes, encode(predicate))
+            "predicate", pinned.pin, rev, self._options.max_file_bytes, encode(predicate))
         result = self._results.get(cache_key, ResultCache.MISS)
         if result is ResultCache.MISS:
             start = time.perf_counter()
             try:
-                snapshot = binding.store.snapshot(rev)
+                snapshot = pinned.store.snapshot(rev)
                 # at the against-revision the boundary follows renames, as evidence does
-                followed = predicate_follow.follow(predicate, binding.store, binding.pin, rev, snapshot)
+                followed = predicate_follow.follow(predicate, pinned.store, pinned.pin, rev, snapshot)
                 result = predicates.evaluate(followed.predicate, snapshot)
                 if followed.moves:
                     result = replace(result, followed=followed.moves, message=f"{followed.note}: {result.message}")
@@ -102,7 +103,8 @@ class ObservationRuns:
         from ..checks import observe
 
         binding = self._bindings.binding(report, self._claims.default_source(report))
-        if binding.pin is None:
+        pinned = binding.pinned
+        if pinned is None:
             return None, binding.problem
         quoted = []
         # a report-level observation (record None) covers the report's own quotations
@@ -112,9 +114,9 @@ class ObservationRuns:
                 quoted.append((pin.path, pin.lines))
         self._announce(
             f"memreport: running observation `{observe.display_command(observation.run)}` "
-            f"for {observation.owner} at {binding.pin[:12]} (timeout {observation.timeout:g} s)"
+            f"for {observation.owner} at {pinned.pin[:12]} (timeout {observation.timeout:g} s)"
         )
         start = time.perf_counter()
-        answer = (observe.run_observation(observation, binding.store, binding.pin, quoted), None)
+        answer = (observe.run_observation(observation, pinned.store, pinned.pin, quoted), None)
         self._timing.add("observations", time.perf_counter() - start)
         return answer

@@ -18,8 +18,8 @@ from ..checks import drift, symbolrefs, verify
 from ..gitstore import GitStore, RepoError
 from ..model import Evidence, EvidenceKind, Report
 from ..options import AGAINST_WORKTREE, RunOptions
-from ..resultcache import ResultCache
-from .bindings import Binding, Bindings
+from ..resultcache import Key, ResultCache
+from .bindings import Binding, Bindings, PinnedTree
 from .pins import PinChecks
 from .plan import Plan
 from .reports import ReportSet
@@ -84,21 +84,22 @@ class DriftChecks:
 
     def _drift(self, binding: Binding, evidence: Evidence, pin: verify.PinResult) -> drift.DriftResult | None:
         against = self._bindings.against_or_none(binding)
-        if against is None:
+        pinned = binding.pinned
+        if against is None or pinned is None:  # an against-revision implies a pinned tree
             return None
         if pin.status in (verify.MISSING, verify.FILE_MISSING):
-            return self._ahead(binding, evidence, against)
+            return self._ahead(pinned, evidence, against)
         if not pin.ok:
             return None
         start = time.perf_counter()
-        snapshot = binding.store.snapshot(against)
-        self._start_pair(binding, against, snapshot)
+        snapshot = pinned.store.snapshot(against)
+        self._start_pair(pinned, against, snapshot)
         try:
             if evidence.kind is EvidenceKind.SYMBOL:
-                result = symbolrefs.classify(evidence, pin, binding.store, binding.pin, snapshot)
+                result = symbolrefs.classify(evidence, pin, pinned.store, pinned.pin, snapshot)
             else:
-                result = drift.classify(evidence, pin, binding.store, binding.pin, snapshot,
-                                        reports=self._reports_inside(binding.store),
+                result = drift.classify(evidence, pin, pinned.store, pinned.pin, snapshot,
+                                        reports=self._reports_inside(pinned.store),
                                         describe=self._options.want_symbols)
         except RepoError as exc:
             # An object this evidence needs is missing (an incomplete clone):
@@ -108,28 +109,28 @@ class DriftChecks:
         self._timing.add("drift", time.perf_counter() - start)
         return result
 
-    def _start_pair(self, binding: Binding, against: str, snapshot) -> None:
+    def _start_pair(self, pinned: PinnedTree, against: str, snapshot) -> None:
         """The pair's git questions, asked once for all its evidence."""
-        pair = (binding.store.path, binding.pin, against)
+        store, sha = pinned.store, pinned.pin
+        pair = (store.path, sha, against)
         if pair in self._started:
             return
         self._started.add(pair)
-        planned = self._plan.at_pin(binding)
-        if against not in (binding.pin, AGAINST_WORKTREE):
+        planned = self._plan.at_pin(pinned)
+        if against not in (sha, AGAINST_WORKTREE):
             # One line diff for the pair, limited to the files the run cites.
-            binding.store.expect_changes(binding.pin, against, {e.path for _, e in planned})
-        if against != binding.pin:
-            self._announce(f"memreport: following {binding.store.path} from {binding.pin[:12]} to {against[:12]}")
+            store.expect_changes(sha, against, {e.path for _, e in planned})
+        if against != sha:
+            self._announce(f"memreport: following {store.path} from {sha[:12]} to {against[:12]}")
         try:
-            gone = drift.expect_searches(snapshot, binding.store, binding.pin,
-                                         self._quotes_pinned_at(binding, against, planned))
+            gone = drift.expect_searches(snapshot, store, sha, self._quotes_pinned_at(pinned, against, planned))
         except RepoError:
             gone = 0  # an object the clone lacks: each classification says which
         if gone:
-            self._announce(f"memreport: searching {binding.store.path} at {against[:12]} for {gone} "
+            self._announce(f"memreport: searching {store.path} at {against[:12]} for {gone} "
                            f"quotation(s) no longer in their files")
 
-    def _quotes_pinned_at(self, binding: Binding, against: str, planned):
+    def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]]):
         """``(evidence, quote text)`` of the pin's planned evidence: quotations as written,
         cited lines as recorded at the pin (only in files changed since)."""
         changed = None
@@ -140,34 +141,37 @@ class DriftChecks:
             if evidence.kind is not EvidenceKind.LINES:
                 continue
             if changed is None:
-                changed = binding.store.changed_paths(binding.pin, "HEAD" if against == AGAINST_WORKTREE else against)
+                changed = pinned.store.changed_paths(pinned.pin, "HEAD" if against == AGAINST_WORKTREE else against)
             if evidence.path in changed or against == AGAINST_WORKTREE:
                 pin = self._pins.result(report, evidence)
                 if pin.ok and (pin.recorded_text or "").strip():
                     yield evidence, pin.recorded_text
 
-    def _ahead(self, binding: Binding, evidence: Evidence, against: str) -> drift.DriftResult | None:
+    def _ahead(self, pinned: PinnedTree, evidence: Evidence, against: str) -> drift.DriftResult | None:
         """Evidence missing at its pin that holds at the against-revision (see :func:`.drift.ahead`)."""
-        if against == binding.pin or evidence.kind is EvidenceKind.SYMBOL:
+        if against == pinned.pin or evidence.kind is EvidenceKind.SYMBOL:
             return None
         start = time.perf_counter()
         try:
-            return drift.ahead(evidence, binding.store.snapshot(against))
+            return drift.ahead(evidence, pinned.store.snapshot(against))
         except RepoError:
             raise _Unkept(None) from None  # the pin item already says what is wrong
         finally:
             self._timing.add("drift", time.perf_counter() - start)
 
-    def _key(self, binding: Binding, evidence: Evidence) -> str | None:
+    def _key(self, binding: Binding, evidence: Evidence) -> Key | None:
         """Drift's key: the pin's inputs and the against commit (none for the working tree)."""
         if not self._results.enabled:
             return None
         against = self._bindings.against_or_none(binding)
-        if against is None or against == AGAINST_WORKTREE:
+        pinned = binding.pinned
+        if against is None or pinned is None:  # an against-revision implies a pinned tree
+            return None
+        if against == AGAINST_WORKTREE:
             return None  # the working tree has no id that says it did not change
-        return self._results.key("drift", binding.pin, against, self._pins.evidence_key(evidence),
+        return self._results.key("drift", pinned.pin, against, self._pins.evidence_key(evidence),
                                  self._options.want_symbols, self._options.max_file_bytes,
-                                 self._reports_inside_digest(binding.store))
+                                 self._reports_inside_digest(pinned.store))
 
     def _reports_inside_digest(self, store: GitStore) -> str:
         """:meth:`_reports_inside` as one digest, made once per repository (not sorted and

@@ -10,13 +10,14 @@ have (one skipped item says why), and a failure otherwise.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Callable
 
 from ..checks import paths as tree_paths
 from ..checks import quotesites
 from ..gitstore import GitStore
 from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
-from .bindings import Binding, Bindings
+from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
 
 
@@ -27,7 +28,7 @@ class PathResolver:
         self._reports = reports
         self._bindings = bindings
         self._announce = announce
-        self._tree_indexes: dict[tuple, tree_paths.TreeIndex] = {}
+        self._tree_indexes: dict[tuple[Path, str], tree_paths.TreeIndex] = {}
         self._announced_roots: set = set()
         #: ``(report path, evidence)`` naming several files at the pin
         self.ambiguous: dict[tuple[str, Evidence], list[str]] = {}
@@ -43,28 +44,29 @@ class PathResolver:
     def mark_not_evidence(self, report: Report, evidence: Evidence, reason: str) -> None:
         self._not_evidence[(report.path, evidence)] = reason
 
-    def tree_index(self, binding: Binding) -> tree_paths.TreeIndex:
-        key = (binding.store.path, binding.pin)
+    def tree_index(self, pinned: PinnedTree) -> tree_paths.TreeIndex:
+        key = pinned.key
         index = self._tree_indexes.get(key)
         if index is None:
             index = self._tree_indexes[key] = tree_paths.TreeIndex.build(
-                binding.store.snapshot(binding.pin).files())
+                pinned.store.snapshot(pinned.pin).files())
         return index
 
     def resolve(self, report: Report, evidence: Evidence) -> Evidence:
         """A loosely written path bound to the one path of the pinned tree it names;
         several candidates are remembered so the pin check can list them, and a
         mention that is no target evidence at all is remembered with its reason."""
-        binding = self._bindings.binding(report, evidence.source, evidence.pin)
-        if binding.pin is None:
+        pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
+        if pinned is None:
             return evidence
-        index = self.tree_index(binding)
+        store = pinned.store
+        index = self.tree_index(pinned)
         source = report.source(evidence.source)
         subject = source.subject if source is not None else None
         want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
         absolute = evidence.lookup == LOOKUP_CHECKOUT
         found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context)
-        held = quotesites.holder(evidence, found.path, binding.store.snapshot(binding.pin), index, subject)
+        held = quotesites.holder(evidence, found.path, store.snapshot(pinned.pin), index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
                                written_lines=evidence.cited_lines)
@@ -77,15 +79,15 @@ class PathResolver:
             self.mapped[(report.path, resolved)] = f"`{evidence.path}` read as {found.path} ({found.how})"
             if absolute and found.path != evidence.path.strip("/"):  # not the leading slash of the root
                 root = evidence.path[: len(evidence.path) - len(found.path)].rstrip("/")
-                if (binding.store.path, root) not in self._announced_roots:
-                    self._announced_roots.add((binding.store.path, root))
-                    self._announce(f"memreport: mapped the checkout {root} onto {binding.store.path} "
+                if (store.path, root) not in self._announced_roots:
+                    self._announced_roots.add((store.path, root))
+                    self._announce(f"memreport: mapped the checkout {root} onto {store.path} "
                                    f"(no checkout root stated; longest suffix in the pinned tree)")
             return resolved
         if found.candidates:
             self.ambiguous[(report.path, evidence)] = list(found.candidates)
             return evidence
-        reason = self._not_target(report, evidence, index, subject, binding.store)
+        reason = self._not_target(report, evidence, index, subject, store)
         if reason is not None:
             self.mark_not_evidence(report, evidence, reason)
         return evidence
@@ -129,10 +131,10 @@ class PathResolver:
     def check_backticked(self, report: Report, evidence: Evidence) -> None:
         """A review's backticked word that looks like a path is evidence only if the pin
         has it; otherwise it is one "not evidence" item, as in analysis runs."""
-        binding = self._bindings.binding(report, evidence.source, evidence.pin)
-        if binding.pin is None:
+        pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
+        if pinned is None:
             return
-        if not self.tree_index(binding).has(evidence.path.strip("/"), "any"):
+        if not self.tree_index(pinned).has(evidence.path.strip("/"), "any"):
             self.mark_not_evidence(report, evidence, f"`{evidence.path}` is not a path at the pin")
 
 

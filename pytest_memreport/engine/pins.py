@@ -16,8 +16,8 @@ from ..checks import attributed, drift, symbolrefs, verify
 from ..gitstore import RepoError
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import RunOptions
-from ..resultcache import ResultCache, evidence_key
-from .bindings import Binding, Bindings
+from ..resultcache import Key, ResultCache, evidence_key
+from .bindings import Binding, Bindings, PinnedTree
 from .paths import PathResolver
 from .plan import Plan
 from .timing import Timing
@@ -40,7 +40,7 @@ class PinChecks:
         self._timing = timing
         self._done: dict[tuple[str, Evidence], verify.PinResult] = {}
         self._batched: set = set()
-        self._keys: dict[tuple, str | None] = {}
+        self._keys: dict[tuple, Key | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
 
     def result(self, report: Report, evidence: Evidence) -> verify.PinResult:
@@ -50,16 +50,19 @@ class PinChecks:
         if found is not None:
             return found
         binding = self._bindings.binding(report, evidence.source, evidence.pin)
-        if binding.checkable and (binding.store.path, binding.pin) not in self._batched:
+        pinned = binding.pinned
+        if pinned is None:
+            return self._finish(report, evidence, binding, self._unpinned(evidence, binding), False)
+        if pinned.key not in self._batched:
             self.check_pin(binding)
             found = self._done.get(key)
             if found is not None:
                 return found
-        result, keep = self._first_look(report, evidence, binding)
+        result, keep = self._first_look(report, evidence, binding, pinned)
         if result is None:
-            snapshot = binding.store.snapshot(binding.pin)
+            snapshot = pinned.store.snapshot(pinned.pin)
             start = time.perf_counter()
-            result = self._check(evidence, binding, snapshot)
+            result = self._check(evidence, pinned, snapshot)
             if self._searches(evidence, result):
                 drift.search.expect_missing(snapshot, [evidence])
                 result = drift.search.with_found_instead(evidence, snapshot, result)
@@ -68,13 +71,17 @@ class PinChecks:
         return self._finish(report, evidence, binding, result, keep)
 
     def check_pin(self, binding: Binding) -> None:
-        """Check every planned piece of evidence at ``binding``'s pin, in one batch."""
-        self._batched.add((binding.store.path, binding.pin))
+        """Check every planned piece of evidence at ``binding``'s pin, in one batch
+        (a binding that cannot be checked has none planned)."""
+        pinned = binding.pinned
+        if pinned is None:
+            return
+        self._batched.add(pinned.key)
         todo: list[tuple[Report, Evidence]] = []
-        for report, evidence in self._plan.at_pin(binding):
+        for report, evidence in self._plan.at_pin(pinned):
             if (report.path, evidence) in self._done:
                 continue
-            result, keep = self._first_look(report, evidence, binding)
+            result, keep = self._first_look(report, evidence, binding, pinned)
             if result is None:
                 todo.append((report, evidence))
             else:
@@ -82,14 +89,14 @@ class PinChecks:
         if not todo:
             return
         start = time.perf_counter()
-        snapshot = binding.store.snapshot(binding.pin)
+        snapshot = pinned.store.snapshot(pinned.pin)
         snapshot.prefetch(e.path for _, e in todo if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
         # A note's phrases that may search the whole pinned tree: one git grep for all of them.
         attributed.expect_searches(snapshot, [e for _, e in todo])
         checked = []
         for report, evidence in todo:
             try:
-                checked.append((report, evidence, self._check(evidence, binding, snapshot)))
+                checked.append((report, evidence, self._check(evidence, pinned, snapshot)))
             except Exception:  # noqa: BLE001 - its own item checks it again and says why
                 continue
         missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
@@ -101,18 +108,21 @@ class PinChecks:
             self._finish(report, evidence, binding, result, result.status != verify.UNREADABLE)
         self._timing.add("matching", time.perf_counter() - start)
 
-    def _first_look(self, report: Report, evidence: Evidence,
-                    binding: Binding) -> tuple[verify.PinResult | None, bool]:
-        """A result known without reading the tree: the pin is missing, the path is
-        ambiguous, or the result cache has it. ``(None, _)`` when it must be checked."""
-        if binding.pin is None:
-            return verify.PinResult(verify.COMMIT_MISSING, binding.stated_pin or "", evidence.path,
-                                    message=binding.problem or ""), False
+    @staticmethod
+    def _unpinned(evidence: Evidence, binding: Binding) -> verify.PinResult:
+        """What a source with no resolved pin (or no repository) gives its evidence."""
+        return verify.PinResult(verify.COMMIT_MISSING, binding.stated_pin or "", evidence.path,
+                                message=binding.problem or "")
+
+    def _first_look(self, report: Report, evidence: Evidence, binding: Binding,
+                    pinned: PinnedTree) -> tuple[verify.PinResult | None, bool]:
+        """A result known without reading the tree: the path is ambiguous, or the
+        result cache has it. ``(None, _)`` when it must be checked."""
         ambiguous = self._paths.ambiguous.get((report.path, evidence))
         if ambiguous:
             shown = ", ".join(ambiguous[:10]) + (f" and {len(ambiguous) - 10} more" if len(ambiguous) > 10 else "")
             return verify.PinResult(
-                verify.AMBIGUOUS, binding.pin, evidence.path,
+                verify.AMBIGUOUS, pinned.pin, evidence.path,
                 message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
             ), False
         kept = self._results.get(self.key(binding, evidence), ResultCache.MISS)
@@ -120,7 +130,7 @@ class PinChecks:
             return kept, False
         return None, False
 
-    def _check(self, evidence: Evidence, binding: Binding, snapshot) -> verify.PinResult:
+    def _check(self, evidence: Evidence, pinned: PinnedTree, snapshot) -> verify.PinResult:
         """The evidence checked in ``snapshot`` (a missing or corrupt object: unreadable)."""
         try:
             if evidence.kind is EvidenceKind.SYMBOL:
@@ -130,7 +140,7 @@ class PinChecks:
                 result = self._adapted_initial(evidence, snapshot, result)
             return result
         except RepoError as exc:
-            return verify.PinResult(verify.UNREADABLE, binding.pin, evidence.path, message=str(exc))
+            return verify.PinResult(verify.UNREADABLE, pinned.pin, evidence.path, message=str(exc))
 
     def _adapted_initial(self, evidence: Evidence, snapshot, missing: verify.PinResult) -> verify.PinResult:
         """An inline quotation whose first letter was adapted to the sentence around it
@@ -175,7 +185,7 @@ class PinChecks:
         return result
 
     # -- keys of the result cache ------------------------------------------------------
-    def key(self, binding: Binding, evidence: Evidence) -> str | None:
+    def key(self, binding: Binding, evidence: Evidence) -> Key | None:
         if not self._results.enabled:
             return None  # no result cache (-p no:cacheprovider): nothing to key
         memo = (binding.store.path if binding.store is not None else None, binding.pin, evidence)

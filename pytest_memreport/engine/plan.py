@@ -10,16 +10,17 @@ and cited lines are planned.
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 from typing import Iterable
 
 from ..model import Evidence, EvidenceKind, Report
-from .bindings import Binding, Bindings
+from .bindings import Binding, Bindings, PinnedTree
 from .reports import ReportSet
 
 #: the evidence checked in batches at its pin when no selection is known
 _BATCHED_KINDS = (EvidenceKind.QUOTE, EvidenceKind.LINES)
 
-PinKey = tuple  # (repository path, pin sha)
+PinKey = tuple[Path, str]  # (repository path, pin sha)
 
 
 class Plan:
@@ -52,8 +53,9 @@ class Plan:
             grouped: dict[PinKey, list[tuple[Report, Evidence]]] = defaultdict(list)
             for report, evidence in self.scheduled:
                 binding = self._bindings.binding(report, evidence.source, evidence.pin)
-                if binding.checkable:
-                    key = (binding.store.path, binding.pin)
+                pinned = binding.pinned
+                if pinned is not None:
+                    key = pinned.key
                     grouped[key].append((report, evidence))
                     self._pin_bindings.setdefault(key, binding)
             self._by_pin = dict(grouped)
@@ -63,6 +65,6 @@ class Plan:
         """One binding per planned (repository, pin) pair."""
         return [self._pin_bindings[key] for key in self.pins()]
 
-    def at_pin(self, binding: Binding) -> list[tuple[Report, Evidence]]:
-        """``(report, evidence)`` checked in ``binding``'s repository at its pin."""
-        return self.pins().get((binding.store.path, binding.pin), [])
+    def at_pin(self, pinned: PinnedTree) -> list[tuple[Report, Evidence]]:
+        """``(report, evidence)`` checked in ``pinned``'s repository at its pin."""
+        return self.pins().get(pinned.key, [])

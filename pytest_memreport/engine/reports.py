@@ -51,9 +51,9 @@ def load_folder(members: list[Path], display_path, dialect: str | None) -> Loade
         for member in paths.values():
             loaded.reports[member] = exc
         return loaded
-    planned: list[MemberParse] = [member for plan in plans for member in plan.members]
-    for member in planned:
-        loaded.reports[paths[member.file.path]] = parse_member(member)
+    planned: list[MemberParse] = [parse for plan in plans for parse in plan.members]
+    for parse in planned:
+        loaded.reports[paths[parse.file.path]] = parse_member(parse)
     return loaded
 
 

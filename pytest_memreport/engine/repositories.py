@@ -59,7 +59,7 @@ class TargetRepositories:
         found = self.lookup(report, source_id)
         if found is not None and found.path is not None:
             return found.path
-        if self.is_unmapped(report, source_id):
+        if source_id is not None and self.is_unmapped(report, source_id):  # never unmapped without an id
             # A link to another repository (owner/name) needs its own mapping.
             raise RepoError(self.unmapped_problem(report, source_id))
         if None in repos:
@@ -74,7 +74,7 @@ class TargetRepositories:
             )
         return self._reports.report_file(report).resolve().parent
 
-    def lookup(self, report: Report, source_id: str | None):
+    def lookup(self, report: Report, source_id: str | None) -> repomap.Lookup | None:
         """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""
         repo_id = repomap.repo_id(report, source_id)
         if repo_id is None or not self._options.repo_map:

@@ -20,7 +20,7 @@ import pytest
 
 from ..text import render
 from ..checks import structure
-from ..dialects.claims import REPORT, describe_unknown_record
+from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
 from ..dialects import ReportError
 from ..engine import Engine
 from ..gitstore import RepoError, RevisionError
@@ -90,7 +90,7 @@ class MemreportFile(pytest.File):
 
     def _failing_only(self, engine: Engine, report: Report, claims):
         """The report-level items of an unchecked report that fail (they need no repository)."""
-        candidates = []
+        candidates: list[ReportItem] = []
         if claims.files or claims.errors or claims.warnings:
             candidates.append(ClaimsItem.from_parent(self, name="claims", report=report))
         candidates.append(StructureItem.from_parent(self, name="structure", report=report))
@@ -247,7 +247,8 @@ class MemreportItem(pytest.Item):
 
     def __init__(self, *, report: Report | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.report = report
+        #: ``None`` only for a report that could not be read (:class:`ReportErrorItem`)
+        self.report: Report | None = report
         #: what this item checked, one entry per check (:func:`check_entry`), for the
         #: session; the entries travel on the item's call report (from a pytest-xdist
         #: worker as JSON text), not in its JUnit properties, which stay compact
@@ -321,7 +322,7 @@ def _no_source_echo(filename: str) -> None:
         linecache.cache[filename] = (0, None, [], filename)
 
 
-def one_line_failure(item: pytest.Item, headline: str):
+def one_line_failure(item: MemreportItem, headline: str):
     """A failure for ``--tb=line``: no text, and the headline as its crash line, which
     pytest prints (of a plain text it would print the text, then its first 50 characters).
     The classes are pytest's own failure representation, so pytest-xdist carries it too."""
@@ -341,7 +342,16 @@ class MemreportWarning(UserWarning):
     """A check that holds with a caveat (e.g. the enclosing function changed)."""
 
 
-class EvidenceItem(MemreportItem):
+class ReportItem(MemreportItem):
+    """An item checking something of a report that was read: it always has its report."""
+
+    report: Report
+
+    def __init__(self, *, report: Report, **kwargs) -> None:
+        super().__init__(report=report, **kwargs)
+
+
+class EvidenceItem(ReportItem):
     """One piece of evidence checked at its pinned commit."""
 
     #: appended to the evidence's name to make this item's name
@@ -389,7 +399,7 @@ class DriftItem(EvidenceItem):
                              against_problem=engine.against_problem(binding))
 
 
-class EvidenceGroupItem(MemreportItem):
+class EvidenceGroupItem(ReportItem):
     """All checkable evidence of a record, or of a report outside its records, as one item
     (``--memreport-items=record``): pytest's own cost is paid per record, not per check.
 
@@ -454,11 +464,11 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
             "payload": outcome.payload}
 
 
-class ClaimsEntryItem(MemreportItem):
+class ClaimsEntryItem(ReportItem):
     """An item checking one entry of a claims file: located at that entry's line."""
 
-    #: the predicate or observation (``file``, ``line``, ``record_id``)
-    entry = None
+    #: the predicate or observation (``file``, ``line``, ``owner``), set by the subclass
+    entry: Predicate | Observation
 
     @property
     def line(self) -> int:
@@ -473,7 +483,7 @@ class PredicateItem(ClaimsEntryItem):
 
     marker_name = "memreport_predicate"
 
-    def __init__(self, *, predicate, at_against: bool = False, **kwargs) -> None:
+    def __init__(self, *, predicate: Predicate, at_against: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.predicate = self.entry = predicate
         self.at_against = at_against
@@ -489,7 +499,7 @@ class ObserveItem(ClaimsEntryItem):
 
     marker_name = "memreport_observe"
 
-    def __init__(self, *, record: Record | None, observation, **kwargs) -> None:
+    def __init__(self, *, record: Record | None, observation: Observation, **kwargs) -> None:
         super().__init__(**kwargs)
         self.record = record
         self.observation = self.entry = observation
@@ -504,7 +514,7 @@ class ObserveItem(ClaimsEntryItem):
                                    enabled=engine.options.run_observations)
 
 
-class StructureItem(MemreportItem):
+class StructureItem(ReportItem):
     """The report's structural findings: unknown statuses, duplicate IDs, missing labels and status lines."""
 
     marker_name = "memreport_structure"
@@ -519,7 +529,7 @@ class StructureItem(MemreportItem):
         )
 
 
-class ReferencesItem(MemreportItem):
+class ReferencesItem(ReportItem):
     """Every record ID the report cites is declared in one of the loaded reports."""
 
     marker_name = "memreport_refs"
@@ -542,7 +552,7 @@ class ReferencesItem(MemreportItem):
         )
 
 
-class ClaimsItem(MemreportItem):
+class ClaimsItem(ReportItem):
     """The report's claims files load, and every record they name is declared somewhere."""
 
     def outcome(self) -> Outcome:
@@ -563,7 +573,7 @@ class ClaimsItem(MemreportItem):
         )
 
 
-class SourceItem(MemreportItem):
+class SourceItem(ReportItem):
     """A source's repository opens and its pinned commit exists."""
 
     def __init__(self, *, source_id: str | None, needs_pin: bool = True, **kwargs) -> None:
@@ -584,7 +594,7 @@ class SourceItem(MemreportItem):
                               incomplete=engine.incomplete_clone(binding))
 
 
-class UncheckedItem(MemreportItem):
+class UncheckedItem(ReportItem):
     """A report none of whose evidence can be checked: skipped with the reason (failing with
     ``--memreport-require-checked``), never a pass."""
 

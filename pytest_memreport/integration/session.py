@@ -150,7 +150,7 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return int.from_bytes(digest[:8], "big") % n == k - 1
 
 
-def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile]:
+def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile | Path]:
     """The run's output files by kind, each checked, and none on a file the run ``reads``
     or on another's (raises :class:`pytest.UsageError`)."""
     wanted = []
@@ -161,11 +161,13 @@ def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile]
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:  # set by GitHub Actions for every step; other steps append to it too
         wanted.append(("summary", "GITHUB_STEP_SUMMARY", summary, "the step summary", True))
-    out: dict = {}
+    # the files, then the HTML site's folder
+    out: dict[str, files.OutputFile | Path] = {}
     try:
-        for kind, option, value, what, append in wanted:
-            out[kind] = files.prepare(option, value, what, append=append)
-        files.check_apart(list(out.values()), list(reads))
+        prepared = {kind: files.prepare(option, value, what, append=append)
+                    for kind, option, value, what, append in wanted}
+        files.check_apart(list(prepared.values()), list(reads))
+        out.update(prepared)
         site = config.getoption("memreport_html") or config.getini("memreport_html")
         if site:
             from ..outputs import html
@@ -184,7 +186,7 @@ class MemreportSession:
     """
 
     def __init__(self, config: pytest.Config, engine: Engine, paths: list[Path], shard,
-                 outputs: dict[str, files.OutputFile], progress: ProgressLines) -> None:
+                 outputs: dict[str, files.OutputFile | Path], progress: ProgressLines) -> None:
         self.config = config
         self.engine = engine
         self.paths = paths
@@ -352,7 +354,9 @@ class MemreportSession:
         # Each process writes its own result file; the controller folds them (xdist workers end first).
         self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
-            self.config.workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
+            # pytest-xdist gives each worker's config this dict; pytest's Config does not declare it
+            workeroutput: dict[str, str] = getattr(self.config, "workeroutput")  # noqa: B009
+            workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
             return
         if self.paths and session.exitstatus == pytest.ExitCode.OK and staleness.nothing_checked(self.rows()):
             # A run that checked nothing is never green (the summary says why in one line).
@@ -368,7 +372,7 @@ class MemreportSession:
         """Every output file of the run, each through :func:`files.write_output`."""
         renderers = {"json": self.json_text, "sarif": self.sarif_text, "summary": self.summary_text}
         for kind, target in self.outputs.items():
-            if kind == "html":
+            if isinstance(target, Path):  # the HTML site's folder (``html``)
                 self.write_site(session, target)
                 continue
             text = renderers[kind]()
@@ -456,8 +460,11 @@ class MemreportSession:
     def _end_guard(self) -> None:
         """Commands resumed (when an unconfigure hook failed before ours did it) and the
         guard's signal handlers given back."""
+        guard = self.guard
+        if guard is None:  # registered only when there is a guard
+            return
         try:
-            if self.guard.stopped:
-                self._write_raw(self.guard.resume())
+            if guard.stopped:
+                self._write_raw(guard.resume())
         finally:
-            self.guard.release()
+            guard.release()

@@ -26,6 +26,8 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from types import FrameType
+from typing import Any, Callable, TextIO
 
 from ..text.render import printable
 from .verdicts import CheckVerdict
@@ -91,6 +93,9 @@ def annotations(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | No
 
 #: signals that end a process without pytest's unconfigure (Ctrl-C is a KeyboardInterrupt:
 #: pytest unconfigures, and the guard resumes there)
+#: a Python-level signal handler as ``signal.getsignal`` gives it (``SIG_DFL`` and ``SIG_IGN`` are ints)
+_Handler = Callable[[int, FrameType | None], Any] | int
+
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
@@ -104,13 +109,13 @@ class CommandGuard:
         self.token = secrets.token_hex(16)
         self.stopped = False
         #: the handlers replaced by :meth:`stop`, by signal, to put back as they were
-        self._previous: dict[int, object] = {}
-        self._stream = None
+        self._previous: dict[int, _Handler] = {}
+        self._stream: TextIO | None = None
         #: a duplicate of the stream's file descriptor, taken while it is the terminal (pytest
         #: points descriptor 1 at a capture file while a test runs)
         self._fd: int | None = None
 
-    def stop(self, stream=None) -> str:
+    def stop(self, stream: TextIO | None = None) -> str:
         """The line that stops command processing; ``stream`` (``sys.stdout``) is where a
         signal's handler prints the resume line."""
         self.stopped = True
@@ -133,7 +138,7 @@ class CommandGuard:
             self._fd = None
         self._stream = None
 
-    def _watch(self, stream) -> None:
+    def _watch(self, stream: TextIO) -> None:
         if self._stream is not None:
             return  # watching already (stopped again after a signal's handler let the run go on)
         self._stream = stream
@@ -152,7 +157,7 @@ class CommandGuard:
             self._previous[signum] = previous
             signal.signal(signum, self._on_signal)
 
-    def _on_signal(self, signum: int, frame) -> None:
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         """Resume commands, then let the signal do what it would have done without us."""
         previous = self._previous.get(signum, signal.SIG_DFL)
         was_stopped = self.stopped  # not when the run has resumed commands for its annotations
@@ -176,8 +181,11 @@ class CommandGuard:
 
         Any error is swallowed: the signal may have interrupted a write to this very
         stream, which then refuses another (a reentrant call of a buffered writer)."""
+        stream = self._stream
+        if stream is None:
+            return  # released: there is no stream (nor descriptor) to print to
         try:
-            self._stream.flush()  # what pytest printed before the signal comes first
+            stream.flush()  # what pytest printed before the signal comes first
         except Exception:  # noqa: BLE001 - see above
             pass
         text = f"\n{line}\n"
@@ -185,7 +193,7 @@ class CommandGuard:
             if self._fd is not None:
                 os.write(self._fd, text.encode("ascii"))
             else:
-                self._stream.write(text)
-                self._stream.flush()
+                stream.write(text)
+                stream.flush()
         except Exception:  # noqa: BLE001 - see above
             pass

@@ -42,6 +42,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,7 +124,8 @@ def _owned_by_another(st: os.stat_result) -> bool:
     return st.st_uid != os.geteuid() and os.geteuid() != 0
 
 
-def run_inputs(reports: list, claims: list, inifile=None) -> list[tuple[str, Path]]:
+def run_inputs(reports: Sequence[str | Path], claims: Iterable[str],
+               inifile: str | Path | None = None) -> list[tuple[str, Path]]:
     """Every file the run reads that an output must not replace, as ``(what, path)``:
     the reports, each report's own claims file (read whenever it exists), the claims
     files named on the command line, and the ini file."""

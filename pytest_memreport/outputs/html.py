@@ -299,8 +299,9 @@ def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
         olds.clear()
         news.clear()
 
-    for tag, i1, i2, j1, j2 in Indel.opcodes(old, new):
-        if tag == "equal":
+    for op in Indel.opcodes(old, new):
+        i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
+        if op.tag == "equal":
             flush()
             left.extend(escape(line) for line in old[i1:i2])
             right.extend(escape(line) for line in new[j1:j2])
@@ -321,8 +322,9 @@ def _characters(one: str, two: str) -> tuple[str, str]:
         return f"<del>{escape(one)}</del>", f"<ins>{escape(two)}</ins>"
     a, b = _PIECES.findall(one), _PIECES.findall(two)
     left, right = [], []
-    for tag, i1, i2, j1, j2 in Indel.opcodes(a, b):
-        if tag == "equal":
+    for op in Indel.opcodes(a, b):
+        i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
+        if op.tag == "equal":
             left.append(escape("".join(a[i1:i2])))
             right.append(escape("".join(b[j1:j2])))
             continue

@@ -201,13 +201,13 @@ def _union_codec(members: tuple) -> _Codec:
     if len(others) == 1:  # ``X | None``: null or X's own form
         write_one, read_one = _codec(others[0])
 
-        def write(value):
+        def write_optional(value):
             return None if value is None else write_one(value)
 
-        def read(data):
+        def read_optional(data):
             return None if data is None else read_one(data)
 
-        return write, read
+        return write_optional, read_optional
     # Several types: ``[member index, data]`` (null stays null when None is allowed).
     codecs = [_codec(m) for m in others]
     matchers = [_matcher(m) for m in others]
@@ -329,7 +329,7 @@ def _tuple_codec(args: tuple) -> _Codec:
     return write_fixed, read_fixed
 
 
-def _set_codec(kind: type, item) -> _Codec:
+def _set_codec(kind: type[set] | type[frozenset], item) -> _Codec:
     write_one, read_one = _codec(item)
 
     def write(value):

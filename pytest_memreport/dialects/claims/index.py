@@ -68,7 +68,7 @@ class ClaimsIndex:
         """``(claims file, line, record id)`` of the records of ``files`` that no loaded report
         (nor ``also``) declares, in file and line order (each file's computed once)."""
         extra = set(also) - self.declared()
-        found = []
+        found: list[tuple[str, int, str]] = []
         for claims_file in files:
             unknown = self._unknown.get(claims_file)
             if unknown is None:
