@@ -68,6 +68,12 @@ class Timing:
             self.phases[phase] += float(seconds)
 
 
+def _plan_order(pair) -> tuple:
+    """A stable order for ``(report path, evidence)`` pairs: report, then line."""
+    path, evidence = pair
+    return str(path), evidence.line, evidence.path or "", evidence.text or ""
+
+
 class Engine(TargetRepositories, ClaimChecks, TargetPaths):
     """Caches everything one process needs: parsed reports, stores, results."""
 
@@ -717,15 +723,20 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
     def _cited_at(self, binding: Binding):
         """``(report, evidence)`` of every loaded report's quotations and cited
         lines checked in ``binding``'s repository at its pin."""
-        for report in self.loaded_reports():
-            for evidence in report.all_evidence():
-                if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES):
-                    continue
-                if self.scheduled is not None and (report.path, evidence) not in self.scheduled:
-                    continue  # no item selected for this run checks it
-                other = self.binding(report, evidence.source, evidence.pin)
-                if other.store is binding.store and other.pin == binding.pin:
-                    yield report, evidence
+        reports = {report.path: report for report in self.loaded_reports()}
+        if self.scheduled is not None:
+            # The items' evidence, not the reports' raw evidence: a path written loosely is
+            # resolved for its item, and only the resolved one is classified (and searched).
+            pairs = [(reports[path], evidence) for path, evidence in sorted(self.scheduled, key=_plan_order)
+                     if path in reports]
+        else:
+            pairs = [(report, evidence) for report in reports.values() for evidence in report.all_evidence()]
+        for report, evidence in pairs:
+            if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES):
+                continue
+            other = self.binding(report, evidence.source, evidence.pin)
+            if other.store is binding.store and other.pin == binding.pin:
+                yield report, evidence
 
     def _quotes_pinned_at(self, binding: Binding):
         """``(evidence, quote text)`` of :meth:`_cited_at`: quotations as written,
@@ -767,6 +778,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         phases.add("tree_sitter", symbols.stats().seconds)
         # Counts, not seconds: what the result cache answered and what git had to read.
         phases.add("blobs_read", sum(s.blobs_read for s in self._stores.values() if isinstance(s, GitStore)))
+        phases.add("git_processes", sum(s.git_processes for s in self._stores.values() if isinstance(s, GitStore)))
         if self._worker.started:
             # Also inside "matching": the worker's own time is on another core.
             phases.add("waiting_on_worker", self._worker.waited)

@@ -90,7 +90,7 @@ def _character_scan(pattern):
     one holds each of its words, backticks dropped (:func:`.match.holds_words`)."""
     return (("characters", pattern.text),
             lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()),
-            wordindex.scan_needs(pattern.words))
+            wordindex.scan_needs(pattern.whole_words))
 
 
 def _token_scan(quote: str, origin: str):
