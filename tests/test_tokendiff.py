@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_memreport.text.syntax import tokendiff
+from pytest_memreport.text.syntax.definitions import Definition
 
 
 def _applied(old: list[str], new: list[str], ops) -> list[str]:
@@ -70,3 +71,52 @@ def test_a_huge_definition_is_never_compared_quadratically(monkeypatch):
     assert [(i1, i2) for _, i1, i2, _, _ in changes] == [(3, 4), (len(old) // 2, len(old) // 2 + 1),
                                                           (len(old) - 2, len(old) - 1)]
     assert sizes and max(sizes) <= tokendiff.EXACT_CELLS
+
+
+def _huge_class(methods: int, edit: dict[int, str] | None = None) -> str:
+    lines = ["class Machine:"]
+    for m in range(methods):
+        body = (edit or {}).get(m, f"        return self.states[{m}]")
+        lines += [f"    def on_{m}(self, event):", body, ""]
+    return "\n".join(lines) + "\n"
+
+
+def _whole(text: str) -> Definition:
+    from pytest_memreport.text import symbols
+
+    return symbols.find_definitions(text, "m.py", "Machine")[0]
+
+
+def test_a_huge_definition_is_lexed_only_where_its_lines_changed(monkeypatch):
+    """A class of 3,000 lines changed in one method: the difference names that method's
+    line and token, and what is lexed is that region, not the class."""
+    old_text = _huge_class(1000)
+    new_text = _huge_class(1000, {500: "        return self.states[500] + 1"})
+    reformatted = _huge_class(1000, {500: "        return  self.states[ 500 ]  # layout and a comment"})
+    old_def, new_def, same_def = _whole(old_text), _whole(new_text), _whole(reformatted)
+    lexed: list[int] = []
+    real = tokendiff.tokens
+
+    def counting(text, path, key=None, span=None):
+        lexed.append(text.count("\n") + 1 if span is None else text[span[0]:span[1]].count("\n") + 1)
+        return real(text, path, key=key, span=span)
+
+    monkeypatch.setattr(tokendiff, "tokens", counting)
+    diff = tokendiff.body_token_diff(old_text, new_text, "m.py", old_def, new_def)
+    assert diff is not None and diff.startswith("L1503→L1503:") and "[ 500 ] {++ 1+}" in diff
+    assert tokendiff.same_tokens(old_text, reformatted, "m.py", old_def, same_def)
+    assert not tokendiff.same_tokens(old_text, new_text, "m.py", old_def, new_def)
+    assert lexed and max(lexed) <= 5  # the changed line and a line of context either side
+
+
+def test_trailing_commas_are_seen_across_a_region_s_edge():
+    """A formatter's trailing comma, before a closer on the next (unchanged) line, is
+    counted by the diff and left out when asked, in a huge definition too."""
+    wrap = "        return call(\n            self.states[7]\n        )"
+    comma = "        return call(\n            self.states[7],\n        )"
+    old_text, new_text = _huge_class(600, {7: wrap}), _huge_class(600, {7: comma})
+    old_def, new_def = _whole(old_text), _whole(new_text)
+    assert old_def.lines.end - old_def.lines.start > tokendiff.WHOLE_LINES
+    assert not tokendiff.same_tokens(old_text, new_text, "m.py", old_def, new_def)
+    assert tokendiff.same_tokens(old_text, new_text, "m.py", old_def, new_def, count_trailing_commas=False)
+    assert "{+,+}" in tokendiff.body_token_diff(old_text, new_text, "m.py", old_def, new_def)
