@@ -399,3 +399,30 @@ def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp
         results.append(engine.drift_result(parsed, quotes[1]))
         assert [(r.status, r.path, r.lines.start) for r in results] == [
             ("relocated", "pkg/c.py", 2), ("relocated", "pkg/c.py", 3)]
+
+
+def test_definitions_that_left_their_files_are_searched_for_at_once(make_repo):
+    """Symbol references announced with the pair's other evidence: the second
+    definition's search asks git nothing the first did not already answer."""
+    from pytest_memreport.checks import symbolrefs
+    from pytest_memreport.model import Evidence, EvidenceKind
+
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": "def alpha_handler(event):\n    return event.kind\n",
+                       "pkg/b.py": "def beta_handler(event):\n    return event.name\n"}, "pin")
+    repo.delete("pkg/a.py")
+    repo.delete("pkg/b.py")
+    repo.commit({"lib/handlers.py": "import os\n\n\ndef alpha_handler(event):\n    return event.kind\n\n\n"
+                                    "def beta_handler(event):\n    return event.name\n"}, "gather the handlers")
+    symbols_ = [Evidence(EvidenceKind.SYMBOL, path, 1, 1, text=name)
+                for path, name in (("pkg/a.py", "alpha_handler"), ("pkg/b.py", "beta_handler"))]
+    with GitStore.open(repo.path) as store:
+        against = store.snapshot("HEAD")
+        pins = [symbolrefs.at_pin(e, store.snapshot(pin)) for e in symbols_]
+        assert drift.expect_searches(against, store, pin, [(e, e.text) for e in symbols_]) == 2
+        first = symbolrefs.classify(symbols_[0], pins[0], store, pin, against)
+        before = store.git_processes
+        second = symbolrefs.classify(symbols_[1], pins[1], store, pin, against)
+        assert store.git_processes == before
+    assert (first.status, first.path) == (drift.RELOCATED, "lib/handlers.py")
+    assert (second.status, second.path) == (drift.RELOCATED, "lib/handlers.py")
