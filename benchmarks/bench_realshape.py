@@ -368,7 +368,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every measure; medians are printed")
     parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memreport-realshape"))
     parser.add_argument("--code", default=str(HERE.parent), help="the checkout whose package is measured")
-    parser.add_argument("--only", default="c,s,q,r,x", help="which measures: c (cold, warm), s, q, r, x")
+    parser.add_argument("--only", default="c,w,s,q,r,x", help="which measures: c (cold), w (warm), s, q, r, x")
     args = parser.parse_args()
     only = set(args.only.split(","))
     root, m = ensure_input(Path(args.workdir))
@@ -432,7 +432,7 @@ def main() -> None:
             timing = json.loads((root / "drift.json").read_text())["timing"]
             notes["c_timing"] = json.dumps(timing)
             keep("git_processes", float(timing.get("git_processes", -1)))
-            warm, notes["w"] = run(root, env, drift_run)
+            warm, notes["w"] = run(root, env, drift_run) if "w" in only else (float("nan"), "not run")
             items, _ = run(root, env, noop["c"])
             for key, value in (("f", floor), ("c", cold), ("w", warm), ("n", items)):
                 keep(key, value)

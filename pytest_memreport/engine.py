@@ -720,9 +720,9 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
             found = self._report_paths[store.path] = frozenset(inside)
         return found
 
-    def _cited_at(self, binding: Binding):
+    def _cited_at(self, binding: Binding, kinds=(EvidenceKind.QUOTE, EvidenceKind.LINES)):
         """``(report, evidence)`` of every loaded report's quotations and cited
-        lines checked in ``binding``'s repository at its pin."""
+        lines (``kinds``) checked in ``binding``'s repository at its pin."""
         reports = {report.path: report for report in self.loaded_reports()}
         if self.scheduled is not None:
             # The items' evidence, not the reports' raw evidence: a path written loosely is
@@ -732,7 +732,7 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         else:
             pairs = [(report, evidence) for report in reports.values() for evidence in report.all_evidence()]
         for report, evidence in pairs:
-            if evidence.kind not in (EvidenceKind.QUOTE, EvidenceKind.LINES):
+            if evidence.kind not in kinds:
                 continue
             other = self.binding(report, evidence.source, evidence.pin)
             if other.store is binding.store and other.pin == binding.pin:
@@ -743,8 +743,8 @@ class Engine(TargetRepositories, ClaimChecks, TargetPaths):
         cited lines as recorded at the pin (read only in files changed since)."""
         against = self.against_rev(binding.store)
         changed = None
-        for report, evidence in self._cited_at(binding):
-            if evidence.kind is EvidenceKind.QUOTE:
+        for report, evidence in self._cited_at(binding, (EvidenceKind.QUOTE, EvidenceKind.LINES, EvidenceKind.SYMBOL)):
+            if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.SYMBOL):  # a symbol: its name
                 yield evidence, evidence.text or ""
                 continue
             if changed is None:

@@ -143,8 +143,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
             # for with the quotes' words (:func:`search_definition`).
             bare = quote.rsplit(".", 1)[-1]
             if bare.isascii() and bare.isidentifier():
-                index.expect((bare,))
-                announced += 1
+                index.expect((bare,))  # not counted: what is counted is quotes announced
             continue
         home = evidence.path if entry is not None and entry.kind == "file" else None
         if home is None:
