@@ -441,8 +441,9 @@ def main() -> None:
             line.append(f"(f) {floor:.2f} s (c) {cold:.2f} s (w) {warm:.2f} s (n) {items:.2f} s: "
                         f"cold {ratios['cold'][-1]:.2f}x, warm {ratios['warm'][-1]:.2f}x")
         if "s" in only:
+            # In the work folder: ``-c`` puts the current folder first on the path.
             out = subprocess.run([sys.executable, "-c", SYMBOL_CHECK, str(repo), m["pin"], HUGE_PATH], env=env,
-                                 capture_output=True, text=True)
+                                 cwd=root, capture_output=True, text=True)
             if out.returncode:
                 raise SystemExit(out.stderr[-3000:])
             found = json.loads(out.stdout.strip().splitlines()[-1])
