@@ -29,8 +29,8 @@ Then, round after round, it times (``time.perf_counter`` around each process):
 (q)  the 10,000 quotations, an item per evidence, pin only; (nq) as many no-op items;
 (r)  the same, ``--memreport-items=record``; (fr) one ``git cat-file --batch`` pass over
      the cited blobs + as many no-op items as the records;
-(x)  the real sample of ``../shared/samples`` when present (skipped otherwise), and its
-     own no-op items.
+(x)  the real sample of ``../shared/samples`` (or ``--samples DIR``) when present (skipped
+     otherwise), against HEAD, and as many no-op items.
 
 and prints the medians of the rounds' own ratios: cold ``(c)/((f)+(n))`` (target
 2.5x), warm ``(w)/(n)`` (1.5x), ``(s)`` (under 1 s), ``(q)/(nq)`` (1.5x),
@@ -67,7 +67,8 @@ REPORTS, RECORDS, RANGES = 7, 30, 8
 QUOTES, ALTERED, QUOTE_REPORTS = 10_000, 500, 20
 HUGE_PATH = "src/core/machine.py"
 HUGE_METHODS = 1250  # of 8 lines each: a 10,000-line class
-SAMPLE = HERE.parent.parent / "shared" / "samples"
+#: the real sample, beside the checkout (``../shared/samples``), or where --samples says
+SAMPLES = HERE.parent.parent / "shared" / "samples"
 
 
 def gen_file(rng: random.Random, index: int) -> list[str]:
@@ -369,7 +370,9 @@ def main() -> None:
     parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memreport-realshape"))
     parser.add_argument("--code", default=str(HERE.parent), help="the checkout whose package is measured")
     parser.add_argument("--only", default="c,w,s,q,r,x", help="which measures: c (cold), w (warm), s, q, r, x")
+    parser.add_argument("--samples", default=str(SAMPLES), help="the shared samples folder (x is skipped without it)")
     args = parser.parse_args()
+    samples = Path(args.samples)
     only = set(args.only.split(","))
     root, m = ensure_input(Path(args.workdir))
     code = Path(args.code).resolve()
@@ -398,12 +401,12 @@ def main() -> None:
         counts["r"] = collected(root, env, [*quote_run, "--memreport-items=record"])
         noop["r"] = noop_file(root, "test_noop_records.py", counts["r"])
     sample = None
-    if "x" in only and (SAMPLE / "runs" / "sequentialthinking").is_dir() and (SAMPLE / "repos" / "servers.git").is_dir():
+    if "x" in only and (samples / "runs" / "sequentialthinking").is_dir() and (samples / "repos" / "servers.git").is_dir():
         sample = root / "sample"
         shutil.rmtree(sample, ignore_errors=True)
-        shutil.copytree(SAMPLE / "runs" / "sequentialthinking", sample / "sequentialthinking")
+        shutil.copytree(samples / "runs" / "sequentialthinking", sample / "sequentialthinking")
         sample_run = [*pytest, "-p", "no:cacheprovider", "--memreport", "sequentialthinking",
-                      f"--memreport-repo=modelcontextprotocol/servers={SAMPLE / 'repos' / 'servers.git'}",
+                      f"--memreport-repo=modelcontextprotocol/servers={samples / 'repos' / 'servers.git'}",
                       "--memreport-against", "HEAD", "--memreport-json", str(sample / "out.json")]
         counts["x"] = collected(sample, env, sample_run)
         noop["x"] = noop_file(sample, "test_noop_sample.py", counts["x"])
