@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pytest_memreport.checks import drift
 from pytest_memreport.checks.drift import search, wordindex
-from pytest_memreport.text import match
+from pytest_memreport.text import match, symbols
 from pytest_memreport.gitstore import GitStore
 
 
@@ -147,15 +147,23 @@ def test_word_index_names_every_file_a_quote_is_found_in(indexed_tree, path, dat
 @given(path=st.sampled_from(sorted(_INDEXED_FILES)), data=st.data())
 def test_a_scan_narrowed_by_git_grep_finds_what_reading_every_file_finds(indexed_tree, path, data):
     """A quote of plain words is looked for in every file; ``git grep`` naming the files
-    that hold its longest words (ASCII, as bytes) leaves none out: not one read as
-    Latin-1, nor one where a backtick splits a word, nor a binary one."""
+    that hold its longest whole words (ASCII, as bytes) leaves out no file the quote
+    occurs in: not one read as Latin-1, nor one where a backtick splits a word, nor a
+    binary one. (It may leave out files the prefilter alone would pass.)"""
     store, snapshot = indexed_tree
     quote = _drawn_quote(path, data)
     pattern = match.compile_quote(quote)
+    found = {p for p in snapshot.files() if snapshot.read(p).is_text and match.find(pattern, snapshot.read(p).text)}
     for key, test, needs in (search._character_scan(pattern), search._token_scan(quote, path)):
         every = wordindex.WordIndex(snapshot).scan(key, test)
         narrowed = wordindex.WordIndex(snapshot).scan(key, test, needs)
-        assert narrowed == every
+        assert narrowed <= every
+        if key[0] == "characters":
+            assert found <= narrowed
+        else:
+            by_tokens = {p for p in every
+                         if symbols.token_find(quote, snapshot.read(p).text, p) is not None}
+            assert by_tokens <= narrowed
 
 
 def test_a_scan_reads_only_the_files_holding_its_words(make_repo):
@@ -169,12 +177,13 @@ def test_a_scan_reads_only_the_files_holding_its_words(make_repo):
         pattern = match.compile_quote("keep the newest entries first")
         index = wordindex.WordIndex(snapshot)
         index.expect_scan(*search._token_scan(pattern.text, "pkg/m01.py"))
-        commands, blobs = store.git_commands, store.blobs_read
+        commands, blobs = store.git_processes, store.blobs_read
         assert index.scan(*search._character_scan(pattern)) == {"pkg/notes.py"}
         assert index._scanned[("tokens", "python", pattern.text)] == {"pkg/notes.py"}  # answered by the same read
         assert store.blobs_read - blobs == 1
-        assert store.git_commands - commands == 3  # the listing, the backticks, then both scans' words
-        assert wordindex.scan_needs(pattern.words) == ("entries", "newest", "first")
+        # the listing, the backticks, both scans' words, and the persistent cat-file reading the one file
+        assert store.git_processes - commands == 4
+        assert wordindex.scan_needs(pattern.whole_words) == ("entries", "newest", "first")
 
 
 def test_word_index_asks_git_once_for_every_expected_word(indexed_tree):
@@ -387,3 +396,30 @@ def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp
         results.append(engine.drift_result(parsed, quotes[1]))
         assert [(r.status, r.path, r.lines.start) for r in results] == [
             ("relocated", "pkg/c.py", 2), ("relocated", "pkg/c.py", 3)]
+
+
+def test_definitions_that_left_their_files_are_searched_for_at_once(make_repo):
+    """Symbol references announced with the pair's other evidence: the second
+    definition's search asks git nothing the first did not already answer."""
+    from pytest_memreport.checks import symbolrefs
+    from pytest_memreport.model import Evidence, EvidenceKind
+
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": "def alpha_handler(event):\n    return event.kind\n",
+                       "pkg/b.py": "def beta_handler(event):\n    return event.name\n"}, "pin")
+    repo.delete("pkg/a.py")
+    repo.delete("pkg/b.py")
+    repo.commit({"lib/handlers.py": "import os\n\n\ndef alpha_handler(event):\n    return event.kind\n\n\n"
+                                    "def beta_handler(event):\n    return event.name\n"}, "gather the handlers")
+    symbols_ = [Evidence(EvidenceKind.SYMBOL, path, 1, 1, text=name)
+                for path, name in (("pkg/a.py", "alpha_handler"), ("pkg/b.py", "beta_handler"))]
+    with GitStore.open(repo.path) as store:
+        against = store.snapshot("HEAD")
+        pins = [symbolrefs.at_pin(e, store.snapshot(pin)) for e in symbols_]
+        drift.expect_searches(against, store, pin, [(e, e.text) for e in symbols_])
+        first = symbolrefs.classify(symbols_[0], pins[0], store, pin, against)
+        before = store.git_processes
+        second = symbolrefs.classify(symbols_[1], pins[1], store, pin, against)
+        assert store.git_processes == before
+    assert (first.status, first.path) == (drift.RELOCATED, "lib/handlers.py")
+    assert (second.status, second.path) == (drift.RELOCATED, "lib/handlers.py")

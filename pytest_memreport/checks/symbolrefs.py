@@ -120,17 +120,63 @@ def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, agains
     (with ``same_body``, the pin's result: stopped defining it with the pin's body;
     see :mod:`.drift.blame`)."""
     name = evidence.text or ""
+    huge = None
+    if same_body is not None and (same_body.recorded_text or "").count("\n") >= symbols.WHOLE_LINES:
+        pinned = store.snapshot(pin_sha).read(evidence.path)
+        huge = _HugeBody(same_body, pinned.text.count("\n") if pinned is not None and pinned.is_text else 0)
 
     def holds(path: str, oid: str | None) -> bool:
         if oid is None:
             return False
         textfile = store.read_blob(path, oid)
+        if huge is not None:
+            # Each step of the bisection reads one version: a huge definition is found by
+            # its text and compared by its changed regions, never parsed nor lexed whole.
+            return textfile.is_text and huge.held_by(textfile.text, path)
         found = symbols.find_definitions(textfile.text, path, name, key=oid) if textfile.is_text else None
         if not found:
             return False
-        return same_body is None or _body_diff(same_body, textfile, path, same_body.symbol, found[0]) is None
+        return same_body is None or _same_body(same_body, textfile, path, same_body.symbol, found[0])
 
     return replace(result, broken_by=blame.broken_by(store, pin_sha, against, evidence.path, holds))
+
+
+class _HugeBody:
+    """The pin's definition, too long to parse at every step of a bisection
+    (:data:`.symbols.WHOLE_LINES`), as the lines a version must hold to define it.
+
+    A version holds it when it holds its text verbatim, or when, from the line
+    that opens it (the one nearest its place at the pin), the version's lines
+    have the same tokens (:func:`.symbols.lines_same_tokens`: only changed regions
+    are lexed). Lines past its end are read as far as the file grew since the pin.
+    """
+
+    def __init__(self, pin, pinned_lines: int) -> None:
+        self.text = pin.recorded_text or ""
+        self.lines = self.text.split("\n")
+        self.start = (pin.lines.start if pin.lines is not None else 1) - 1
+        self.pinned_lines = pinned_lines
+
+    def held_by(self, text: str, path: str) -> bool:
+        if self.text in text:
+            return True
+        lines = text.split("\n")
+        head = self.lines[0]
+        openings = [i for i, line in enumerate(lines) if line.endswith(head) and not line[: -len(head)].strip()]
+        if not openings:
+            return False
+        first = min(openings, key=lambda i: abs(i - self.start))
+        grown = max(0, len(lines) - 1 - self.pinned_lines)
+        window = lines[first : first + len(self.lines) + grown]
+        return symbols.lines_same_tokens(self.lines, window, path, open_end=True)
+
+
+def _same_body(pin, textfile, path, old, new) -> bool:
+    """Whether ``new`` (in ``textfile``) has the pin's body, token for token (what
+    :func:`_body_diff` shows nothing for), without rendering a difference."""
+    old_text = pin.recorded_text or ""
+    shifted_old = replace(old, start=0, end=len(old_text))
+    return symbols.same_tokens(old_text, textfile.text, path, shifted_old, new)
 
 
 def _body_diff(pin, textfile, path, old, new) -> str | None:

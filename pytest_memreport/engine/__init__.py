@@ -241,7 +241,7 @@ class Engine:
         phases = Timing(defaultdict(float, self.timing.phases))
         stores = self.repositories.open_stores()
         phases.add("git", sum(store.git_seconds for store in stores))
-        phases.add("git_processes", sum(store.git_commands for store in stores))
+        phases.add("git_processes", sum(store.git_processes for store in stores))
         phases.add("tree_sitter", symbols.stats().seconds)
         phases.add("blobs_read", sum(store.blobs_read for store in stores))
         if self.results.enabled:

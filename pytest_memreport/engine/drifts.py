@@ -132,10 +132,10 @@ class DriftChecks:
 
     def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]]):
         """``(evidence, quote text)`` of the pin's planned evidence: quotations as written,
-        cited lines as recorded at the pin (only in files changed since)."""
+        symbols by their name, cited lines as recorded at the pin (only in files changed since)."""
         changed = None
         for report, evidence in planned:
-            if evidence.kind is EvidenceKind.QUOTE:
+            if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.SYMBOL):
                 yield evidence, evidence.text or ""
                 continue
             if evidence.kind is not EvidenceKind.LINES:

@@ -66,6 +66,9 @@ class BlobReader:
         self.max_file_bytes = max_file_bytes
         self.blobs = BlobCache(cache_bytes)
         self._reader: git.Git | None = None
+        #: the persistent processes of ``_reader`` already counted (gitpython starts
+        #: each on first use, and again after :meth:`git.Git.clear_cache`)
+        self._counted: list[object] = []
         self._reader_lock = threading.Lock()
         self._cache_lock = threading.Lock()
         self._trees: dict[str, str] = {}
@@ -78,6 +81,20 @@ class BlobReader:
             if self._reader is not None:
                 self._reader.clear_cache()
                 self._reader = None
+
+    def _count_started(self) -> None:
+        """Count the persistent processes gitpython started since the last call (under the reader lock)."""
+        reader = self._reader
+        if reader is None:
+            return
+        for name in ("cat_file_header", "cat_file_all"):
+            process = getattr(reader, name, None)
+            if process is not None and not any(process is seen for seen in self._counted):
+                self._counted.append(process)
+                self._runner.counts.processes += 1
+        # Forget processes gitpython let go of (cleared caches), so the list stays small.
+        live = {id(getattr(reader, name, None)) for name in ("cat_file_header", "cat_file_all")}
+        self._counted = [seen for seen in self._counted if id(seen) in live]
 
     def _git(self) -> git.Git:
         """The gitpython handle owning the persistent ``cat-file`` processes (call under the reader lock)."""
@@ -106,6 +123,8 @@ class BlobReader:
                 # The process died (killed, broken pipe): restart it on the next call.
                 self._git().clear_cache()
                 return None
+            finally:
+                self._count_started()
         return header_text(oid), header_text(kind)
 
     def absent(self, oids) -> list[str]:
@@ -164,6 +183,7 @@ class BlobReader:
                 ) from None
             finally:
                 self._runner.seconds += time.perf_counter() - began
+                self._count_started()
         if header_text(kind) != "blob":
             raise RepoError(f"{self._runner.path}: {path} is a {header_text(kind)}, not a file (object {oid[:12]})")
         return self.decode_cached(path, oid, data)

@@ -61,16 +61,6 @@ def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> d
     return found
 
 
-def grep_files_holding_all(runner: GitRunner, strings: Collection[str], scope: list[str]) -> set[str] | None:
-    """The files holding every one of ``strings`` (ASCII, no newline) somewhere, by one
-    ``git grep -F --all-match -l`` (fixed strings, each on some line of the file)."""
-    out = _grep(runner, ["-l", "-z", "-a", "-F", "--all-match", *(arg for text in strings for arg in ("-e", text))],
-                scope)
-    if out is None:
-        return None
-    return {_grep_path(path, scope) for path in out.split(b"\0") if path}
-
-
 def _line_chunks(lines: list[str]) -> Iterator[list[str]]:
     """Groups of ``lines`` whose arguments fit one ``git grep``."""
     group: list[str] = []

@@ -139,16 +139,46 @@ def git_or_repo_error(args: list[str], where: Path, env: dict[str, str]) -> byte
     return result.stdout
 
 
+class GitCounts:
+    """What one repository's git work cost: shared by every runner derived from its
+    store (:meth:`GitRunner.with_config`), so that nothing a run starts goes uncounted."""
+
+    __slots__ = ("seconds", "processes")
+
+    def __init__(self) -> None:
+        #: seconds spent waiting on git (commands and blob reads), for the JSON timing
+        self.seconds = 0.0
+        #: git processes started: every command, and each start of a persistent
+        #: ``cat-file`` reader (the cost bound is stated in processes, not seconds)
+        self.processes = 0
+
+
 class GitRunner:
     """Runs git commands in one opened repository and adds up the time spent waiting on git."""
 
-    def __init__(self, path: Path, env: dict[str, str]) -> None:
+    def __init__(self, path: Path, env: dict[str, str], counts: GitCounts | None = None) -> None:
         self.path = path
         self.env = env
-        #: seconds spent waiting on git (commands and blob reads), for the JSON timing
-        self.seconds = 0.0
-        #: git processes started (the persistent ``cat-file`` not counted): what a cost bound is measured in
-        self.commands = 0
+        self.counts = counts if counts is not None else GitCounts()
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent waiting on git (commands and blob reads), for the JSON timing."""
+        return self.counts.seconds
+
+    @seconds.setter
+    def seconds(self, value: float) -> None:
+        self.counts.seconds = value
+
+    @property
+    def commands(self) -> int:
+        """git processes started for this repository (see :class:`GitCounts`)."""
+        return self.counts.processes
+
+    def execute(self, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+        """One quiet command, counted and timed, its exit status the caller's to judge
+        (:func:`execute`): for answers that are not failures (``rev-parse --verify``)."""
+        return self.timed(args)
 
     def run(self, args: list[str], check: bool = True, own_group: bool = False) -> bytes:
         """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure.
@@ -157,7 +187,7 @@ class GitRunner:
         (:func:`execute_in_own_group`).
         """
         began = time.perf_counter()
-        self.commands += 1
+        self.counts.processes += 1
         result = (execute_in_own_group if own_group else execute)(args, self.path, self.env)
         self.seconds += time.perf_counter() - began
         if check and result.returncode != 0:
@@ -190,17 +220,17 @@ class GitRunner:
             env[f"GIT_CONFIG_VALUE_{count}"] = value
             count += 1
         env["GIT_CONFIG_COUNT"] = str(count)
-        return GitRunner(path, env)
+        return GitRunner(path, env, self.counts)
 
     def with_environment(self, variables: dict[str, str]) -> GitRunner:
-        """A runner for the same repository whose commands also see ``variables``
-        (its time and commands are its own: the caller adds them up)."""
-        return GitRunner(self.path, {**self.env, **variables})
+        """A runner for the same repository whose commands also see ``variables``; its
+        time and processes count with this runner's."""
+        return GitRunner(self.path, {**self.env, **variables}, self.counts)
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""
         began = time.perf_counter()
-        self.commands += 1
+        self.counts.processes += 1
         result = execute(args, self.path, self.env, stdin=stdin)
         self.seconds += time.perf_counter() - began
         return result

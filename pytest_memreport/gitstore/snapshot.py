@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 
 from ..text.textfile import TextFile
-from .grep import grep_files_holding_all, grep_lines, grep_spliced, grep_words
+from .grep import grep_lines, grep_spliced, grep_words
 from .objects import TreeEntry
 from .process import GitRunner
 
@@ -84,13 +84,6 @@ class Snapshot:
         superset of those holding it as a whole line), by one ``git grep``;
         ``None`` when git cannot answer."""
         return grep_lines(self._runner, lines, self._grep_scope())
-
-    def files_holding_all(self, strings: Collection[str]) -> set[str] | None:
-        """The files holding every one of ``strings`` (ASCII, no newline), by one
-        ``git grep``: a superset of those whose text holds them all (binary files
-        are searched as text, and an ASCII string reads the same in UTF-8 and
-        Latin-1); ``None`` when git cannot answer."""
-        return grep_files_holding_all(self._runner, strings, self._grep_scope())
 
     def files_with_spliced_words(self) -> set[str] | None:
         """Files where a backtick sits between word characters (`` foo`s ``):

@@ -21,7 +21,7 @@ from .errors import RepoError, RevisionError
 from .history import History, LogCommit
 from .hunks import Hunks, LineCounts, Patches
 from .objects import HEX_OID, OBJECT_FORMATS, SHORT_HEX, object_format
-from .process import GitRunner, environment, execute, git_or_repo_error, raise_if_refused
+from .process import GitRunner, environment, git_or_repo_error, raise_if_refused
 from .snapshot import WORKTREE, Snapshot
 from .workdir import WorktreeSnapshot, scratch_objects
 from .worktrees import temporary_worktree
@@ -98,8 +98,11 @@ class GitStore:
         return self._reader.blobs_read
 
     @property
-    def git_commands(self) -> int:
-        """git processes started so far (blob reads through the persistent ``cat-file`` excluded)."""
+    def git_processes(self) -> int:
+        """git processes started for this repository so far: every command (the
+        ``rev-parse`` that opened it included) and every start of a persistent
+        ``cat-file`` reader. What the cost bound is stated in: it grows with
+        repositories, (pin, against) pairs and batches, never with evidence."""
         return self._runner.commands
 
     @property
@@ -154,8 +157,10 @@ class GitStore:
                 f"{where} is inside git's own folder {git_dir}: give the work tree "
                 f"({git_dir.parent}) instead"
             )
-        return cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes,
-                   object_format(format_name.encode()))
+        store = cls(top, git_dir, common_dir, is_bare, max_file_bytes, cache_bytes,
+                    object_format(format_name.encode()))
+        store._runner.counts.processes += 1  # the rev-parse that opened it
+        return store
 
     def close(self) -> None:
         """End the persistent ``cat-file`` processes (the store may be used again; they restart)."""
@@ -192,8 +197,7 @@ class GitStore:
                 raise RevisionError(self._missing_revision(rev))
             sha = commits[0]
         else:
-            result = execute(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-                             self.path, self._runner.env)
+            result = self._runner.execute(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"])
             sha = result.stdout.decode("ascii", "replace").strip()
             if result.returncode != 0 or not HEX_OID.fullmatch(sha):
                 raise_if_refused(result.stderr, self.path)
@@ -395,15 +399,14 @@ class GitStore:
     @property
     def is_partial(self) -> bool:
         """Whether this is a partial clone (``git clone --filter``): blobs may be absent by design."""
-        result = execute(["config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"],
-                         self.path, self._runner.env)
+        result = self._runner.execute(["config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"])
         return result.returncode == 0 and any(
             not line.endswith((b" false", b" 0")) for line in result.stdout.splitlines())
 
     def newest_commit_time(self) -> int | None:
         """The committer time (Unix seconds) of the newest commit any ref points at, or ``None``."""
-        result = execute(["for-each-ref", "--sort=-committerdate", "--count=1", "--format=%(committerdate:unix)"],
-                         self.path, self._runner.env)
+        result = self._runner.execute(["for-each-ref", "--sort=-committerdate", "--count=1",
+                                       "--format=%(committerdate:unix)"])
         text = result.stdout.decode("ascii", "replace").strip()
         return int(text) if result.returncode == 0 and text.isdigit() else None
 

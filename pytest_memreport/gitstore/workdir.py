@@ -428,8 +428,4 @@ def scratch_objects(runner: GitRunner, common_dir: Path) -> Iterator[tuple[GitRu
             "GIT_OBJECT_DIRECTORY": str(objects),
             "GIT_ALTERNATE_OBJECT_DIRECTORIES": quoted_alternate(common_dir / "objects"),
         })
-        try:
-            yield inner, objects
-        finally:
-            runner.seconds += inner.seconds
-            runner.commands += inner.commands
+        yield inner, objects  # its time and processes count with the runner's (shared counts)

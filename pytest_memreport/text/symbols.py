@@ -11,7 +11,7 @@ from .syntax.languages import DEFINITION_QUERIES, available_languages, language_
 from .syntax.lexing import Region, Token, regions, tokens
 from .syntax.literals import literal_equals
 from .syntax.parsing import ParseStats, clear_cache, reparse, reset_stats, stats
-from .syntax.tokendiff import body_token_diff
+from .syntax.tokendiff import WHOLE_LINES, body_token_diff, lines_same_tokens, same_tokens
 from .syntax.tokensearch import token_find
 
 __all__ = [
@@ -21,7 +21,10 @@ __all__ = [
     "Region",
     "Token",
     "available_languages",
+    "WHOLE_LINES",
     "body_token_diff",
+    "lines_same_tokens",
+    "same_tokens",
     "clear_cache",
     "definitions",
     "enclosing",

@@ -90,7 +90,7 @@ def _character_scan(pattern):
     one holds each of its words, backticks dropped (:func:`.match.holds_words`)."""
     return (("characters", pattern.text),
             lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()),
-            wordindex.scan_needs(pattern.words))
+            wordindex.scan_needs(pattern.whole_words))
 
 
 def _token_scan(quote: str, origin: str):
@@ -115,6 +115,12 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
     that may have to be searched for in all of ``against``, so that the first
     search asks ``git grep`` for all of their words at once.
 
+    The planner's one call per (repository, pin, against) pair, before any
+    classification, with ALL the pair's evidence: quotations (their text),
+    cited ranges (their lines as recorded at the pin) and symbol references
+    (their name). After it, the pair's searches cost one word search, one
+    line search and one backtick search, however much evidence left its file.
+
     A quote whose file kept its blob, or which is still in its file (at its
     path, or where the whole ``pin..against`` diff renamed it), is left out:
     the guess costs only time when wrong, either way. Returns how many
@@ -122,6 +128,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
     """
     index = wordindex.word_index(against)
     pinned = store.snapshot(pin_sha)
+    announced = 0
     renames = None
     changed: list[tuple[Evidence, str, str | None]] = []
     for evidence, quote in quotes:
@@ -131,6 +138,13 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
         entry = against.entry(evidence.path)
         if entry is not None and entry.kind == "file" and entry.oid == old:
             continue
+        if evidence.kind is EvidenceKind.SYMBOL:
+            # A definition whose file changed may have left it: its bare name is asked
+            # for with the quotes' words (:func:`search_definition`).
+            bare = quote.rsplit(".", 1)[-1]
+            if bare.isascii() and bare.isidentifier():
+                index.expect((bare,))  # not counted: what is counted is quotes announced
+            continue
         home = evidence.path if entry is not None and entry.kind == "file" else None
         if home is None:
             if renames is None:
@@ -139,7 +153,6 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
         changed.append((evidence, quote, home))
     # Their files are read now and classified soon after: one batch.
     against.prefetch(home for _, _, home in changed if home is not None)
-    announced = 0
     for evidence, quote, home in changed:
         pattern = match.compile_quote(quote)
         textfile = against.read(home) if home is not None else None
@@ -210,11 +223,13 @@ def search_definition(against, name: str, kind: str, body: list[str] | None, exc
     extension. Files of languages without a grammar are not read.
     """
     bare = name.rsplit(".", 1)[-1]
-    holding = against.files_with_words({bare}) if bare.isascii() and bare.isidentifier() else None
+    # The word index asks git for this name with every other word announced (see
+    # :func:`expect_searches`): one search for all the definitions that left their files.
+    holding = wordindex.word_index(against).holding((bare,)) if bare.isascii() and bare.isidentifier() else None
     if holding is None:
         candidates = [p for p in against.files() if symbols.language_for(p) is not None]
     else:
-        candidates = sorted(p for p in holding.get(bare, ()) if symbols.language_for(p) is not None)
+        candidates = sorted(p for p in holding if symbols.language_for(p) is not None)
     found = []
     for path, textfile in _readable(against, set(candidates), exclude):
         for definition in symbols.find_definitions(textfile.text, path, bare, kind=kind, key=textfile.oid or None) or ():

@@ -38,7 +38,6 @@ class WordIndex:
         self._scanned: dict[object, set[str]] = {}
         #: key -> (test(path, text, reduced), strings the files must hold)
         self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...]]] = {}
-        self._needs_paths: dict[tuple[str, ...], set[str]] = {}
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
@@ -47,21 +46,24 @@ class WordIndex:
         self._expected.update(w for w in words if w not in self._paths)
 
     def expect_scan(self, key, test, needs=()) -> None:
-        """Announce a :meth:`scan`, so that the first scan answers it too."""
+        """Announce a :meth:`scan`, so that the first scan answers it too (and the
+        first word search asks for its ``needs`` along with every other word)."""
         if key not in self._scanned:
             self._expected_scans[key] = (test, tuple(needs))
+            self.expect(needs)
 
     def scan(self, key, test, needs=()) -> set[str]:
         """The files for which ``test(path, text, reduced)`` holds (``reduced``
         gives the text's :func:`.match.reduced` form, made once per file).
-        ``needs``: ASCII strings every such file holds (in its text with backticks
-        dropped), if any are known.
+        ``needs``: words (:func:`scan_needs`) every such file holds whole, if any
+        are known.
 
         For quotes without probe words every file may have to be looked at; one
         pass answers every scan announced so far, holding one batch of files at
-        a time. When each of them needs strings, ``git grep`` names the files
-        holding those (and those a backtick splits a word in, which hold every
-        word once it is dropped): only those are read.
+        a time. When each of them needs words, the word search (one ``git grep``
+        for the words of every announced quote and scan, see :meth:`holding`)
+        names the files holding them (and those a backtick splits a word in,
+        which hold every word once it is dropped): only those are read.
         """
         if key in self._scanned:
             return self._scanned[key]
@@ -84,22 +86,18 @@ class WordIndex:
         return found[key]
 
     def _holding_needs(self, tests: dict) -> dict[object, set[str]] | None:
-        """For each scan, the files holding the strings it needs, as ``git grep`` says;
-        ``None`` when some scan needs none, or git cannot answer (read every file then)."""
-        if self._unavailable or not all(needs for _, needs in tests.values()):
-            return None
-        spliced = self.spliced()
-        if spliced is None:
+        """For each scan, the files holding the words it needs, from the word search
+        (one ``git grep`` however many scans: the words of all of them are asked
+        together); ``None`` when some scan needs none, or git cannot answer (read
+        every file then, once for all of them)."""
+        if not all(needs for _, needs in tests.values()):
             return None
         out = {}
         for k, (_, needs) in tests.items():
-            found = self._needs_paths.get(needs)
-            if found is None:  # a quote's scans by characters and by tokens often need the same
-                found = self._against.files_holding_all(needs)
-                if found is None:
-                    return None
-                self._needs_paths[needs] = found
-            out[k] = found | spliced
+            found = self.holding(needs)
+            if found is None:
+                return None
+            out[k] = found
         return out
 
     def holding(self, words: tuple[str, ...]) -> set[str] | None:
@@ -178,15 +176,18 @@ def probes(words) -> tuple[str, ...]:
     return match.rarest_words(names, _PROBES)
 
 
-#: strings a scan's files are asked for by (a file passing holds them all)
+#: words a scan's files are asked for by (a file passing holds them all)
 _SCAN_NEEDS = 3
 
 
 def scan_needs(words) -> tuple[str, ...]:
-    """The ASCII words among ``words`` likeliest to be rare (at most :data:`_SCAN_NEEDS`,
-    :func:`.match.rarest_words`): what ``git grep`` narrows a scan by (ASCII reads alike
-    in every encoding read here)."""
-    return match.rarest_words((w for w in words if w and w.isascii()), _SCAN_NEEDS)
+    """The words among ``words`` (each one every occurrence holds whole, such as
+    :attr:`.match.QuotePattern.whole_words`) likeliest to be rare, at most
+    :data:`_SCAN_NEEDS`: what the word search narrows a scan by. Only words
+    ``git grep -w`` reads as Python does (ASCII letters, digits, ``_``) and long
+    enough to be telling (:data:`_PROBE_WORD`): the search's output is a line
+    per occurrence, and ``a`` or ``be`` occur everywhere."""
+    return match.rarest_words((w for w in words if _PROBE_WORD.fullmatch(w)), _SCAN_NEEDS)
 
 
 #: a probe line must be this long (without its indentation) to be telling
