@@ -35,7 +35,8 @@ class Plan:
 
     def schedule(self, pairs: Iterable[tuple[Report, Evidence]]) -> None:
         """The evidence the selected items check (``(report, evidence)``)."""
-        self._scheduled = list(dict.fromkeys(pairs))
+        # Keyed by the report's path: hashing a report would hash all of its records.
+        self._scheduled = list({(report.path, evidence): (report, evidence) for report, evidence in pairs}.values())
         self._by_pin = None
 
     @property
