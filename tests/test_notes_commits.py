@@ -14,13 +14,13 @@ def test_one_rev_list_answers_for_every_linked_commit(make_repo, monkeypatch):
     lantern = build(make_repo, monkeypatch, later=True)
     with GitStore.open(lantern.path) as store:
         head = store.resolve("HEAD")
-        before = store.git_commands
+        before = store.git_processes
         linked = {lantern.old, lantern.fix, lantern.side, lantern.pin}
         assert store.ancestors_among(head, linked) == {lantern.old, lantern.fix, lantern.pin}
-        assert store.git_commands == before + 1
+        assert store.git_processes == before + 1
         # asked again, or about a subset: answered from what git said
         assert store.ancestors_among(head, {lantern.side, lantern.fix}) == {lantern.fix}
-        assert store.git_commands == before + 1
+        assert store.git_processes == before + 1
         # the side branch holds the fix, not what came after it on main
         assert store.ancestors_among(lantern.side, {lantern.fix, lantern.pin}) == {lantern.fix}
 

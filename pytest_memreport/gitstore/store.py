@@ -204,6 +204,7 @@ class GitStore:
                 raise RevisionError(self._missing_revision(rev))
         with self._cache_lock:
             self._resolved[rev] = sha
+            self._resolved[sha] = sha  # a commit's full id names that commit: asked again, answered here
         return sha
 
     def _objects_named(self, prefix: str) -> list[tuple[str, str]]:
