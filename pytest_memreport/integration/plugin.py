@@ -170,10 +170,10 @@ def pytest_configure(config: pytest.Config) -> None:
     start(config, options, paths, shard)
     # Reports are collected even when no positional argument names them. Named on the
     # command line with no positional argument, only the reports run; named only in the
-    # ini file (``memreport = ...``), they run beside the project's own tests (testpaths).
+    # ini file (``memreport = ...``), they run beside the project's ``testpaths``.
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
-    asked = bool(config.getoption("memreport"))
-    tests = list(config.args) if explicit or not asked else []
+    testpaths = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption("memreport")
+    tests = list(config.args) if explicit or testpaths else []
     plan = config.stash[PLAN_KEY] = CollectionPlan(paths, config.invocation_params.dir, tests)
     config.args = tests + [arg for arg in plan.args if arg not in tests]
 
