@@ -71,8 +71,7 @@ class PredicateChecks:
                 # files that could not be read proves nothing).
                 result = predicates.PredicateResult(False, f"the search could not run: {exc}", error=True)
             self._timing.add("predicates", time.perf_counter() - start)
-            if not result.error:  # a search that could not run may run next time
-                self._results.put(cache_key, result)
+            self._results.put(cache_key, result)  # not one whose search could not run (the cache refuses it)
         return result, None
 
     def release(self) -> None:

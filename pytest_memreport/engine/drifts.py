@@ -74,12 +74,11 @@ class DriftChecks:
     @staticmethod
     def _keepable(binding: Binding, pin: verify.PinResult, result: drift.DriftResult | None) -> bool:
         """Whether a result is a function of its key alone: not when git could not read
-        something it needed (fetching the object changes the answer under the same key)."""
-        if pin.status in (verify.UNREADABLE, verify.COMMIT_MISSING):
+        something it needed, which the result itself may not say (the cache refuses those
+        that do): a pin that could not be read, a diff that had to skip blobs the clone
+        lacks. Fetching the objects changes the answer under the same key."""
+        if pin.status == verify.UNREADABLE:
             return False
-        if result is not None and result.status == drift.UNREADABLE:
-            return False
-        # A diff that had to skip blobs the clone lacks may say otherwise once they are fetched.
         return not (binding.store is not None and binding.store.skipped_paths)
 
     def _drift(self, binding: Binding, evidence: Evidence, pin: verify.PinResult) -> drift.DriftResult | None:

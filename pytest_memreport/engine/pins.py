@@ -52,23 +52,12 @@ class PinChecks:
         binding = self._bindings.binding(report, evidence.source, evidence.pin)
         pinned = binding.pinned
         if pinned is None:
-            return self._finish(report, evidence, binding, self._unpinned(evidence, binding), False)
+            return self._finish(report, evidence, binding, self._unpinned(evidence, binding), computed=False)
         if pinned.key not in self._batched:
             self.check_pin(binding)
-            found = self._done.get(key)
-            if found is not None:
-                return found
-        result, keep = self._first_look(report, evidence, binding, pinned)
-        if result is None:
-            snapshot = pinned.store.snapshot(pinned.pin)
-            start = time.perf_counter()
-            result = self._check(evidence, pinned, snapshot)
-            if self._searches(evidence, result):
-                drift.search.expect_missing(snapshot, [evidence])
-                result = drift.search.with_found_instead(evidence, snapshot, result)
-            self._timing.add("matching", time.perf_counter() - start)
-            keep = result.status != verify.UNREADABLE
-        return self._finish(report, evidence, binding, result, keep)
+        if key not in self._done:  # not planned (the engine driven directly): a batch of one
+            self._check_batch(binding, pinned, [(report, evidence)])
+        return self._done[key]
 
     def check_pin(self, binding: Binding) -> None:
         """Check every planned piece of evidence at ``binding``'s pin, in one batch
@@ -77,15 +66,20 @@ class PinChecks:
         if pinned is None:
             return
         self._batched.add(pinned.key)
+        self._check_batch(binding, pinned, [(report, evidence) for report, evidence in self._plan.at_pin(pinned)
+                                            if (report.path, evidence) not in self._done])
+
+    def _check_batch(self, binding: Binding, pinned: PinnedTree, pairs: list[tuple[Report, Evidence]]) -> None:
+        """``pairs`` checked at the pin: their files read in one batch, and the quotations
+        missing there announced together, so that one ``git grep`` says where each is instead.
+        A check that raises is left out: its own item checks it again and says why."""
         todo: list[tuple[Report, Evidence]] = []
-        for report, evidence in self._plan.at_pin(pinned):
-            if (report.path, evidence) in self._done:
-                continue
-            result, keep = self._first_look(report, evidence, binding, pinned)
-            if result is None:
+        for report, evidence in pairs:
+            known = self._first_look(report, evidence, pinned)
+            if known is None:
                 todo.append((report, evidence))
             else:
-                self._finish(report, evidence, binding, result, keep)
+                self._finish(report, evidence, binding, known, computed=False)
         if not todo:
             return
         start = time.perf_counter()
@@ -105,7 +99,7 @@ class PinChecks:
         for report, evidence, result in checked:
             if self._searches(evidence, result):
                 result = drift.search.with_found_instead(evidence, snapshot, result)
-            self._finish(report, evidence, binding, result, result.status != verify.UNREADABLE)
+            self._finish(report, evidence, binding, result, computed=True)
         self._timing.add("matching", time.perf_counter() - start)
 
     @staticmethod
@@ -114,21 +108,18 @@ class PinChecks:
         return verify.PinResult(verify.COMMIT_MISSING, binding.stated_pin or "", evidence.path,
                                 message=binding.problem or "")
 
-    def _first_look(self, report: Report, evidence: Evidence, binding: Binding,
-                    pinned: PinnedTree) -> tuple[verify.PinResult | None, bool]:
+    def _first_look(self, report: Report, evidence: Evidence, pinned: PinnedTree) -> verify.PinResult | None:
         """A result known without reading the tree: the path is ambiguous, or the
-        result cache has it. ``(None, _)`` when it must be checked."""
+        result cache has it. ``None`` when it must be checked."""
         ambiguous = self._paths.ambiguous.get((report.path, evidence))
         if ambiguous:
             shown = ", ".join(ambiguous[:10]) + (f" and {len(ambiguous) - 10} more" if len(ambiguous) > 10 else "")
             return verify.PinResult(
                 verify.AMBIGUOUS, pinned.pin, evidence.path,
                 message=f"{evidence.path} names {len(ambiguous)} files at the pin: {shown}; cite the path",
-            ), False
-        kept = self._results.get(self.key(binding, evidence), ResultCache.MISS)
-        if kept is not ResultCache.MISS:
-            return kept, False
-        return None, False
+            )
+        kept = self._results.get(self.key(pinned, evidence), ResultCache.MISS)
+        return None if kept is ResultCache.MISS else kept
 
     def _check(self, evidence: Evidence, pinned: PinnedTree, snapshot) -> verify.PinResult:
         """The evidence checked in ``snapshot`` (a missing or corrupt object: unreadable)."""
@@ -163,9 +154,11 @@ class PinChecks:
                 and evidence.role is not EvidenceRole.LOOSE)
 
     def _finish(self, report: Report, evidence: Evidence, binding: Binding, result: verify.PinResult,
-                keep: bool) -> verify.PinResult:
-        if keep:
-            self._results.put(self.key(binding, evidence), result)
+                computed: bool) -> verify.PinResult:
+        """Keep a result checked here (the cache refuses one saying git could not read
+        something); remember it, with this run's note, for the evidence's items."""
+        if computed and binding.pinned is not None:
+            self._results.put(self.key(binding.pinned, evidence), result)
         result = self._noted(report, evidence, result)
         self._done[(report.path, evidence)] = result
         return result
@@ -185,12 +178,12 @@ class PinChecks:
         return result
 
     # -- keys of the result cache ------------------------------------------------------
-    def key(self, binding: Binding, evidence: Evidence) -> Key | None:
+    def key(self, pinned: PinnedTree, evidence: Evidence) -> Key | None:
         if not self._results.enabled:
             return None  # no result cache (-p no:cacheprovider): nothing to key
-        memo = (binding.store.path if binding.store is not None else None, binding.pin, evidence)
+        memo = (pinned.key, evidence)
         if memo not in self._keys:
-            self._keys[memo] = self._results.key("pin", binding.pin, self.evidence_key(evidence),
+            self._keys[memo] = self._results.key("pin", pinned.pin, self.evidence_key(evidence),
                                                  self._options.want_symbols, self._options.max_file_bytes)
         return self._keys[memo]
 

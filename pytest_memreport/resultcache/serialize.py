@@ -299,19 +299,7 @@ def _codec_later(hint) -> _Codec:
 
 def _tuple_codec(args: tuple) -> _Codec:
     if not args or (len(args) == 2 and args[1] is Ellipsis):  # tuple[X, ...]
-        write_one, read_one = _codec(args[0] if args else Any)
-
-        def write(value):
-            if type(value) is not tuple:
-                raise NotKeepable(f"a {type(value).__name__} where a tuple is declared")
-            return [write_one(v) for v in value]
-
-        def read(data):
-            if type(data) is not list:
-                raise Unreadable("expected a list")
-            return tuple(read_one(v) for v in data)
-
-        return write, read
+        return _sequence_codec(tuple, args[0] if args else Any)
     if args == ((),):  # tuple[()]
         args = ()
     codecs = [_codec(a) for a in args]
@@ -351,17 +339,22 @@ def _sort_text(data) -> str:
 
 
 def _list_codec(item) -> _Codec:
+    return _sequence_codec(list, item)
+
+
+def _sequence_codec(kind: type[list] | type[tuple], item) -> _Codec:
+    """A ``list[X]`` or ``tuple[X, ...]``: a JSON list, read back as the same kind."""
     write_one, read_one = _codec(item)
 
     def write(value):
-        if type(value) is not list:
-            raise NotKeepable(f"a {type(value).__name__} where a list is declared")
+        if type(value) is not kind:
+            raise NotKeepable(f"a {type(value).__name__} where a {kind.__name__} is declared")
         return [write_one(v) for v in value]
 
     def read(data):
         if type(data) is not list:
             raise Unreadable("expected a list")
-        return [read_one(v) for v in data]
+        return kind(read_one(v) for v in data)
 
     return write, read
 
