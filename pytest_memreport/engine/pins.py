@@ -55,8 +55,8 @@ class PinChecks:
             return self._finish(report, evidence, binding, self._unpinned(evidence, binding), computed=False)
         if pinned.key not in self._batched:
             self.check_pin(binding)
-        if key not in self._done:  # not planned (the engine driven directly): a batch of one
-            self._check_batch(binding, pinned, [(report, evidence)])
+        if key not in self._done:  # not planned, or its planned check raised: a batch of one, raising
+            self._check_batch(binding, pinned, [(report, evidence)], item=True)
         return self._done[key]
 
     def check_pin(self, binding: Binding) -> None:
@@ -69,10 +69,12 @@ class PinChecks:
         self._check_batch(binding, pinned, [(report, evidence) for report, evidence in self._plan.at_pin(pinned)
                                             if (report.path, evidence) not in self._done])
 
-    def _check_batch(self, binding: Binding, pinned: PinnedTree, pairs: list[tuple[Report, Evidence]]) -> None:
+    def _check_batch(self, binding: Binding, pinned: PinnedTree, pairs: list[tuple[Report, Evidence]],
+                     item: bool = False) -> None:
         """``pairs`` checked at the pin: their files read in one batch, and the quotations
         missing there announced together, so that one ``git grep`` says where each is instead.
-        A check that raises is left out: its own item checks it again and says why."""
+        A check that raises is left out of a planned batch, and checked again by its own
+        item (``item``), where the error propagates and fails it with the reason."""
         todo: list[tuple[Report, Evidence]] = []
         for report, evidence in pairs:
             known = self._first_look(report, evidence, pinned)
@@ -92,7 +94,8 @@ class PinChecks:
             try:
                 checked.append((report, evidence, self._check(evidence, pinned, snapshot)))
             except Exception:  # noqa: BLE001 - its own item checks it again and says why
-                continue
+                if item:
+                    raise
         missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
         if missing:
             drift.search.expect_missing(snapshot, missing)
