@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from xml.etree import ElementTree
 import textwrap
 
 import pytest
@@ -210,15 +211,22 @@ def test_a_dangling_symlink_in_the_folder_is_a_warning(pytester, kb, TEMPLATE):
     result.stdout.fnmatch_lines(["reviews/gone.md:1", "*MemreportConfigWarning: a symbolic link to nothing; not checked"])
 
 
-def test_tb_line_prints_one_line_per_failure(pytester, kb, TEMPLATE):
-    result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "--tb=line")
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["in-process", "xdist"])
+def test_tb_line_prints_one_line_per_failure(pytester, kb, TEMPLATE, workers):
+    # Under pytest-xdist the failure travels as its fields: the same lines come out.
+    result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "--tb=line", *workers,
+                                "--junitxml=out.xml")
     lines = result.stdout.lines
     start = lines.index(next(line for line in lines if re.match(r"=+ FAILURES =+$", line)))
-    section = lines[start + 1:lines.index(next(line for line in lines[start + 1:] if line.startswith("==")))]
-    assert section == [
+    section = lines[start + 1:lines.index(next(line for line in lines[start + 1:] if line.startswith(("==", "- "))))]
+    # xdist names the worker of each failure on a line of its own, in the order they finished
+    assert sorted(line for line in section if not line.startswith("[gw")) == [
         f"reviews/tool-run.md:13: lines 3-5 of tool.go deleted at {kb.pins['tool_now'][:12]}",
         f"reviews/widget-engine.md:13: lines 2-3 of src/engine.rs changed at {kb.pins['widget_now'][:12]}",
     ]
+    messages = sorted(failure.get("message") for failure in ElementTree.parse(pytester.path / "out.xml").iter("failure"))
+    assert messages == [f"lines 2-3 of src/engine.rs changed at {kb.pins['widget_now'][:12]}",
+                        f"lines 3-5 of tool.go deleted at {kb.pins['tool_now'][:12]}"]
 
 
 def test_a_report_given_as_a_test_file_says_to_use_memreport(pytester, kb):

@@ -8,6 +8,7 @@ parsing or matching happens here.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import linecache
@@ -322,20 +323,55 @@ def _no_source_echo(filename: str) -> None:
         linecache.cache[filename] = (0, None, [], filename)
 
 
-def one_line_failure(item: MemreportItem, headline: str):
+@dataclasses.dataclass(eq=False)
+class CrashLine:
+    """Where a failure happened and its one line: the shape of pytest's crash location,
+    which ``--tb=line``, the short summary and junitxml read by attribute, and which
+    pytest-xdist carries as its fields."""
+
+    path: str
+    lineno: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lineno}: {self.message}"
+
+
+@dataclasses.dataclass(eq=False)
+class NoTraceback:
+    """An empty traceback in the shape pytest-xdist serializes: a report has none."""
+
+    reprentries: tuple = ()
+    extraline: str | None = None
+    style: str = "native"
+
+
+@dataclasses.dataclass(eq=False)
+class LineFailure:
     """A failure for ``--tb=line``: no text, and the headline as its crash line, which
     pytest prints (of a plain text it would print the text, then its first 50 characters).
-    The classes are pytest's own failure representation, so pytest-xdist carries it too."""
-    from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTraceback
+    Its attributes are the ones pytest and pytest-xdist read of a failure, so neither needs
+    pytest's private classes."""
 
+    reprcrash: CrashLine
+    reprtraceback: NoTraceback = dataclasses.field(default_factory=NoTraceback)
+    sections: list = dataclasses.field(default_factory=list)
+
+    def toterminal(self, tw) -> None:
+        """Nothing below the crash line, which pytest writes itself."""
+
+    def __str__(self) -> str:
+        return str(self.reprcrash)
+
+
+def one_line_failure(item: MemreportItem, headline: str) -> LineFailure:
     match = _LOCATION_PREFIX.match(headline)
     path, line, message = str(item.path), item.line, headline
     if match:
         where = match.group(0)[:-2]
         path, _, number = where.rpartition(":")
         line, message = int(number), headline[match.end():]
-    return ReprExceptionInfo(reprtraceback=ReprTraceback([], None, "native"),
-                             reprcrash=ReprFileLocation(path, line, message))
+    return LineFailure(CrashLine(path, line, message))
 
 
 class MemreportWarning(UserWarning):
