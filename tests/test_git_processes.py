@@ -71,3 +71,31 @@ def test_git_processes_stay_flat_when_the_ranges_that_left_their_files_double(py
         assert len(run["statuses"]) == 2 * count
     assert small["timing"]["git_processes"] > 0
     assert large["timing"]["git_processes"] == small["timing"]["git_processes"]
+
+
+def test_each_file_is_parsed_once_however_its_quotations_are_spread(pytester, make_repo):
+    """The JSON names each quotation's enclosing definition, so every quoted file is parsed.
+    Quotations of 600 files, each file quoted in two records far apart (more files than the
+    parse cache keeps): each file is parsed once, not once per stretch of its quotations."""
+    count = 600
+    repo = make_repo("many-files")
+    pin = repo.commit({f"pkg/mod_{i}.py": "\n".join(_function(i)) + "\n" for i in range(count)}, "pin")
+    records = []
+    for half in range(2):
+        for start in range(0, count, 50):
+            quoted = [f"ledger.record_transfer_{i}(balance_after_{i}, reason='settle {i}') --- pkg/mod_{i}.py:4"
+                      if half else f"balance_after_{i} = ledger.balance_of({i}) + amount --- pkg/mod_{i}.py:3"
+                      for i in range(start, start + 50)]
+            records += [f"MEM-OBJ-{half}-{start}", "", f"Label: part {half} from {start}", "", *quoted, "",
+                        "• implementation conclusion status: afforded", "• operation conclusion status: uninspected", ""]
+    path = pytester.path / "spread.txt"
+    path.write_text("\n".join(["Run report", "", f"The target is at SRC-1 commit {pin}.", "", *records]),
+                    encoding="utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(path), f"--memreport-repo={repo.path}",
+                                "--memreport-against", "none", "--memreport-json", "out.json")
+    assert result.parseoutcomes().get("failed", 0) == 0
+    data = json.loads((pytester.path / "out.json").read_text())
+    quoted = [e["at_pin"] for rep in data["reports"] for r in rep["records"] for e in r["evidence"] if e["kind"] == "quote"]
+    assert len(quoted) == 2 * count and all(found["status"] == "found" for found in quoted)
+    assert all(found.get("symbol") for found in quoted), quoted[0]  # each one's definition was found
+    assert data["timing"]["tree_sitter_parses"] == count

@@ -64,6 +64,8 @@ class Engine:
                  corrects_anchors: bool = False, progress: Callable[[str], None] | None = None) -> None:
         self.options = options
         self.timing = Timing()
+        # tree-sitter's counters are the process's: this run's share is what they grew by
+        self._parses_before = symbols.stats()
         self.corrects_anchors = corrects_anchors
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
@@ -236,13 +238,15 @@ class Engine:
     # -- the run's end -----------------------------------------------------------------------
     def timing_json(self) -> dict:
         """Per-phase seconds of this process. ``git`` (commands and blob reads) and
-        ``tree_sitter`` are also inside the phases that caused them; ``git_processes`` and
-        ``blobs_read`` are counts."""
+        ``tree_sitter`` are also inside the phases that caused them; ``git_processes``,
+        ``tree_sitter_parses`` and ``blobs_read`` are counts."""
         phases = Timing(defaultdict(float, self.timing.phases))
         stores = self.repositories.open_stores()
         phases.add("git", sum(store.git_seconds for store in stores))
         phases.add("git_processes", sum(store.git_processes for store in stores))
-        phases.add("tree_sitter", symbols.stats().seconds)
+        parsed = symbols.stats()
+        phases.add("tree_sitter", parsed.seconds - self._parses_before.seconds)
+        phases.add("tree_sitter_parses", parsed.parses - self._parses_before.parses)
         phases.add("blobs_read", sum(store.blobs_read for store in stores))
         if self.results.enabled:
             phases.add("results_cached", self.results.hits)

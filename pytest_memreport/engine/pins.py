@@ -84,6 +84,9 @@ class PinChecks:
                 self._finish(report, evidence, binding, known, computed=False)
         if not todo:
             return
+        # A file's evidence checked together: its parse (for the enclosing definition) and
+        # its per-text indexes are made once, not again after the caches moved on.
+        todo.sort(key=lambda pair: pair[1].path)
         start = time.perf_counter()
         snapshot = pinned.store.snapshot(pinned.pin)
         snapshot.prefetch(e.path for _, e in todo if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
