@@ -204,13 +204,15 @@ class Engine:
         self.plan.schedule(pairs)
         for binding in self.plan.pin_bindings():
             self.pins.check_pin(binding)
-        if not self.drift_enabled:
-            return
-        for report, evidence in self.plan.scheduled:
-            try:
-                self.drift.result(report, evidence)
-            except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
-                continue
+        if self.drift_enabled:
+            for report, evidence in self.plan.scheduled:
+                try:
+                    self.drift.result(report, evidence)
+                except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
+                    continue
+        # What the checks kept to share work (compiled quotations, indexes, syntax trees)
+        # serves no item: held through the item loop, every full garbage collection walks it.
+        text.release_caches()
 
     def pin_result(self, report: Report, evidence: Evidence) -> verify.PinResult:
         """The evidence checked at its pin (once per process)."""

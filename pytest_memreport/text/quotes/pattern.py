@@ -204,3 +204,8 @@ def _part_regex(part: str, check_start: bool, check_end: bool) -> re.Pattern[str
     if check_end:
         out.append(r"(?!\w)")
     return re.compile("".join(out))
+
+
+def clear_cache() -> None:
+    """Forget every compiled quotation."""
+    compile_quote.cache_clear()

@@ -186,3 +186,8 @@ def _rfind_whole(text: str, word: str, start: int, end: int) -> int:
     while at >= 0 and not _whole_at(text, at, len(word)):
         at = text.rfind(word, start, at + len(word) - 1)
     return at
+
+
+def clear_cache() -> None:
+    """Forget every quotation's code words."""
+    _code_words.cache_clear()

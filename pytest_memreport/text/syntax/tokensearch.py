@@ -109,3 +109,8 @@ def _find_in_windows(parsed: _Parsed, needle: tuple[str, ...], windows: list[tup
             if sequence[at] == first and tuple(sequence[at : at + len(needle)]) == needle:
                 return LineRange(code[kept[at]].line, end_lines[kept[at + len(needle) - 1]])
     return None
+
+
+def clear_cache() -> None:
+    """Forget every quotation's tokens."""
+    _fragment_tokens.cache_clear()
