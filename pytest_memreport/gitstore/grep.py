@@ -15,6 +15,8 @@ from .process import GitRunner
 
 #: whole words, only the matched word printed: ``<path>\0<word>`` per occurrence
 _GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
+#: one ``path\0word\n`` of ``git grep -z -o`` (a path may hold a newline, never a NUL)
+_GREP_PAIR = re.compile(rb"([^\0]+)\0([^\0\n]+)\n")
 #: a backtick between word characters (git's, which are ASCII)
 _SPLICED_WORD = re.compile(rb"[A-Za-z0-9_]`+[A-Za-z0-9_]")
 #: alternations per ``-e`` and per process stay well under the kernel's limits
@@ -34,8 +36,17 @@ def grep_words(runner: GitRunner, words: Collection[str], scope: list[str]) -> d
         out = _grep(runner, [*_GREP_WORDS, *patterns], scope)
         if out is None:
             return None
-        for path, word in set(_path_word_pairs(out)):  # every occurrence is a pair; one per file counts
-            found.setdefault(word.decode("ascii"), set()).add(_grep_path(path, scope))
+        # Every occurrence is a pair, and one per file counts: the raw pairs are made
+        # unique first, and each path and word is decoded once.
+        paths: dict[bytes, str] = {}
+        by_word: dict[bytes, set[str]] = {}
+        for path, word in set(_path_word_pairs(out)):
+            name = paths.get(path)
+            if name is None:
+                name = paths[path] = _grep_path(path, scope)
+            by_word.setdefault(word, set()).add(name)
+        for word, holders in by_word.items():
+            found.setdefault(word.decode("ascii"), set()).update(holders)
     return found
 
 
@@ -113,18 +124,12 @@ def _grep_path(raw: bytes, scope: list[str]) -> str:
     return os.fsdecode(raw)
 
 
-def _path_word_pairs(out: bytes) -> Iterator[tuple[bytes, bytes]]:
-    """``(path, word)`` from ``git grep -z -o`` output, ``path\0word\n`` per
-    match. A path may hold a newline (``-z`` does not quote it); a word never
-    does, so each field after a NUL is the word up to its first newline, then
-    the next path."""
-    fields = out.split(b"\0")
-    path = fields[0]
-    for field in fields[1:]:
-        word, _, rest = field.partition(b"\n")
-        if path and word:
-            yield path, word
-        path = rest
+def _path_word_pairs(out: bytes) -> list[tuple[bytes, bytes]]:
+    r"""``(path, word)`` from ``git grep -z -o`` output, ``path\0word\n`` per
+    match. A path may hold a newline (``-z`` does not quote it, but never a NUL); a
+    word never holds either, so each match is everything up to a NUL, then the
+    word up to its newline."""
+    return _GREP_PAIR.findall(out)
 
 
 def _word_chunks(words: list[str]) -> Iterator[list[str]]:
