@@ -12,8 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..checks import attributed, drift, symbolrefs, verify
-from ..gitstore import RepoError
+from ..checks import atpin, drift, verify
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import RunOptions
 from ..resultcache import Key, ResultCache, evidence_key
@@ -21,10 +20,6 @@ from .bindings import Binding, Bindings, PinnedTree
 from .paths import PathResolver
 from .plan import Plan
 from .timing import Timing
-
-#: what a check that raised leaves in a batch: its own item checks it again, and says why
-_RAISED = object()
-
 
 class PinChecks:
     """Every piece of evidence checked once at its pin (per process, and across runs
@@ -89,16 +84,9 @@ class PinChecks:
         todo.sort(key=lambda pair: pair[1].path)
         start = time.perf_counter()
         snapshot = pinned.store.snapshot(pinned.pin)
-        snapshot.prefetch(e.path for _, e in todo if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
-        # A note's phrases that may search the whole pinned tree: one git grep for all of them.
-        attributed.expect_searches(snapshot, [e for _, e in todo])
-        checked = []
-        for report, evidence in todo:
-            try:
-                checked.append((report, evidence, self._check(evidence, pinned, snapshot)))
-            except Exception:  # noqa: BLE001 - its own item checks it again and says why
-                if item:
-                    raise
+        results = atpin.check_batch([e for _, e in todo], snapshot, self._options.want_symbols, raising=item)
+        # A check that raised has no result here: its own item checks it again and says why.
+        checked = [(report, evidence, result) for (report, evidence), result in zip(todo, results) if result is not None]
         missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
         if missing:
             drift.search.expect_missing(snapshot, missing)
@@ -126,31 +114,6 @@ class PinChecks:
             )
         kept = self._results.get(self.key(pinned, evidence), ResultCache.MISS)
         return None if kept is ResultCache.MISS else kept
-
-    def _check(self, evidence: Evidence, pinned: PinnedTree, snapshot) -> verify.PinResult:
-        """The evidence checked in ``snapshot`` (a missing or corrupt object: unreadable)."""
-        try:
-            if evidence.kind is EvidenceKind.SYMBOL:
-                return symbolrefs.at_pin(evidence, snapshot)
-            result = verify.check_at_pin(evidence, snapshot, with_symbol=self._options.want_symbols)
-            if result.status == verify.MISSING and evidence.role in (EvidenceRole.INLINE, EvidenceRole.LOOSE):
-                result = self._adapted_initial(evidence, snapshot, result)
-            return result
-        except RepoError as exc:
-            return verify.PinResult(verify.UNREADABLE, pinned.pin, evidence.path, message=str(exc))
-
-    def _adapted_initial(self, evidence: Evidence, snapshot, missing: verify.PinResult) -> verify.PinResult:
-        """An inline quotation whose first letter was adapted to the sentence around it
-        (``the "current estimate ..." reading`` of ``Current estimate ...``) is found; any
-        other difference of case still is not."""
-        text = evidence.text or ""
-        if not text[:1].isalpha():
-            return missing
-        variant = replace(evidence, text=text[0].swapcase() + text[1:])
-        found = verify.check_at_pin(variant, snapshot, with_symbol=self._options.want_symbols)
-        if not found.ok:
-            return missing
-        return replace(found, note="the quotation's first letter is capitalised differently in the file")
 
     @staticmethod
     def _searches(evidence: Evidence, result: verify.PinResult) -> bool:

@@ -1,0 +1,59 @@
+"""Evidence checked at its pin, a batch at a time: a pure function of the evidence and the
+pinned snapshot (the engine's :class:`~..engine.pins.PinChecks` plans the batches, keeps
+the results and adds what only the whole run knows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..gitstore import RepoError
+from ..model import Evidence, EvidenceKind, EvidenceRole
+from . import attributed, symbolrefs, verify
+
+
+def check_batch(evidence: Sequence[Evidence], snapshot, want_symbols: bool,
+                raising: bool = False) -> list[verify.PinResult | None]:
+    """Each piece of ``evidence`` checked in ``snapshot``, in order: its files read in one
+    batch, and a note's phrases that may search the whole tree asked of ``git grep`` once.
+    A check that raises gives ``None`` (its own item checks it again and says why), or
+    propagates when ``raising``."""
+    snapshot.prefetch(e.path for e in evidence if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
+    attributed.expect_searches(snapshot, list(evidence))
+    out: list[verify.PinResult | None] = []
+    for one in evidence:
+        try:
+            out.append(check_one(one, snapshot, want_symbols))
+        except Exception:  # noqa: BLE001 - its own item checks it again and says why
+            if raising:
+                raise
+            out.append(None)
+    return out
+
+
+def check_one(evidence: Evidence, snapshot, want_symbols: bool) -> verify.PinResult:
+    """One piece of evidence checked in ``snapshot`` (a missing or corrupt object: unreadable)."""
+    try:
+        if evidence.kind is EvidenceKind.SYMBOL:
+            return symbolrefs.at_pin(evidence, snapshot)
+        result = verify.check_at_pin(evidence, snapshot, with_symbol=want_symbols)
+        if result.status == verify.MISSING and evidence.role in (EvidenceRole.INLINE, EvidenceRole.LOOSE):
+            result = _adapted_initial(evidence, snapshot, result, want_symbols)
+        return result
+    except RepoError as exc:
+        return verify.PinResult(verify.UNREADABLE, snapshot.rev, evidence.path, message=str(exc))
+
+
+def _adapted_initial(evidence: Evidence, snapshot, missing: verify.PinResult, want_symbols: bool) -> verify.PinResult:
+    """An inline quotation whose first letter was adapted to the sentence around it
+    (``the "current estimate ..." reading`` of ``Current estimate ...``) is found; any
+    other difference of case still is not."""
+    text = evidence.text or ""
+    if not text[:1].isalpha():
+        return missing
+    variant = replace(evidence, text=text[0].swapcase() + text[1:])
+    found = verify.check_at_pin(variant, snapshot, with_symbol=want_symbols)
+    if not found.ok:
+        return missing
+    return replace(found, note="the quotation's first letter is capitalised differently in the file")
