@@ -9,13 +9,45 @@ again with the same line numbers.
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 
 
 def markdown_parser() -> MarkdownIt:
     """The Markdown tokenizer every dialect uses: CommonMark plus pipe tables."""
     # Raw HTML stays text, so nothing a reader could see is hidden.
-    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    parser.inline.ruler.at("text", _plain_text)
+    return parser
+
+
+#: the characters where an inline rule this parser runs may start (newline, image,
+#: entity, emphasis, autolink, link and its end, escape, code span, strikethrough)
+_INLINE_STARTS = re.compile(r"[\n!&*<\[\\\]_`~]")
+
+
+def _plain_text(state, silent: bool) -> bool:
+    """markdown-it's ``text`` rule, stopping only where a rule of this parser may start.
+
+    The stock rule also stops at characters kept for extensions (``#``, ``-``, ``:``,
+    ``=``, ``{`` and others) and tries every rule there, each of which declines: in
+    quoted code that is most characters. Skipping them gives the same tokens (a property
+    test compares both parsers) and a third less parsing.
+    """
+    found = _INLINE_STARTS.search(state.src, state.pos, state.posMax)
+    end = found.start() if found else state.posMax
+    if end == state.pos:
+        return False
+    if not silent:
+        text = state.src[state.pos:end]
+        append = getattr(state, "append_pending", None)  # markdown-it-py 4 buffers pending text
+        if append is not None:
+            append(text)
+        else:
+            state.pending += text
+    state.pos = end
+    return True
 
 
 _MARKDOWN = markdown_parser()

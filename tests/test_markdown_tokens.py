@@ -1,0 +1,52 @@
+"""The dialects' Markdown parser skips plain text faster than markdown-it's own ``text``
+rule: it must give exactly the tokens of the stock parser with the same rules enabled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from pytest_memreport.dialects.core.markdown import markdown_parser
+
+STOCK = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+OURS = markdown_parser()
+
+#: every character some inline or block rule reacts to, or the stock text rule stops at
+MARKUP = "\n\n  \t!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~•"
+CODE_LINES = [
+    "value = combine_35(value, 86, 5, 3)  # 9023 --- src/store/mod_86.py:60",
+    "| a | b |", "|---|---|", "| `x|y` | **b** |", "> quoted *em* and ~~gone~~",
+    "- item with [link](http://x.invalid) and ![alt](img.png)", "1. `code` &amp; \\*escaped\\*",
+    "<http://auto.invalid> then <b>html</b>", "~~~python", "def f(x): return x", "~~~",
+    "    indented code", "# Heading {#id} with $math$ and a+b=c",
+]
+
+
+def _dump(tokens) -> list:
+    return [(t.type, t.tag, t.map, t.nesting, t.level, t.content, t.markup, t.info,
+             sorted((t.attrs or {}).items()), _dump(t.children) if t.children else None) for t in tokens]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(MARKUP + "abcXYZ019 "), max_size=300))
+def test_markup_characters_give_the_stock_tokens(text):
+    assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(CODE_LINES), max_size=30))
+def test_report_shaped_lines_give_the_stock_tokens(lines):
+    text = "\n".join(lines)
+    assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
+
+
+def test_the_project_reports_give_the_stock_tokens():
+    root = Path(__file__).resolve().parent.parent
+    texts = [path.read_text(encoding="utf-8") for path in [*root.glob("example_claims/*.md"), *root.glob("docs/*.md"),
+                                                           root / "README.md"]]
+    assert len(texts) >= 5
+    for text in texts:
+        assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
