@@ -152,6 +152,7 @@ class History:
         self.resolve = resolve
         self.snapshot = snapshot
         self._cache_lock = threading.Lock()
+        self._pair_diffs: dict[tuple[str, str], bytes] = {}
         self._renames: dict[tuple[str, str], dict[str, str]] = {}
         self._changed: dict[tuple[str, str], frozenset[str]] = {}
         self._logs: dict[tuple[str, str], tuple[LogCommit, ...]] = {}
@@ -182,6 +183,24 @@ class History:
                 self.missing_oids.update(absent)
         return out
 
+    def pair_diff(self, old: str, new: str) -> bytes:
+        """``git diff-tree -M --raw --numstat -z`` of the pair (cached): its raw records
+        (renames) and its line counts (:class:`~.hunks.Hunks`) from one rename detection,
+        the costliest thing git does for a pair."""
+        key = (self.resolve(old), self.resolve(new))
+        with self._cache_lock:
+            known = self._pair_diffs.get(key)
+        if known is None:
+            known = self.run_readable(
+                ["diff-tree", "-r", "-z", "--no-ext-diff", "--no-textconv", "-M", f"-l{RENAME_LIMIT}",
+                 "--raw", "--numstat", "--no-abbrev", *key],
+                ["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", *key],
+                lambda: self.missing_objects(*key),
+            )
+            with self._cache_lock:
+                self._pair_diffs[key] = known
+        return known
+
     def renames(self, old: str, new: str) -> dict[str, str]:
         """Old path → new path for every rename over the whole ``old..new`` diff (cached).
 
@@ -192,21 +211,15 @@ class History:
         with self._cache_lock:
             known = self._renames.get(key)
         if known is None:
-            out = self.run_readable(
-                ["diff-tree", "-r", "-z", "--no-ext-diff", "-M", f"-l{RENAME_LIMIT}",
-                 "--diff-filter=R", "--name-status", *key],
-                ["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", *key],
-                lambda: self.missing_objects(*key),
-            )
             known = {}
-            tokens = out.split(b"\0")
+            tokens = self.pair_diff(*key).split(b"\0")
             i = 0
-            while i + 2 < len(tokens):
-                if tokens[i].startswith(b"R"):
-                    known[os.fsdecode(tokens[i + 1])] = os.fsdecode(tokens[i + 2])
-                    i += 3
-                else:
-                    i += 1
+            while i < len(tokens):
+                change, i = parse_raw(tokens, i)
+                if change is None:
+                    break  # the raw records end where the line counts begin
+                if change.status == "R" and change.old_path is not None and change.new_path is not None:
+                    known[change.old_path] = change.new_path
             with self._cache_lock:
                 self._renames[key] = known
         return dict(known)

@@ -2,7 +2,8 @@
 
 Two views, each one git command per (old, new) pair, cached:
 
-* :class:`Hunks`: lines added and removed per file (``git diff-tree --numstat -M``;
+* :class:`Hunks`: lines added and removed per file (the ``--numstat`` of the pair's one
+  ``git diff-tree -M --raw --numstat``, whose raw records give the renames too;
   for the working tree, against a tree of its bytes as they are on disk, which
   git never reads itself); a directory's counts are the sum
   of its files'. Paths whose blobs the clone lacks are left out (see
@@ -21,7 +22,7 @@ import threading
 from dataclasses import dataclass
 
 from .errors import RepoError
-from .history import RENAME_LIMIT
+from .history import RENAME_LIMIT, parse_raw
 
 
 @dataclass(frozen=True)
@@ -79,10 +80,7 @@ class Hunks:
                     ["diff-tree", "-r", *options, "--raw", "--no-renames", "--no-abbrev", old_sha, tree],
                     lambda: self._history.missing_objects(old_sha), runner)
         else:
-            out = self._history.run_readable(
-                ["diff-tree", "-r", *options, "--numstat", "-M", f"-l{RENAME_LIMIT}", old_sha, new_key],
-                ["diff-tree", "-r", *options, "--raw", "--no-renames", "--no-abbrev", old_sha, new_key],
-                lambda: self._history.missing_objects(*key))
+            out = _after_raw_records(self._history.pair_diff(old_sha, new_key))
         known = _parse_numstat(out)
         with self._lock:
             self._counts[key] = known
@@ -101,6 +99,18 @@ class Hunks:
         for more in inside[1:]:
             total = total + more
         return total
+
+
+def _after_raw_records(out: bytes) -> bytes:
+    """The ``--numstat`` part of a ``--raw --numstat -z`` output (the raw records come first)."""
+    tokens = out.split(b"\0")
+    i = 0
+    while i < len(tokens):
+        change, after = parse_raw(tokens, i)
+        if change is None:
+            break
+        i = after
+    return b"\0".join(tokens[i:])
 
 
 def _parse_numstat(out: bytes) -> dict[str, LineCounts]:
