@@ -727,3 +727,32 @@ def test_word_search_reads_paths_with_newlines(make_repo):
         assert store.snapshot(sha).files_with_words(["load_entry"]) == {"load_entry": {"odd\nname.py", "plain.py"}}
     finally:
         store.close()
+
+
+#: lines whose characters mean something to a regular expression, or to git's options
+REGEX_LINES = [
+    "    result = table[key](*args) + {x|y}$^.",
+    r"    pattern = re.compile(r'\d+\.\d*|\\n?')",
+    "-e --not-an-option (a line starting like one)",
+    "    return a|b || c && d ^ e",
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(".^$*+?()[]{}|\\-ab ="), min_size=1, max_size=12),
+                min_size=1, max_size=6, unique=True))
+def test_files_with_lines_match_each_line_as_written(tmp_path_factory, extra):
+    """One search for many lines, each matched as the plain text it is: the file holding a
+    line is found for it, and a line no file holds (one character off) finds nothing."""
+    from repo_builder import RepoBuilder
+
+    repo = RepoBuilder(tmp_path_factory.mktemp("lines") / "target")
+    lines = [line for line in [*REGEX_LINES, *(f"  {e}  " for e in extra)] if line.strip()]
+    files = {f"f{i}.py": f"before\n{line}\nafter\n" for i, line in enumerate(lines)}
+    sha = repo.commit({**files, "other.py": "nothing here\n"}, "pin")
+    snapshot = GitStore.open(repo.path).snapshot(sha)
+    found = snapshot.files_with_lines([*lines, "    result = table[key](*args) + {x|y}$^!"])
+    for i, line in enumerate(lines):
+        assert f"f{i}.py" in found[line], line
+        assert "other.py" not in found[line]
+    assert found["    result = table[key](*args) + {x|y}$^!"] == set()

@@ -17,6 +17,8 @@ from .process import GitRunner
 _GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
 #: one ``path\0word\n`` of ``git grep -z -o`` (a path may hold a newline, never a NUL)
 _GREP_PAIR = re.compile(rb"([^\0]+)\0([^\0\n]+)\n")
+#: what a POSIX extended regular expression gives a meaning to (escaped to match itself)
+_ERE_SPECIAL = re.compile(r"[.^$*+?()\[\]{}|\\]")
 #: a backtick between word characters (git's, which are ASCII)
 _SPLICED_WORD = re.compile(rb"[A-Za-z0-9_]`+[A-Za-z0-9_]")
 #: alternations per ``-e`` and per process stay well under the kernel's limits
@@ -52,19 +54,25 @@ def grep_words(runner: GitRunner, words: Collection[str], scope: list[str]) -> d
 
 def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
     """For each of ``lines`` (ASCII, no newline), the files where some line holds it,
-    by one ``git grep -F`` for all of them (fixed strings: one pass however many).
+    by one ``git grep`` for all of them.
 
-    A superset of the files holding it as a whole line, so that a file whose lines
-    end in carriage returns (which the checks' texts drop) is not missed; the
-    caller then tests each file's text."""
+    The lines are asked as one alternation of escaped strings (``-E``): given as many
+    fixed strings (``-F -e a -e b ...``), git tries each on every line of the tree in
+    turn, several times slower for a hundred of them. A superset of the files holding
+    it as a whole line, so that a file whose lines end in carriage returns (which the
+    checks' texts drop) is not missed; the caller then tests each file's text."""
     found: dict[str, set[str]] = {line: set() for line in lines}
     if not found:
         return found
-    for chunk in _line_chunks(sorted(found)):
-        out = _grep(runner, ["-z", "-a", "-F", *(arg for line in chunk for arg in ("-e", line))], scope)
+    escaped = {_ERE_SPECIAL.sub(r"\\\g<0>", line): line for line in found if line}
+    for chunk in _line_chunks(sorted(escaped)):
+        # (each alternation stays under the kernel's bound on one argument)
+        alternations = [alternation for group in _word_chunks(chunk) for alternation in group]
+        out = _grep(runner, ["-z", "-a", "-E", *(arg for alternation in alternations for arg in ("-e", alternation))],
+                    scope)
         if out is None:
             return None
-        wanted = [(line, line.encode("ascii")) for line in chunk]
+        wanted = [(escaped[pattern], escaped[pattern].encode("ascii")) for pattern in chunk]
         for path, content in _path_lines(out):
             for line, raw in wanted:
                 if raw in content:
