@@ -45,12 +45,14 @@ AUTHOR = "Bench Author <bench@example.invalid> 1700000000 +0000"
 DIRS = ("core", "net", "store", "api", "sched", "util", "cli", "web", "proto", "infra")
 
 
-def gen_file(rng: random.Random, index: int) -> list[str]:
-    """A module of small functions whose every line is distinct (so each citation says one thing)."""
+def gen_file(rng: random.Random, index: int, functions: tuple[int, int] = (6, 14),
+             body: tuple[int, int] = (4, 12)) -> list[str]:
+    """A module of small functions whose every line is distinct (so each citation says one
+    thing): ``functions`` and ``body`` bound how many functions, and lines in each."""
     lines = [f'"""Module {index}."""', "", f"LIMIT_{index} = {rng.randint(10, 999)}", ""]
-    for fn in range(rng.randint(6, 14)):
+    for fn in range(rng.randint(*functions)):
         lines.append(f"def step_{index}_{fn}(value, extra={rng.randint(0, 99)}):")
-        for k in range(rng.randint(4, 12)):
+        for k in range(rng.randint(*body)):
             lines.append(f"    value = combine_{rng.randint(0, 50)}(value, {index}, {fn}, {k})  # {rng.randint(0, 9999)}")
         lines.append("    return value")
         lines.append("")

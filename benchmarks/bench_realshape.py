@@ -55,6 +55,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench_history  # beside this script
+
 HERE = Path(__file__).resolve().parent
 GENERATOR_VERSION = 1
 SEED = 20261202
@@ -72,15 +74,8 @@ SAMPLES = HERE.parent.parent / "shared" / "samples"
 
 
 def gen_file(rng: random.Random, index: int) -> list[str]:
-    """A module of small functions whose every line is distinct (so each citation says one thing)."""
-    lines = [f'"""Module {index}."""', "", f"LIMIT_{index} = {rng.randint(10, 999)}", ""]
-    for fn in range(rng.randint(6, 12)):
-        lines.append(f"def step_{index}_{fn}(value, extra={rng.randint(0, 99)}):")
-        for k in range(rng.randint(4, 10)):
-            lines.append(f"    value = combine_{rng.randint(0, 50)}(value, {index}, {fn}, {k})  # {rng.randint(0, 9999)}")
-        lines.append("    return value")
-        lines.append("")
-    return lines
+    """The history benchmark's modules, a little shorter (the same draws, so the same target)."""
+    return bench_history.gen_file(rng, index, functions=(6, 12), body=(4, 10))
 
 
 def gen_huge() -> list[str]:

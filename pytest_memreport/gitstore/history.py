@@ -102,6 +102,29 @@ def parse_raw(tokens: list[bytes], i: int) -> tuple[Change | None, int]:
                   old_oid, new_oid), i + 2
 
 
+@dataclass(frozen=True)
+class PairDiff:
+    """One ``git diff-tree -M --raw --numstat -z`` of a pair: the renames its raw records
+    name, and its ``--numstat`` part (which :class:`~.hunks.Hunks` reads as line counts)."""
+
+    renames: dict[str, str]
+    numstat: bytes
+
+    @classmethod
+    def parse(cls, out: bytes) -> PairDiff:
+        tokens = out.split(b"\0")
+        renames: dict[str, str] = {}
+        i = 0
+        while i < len(tokens):
+            change, after = parse_raw(tokens, i)
+            if change is None:
+                break  # the raw records end where the line counts begin
+            if change.status == "R" and change.old_path is not None and change.new_path is not None:
+                renames[change.old_path] = change.new_path
+            i = after
+        return cls(renames, b"\0".join(tokens[i:]))
+
+
 def run_readable(runner: GitRunner, missing: Callable[[], frozenset[str]], args: list[str],
                  listing: list[str]) -> tuple[bytes, frozenset[str], frozenset[str]]:
     """stdout of ``args`` (a diff or log that may compare blob contents), the
@@ -152,8 +175,7 @@ class History:
         self.resolve = resolve
         self.snapshot = snapshot
         self._cache_lock = threading.Lock()
-        self._pair_diffs: dict[tuple[str, str], bytes] = {}
-        self._renames: dict[tuple[str, str], dict[str, str]] = {}
+        self._pair_diffs: dict[tuple[str, str], PairDiff] = {}
         self._changed: dict[tuple[str, str], frozenset[str]] = {}
         self._logs: dict[tuple[str, str], tuple[LogCommit, ...]] = {}
         #: paths left out of a diff or log because their blobs are missing
@@ -183,20 +205,20 @@ class History:
                 self.missing_oids.update(absent)
         return out
 
-    def pair_diff(self, old: str, new: str) -> bytes:
-        """``git diff-tree -M --raw --numstat -z`` of the pair (cached): its raw records
-        (renames) and its line counts (:class:`~.hunks.Hunks`) from one rename detection,
-        the costliest thing git does for a pair."""
+    def pair_diff(self, old: str, new: str) -> PairDiff:
+        """The pair's ``git diff-tree -M --raw --numstat -z``, read once (cached): renames
+        and line counts from one rename detection, the costliest thing git does for a pair."""
         key = (self.resolve(old), self.resolve(new))
         with self._cache_lock:
             known = self._pair_diffs.get(key)
         if known is None:
-            known = self.run_readable(
+            out = self.run_readable(
                 ["diff-tree", "-r", "-z", "--no-ext-diff", "--no-textconv", "-M", f"-l{RENAME_LIMIT}",
                  "--raw", "--numstat", "--no-abbrev", *key],
                 ["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", *key],
                 lambda: self.missing_objects(*key),
             )
+            known = PairDiff.parse(out)
             with self._cache_lock:
                 self._pair_diffs[key] = known
         return known
@@ -207,22 +229,7 @@ class History:
         Rename detection pairs files down to git's default 50% similarity, so
         moved-and-edited files and whole trees moved under a new folder are found.
         """
-        key = (self.resolve(old), self.resolve(new))
-        with self._cache_lock:
-            known = self._renames.get(key)
-        if known is None:
-            known = {}
-            tokens = self.pair_diff(*key).split(b"\0")
-            i = 0
-            while i < len(tokens):
-                change, i = parse_raw(tokens, i)
-                if change is None:
-                    break  # the raw records end where the line counts begin
-                if change.status == "R" and change.old_path is not None and change.new_path is not None:
-                    known[change.old_path] = change.new_path
-            with self._cache_lock:
-                self._renames[key] = known
-        return dict(known)
+        return dict(self.pair_diff(old, new).renames)
 
     def changed_paths(self, old: str, new: str) -> set[str]:
         """Paths whose blob (or kind) differs between the two revisions, either side (cached)."""

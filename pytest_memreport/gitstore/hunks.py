@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 
 from .errors import RepoError
-from .history import RENAME_LIMIT, parse_raw
+from .history import RENAME_LIMIT
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class Hunks:
                     ["diff-tree", "-r", *options, "--raw", "--no-renames", "--no-abbrev", old_sha, tree],
                     lambda: self._history.missing_objects(old_sha), runner)
         else:
-            out = _after_raw_records(self._history.pair_diff(old_sha, new_key))
+            out = self._history.pair_diff(old_sha, new_key).numstat
         known = _parse_numstat(out)
         with self._lock:
             self._counts[key] = known
@@ -99,18 +99,6 @@ class Hunks:
         for more in inside[1:]:
             total = total + more
         return total
-
-
-def _after_raw_records(out: bytes) -> bytes:
-    """The ``--numstat`` part of a ``--raw --numstat -z`` output (the raw records come first)."""
-    tokens = out.split(b"\0")
-    i = 0
-    while i < len(tokens):
-        change, after = parse_raw(tokens, i)
-        if change is None:
-            break
-        i = after
-    return b"\0".join(tokens[i:])
 
 
 def _parse_numstat(out: bytes) -> dict[str, LineCounts]:

@@ -175,10 +175,6 @@ class GitRunner:
         """git processes started for this repository (see :class:`GitCounts`)."""
         return self.counts.processes
 
-    def execute(self, args: list[str]) -> subprocess.CompletedProcess[bytes]:
-        """One quiet command, counted and timed, its exit status the caller's to judge
-        (:func:`execute`): for answers that are not failures (``rev-parse --verify``)."""
-        return self.timed(args)
 
     def run(self, args: list[str], check: bool = True, own_group: bool = False) -> bytes:
         """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure.

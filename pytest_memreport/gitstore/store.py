@@ -197,7 +197,7 @@ class GitStore:
                 raise RevisionError(self._missing_revision(rev))
             sha = commits[0]
         else:
-            result = self._runner.execute(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"])
+            result = self._runner.timed(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"])
             sha = result.stdout.decode("ascii", "replace").strip()
             if result.returncode != 0 or not HEX_OID.fullmatch(sha):
                 raise_if_refused(result.stderr, self.path)
@@ -400,13 +400,13 @@ class GitStore:
     @property
     def is_partial(self) -> bool:
         """Whether this is a partial clone (``git clone --filter``): blobs may be absent by design."""
-        result = self._runner.execute(["config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"])
+        result = self._runner.timed(["config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"])
         return result.returncode == 0 and any(
             not line.endswith((b" false", b" 0")) for line in result.stdout.splitlines())
 
     def newest_commit_time(self) -> int | None:
         """The committer time (Unix seconds) of the newest commit any ref points at, or ``None``."""
-        result = self._runner.execute(["for-each-ref", "--sort=-committerdate", "--count=1",
+        result = self._runner.timed(["for-each-ref", "--sort=-committerdate", "--count=1",
                                        "--format=%(committerdate:unix)"])
         text = result.stdout.decode("ascii", "replace").strip()
         return int(text) if result.returncode == 0 and text.isdigit() else None

@@ -437,14 +437,9 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
     new = symbols.tokens(new_text, new_path, span=(new_def.start, new_def.end))
     if old is None or new is None:
         return False
-    return _without_trailing_commas([t.text for t in old]) == _without_trailing_commas([t.text for t in new])
-
-
-_CLOSERS = frozenset({")", "]", "}"})
-
-
-def _without_trailing_commas(texts: list[str]) -> list[str]:
-    return [t for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)]
+    old_texts, new_texts = [t.text for t in old], [t.text for t in new]
+    return ([old_texts[i] for i in symbols.without_trailing_commas(old_texts)]
+            == [new_texts[i] for i in symbols.without_trailing_commas(new_texts)])
 
 
 # -- locating ----------------------------------------------------------------------

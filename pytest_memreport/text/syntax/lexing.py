@@ -16,6 +16,15 @@ from tree_sitter import Tree
 from .languages import spec
 from .parsing import _ByteToChar, _end_line, _Parsed, _parsed_for, timed
 
+#: what a formatter adds when it wraps arguments: a comma right before a closer
+_CLOSERS = frozenset({")", "]", "}"})
+
+
+def without_trailing_commas(texts: list[str]) -> list[int]:
+    """Indices of ``texts`` (token texts) without each ``,`` that directly precedes a
+    closer: a formatter wrapping arguments adds those, and they change nothing."""
+    return [i for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)]
+
 
 @dataclass(frozen=True)
 class Token:

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Sequence
 
 from .definitions import Definition
-from .lexing import Token, tokens
+from .lexing import Token, tokens, without_trailing_commas
 
 _DIFF_CONTEXT = 3
 _DIFF_HUNKS = 4
@@ -72,10 +72,6 @@ def body_token_diff(
     return "\n".join(lines)
 
 
-#: what a formatter adds when it wraps arguments: a comma right before a closer
-_CLOSERS = frozenset({")", "]", "}"})
-
-
 def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
                 count_trailing_commas: bool = True) -> bool:
     """Whether the two definitions have the same tokens (comments and layout do not
@@ -88,14 +84,11 @@ def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, ne
         old_texts = [t.text for t in old_tokens]
         new_texts = [t.text for t in new_tokens]
         if not count_trailing_commas:
-            old_texts, new_texts = _without_trailing_commas(old_texts), _without_trailing_commas(new_texts)
+            old_texts = [old_texts[i] for i in without_trailing_commas(old_texts)]
+            new_texts = [new_texts[i] for i in without_trailing_commas(new_texts)]
         if old_texts != new_texts:
             return False
     return True
-
-
-def _without_trailing_commas(texts: list[str]) -> list[str]:
-    return [t for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)]
 
 
 def _segments(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition):

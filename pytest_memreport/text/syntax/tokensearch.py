@@ -7,18 +7,8 @@ from functools import lru_cache
 
 from ...model import LineRange
 from .languages import spec
-from .lexing import _code_tokens_of, _lex, _window_code_tokens
+from .lexing import _code_tokens_of, _lex, _window_code_tokens, without_trailing_commas
 from .parsing import _ByteToChar, _Parsed, _parsed_for, parse_source
-
-_CLOSERS = frozenset({")", "]", "}"})
-
-
-def _without_trailing_commas(texts: list[str]) -> list[int]:
-    """Indices of ``texts`` without each ``,`` that directly precedes a closer."""
-    return [
-        i for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)
-    ]
-
 
 def _token_code(index: int) -> int:
     """The character code standing for the index-th distinct token (no surrogates)."""
@@ -38,7 +28,7 @@ def _code_index_of(parsed: _Parsed) -> tuple[str, dict[str, int], list[int]]:
     if parsed._code_index is None:
         tokens = _code_tokens_of(parsed)[0]
         texts = [t.text for t in tokens]
-        kept = _without_trailing_commas(texts)
+        kept = without_trailing_commas(texts)
         vocabulary: dict[str, int] = {}
         chars = []
         for i in kept:
@@ -60,7 +50,7 @@ def _fragment_tokens(quote: str, language: str) -> tuple[str, ...]:
     tree = parse_source(language, fragment.encode("utf-8", "surrogatepass"))
     lexemes, _ = _lex(tree, fragment, _ByteToChar(fragment), language)
     texts = [t.text for t in lexemes if t.kind != "comment" and t.start >= len(prefix)]
-    texts = [texts[i] for i in _without_trailing_commas(texts)]
+    texts = [texts[i] for i in without_trailing_commas(texts)]
     # A quotation may stop right after a comma whose closer it does not show.
     if texts and texts[-1] == ",":
         texts.pop()
@@ -103,7 +93,7 @@ def _find_in_windows(parsed: _Parsed, needle: tuple[str, ...], windows: list[tup
     for start, end in windows:
         code, end_lines = _window_code_tokens(parsed, start, end)
         texts = [t.text for t in code]
-        kept = _without_trailing_commas(texts)
+        kept = without_trailing_commas(texts)
         sequence = [texts[i] for i in kept]
         for at in range(len(sequence) - len(needle) + 1):
             if sequence[at] == first and tuple(sequence[at : at + len(needle)]) == needle:
