@@ -729,6 +729,37 @@ def test_word_search_reads_paths_with_newlines(make_repo):
         store.close()
 
 
+
+def test_word_search_names_each_file_once_and_reads_the_same(make_repo):
+    """The headed form (each file's name once, above its words) answers as the form
+    naming the file on every match: for unquoted unusual names too (git quotes a
+    path with a non-ASCII letter or a double quote unless told not to)."""
+    from pytest_memreport.gitstore import grep
+
+    repo = make_repo("target")
+    files = {
+        "café/naïve.py": "load_entry(1)\nload_entry(2)\nscan_quota\n",
+        'q"uote d.py': "scan_quota load_entry\n",
+        "plain.py": "nothing_here\n",
+        "-dash.py": "scan_quota\n",
+    }
+    sha = repo.commit(files, "odd names")
+    store = GitStore.open(repo.path)
+    try:
+        snapshot = store.snapshot(sha)
+        words = ["load_entry", "scan_quota", "absent_word"]
+        headed = grep.grep_words(snapshot._runner, words, snapshot._grep_scope(), headed=True)
+        paired = grep.grep_words(snapshot._runner, words, snapshot._grep_scope(), headed=False)
+        assert snapshot.files_with_words(words) == headed
+    finally:
+        store.close()
+    assert headed == paired == {
+        "load_entry": {"café/naïve.py", 'q"uote d.py'},
+        "scan_quota": {"café/naïve.py", 'q"uote d.py', "-dash.py"},
+        "absent_word": set(),
+    }
+
+
 #: lines whose characters mean something to a regular expression, or to git's options
 REGEX_LINES = [
     "    result = table[key](*args) + {x|y}$^.",

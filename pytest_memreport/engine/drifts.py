@@ -21,7 +21,7 @@ from ..options import AGAINST_WORKTREE, RunOptions
 from ..resultcache import Key, ResultCache
 from .bindings import Binding, Bindings, PinnedTree
 from .pins import PinChecks
-from .plan import Plan
+from .plan import EvidenceResults, Plan
 from .reports import ReportSet
 from .timing import Timing
 
@@ -47,16 +47,15 @@ class DriftChecks:
         self._results = results
         self._timing = timing
         self._announce = announce
-        self._done: dict[tuple[str, Evidence], drift.DriftResult | None] = {}
+        self._done: EvidenceResults[drift.DriftResult | None] = EvidenceResults()
         self._started: set = set()
         self._inside: dict[Path, frozenset[str]] = {}
         self._inside_digests: dict[Path, str] = {}
 
     def result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
-        key = (report.path, evidence)
-        if key in self._done:
-            return self._done[key]
+        if self._done.has(report.path, evidence):
+            return self._done.get(report.path, evidence)
         pin = self._pins.result(report, evidence)
         binding = self._bindings.binding(report, evidence.source, evidence.pin)
         cache_key = self._key(binding, evidence)
@@ -68,7 +67,7 @@ class DriftChecks:
                     self._results.put(cache_key, result)
             except _Unkept as unkept:
                 result = unkept.result
-        self._done[key] = result
+        self._done.put(report.path, evidence, result)
         return result
 
     @staticmethod

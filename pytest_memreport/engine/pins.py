@@ -18,7 +18,7 @@ from ..options import RunOptions
 from ..resultcache import Key, ResultCache, evidence_key
 from .bindings import Binding, Bindings, PinnedTree
 from .paths import PathResolver
-from .plan import Plan
+from .plan import EvidenceResults, Plan
 from .timing import Timing
 
 class PinChecks:
@@ -33,15 +33,14 @@ class PinChecks:
         self._plan = plan
         self._results = results
         self._timing = timing
-        self._done: dict[tuple[str, Evidence], verify.PinResult] = {}
+        self._done: EvidenceResults[verify.PinResult] = EvidenceResults()
         self._batched: set = set()
         self._keys: dict[tuple, Key | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
 
     def result(self, report: Report, evidence: Evidence) -> verify.PinResult:
         """The evidence checked at its pin."""
-        key = (report.path, evidence)
-        found = self._done.get(key)
+        found = self._done.get(report.path, evidence)
         if found is not None:
             return found
         binding = self._bindings.binding(report, evidence.source, evidence.pin)
@@ -50,9 +49,12 @@ class PinChecks:
             return self._finish(report, evidence, binding, self._unpinned(evidence, binding), computed=False)
         if pinned.key not in self._batched:
             self.check_pin(binding)
-        if key not in self._done:  # not planned, or its planned check raised: a batch of one, raising
+        found = self._done.get(report.path, evidence)
+        if found is None:  # not planned, or its planned check raised: a batch of one, raising
             self._check_batch(binding, pinned, [(report, evidence)], item=True)
-        return self._done[key]
+            found = self._done.get(report.path, evidence)
+        assert found is not None, "a batch of one keeps its result or raises"
+        return found
 
     def check_pin(self, binding: Binding) -> None:
         """Check every planned piece of evidence at ``binding``'s pin, in one batch
@@ -62,7 +64,7 @@ class PinChecks:
             return
         self._batched.add(pinned.key)
         self._check_batch(binding, pinned, [(report, evidence) for report, evidence in self._plan.at_pin(pinned)
-                                            if (report.path, evidence) not in self._done])
+                                            if not self._done.has(report.path, evidence)])
 
     def _check_batch(self, binding: Binding, pinned: PinnedTree, pairs: list[tuple[Report, Evidence]],
                      item: bool = False) -> None:
@@ -129,7 +131,7 @@ class PinChecks:
         if computed and binding.pinned is not None:
             self._results.put(self.key(binding.pinned, evidence), result)
         result = self._noted(report, evidence, result)
-        self._done[(report.path, evidence)] = result
+        self._done.put(report.path, evidence, result)
         return result
 
     def _noted(self, report: Report, evidence: Evidence, result: verify.PinResult) -> verify.PinResult:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Iterable
+from typing import Generic, Iterable, TypeVar
 
 from ..model import Evidence, EvidenceKind, Report
 from .bindings import Binding, Bindings, PinnedTree
@@ -21,6 +21,7 @@ from .reports import ReportSet
 _BATCHED_KINDS = (EvidenceKind.QUOTE, EvidenceKind.LINES)
 
 PinKey = tuple[Path, str]  # (repository path, pin sha)
+Result = TypeVar("Result")
 
 
 class Plan:
@@ -52,12 +53,13 @@ class Plan:
         """The scheduled evidence by ``(repository path, pin)``, bindings resolved once each."""
         if self._by_pin is None:
             grouped: dict[PinKey, list[tuple[Report, Evidence]]] = defaultdict(list)
-            for report, evidence in self.scheduled:
+            for pair in self.scheduled:  # the scheduled pairs themselves: kept once, not twice
+                report, evidence = pair
                 binding = self._bindings.binding(report, evidence.source, evidence.pin)
                 pinned = binding.pinned
                 if pinned is not None:
                     key = pinned.key
-                    grouped[key].append((report, evidence))
+                    grouped[key].append(pair)
                     self._pin_bindings.setdefault(key, binding)
             self._by_pin = dict(grouped)
         return self._by_pin
@@ -69,3 +71,30 @@ class Plan:
     def at_pin(self, pinned: PinnedTree) -> list[tuple[Report, Evidence]]:
         """``(report, evidence)`` checked in ``pinned``'s repository at its pin."""
         return self.pins().get(pinned.key, [])
+
+
+class EvidenceResults(Generic[Result]):
+    """Results by report path, then by evidence.
+
+    One dict per report rather than a ``(path, evidence)`` tuple per result: the run
+    keeps every result through its item loop, and each full garbage collection (and
+    pytest's own at exit) walks every container the run keeps."""
+
+    __slots__ = ("_by_report",)
+
+    def __init__(self) -> None:
+        self._by_report: dict[str, dict[Evidence, Result]] = {}
+
+    def get(self, report: str, evidence: Evidence, default=None):
+        found = self._by_report.get(report)
+        return default if found is None else found.get(evidence, default)
+
+    def has(self, report: str, evidence: Evidence) -> bool:
+        found = self._by_report.get(report)
+        return found is not None and evidence in found
+
+    def put(self, report: str, evidence: Evidence, result: Result) -> None:
+        self._by_report.setdefault(report, {})[evidence] = result
+
+    def clear(self) -> None:
+        self._by_report.clear()

@@ -13,8 +13,13 @@ from collections.abc import Collection, Iterator
 
 from .process import GitRunner
 
-#: whole words, only the matched word printed: ``<path>\0<word>`` per occurrence
+#: whole words, only the matched word printed; paths never quoted (``-z``)
 _GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
+#: each file's name once (ended by a newline, even under ``-z``), then its words, a line
+#: each, then an empty line
+_GREP_HEADED = ("--heading", "--break")
+#: ``<path>\0<word>`` per occurrence (a path may hold a newline)
+_GREP_PAIRED = ()
 #: one ``path\0word\n`` of ``git grep -z -o`` (a path may hold a newline, never a NUL)
 _GREP_PAIR = re.compile(rb"([^\0]+)\0([^\0\n]+)\n")
 #: what a POSIX extended regular expression gives a meaning to (escaped to match itself)
@@ -27,26 +32,33 @@ _GREP_ALTERNATION_CHARS = 60_000
 _GREP_PROCESS_CHARS = 600_000
 
 
-def grep_words(runner: GitRunner, words: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
+def grep_words(runner: GitRunner, words: Collection[str], scope: list[str],
+               headed: bool = True) -> dict[str, set[str]] | None:
     """``git grep -w -o`` for many words at once: one alternation is one pass
-    over the files (one ``-e`` per word would be one pass per word)."""
+    over the files (one ``-e`` per word would be one pass per word).
+
+    ``headed``: no path of the scope holds a newline, so each file's name may be printed
+    once above its matches (``--heading``): a tree's common names occur hundreds of
+    thousands of times, and a ``<sha>:path`` before each of them is most of the output."""
     found: dict[str, set[str]] = {word: set() for word in words}
     if not found:
         return found
     for chunk in _word_chunks(sorted(found)):
         patterns = [arg for alternation in chunk for arg in ("-e", f"({alternation})")]
-        out = _grep(runner, [*_GREP_WORDS, *patterns], scope)
+        form = _GREP_HEADED if headed else _GREP_PAIRED
+        out = _grep(runner, [*_GREP_WORDS, *form, *patterns], scope)
         if out is None:
             return None
-        # Every occurrence is a pair, and one per file counts: the raw pairs are made
-        # unique first, and each path and word is decoded once.
-        paths: dict[bytes, str] = {}
+        # One occurrence per file counts: each file's words are made unique first, and each
+        # path and word is decoded once.
         by_word: dict[bytes, set[str]] = {}
-        for path, word in set(_path_word_pairs(out)):
-            name = paths.get(path)
-            if name is None:
-                name = paths[path] = _grep_path(path, scope)
-            by_word.setdefault(word, set()).add(name)
+        for path, words_there in (_headed_words(out) if headed else _paired_words(out)):
+            name = _grep_path(path, scope)
+            for word in words_there:
+                holders = by_word.get(word)
+                if holders is None:
+                    holders = by_word[word] = set()
+                holders.add(name)
         for word, holders in by_word.items():
             found.setdefault(word.decode("ascii"), set()).update(holders)
     return found
@@ -132,12 +144,25 @@ def _grep_path(raw: bytes, scope: list[str]) -> str:
     return os.fsdecode(raw)
 
 
-def _path_word_pairs(out: bytes) -> list[tuple[bytes, bytes]]:
-    r"""``(path, word)`` from ``git grep -z -o`` output, ``path\0word\n`` per
-    match. A path may hold a newline (``-z`` does not quote it, but never a NUL); a
-    word never holds either, so each match is everything up to a NUL, then the
-    word up to its newline."""
-    return _GREP_PAIR.findall(out)
+def _headed_words(out: bytes) -> Iterator[tuple[bytes, set[bytes]]]:
+    r"""``(path, words)`` from ``git grep -o --heading --break`` output: per file its
+    name, then a word per match, then an empty line (no path holds a newline here)."""
+    for block in out.split(b"\n\n"):
+        path, _, words = block.partition(b"\n")
+        found = set(words.split(b"\n"))
+        found.discard(b"")  # the output's last newline
+        if path and found:
+            yield path, found
+
+
+def _paired_words(out: bytes) -> Iterator[tuple[bytes, set[bytes]]]:
+    r"""``(path, words)`` from ``git grep -z -o`` output, ``path\0word\n`` per match. A
+    path may hold a newline (``-z`` does not quote it, but never a NUL); a word never
+    holds either, so each match is everything up to a NUL, then the word up to its newline."""
+    by_path: dict[bytes, set[bytes]] = {}
+    for path, word in _GREP_PAIR.findall(out):
+        by_path.setdefault(path, set()).add(word)
+    return iter(by_path.items())
 
 
 def _word_chunks(words: list[str]) -> Iterator[list[str]]:

@@ -77,7 +77,9 @@ class Snapshot:
         searched as text, and git's word characters (ASCII letters, digits,
         ``_``) are fewer than Python's, so its word boundaries are looser.
         """
-        return grep_words(self._runner, words, self._grep_scope())
+        # Paths are named once above their words, unless one holds a newline.
+        headed = not any("\n" in path for path in self.files())
+        return grep_words(self._runner, words, self._grep_scope(), headed=headed)
 
     def files_with_lines(self, lines: Collection[str]) -> dict[str, set[str]] | None:
         """For each of ``lines`` (ASCII), the files some line of which holds it (a

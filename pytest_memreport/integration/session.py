@@ -279,6 +279,10 @@ class MemreportSession:
             outcome = entry["outcome"] if entry.get("part") else report.outcome
             headline = entry.get("headline", "") if outcome == "failed" or entry.get("verdict") == "warn" else ""
             self.add_result(entry, outcome, headline, report.nodeid)
+        if not self.is_worker and getattr(report, "memreport_checks", None):
+            # Read into the log; pytest keeps every report to the end, and each full garbage
+            # collection would walk the entries again. (A worker's go on to the controller.)
+            report.memreport_checks = ()
 
     def add_result(self, entry: dict, outcome: str, headline: str, nodeid: str) -> None:
         """One check's entry (pytest outcome word, failure headline) into the log and the verdicts."""

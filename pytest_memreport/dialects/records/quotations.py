@@ -27,18 +27,22 @@ class QuotationPass:
     count: int
     findings: list[Finding]
     report_evidence: list[Evidence]
+    #: each entry's quotation tail (``None``: no quotation line), split once per parse
+    _tails: list[core.QuotationTail | None]
 
     def _quotations(self) -> None:
+        # Each line is split once: a quotation line is also where the next one's walk back stops.
+        self._tails = [core.split_quotation(entry.shown.text) if entry.block.kind in ("paragraph", "item") else None
+                       for entry in self.entries]
         for index, entry in enumerate(self.entries):
-            if entry.block.kind not in ("paragraph", "item"):
-                continue
-            tail = core.split_quotation(entry.shown.text)
+            tail = self._tails[index]
             if tail is None:
                 continue
             number = entry.shown.number
             raw = None
             if self.markdown and 1 <= number <= self.count:
-                raw = core.split_quotation(self.lines[number - 1].text)
+                line = self.lines[number - 1].text
+                raw = tail if line == entry.shown.text else core.split_quotation(line)
             # The path comes from the raw line when it parses: markdown-it would read
             # ``src/__init__.py`` outside backticks as emphasis and drop the underscores.
             spec = raw.spec if raw is not None else tail.spec
@@ -80,7 +84,7 @@ class QuotationPass:
                 if block.info == INLINE_PREDICATES or not block.code.strip():
                     break
                 parts.append((entry, block.code))
-            elif block.kind == end.block.kind and self._reads_as_code(entry.shown.text):
+            elif block.kind == end.block.kind and self._tails[cursor] is None and self._reads_as_code(entry.shown.text):
                 parts.append((entry, entry.shown.text))
             else:
                 break
@@ -101,7 +105,6 @@ class QuotationPass:
             or "conclusion status" in stripped.lower()
             or core.SOURCE_ID.search(stripped)
             or is_section_title(stripped)
-            or core.split_quotation(stripped) is not None
         ):
             return False
         return not core.reads_as_prose(stripped)
