@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from typing import Any
 from collections import defaultdict
 from pathlib import Path
 
@@ -282,7 +283,8 @@ class MemreportSession:
         if not self.is_worker and getattr(report, "memreport_checks", None):
             # Read into the log; pytest keeps every report to the end, and each full garbage
             # collection would walk the entries again. (A worker's go on to the controller.)
-            report.memreport_checks = ()
+            carrier: Any = report  # the attribute is the plugin's own (set in makereport)
+            carrier.memreport_checks = ()
 
     def add_result(self, entry: dict, outcome: str, headline: str, nodeid: str) -> None:
         """One check's entry (pytest outcome word, failure headline) into the log and the verdicts."""
