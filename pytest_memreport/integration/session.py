@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from typing import Any
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
