@@ -13,8 +13,9 @@ backtrack through.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from .normalize import _H, _MARKER, _MARKER_STARTS, _RELAX, _boundaries, _canonical, _strip
 from .words import _COMMON_WORDS, _WORD, _is_word
@@ -30,8 +31,7 @@ _TOKEN = re.compile(r"(\s+)|(\w+)|(•)|(.)", re.S)
 _ANCHOR_TRIES = 3
 
 
-@dataclass(frozen=True)
-class _Anchor:
+class _Anchor(NamedTuple):
     """A word of a quote part: it lies verbatim in every occurrence (damage
     never splits a word), ``shift`` non-whitespace characters after the
     occurrence starts."""
@@ -40,31 +40,67 @@ class _Anchor:
     shift: int
 
 
+_Value = TypeVar("_Value")
+
+
+class _Lazy(Generic[_Value]):
+    """A value computed on first read and kept in the slot ``_lazy_<name>``: what
+    ``functools.cached_property`` does for a class with an instance dict. A run
+    compiles a pattern per quotation and keeps them while it checks; without a dict
+    each is fewer objects for the garbage collector to walk (and, before Python
+    3.12, a read takes no lock)."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self._compute = compute
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = "_lazy_" + name
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _Lazy[_Value]: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> _Value: ...
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        try:
+            return getattr(instance, self._slot)
+        except AttributeError:
+            value = self._compute(instance)
+            setattr(instance, self._slot, value)
+            return value
+
+
 class _Part:
     """One elision-separated part of a quote, with the forms matching uses
     (each computed when first needed)."""
+
+    __slots__ = ("raw", "check_start", "check_end", "_lazy_text", "_lazy_stripped", "_lazy_canonical",
+                 "_lazy_scan_needle", "_lazy_relaxed", "_lazy_anchors")
 
     def __init__(self, raw: str, bound_start: bool, bound_end: bool) -> None:
         self.raw = raw  # as written, trimmed: searched verbatim first
         self.check_start = bound_start and _is_word(raw[0])  # must start on a token edge
         self.check_end = bound_end and _is_word(raw[-1])  # must end on a token edge
 
-    @cached_property
+    @_Lazy
     def text(self) -> str:
         """Whitespace collapsed."""
         return " ".join(self.raw.split())
 
-    @cached_property
+    @_Lazy
     def stripped(self) -> str:
         """Whitespace removed: what the locator compares."""
         return _strip(self.raw)
 
-    @cached_property
+    @_Lazy
     def canonical(self) -> str:
         """The whitespace rule applied: what a located region must equal."""
         return _canonical(self.raw)
 
-    @cached_property
+    @_Lazy
     def scan_needle(self) -> str:
         """What a scan form is searched for: the canonical part with its word
         boundaries marked, except at an edge that may cut a word."""
@@ -75,12 +111,12 @@ class _Part:
             needle = needle[:-1]
         return needle
 
-    @cached_property
+    @_Lazy
     def relaxed(self) -> str:
         """Also without marker characters: the fallback's prefilter."""
         return self.stripped.translate(_RELAX)
 
-    @cached_property
+    @_Lazy
     def anchors(self) -> tuple[_Anchor, ...]:
         """The part's words likeliest to be rare in a text, first: not
         keywords, then longest."""
@@ -104,6 +140,8 @@ class QuotePattern:
     dropped).
     """
 
+    __slots__ = ("text", "_parts", "has_bullets", "_lazy_parts", "_lazy_words", "_lazy_whole_words", "_lazy_regexes")
+
     def __init__(self, text: str) -> None:
         self.text = text
         pieces = _ELISION.split(text.replace("`", ""))
@@ -119,17 +157,17 @@ class QuotePattern:
     def __repr__(self) -> str:
         return f"QuotePattern({self.text!r})"
 
-    @cached_property
+    @_Lazy
     def parts(self) -> tuple[str, ...]:
         return tuple(p.text for p in self._parts)
 
-    @cached_property
+    @_Lazy
     def words(self) -> tuple[str, ...]:
         """Every distinct word, longest first (the fallback's prefilter)."""
         found = {w for p in self._parts for w in _WORD.findall(p.raw)}
         return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
-    @cached_property
+    @_Lazy
     def whole_words(self) -> tuple[str, ...]:
         """The words every occurrence holds whole (no word character either
         side): all of them but a part's first or last word where an elision
@@ -144,7 +182,7 @@ class QuotePattern:
             out.update(dict.fromkeys(words))
         return tuple(out)
 
-    @cached_property
+    @_Lazy
     def regexes(self) -> tuple[re.Pattern[str], ...]:
         """The fallback: one regex per part (compiled only when needed)."""
         return tuple(_part_regex(p.text, p.check_start, p.check_end) for p in self._parts)
