@@ -462,6 +462,11 @@ class MemreportSession:
             workspace = os.environ.get("GITHUB_WORKSPACE")
             for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
                 self._write_raw(line)
+        # Every output is written: the results go now, not after pytest's own collections
+        # at exit (each of which would walk every payload the log holds).
+        self.log = ResultLog()
+        self.verdicts = []
+        self._coverage = self._rows = self._data = None
 
     def _end_guard(self) -> None:
         """Commands resumed (when an unconfigure hook failed before ours did it) and the
