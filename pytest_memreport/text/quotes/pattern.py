@@ -41,6 +41,8 @@ class _Anchor(NamedTuple):
 
 
 _Value = TypeVar("_Value")
+#: an empty slot (a computed value may be ``None``)
+_UNSET: Any = object()
 
 
 class _Lazy(Generic[_Value]):
@@ -65,12 +67,11 @@ class _Lazy(Generic[_Value]):
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        try:
-            return getattr(instance, self._slot)
-        except AttributeError:
+        value = getattr(instance, self._slot, _UNSET)
+        if value is _UNSET:
             value = self._compute(instance)
             setattr(instance, self._slot, value)
-            return value
+        return value
 
 
 class _Part:
