@@ -150,6 +150,12 @@ class Evidence:
     #: how a prose note ties it to the target (:class:`EvidenceRole`); ``None``: as written
     role: EvidenceRole | None = None
 
+    def __hash__(self) -> int:
+        # Evidence keys the run's result tables, looked up several times per check. Equal
+        # evidence has equal fields, so hashing a few of them agrees with equality; the
+        # generated hash would hash every field (two enums, in Python code) on each lookup.
+        return hash((self.path, self.line, self.end_line, self.text))
+
     @property
     def searched(self) -> bool:
         """Whether the check looks beyond ``path``: in ``context`` files, or the pinned tree."""
