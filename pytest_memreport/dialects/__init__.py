@@ -186,6 +186,14 @@ def detect(text: str, path: str) -> tuple[str, bool]:
     return "records", False
 
 
+def release_caches() -> None:
+    """Drop what parsing kept to share work (the last report's Markdown tokens) once
+    every report the run checks is parsed."""
+    from .core import markdown
+
+    markdown.clear_cache()
+
+
 def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
     """Parse ``text`` (read from ``path``) in ``dialect``, detected when ``None``.
 

@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .. import text
+from .. import dialects, text
 from ..checks import attributed, drift, symbolrefs, verify
 from ..dialects.claims import Predicate
 from ..dialects.claims.assembly import ReportClaims
@@ -210,8 +210,10 @@ class Engine:
                     self.drift.result(report, evidence)
                 except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
                     continue
-        # What the checks kept to share work (compiled quotations, indexes, syntax trees)
-        # serves no item: held through the item loop, every full garbage collection walks it.
+        # What the parse and the checks kept to share work (the last report's tokens,
+        # compiled quotations, indexes, syntax trees) serves no item: held through the
+        # item loop, every full garbage collection walks it.
+        dialects.release_caches()
         text.release_caches()
 
     def pin_result(self, report: Report, evidence: Evidence) -> verify.PinResult:
@@ -265,4 +267,5 @@ class Engine:
         for part in (self.pins, self.drift, self.predicates, self.paths):
             part.release()
         self.results.release()
+        dialects.release_caches()
         text.release_caches()

@@ -64,6 +64,11 @@ def token_stream(text: str) -> list:
     return _LAST_PARSE[1]
 
 
+def clear_cache() -> None:
+    """Forget the last token stream (a report's worth of tokens, once its parse is done)."""
+    _LAST_PARSE[:] = [None, None]
+
+
 #: markdown-it's nesting limit (lists and blockquotes count two levels and one)
 _MAX_NESTING = _MARKDOWN.options["maxNesting"]
 #: a line whose own container markers nest this deep is blanked once a cut is seen
