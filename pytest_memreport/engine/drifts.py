@@ -34,6 +34,10 @@ class _Unkept(Exception):
         self.result = result
 
 
+#: no drift result yet (``None`` is one: the evidence is not checkable)
+_UNCHECKED = object()
+
+
 class DriftChecks:
     """Every piece of evidence followed once to the against-revision."""
 
@@ -54,8 +58,9 @@ class DriftChecks:
 
     def result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
-        if self._done.has(report.path, evidence):
-            return self._done.get(report.path, evidence)
+        done = self._done.get(report.path, evidence, _UNCHECKED)
+        if done is not _UNCHECKED:  # (``None`` is a result: not checkable)
+            return done
         pin = self._pins.result(report, evidence)
         binding = self._bindings.binding(report, evidence.source, evidence.pin)
         cache_key = self._key(binding, evidence)
