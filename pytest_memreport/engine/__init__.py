@@ -210,11 +210,9 @@ class Engine:
                     self.drift.result(report, evidence)
                 except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
                     continue
-        # What the parse and the checks kept to share work (the last report's tokens,
-        # compiled quotations, indexes, syntax trees) serves no item: held through the
+        # What the parse and the checks kept to share work serves no item: held through the
         # item loop, every full garbage collection walks it.
-        dialects.release_caches()
-        text.release_caches()
+        _release_shared_caches()
 
     def pin_result(self, report: Report, evidence: Evidence) -> verify.PinResult:
         """The evidence checked at its pin (once per process)."""
@@ -267,5 +265,11 @@ class Engine:
         for part in (self.pins, self.drift, self.predicates, self.paths):
             part.release()
         self.results.release()
-        dialects.release_caches()
-        text.release_caches()
+        _release_shared_caches()
+
+
+def _release_shared_caches() -> None:
+    """The parse's and the checks' module caches (the last report's tokens, compiled
+    quotations, text indexes, syntax trees) let go of."""
+    dialects.release_caches()
+    text.release_caches()

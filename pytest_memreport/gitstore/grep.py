@@ -16,10 +16,8 @@ from .process import GitRunner
 #: whole words, only the matched word printed; paths never quoted (``-z``)
 _GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
 #: each file's name once (ended by a newline, even under ``-z``), then its words, a line
-#: each, then an empty line
+#: each, then an empty line; without it, ``<path>\0<word>`` per occurrence
 _GREP_HEADED = ("--heading", "--break")
-#: ``<path>\0<word>`` per occurrence (a path may hold a newline)
-_GREP_PAIRED = ()
 #: one ``path\0word\n`` of ``git grep -z -o`` (a path may hold a newline, never a NUL)
 _GREP_PAIR = re.compile(rb"([^\0]+)\0([^\0\n]+)\n")
 #: what a POSIX extended regular expression gives a meaning to (escaped to match itself)
@@ -43,16 +41,16 @@ def grep_words(runner: GitRunner, words: Collection[str], scope: list[str],
     found: dict[str, set[str]] = {word: set() for word in words}
     if not found:
         return found
+    form, read = (_GREP_HEADED, _headed_words) if headed else ((), _paired_words)
     for chunk in _word_chunks(sorted(found)):
         patterns = [arg for alternation in chunk for arg in ("-e", f"({alternation})")]
-        form = _GREP_HEADED if headed else _GREP_PAIRED
         out = _grep(runner, [*_GREP_WORDS, *form, *patterns], scope)
         if out is None:
             return None
         # One occurrence per file counts: each file's words are made unique first, and each
         # path and word is decoded once.
         by_word: dict[bytes, set[str]] = {}
-        for path, words_there in (_headed_words(out) if headed else _paired_words(out)):
+        for path, words_there in read(out):
             name = _grep_path(path, scope)
             for word in words_there:
                 holders = by_word.get(word)

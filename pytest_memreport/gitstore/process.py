@@ -175,7 +175,6 @@ class GitRunner:
         """git processes started for this repository (see :class:`GitCounts`)."""
         return self.counts.processes
 
-
     def run(self, args: list[str], check: bool = True, own_group: bool = False) -> bytes:
         """Run one git command in the repository; stdout bytes, or :class:`RepoError` on failure.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .syntax.definitions import Definition, definitions, enclosing, find_definitions, value_of
 from .syntax.languages import DEFINITION_QUERIES, available_languages, language_for
-from .syntax.lexing import Region, Token, regions, tokens, without_trailing_commas
+from .syntax.lexing import Region, Token, drop_trailing_commas, regions, tokens
 from .syntax.literals import literal_equals
 from .syntax.parsing import ParseStats, clear_cache, reparse, reset_stats, stats
 from .syntax.tokendiff import WHOLE_LINES, body_token_diff, lines_same_tokens, same_tokens
@@ -22,7 +22,7 @@ __all__ = [
     "Token",
     "available_languages",
     "WHOLE_LINES",
-    "without_trailing_commas",
+    "drop_trailing_commas",
     "body_token_diff",
     "lines_same_tokens",
     "same_tokens",

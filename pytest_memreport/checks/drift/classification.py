@@ -437,9 +437,8 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
     new = symbols.tokens(new_text, new_path, span=(new_def.start, new_def.end))
     if old is None or new is None:
         return False
-    old_texts, new_texts = [t.text for t in old], [t.text for t in new]
-    return ([old_texts[i] for i in symbols.without_trailing_commas(old_texts)]
-            == [new_texts[i] for i in symbols.without_trailing_commas(new_texts)])
+    return (symbols.drop_trailing_commas([t.text for t in old])
+            == symbols.drop_trailing_commas([t.text for t in new]))
 
 
 # -- locating ----------------------------------------------------------------------

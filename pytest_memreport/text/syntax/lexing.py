@@ -26,6 +26,11 @@ def without_trailing_commas(texts: list[str]) -> list[int]:
     return [i for i, t in enumerate(texts) if not (t == "," and i + 1 < len(texts) and texts[i + 1] in _CLOSERS)]
 
 
+def drop_trailing_commas(texts: list[str]) -> list[str]:
+    """``texts`` without the commas :func:`without_trailing_commas` leaves out."""
+    return [texts[i] for i in without_trailing_commas(texts)]
+
+
 @dataclass(frozen=True)
 class Token:
     """One lexical token: a leaf of the syntax tree, or a whole string literal.

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Sequence
 
 from .definitions import Definition
-from .lexing import Token, tokens, without_trailing_commas
+from .lexing import Token, drop_trailing_commas, tokens
 
 _DIFF_CONTEXT = 3
 _DIFF_HUNKS = 4
@@ -84,8 +84,7 @@ def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, ne
         old_texts = [t.text for t in old_tokens]
         new_texts = [t.text for t in new_tokens]
         if not count_trailing_commas:
-            old_texts = [old_texts[i] for i in without_trailing_commas(old_texts)]
-            new_texts = [new_texts[i] for i in without_trailing_commas(new_texts)]
+            old_texts, new_texts = drop_trailing_commas(old_texts), drop_trailing_commas(new_texts)
         if old_texts != new_texts:
             return False
     return True

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from ...model import LineRange
 from .languages import spec
-from .lexing import _code_tokens_of, _lex, _window_code_tokens, without_trailing_commas
+from .lexing import _code_tokens_of, _lex, _window_code_tokens, drop_trailing_commas, without_trailing_commas
 from .parsing import _ByteToChar, _Parsed, _parsed_for, parse_source
 
 def _token_code(index: int) -> int:
@@ -50,7 +50,7 @@ def _fragment_tokens(quote: str, language: str) -> tuple[str, ...]:
     tree = parse_source(language, fragment.encode("utf-8", "surrogatepass"))
     lexemes, _ = _lex(tree, fragment, _ByteToChar(fragment), language)
     texts = [t.text for t in lexemes if t.kind != "comment" and t.start >= len(prefix)]
-    texts = [texts[i] for i in without_trailing_commas(texts)]
+    texts = drop_trailing_commas(texts)
     # A quotation may stop right after a comma whose closer it does not show.
     if texts and texts[-1] == ",":
         texts.pop()
