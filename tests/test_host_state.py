@@ -144,6 +144,25 @@ def test_a_daemon_thread_blocked_on_a_pipe_does_not_delay_exit(pytester, target)
     assert result.ret == 0, result.stdout.str()
 
 
+def test_no_thread_of_the_plugin_outlives_the_checks(pytester, target):
+    """Drift asks git a pair's first questions from a thread while the pins are checked;
+    a user's test, which runs after the checks, sees no thread the plugin started."""
+    repo, pin = target
+    repo.commit({"pkg/store.py": "# moved down\n" + STORE_PY}, "edit")
+    pytester.makepyfile(test_user=textwrap.dedent("""\
+        import threading
+
+        def test_only_the_users_threads():
+            assert [t.name for t in threading.enumerate()] == ["MainThread"]
+        """))
+    result = pytester.runpytest_subprocess("test_user.py", "--memreport", write_report(pytester, pin),
+                                           "--memreport-repo", str(repo.path), "--memreport-against", "HEAD",
+                                           "-p", "no:cacheprovider", "-v")
+    # the user's test; source, structure, the path and the quotation, each of these two also at HEAD
+    result.assert_outcomes(passed=7)
+    assert "quote@L15::drift PASSED" in result.stdout.str()
+
+
 def test_a_failures_text_is_the_same_rendered_at_once_or_after_the_session(pytester, target):
     """Rendering is pure: a failing item's text, rendered by pytest at the summary and
     rendered again by the test after the session has ended, is the same text."""

@@ -37,6 +37,24 @@ def test_insertions_and_deletions_above_shift_and_edits_inside_touch(make_repo):
         assert store.file_change(pin, head, "b.py") is None  # unchanged: not in the diff
 
 
+def test_a_file_asked_for_after_the_pairs_diff_ran_gets_a_diff_of_its_own(make_repo):
+    """The pair's line diff runs ahead of the checks (``ask_pair``), limited to the files
+    expected then; a file asked for later is diffed on its own, never read as unchanged."""
+    repo = make_repo()
+    pin = repo.commit({"a.py": BODY, "b.py": BODY})
+    head = repo.commit({"a.py": "# top\n" + BODY, "b.py": BODY + "# end\n"})
+    with GitStore.open(repo.path) as store:
+        store.expect_changes(pin, head, {"a.py"})
+        store.ask_pair(pin, head)
+        before = store.git_processes
+        assert store.file_change(pin, head, "a.py").hunks  # the diff already run answers
+        assert store.git_processes == before
+        late = store.file_change(pin, head, "b.py")
+        assert late is not None and late.new_path == "b.py" and late.hunks
+        assert store.file_change(pin, head, "b.py") == late
+        assert store.git_processes == before + 1  # one more diff, once
+
+
 def test_a_renamed_file_with_edits_and_an_unusual_name_maps_to_its_new_path(make_repo):
     repo = make_repo()
     pin = repo.commit({"old dir/caf\u00e9 \"x\".py": BODY})

@@ -202,14 +202,19 @@ class Engine:
         pair, before any item runs: items then read finished results. A check that
         raises is left to its item, which checks it again and says why."""
         self.plan.schedule(pairs)
-        for binding in self.plan.pin_bindings():
-            self.pins.check_pin(binding)
-        if self.drift_enabled:
-            for report, evidence in self.plan.scheduled:
-                try:
-                    self.drift.result(report, evidence)
-                except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
-                    continue
+        try:
+            if self.drift_enabled:
+                self.drift.ask_ahead()  # git answers the pairs' first questions while the pins are checked
+            for binding in self.plan.pin_bindings():
+                self.pins.check_pin(binding)
+            if self.drift_enabled:
+                for report, evidence in self.plan.scheduled:
+                    try:
+                        self.drift.result(report, evidence)
+                    except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
+                        continue
+        finally:
+            self.drift.stop_asking()
         # What the parse and the checks kept to share work serves no item: held through the
         # item loop, every full garbage collection walks it.
         _release_shared_caches()
@@ -261,9 +266,9 @@ class Engine:
 
     def close(self) -> None:
         """Close every repository and let go of what the run kept (memory, not state)."""
+        for part in (self.drift, self.pins, self.predicates, self.paths):
+            part.release()  # drift's first: it waits for its thread asking git
         self.repositories.close()
-        for part in (self.pins, self.drift, self.predicates, self.paths):
-            part.release()
         self.results.release()
         _release_shared_caches()
 

@@ -5,12 +5,18 @@ The first drift check of a pair asks git its questions for the whole pair: one l
 diff limited to the files the run cites there, and one announcement to the tree search
 of every quotation that left its file, so that it asks ``git grep`` once for all of
 them. Each evidence is then classified from what that pair's answers hold.
+
+The pair's two costliest questions (rename detection, then the line diff) depend on
+nothing the pin checks find, so :meth:`DriftChecks.ask_ahead` asks them from one
+thread before the pins are checked: git works on the other core while this one
+checks, and the first drift check waits for their answers.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -53,6 +59,9 @@ class DriftChecks:
         self._announce = announce
         self._done: EvidenceResults[drift.DriftResult | None] = EvidenceResults()
         self._started: set = set()
+        #: the pairs whose first questions a thread is asking (:meth:`ask_ahead`)
+        self._asked: dict[tuple[Path, str, str], Future] = {}
+        self._asking: ThreadPoolExecutor | None = None
         self._inside: dict[Path, frozenset[str]] = {}
         self._inside_digests: dict[Path, str] = {}
 
@@ -112,6 +121,28 @@ class DriftChecks:
         self._timing.add("drift", time.perf_counter() - start)
         return result
 
+    def ask_ahead(self) -> None:
+        """Start asking each planned pair's rename detection and line diff on a thread
+        (:meth:`.GitStore.ask_pair`), for pairs with a drift result left to compute."""
+        for binding in self._plan.pin_bindings():
+            against, pinned = self._bindings.against_or_none(binding), binding.pinned
+            if against is None or pinned is None or against in (pinned.pin, AGAINST_WORKTREE):
+                continue
+            planned = self._plan.at_pin(pinned)
+            if all(self._results.has(self._key(binding, evidence)) for _, evidence in planned):
+                continue  # every answer is kept: git has nothing to be asked
+            store, sha = pinned.store, pinned.pin
+            pair = (store.path, sha, against)
+            if pair in self._asked or pair in self._started:
+                continue
+            try:
+                store.expect_changes(sha, against, {evidence.path for _, evidence in planned})
+            except RepoError:
+                continue  # asked on demand, where the failure is said
+            if self._asking is None:
+                self._asking = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreport-git")
+            self._asked[pair] = self._asking.submit(store.ask_pair, sha, against)
+
     def _start_pair(self, pinned: PinnedTree, against: str, snapshot) -> None:
         """The pair's git questions, asked once for all its evidence."""
         store, sha = pinned.store, pinned.pin
@@ -119,6 +150,11 @@ class DriftChecks:
         if pair in self._started:
             return
         self._started.add(pair)
+        asked = self._asked.pop(pair, None)
+        if asked is not None:
+            # Waited for, not raised: what failed is asked again below, and fails where it
+            # always did (an object the clone lacks is one evidence's problem, not the run's).
+            asked.exception()
         planned = self._plan.at_pin(pinned)
         if against not in (sha, AGAINST_WORKTREE):
             # One line diff for the pair, limited to the files the run cites.
@@ -199,5 +235,14 @@ class DriftChecks:
             found = self._inside[store.path] = frozenset(inside)
         return found
 
+    def stop_asking(self) -> None:
+        """End the thread :meth:`ask_ahead` started (waiting for the command it runs):
+        it lives only while the plan is checked."""
+        if self._asking is not None:
+            self._asking.shutdown(wait=True, cancel_futures=True)
+            self._asking = None
+        self._asked.clear()
+
     def release(self) -> None:
+        self.stop_asking()
         self._done.clear()

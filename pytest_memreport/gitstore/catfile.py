@@ -91,7 +91,7 @@ class BlobReader:
             process = getattr(reader, name, None)
             if process is not None and not any(process is seen for seen in self._counted):
                 self._counted.append(process)
-                self._runner.counts.processes += 1
+                self._runner.counts.started()
         # Forget processes gitpython let go of (cleared caches), so the list stays small.
         live = {id(getattr(reader, name, None)) for name in ("cat_file_header", "cat_file_all")}
         self._counted = [seen for seen in self._counted if id(seen) in live]
@@ -182,7 +182,7 @@ class BlobReader:
                     f"`git fsck` in the repository names damaged objects (a partial clone may lack it: `git fetch`)"
                 ) from None
             finally:
-                self._runner.seconds += time.perf_counter() - began
+                self._runner.counts.waited(time.perf_counter() - began)
                 self._count_started()
         if header_text(kind) != "blob":
             raise RepoError(f"{self._runner.path}: {path} is a {header_text(kind)}, not a file (object {oid[:12]})")

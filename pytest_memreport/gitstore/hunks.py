@@ -282,32 +282,53 @@ class Patches:
         self._lock = threading.Lock()
         self._changes: dict[tuple[str, str], dict[str, FileChange]] = {}
         self._wanted: dict[tuple[str, str], frozenset[str]] = {}
+        #: the paths each pair's diff was limited to (absent: the whole diff)
+        self._covered: dict[tuple[str, str], frozenset[str]] = {}
 
     def expect(self, old: str, new: str, paths) -> None:
-        """Say which files' hunks :meth:`change` will be asked for (before the first
-        ask): the one diff is then limited to them and to where they were renamed."""
+        """Say which files' hunks :meth:`change` will be asked for: the pair's one diff
+        is limited to them and to where they were renamed. A file expected (or asked
+        for) only after that diff ran gets a second diff of the files it lacks."""
         key = (self._history.resolve(old), self._history.resolve(new))
         with self._lock:
-            if key not in self._changes:
-                self._wanted[key] = self._wanted.get(key, frozenset()) | frozenset(paths)
+            self._wanted[key] = self._wanted.get(key, frozenset()) | frozenset(paths)
 
     def change(self, old: str, new: str, path: str) -> FileChange | None:
         """``path``'s (as of ``old``) new path and hunks at ``new`` (commits), parsed
-        once per pair; ``None`` when the diff does not list it (the same blob, not
-        among the expected files, or a blob the clone lacks)."""
+        once per pair; ``None`` when the diff does not list it (the same blob, or a
+        blob the clone lacks)."""
         key = (self._history.resolve(old), self._history.resolve(new))
+        return self._diffed(key, path).get(path)
+
+    def prepare(self, old: str, new: str) -> None:
+        """Run the pair's diff now (of the expected files), as :meth:`change` would first."""
+        self._diffed((self._history.resolve(old), self._history.resolve(new)), None)
+
+    def _diffed(self, key: tuple[str, str], path: str | None) -> dict[str, FileChange]:
+        """The pair's parsed diff, holding ``path`` if git lists it."""
         with self._lock:
             known = self._changes.get(key)
             wanted = self._wanted.get(key)
-        if known is None:
-            paths = None
-            if wanted is not None:
-                moved = self._history.renames(*key)
-                paths = sorted(wanted | {moved[p] for p in wanted if p in moved})
-            try:
-                known = parse(self._runner.run(command(*key, RENAME_LIMIT, paths)))
-            except RepoError:
-                known = {}  # a blob the clone lacks: callers locate text instead, and say what is unreadable
-            with self._lock:
-                self._changes[key] = known
-        return known.get(path)
+            covered = self._covered.get(key)
+        if known is not None and (covered is None or path is None or path in covered):
+            return known
+        if wanted is None and known is None:
+            paths = None  # nothing expected: the whole diff
+        else:
+            paths = (wanted or frozenset()) - (covered or frozenset()) | ({path} if path else set())
+        limited = None
+        if paths is not None:
+            moved = self._history.renames(*key)
+            limited = sorted(paths | {moved[p] for p in paths if p in moved})
+        try:
+            found = parse(self._runner.run(command(*key, RENAME_LIMIT, limited)))
+        except RepoError:
+            found = {}  # a blob the clone lacks: callers locate text instead, and say what is unreadable
+        with self._lock:
+            merged = {**(self._changes.get(key) or {}), **found}
+            self._changes[key] = merged
+            if paths is None:
+                self._covered.pop(key, None)
+            else:
+                self._covered[key] = self._covered.get(key, frozenset()) | paths
+        return merged

@@ -22,6 +22,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -143,7 +144,7 @@ class GitCounts:
     """What one repository's git work cost: shared by every runner derived from its
     store (:meth:`GitRunner.with_config`), so that nothing a run starts goes uncounted."""
 
-    __slots__ = ("seconds", "processes")
+    __slots__ = ("seconds", "processes", "_lock")
 
     def __init__(self) -> None:
         #: seconds spent waiting on git (commands and blob reads), for the JSON timing
@@ -151,6 +152,18 @@ class GitCounts:
         #: git processes started: every command, and each start of a persistent
         #: ``cat-file`` reader (the cost bound is stated in processes, not seconds)
         self.processes = 0
+        # the engine asks a pair's first questions from a thread (GitStore.ask_pair)
+        self._lock = threading.Lock()
+
+    def started(self) -> None:
+        """One more git process."""
+        with self._lock:
+            self.processes += 1
+
+    def waited(self, seconds: float) -> None:
+        """``seconds`` more spent on git."""
+        with self._lock:
+            self.seconds += seconds
 
 
 class GitRunner:
@@ -166,10 +179,6 @@ class GitRunner:
         """Seconds spent waiting on git (commands and blob reads), for the JSON timing."""
         return self.counts.seconds
 
-    @seconds.setter
-    def seconds(self, value: float) -> None:
-        self.counts.seconds = value
-
     @property
     def commands(self) -> int:
         """git processes started for this repository (see :class:`GitCounts`)."""
@@ -182,9 +191,9 @@ class GitRunner:
         (:func:`execute_in_own_group`).
         """
         began = time.perf_counter()
-        self.counts.processes += 1
+        self.counts.started()
         result = (execute_in_own_group if own_group else execute)(args, self.path, self.env)
-        self.seconds += time.perf_counter() - began
+        self.counts.waited(time.perf_counter() - began)
         if check and result.returncode != 0:
             raise self.failure(args, result)
         return result.stdout
@@ -225,7 +234,7 @@ class GitRunner:
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""
         began = time.perf_counter()
-        self.counts.processes += 1
+        self.counts.started()
         result = execute(args, self.path, self.env, stdin=stdin)
-        self.seconds += time.perf_counter() - began
+        self.counts.waited(time.perf_counter() - began)
         return result

@@ -415,6 +415,14 @@ class GitStore:
         """Limit the pair's one line diff to ``paths`` (see :meth:`.hunks.Patches.expect`)."""
         self._patches.expect(old, new, paths)
 
+    def ask_pair(self, old: str, new: str) -> None:
+        """Ask git now what drift will ask of the pair first: rename detection over the
+        whole diff, then the line diff of the expected files (:meth:`expect_changes`).
+        Both are cached as if asked on demand; the engine asks from a thread while it
+        checks the pins, so git works on another core meanwhile."""
+        self._history.pair_diff(old, new)
+        self._patches.prepare(old, new)
+
     def file_change(self, old: str, new: str, path: str):
         """``path``'s new path and git's hunks from ``old`` to ``new`` (see :meth:`.hunks.Patches.change`)."""
         return self._patches.change(old, new, path)
