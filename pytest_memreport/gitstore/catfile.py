@@ -13,8 +13,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-
-import git
+from typing import TYPE_CHECKING
 
 from ..lru import SizedLRU
 from ..text import textfile
@@ -22,6 +21,9 @@ from ..text.textfile import TextFile
 from .errors import RepoError
 from .objects import TreeEntry, header_text
 from .process import QUIET_ENVIRONMENT, GitRunner
+
+if TYPE_CHECKING:
+    import git
 
 #: decoded files kept in memory, by total size
 DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
@@ -99,6 +101,8 @@ class BlobReader:
     def _git(self) -> git.Git:
         """The gitpython handle owning the persistent ``cat-file`` processes (call under the reader lock)."""
         if self._reader is None:
+            import git  # imported with the first single read: a run whose reads are all batched never needs it
+
             reader = git.Git(str(self._runner.path))
             # GIT_DIR pins the persistent process to this repository whatever
             # the surrounding environment says.
