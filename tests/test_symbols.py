@@ -482,6 +482,36 @@ def test_tokens_within_a_span():
     assert all(get.start <= t.start and t.end <= get.end for t in inside)
 
 
+def test_windows_are_lexed_until_they_add_up_to_the_file_then_the_file_once(monkeypatch):
+    """Blame and drift ask many windows of one version of a file: each is lexed on its own
+    until they add up to the file's length, then the whole file once, and the rest are
+    slices of it. Either way a window reads the same tokens as the whole file's."""
+    from pytest_memreport.text.syntax import lexing
+
+    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(60))
+    spans = [(d.start, d.end) for d in symbols.definitions(text, "w.py", key="windows")]
+    windows = []
+    real = lexing._lex
+
+    def counting(tree, text, char, language, window=None):
+        windows.append(window)
+        return real(tree, text, char, language, window)
+
+    monkeypatch.setattr(lexing, "_lex", counting)
+    asked = spans + spans  # two pieces of evidence in each definition
+    read = [[(t.text, t.start) for t in tokens(text, "w.py", key="windows", span=span)] for span in asked]
+    whole = tokens(text, "w.py", key="whole")
+    assert read == [[(t.text, t.start) for t in whole if a <= t.start and t.end <= b] for a, b in asked]
+    lexed_windows = windows[: windows.index(None)]
+    assert 0 < len(lexed_windows) < len(asked)  # the switch came before the last window
+    assert sum(b - a for a, b in lexed_windows) < len(text)  # never more than the file, window by window
+    assert windows[len(lexed_windows):] == [None, None]  # the file once, then "whole" once
+    one = [(d.start, d.end) for d in symbols.definitions(text, "w.py", key="one window")][0]
+    windows.clear()
+    tokens(text, "w.py", key="one window", span=one)
+    assert windows == [(one[0], one[1])]  # one window of a file: never the whole file
+
+
 def _redefine(text, path, name):
     return find_definitions(text, path, name)[0]
 

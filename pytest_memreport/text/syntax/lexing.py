@@ -126,7 +126,17 @@ def _window_code_tokens(parsed: _Parsed, start: int, end: int) -> tuple[list[Tok
     """Tokens without comments (and their end lines) of the nodes overlapping
     characters ``start``-``end``: from the whole file's tokens when they are
     known, else by lexing only there (lexing a large file costs far more
-    than parsing it)."""
+    than parsing it).
+
+    Once the windows lexed add up to the file's length (many pieces of evidence
+    in one version of a file, blame comparing each across versions), the whole
+    file is lexed once and later windows are slices of it: never more than twice
+    the lexing the file's windows need, and never a whole huge file for one window.
+    """
+    if parsed._code is None:
+        parsed._windowed += end - start
+        if parsed._windowed >= len(parsed.text):
+            _code_tokens_of(parsed)
     if parsed._code is not None:
         code, end_lines, starts = parsed._code
         begin, stop = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
