@@ -152,8 +152,8 @@ class DriftChecks:
         self._started.add(pair)
         asked = self._asked.pop(pair, None)
         if asked is not None:
-            # Waited for, not raised: what failed is asked again below, and fails where it
-            # always did (an object the clone lacks is one evidence's problem, not the run's).
+            # Waited for, not raised: what failed is asked again when a check needs it, and
+            # fails where it always did (an object the clone lacks is one evidence's problem).
             asked.exception()
         planned = self._plan.at_pin(pinned)
         if against not in (sha, AGAINST_WORKTREE):
