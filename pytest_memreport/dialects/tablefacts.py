@@ -82,16 +82,18 @@ def _header_index(header: tuple[str, ...], names: tuple[str, ...]) -> int | None
 
 
 class FactsReader:
-    """Reads a file's facts about its run into ``self.facts`` (a :class:`.runfacts.FileFacts`);
-    mixed into the tables parser, whose lines, tables and skipped lines it reads."""
+    """Reads a file's facts about its run into ``facts`` (a :class:`.runfacts.FileFacts`)
+    from the tables parser's ``lines``, ``tables`` and ``skip`` lines; the record ID
+    prefixes its tables declare are added to ``prefixes``, which the parser reads on."""
 
-    # Set by the tables parser this is mixed into.
-    path: str
-    lines: list[Line]
-    tables: list[Table]
-    skip: set[int]
-    prefixes: set[str]
-    facts: FileFacts
+    def __init__(self, path: str, lines: list[Line], tables: list[Table], skip: set[int], prefixes: set[str],
+                 facts: FileFacts) -> None:
+        self.path = path
+        self.lines = lines
+        self.tables = tables
+        self.skip = skip
+        self.prefixes = prefixes
+        self.facts = facts
 
     def _register(self, source_id: str, line: int) -> RegisterRow:
         found = self.facts.registers.get(source_id)

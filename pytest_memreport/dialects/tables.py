@@ -122,7 +122,7 @@ class _Row:
         )
 
 
-class _Parser(FactsReader, lexing.DocumentParser):
+class _Parser(lexing.DocumentParser):
     def __init__(self, path: str, text: str, run: RunContext | None) -> None:
         super().__init__(path, text, plain_front_matter=False)
         self.tables = list(self.layout.tables) if self.markdown else lexing.plain_tables(self.blocks)
@@ -140,6 +140,10 @@ class _Parser(FactsReader, lexing.DocumentParser):
         for first, last in self.layout.fences:
             self.skip.update(range(first, min(last, self.count) + 1))
         self.context: RunContext | None = None
+
+    def read_facts(self) -> None:
+        """The file's facts about its run, into ``facts`` (and its ID prefixes into ``prefixes``)."""
+        FactsReader(self.path, self.lines, self.tables, self.skip, self.prefixes, self.facts).read_facts()
 
     # ------------------------------------------------------------------ driver
 

@@ -33,7 +33,7 @@ def parse(path: str, text: str) -> Report:
     return _Parser(path, text).parse()
 
 
-class _Parser(QuotationPass):
+class _Parser:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
@@ -83,7 +83,8 @@ class _Parser(QuotationPass):
         self._structure()
         self._assign_owners()
         sources = self._lines()
-        self._quotations()
+        QuotationPass(self.entries, self.owner, self.drafts, self.lines, self.markdown, self.findings,
+                      self.report_evidence).read()
         if self.markdown and "`" in self.text and any(draft.evidence for draft in self.drafts):
             self._symbol_references()
         return Report(

@@ -15,25 +15,29 @@ from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, ROUTE_FIELD, is_secti
 
 
 class QuotationPass:
-    """The quotation pass, mixed into the record parser: it reads the parser's
-    shown ``entries`` and line ``owner`` table and adds quote evidence to the
-    owning draft (or to the report)."""
+    """The quotation pass over the record parser's shown ``entries``: each quotation is
+    added as quote evidence to the draft that owns its line (``owner``), or to
+    ``report_evidence`` outside every record; what it cannot read goes to ``findings``."""
 
-    entries: list[Entry]
-    owner: list[int]
-    drafts: list[Draft]
-    lines: list[core.Line]
-    markdown: bool
-    count: int
-    findings: list[Finding]
-    report_evidence: list[Evidence]
-    #: each entry's quotation tail (``None``: no quotation line), split once per parse
-    _tails: list[core.QuotationTail | None]
-
-    def _quotations(self) -> None:
+    def __init__(self, entries: list[Entry], owner: list[int], drafts: list[Draft], lines: list[core.Line],
+                 markdown: bool, findings: list[Finding], report_evidence: list[Evidence]) -> None:
+        self.entries = entries
+        self.owner = owner
+        self.drafts = drafts
+        self.lines = lines
+        self.markdown = markdown
+        self.count = len(lines)
+        self.findings = findings
+        self.report_evidence = report_evidence
         # Each line is split once: a quotation line is also where the next one's walk back stops.
-        self._tails = [core.split_quotation(entry.shown.text) if entry.block.kind in ("paragraph", "item") else None
-                       for entry in self.entries]
+        #: each entry's quotation tail (``None``: no quotation line)
+        self._tails: list[core.QuotationTail | None] = [
+            core.split_quotation(entry.shown.text) if entry.block.kind in ("paragraph", "item") else None
+            for entry in entries
+        ]
+
+    def read(self) -> None:
+        """Add every quotation of the entries to its owner."""
         for index, entry in enumerate(self.entries):
             tail = self._tails[index]
             if tail is None:
