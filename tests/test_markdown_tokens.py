@@ -22,6 +22,7 @@ CODE_LINES = [
     "- item with [link](http://x.invalid) and ![alt](img.png)", "1. `code` &amp; \\*escaped\\*",
     "<http://auto.invalid> then <b>html</b>", "~~~python", "def f(x): return x", "~~~",
     "    indented code", "# Heading {#id} with $math$ and a+b=c",
+    "snake__case_name = _private + dunder__ and é_ü and 3_000 *a_b*_c _d_e_ __f__ x_`y`_z",
 ]
 
 
@@ -31,7 +32,7 @@ def _dump(tokens) -> list:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=st.sampled_from(MARKUP + "abcXYZ019 "), max_size=300))
+@given(st.text(alphabet=st.sampled_from(MARKUP + "abcXYZ019 é٣²_"), max_size=300))
 def test_markup_characters_give_the_stock_tokens(text):
     assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
 

@@ -33,14 +33,30 @@ def _plain_text(state, silent: bool) -> bool:
     The stock rule also stops at characters kept for extensions (``#``, ``-``, ``:``,
     ``=``, ``{`` and others) and tries every rule there, each of which declines: in
     quoted code that is most characters. Skipping them gives the same tokens (a property
-    test compares both parsers) and a third less parsing.
+    test compares both parsers) and a third less parsing; so does reading underscores
+    between letters or digits as text.
     """
-    found = _INLINE_STARTS.search(state.src, state.pos, state.posMax)
-    end = found.start() if found else state.posMax
+    src, maximum = state.src, state.posMax
+    found = _INLINE_STARTS.search(src, state.pos, maximum)
+    end = found.start() if found else maximum
+    while end < maximum and src[end] == "_":
+        # Underscores between letters or digits (``combine_35``) can neither open nor
+        # close emphasis (CommonMark's flanking rules, as markdown-it's scanDelims reads
+        # them): text. Quoted code is full of them, and the emphasis rule would push a
+        # token and a delimiter for each, to be joined back into this text afterwards.
+        run_end = end
+        while run_end < maximum and src[run_end] == "_":
+            run_end += 1
+        before = src[end - 1] if end > 0 else " "
+        after = src[run_end] if run_end < maximum else " "
+        if not (before.isalnum() and after.isalnum()):
+            break
+        found = _INLINE_STARTS.search(src, run_end, maximum)
+        end = found.start() if found else maximum
     if end == state.pos:
         return False
     if not silent:
-        text = state.src[state.pos:end]
+        text = src[state.pos:end]
         append = getattr(state, "append_pending", None)  # markdown-it-py 4 buffers pending text
         if append is not None:
             append(text)
