@@ -12,6 +12,7 @@ sub-entry ``SRC-1a``, an absolute checkout path, ``repo-root `package.json```).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..model import RECORD_KINDS
 from . import core as lexing
@@ -81,19 +82,18 @@ def _header_index(header: tuple[str, ...], names: tuple[str, ...]) -> int | None
 
 
 
+@dataclass(frozen=True)
 class FactsReader:
     """Reads a file's facts about its run into ``facts`` (a :class:`.runfacts.FileFacts`)
     from the tables parser's ``lines``, ``tables`` and ``skip`` lines; the record ID
     prefixes its tables declare are added to ``prefixes``, which the parser reads on."""
 
-    def __init__(self, path: str, lines: list[Line], tables: list[Table], skip: set[int], prefixes: set[str],
-                 facts: FileFacts) -> None:
-        self.path = path
-        self.lines = lines
-        self.tables = tables
-        self.skip = skip
-        self.prefixes = prefixes
-        self.facts = facts
+    path: str
+    lines: list[Line]
+    tables: list[Table]
+    skip: set[int]
+    prefixes: set[str]
+    facts: FileFacts
 
     def _register(self, source_id: str, line: int) -> RegisterRow:
         found = self.facts.registers.get(source_id)

@@ -62,6 +62,7 @@ class DriftChecks:
         #: the pairs whose first questions a thread is asking (:meth:`ask_ahead`)
         self._asked: dict[tuple[Path, str, str], Future] = {}
         self._asking: ThreadPoolExecutor | None = None
+        self._keys: dict[tuple, Key | None] = {}
         self._inside: dict[Path, frozenset[str]] = {}
         self._inside_digests: dict[Path, str] = {}
 
@@ -151,12 +152,12 @@ class DriftChecks:
             return
         self._started.add(pair)
         asked = self._asked.pop(pair, None)
+        planned = self._plan.at_pin(pinned)
         if asked is not None:
             # Waited for, not raised: what failed is asked again when a check needs it, and
             # fails where it always did (an object the clone lacks is one evidence's problem).
             asked.exception()
-        planned = self._plan.at_pin(pinned)
-        if against not in (sha, AGAINST_WORKTREE):
+        elif against not in (sha, AGAINST_WORKTREE):
             # One line diff for the pair, limited to the files the run cites.
             store.expect_changes(sha, against, {e.path for _, e in planned})
         if against != sha:
@@ -208,9 +209,12 @@ class DriftChecks:
             return None
         if against == AGAINST_WORKTREE:
             return None  # the working tree has no id that says it did not change
-        return self._results.key("drift", pinned.pin, against, self._pins.evidence_key(evidence),
-                                 self._options.want_symbols, self._options.max_file_bytes,
-                                 self._reports_inside_digest(pinned.store))
+        memo = (pinned.key, against, evidence)  # asked by ask_ahead, then by the check
+        if memo not in self._keys:
+            self._keys[memo] = self._results.key(
+                "drift", pinned.pin, against, self._pins.evidence_key(evidence), self._options.want_symbols,
+                self._options.max_file_bytes, self._reports_inside_digest(pinned.store))
+        return self._keys[memo]
 
     def _reports_inside_digest(self, store: GitStore) -> str:
         """:meth:`_reports_inside` as one digest, made once per repository (not sorted and
@@ -246,3 +250,4 @@ class DriftChecks:
     def release(self) -> None:
         self.stop_asking()
         self._done.clear()
+        self._keys.clear()

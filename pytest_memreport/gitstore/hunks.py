@@ -280,10 +280,9 @@ class Patches:
         self._runner = runner
         self._history = history
         self._lock = threading.Lock()
-        self._changes: dict[tuple[str, str], dict[str, FileChange]] = {}
+        #: each pair's parsed diff, and the paths it was limited to (``None``: the whole diff)
+        self._diffs: dict[tuple[str, str], tuple[dict[str, FileChange], frozenset[str] | None]] = {}
         self._wanted: dict[tuple[str, str], frozenset[str]] = {}
-        #: the paths each pair's diff was limited to (absent: the whole diff)
-        self._covered: dict[tuple[str, str], frozenset[str]] = {}
 
     def expect(self, old: str, new: str, paths) -> None:
         """Say which files' hunks :meth:`change` will be asked for: the pair's one diff
@@ -307,15 +306,15 @@ class Patches:
     def _diffed(self, key: tuple[str, str], path: str | None) -> dict[str, FileChange]:
         """The pair's parsed diff, holding ``path`` if git lists it."""
         with self._lock:
-            known = self._changes.get(key)
+            known, covered = self._diffs.get(key, (None, frozenset()))
             wanted = self._wanted.get(key)
-            covered = self._covered.get(key)
         if known is not None and (covered is None or path is None or path in covered):
             return known
-        if wanted is None and known is None:
-            paths = None  # nothing expected: the whole diff
-        else:
-            paths = (wanted or frozenset()) - (covered or frozenset()) | ({path} if path else set())
+        # The first diff: of the expected files (all files when none are); a later one: of
+        # the files asked for since, and not covered yet.
+        paths = None if known is None and wanted is None else (wanted or frozenset()) - (covered or frozenset())
+        if paths is not None and path:
+            paths |= {path}
         limited = None
         if paths is not None:
             moved = self._history.renames(*key)
@@ -325,10 +324,7 @@ class Patches:
         except RepoError:
             found = {}  # a blob the clone lacks: callers locate text instead, and say what is unreadable
         with self._lock:
-            merged = {**(self._changes.get(key) or {}), **found}
-            self._changes[key] = merged
-            if paths is None:
-                self._covered.pop(key, None)
-            else:
-                self._covered[key] = self._covered.get(key, frozenset()) | paths
+            before, before_covered = self._diffs.get(key, ({}, frozenset()))
+            merged = {**before, **found}
+            self._diffs[key] = (merged, None if paths is None or before_covered is None else before_covered | paths)
         return merged

@@ -8,43 +8,42 @@ last carries ``--- path``; this pass decides how far back a quotation reaches.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange
 from .. import core
 from .drafts import Draft, Entry
 from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, ROUTE_FIELD, is_section_title
 
 
+@dataclass
 class QuotationPass:
     """The quotation pass over the record parser's shown ``entries``: each quotation is
     added as quote evidence to the draft that owns its line (``owner``), or to
     ``report_evidence`` outside every record; what it cannot read goes to ``findings``."""
 
-    def __init__(self, entries: list[Entry], owner: list[int], drafts: list[Draft], lines: list[core.Line],
-                 markdown: bool, findings: list[Finding], report_evidence: list[Evidence]) -> None:
-        self.entries = entries
-        self.owner = owner
-        self.drafts = drafts
-        self.lines = lines
-        self.markdown = markdown
-        self.count = len(lines)
-        self.findings = findings
-        self.report_evidence = report_evidence
-        # Each line is split once: a quotation line is also where the next one's walk back stops.
-        #: each entry's quotation tail (``None``: no quotation line)
-        self._tails: list[core.QuotationTail | None] = [
-            core.split_quotation(entry.shown.text) if entry.block.kind in ("paragraph", "item") else None
-            for entry in entries
-        ]
+    entries: list[Entry]
+    owner: list[int]
+    drafts: list[Draft]
+    lines: list[core.Line]
+    markdown: bool
+    findings: list[Finding]
+    report_evidence: list[Evidence]
+    #: each entry's quotation tail (``None``: no quotation line), split once by :meth:`read`
+    _tails: list[core.QuotationTail | None] = field(default_factory=list, init=False, repr=False)
 
     def read(self) -> None:
         """Add every quotation of the entries to its owner."""
+        # Each line is split once: a quotation line is also where the next one's walk back stops.
+        self._tails = [core.split_quotation(entry.shown.text) if entry.block.kind in ("paragraph", "item") else None
+                       for entry in self.entries]
         for index, entry in enumerate(self.entries):
             tail = self._tails[index]
             if tail is None:
                 continue
             number = entry.shown.number
             raw = None
-            if self.markdown and 1 <= number <= self.count:
+            if self.markdown and 1 <= number <= len(self.lines):
                 line = self.lines[number - 1].text
                 raw = tail if line == entry.shown.text else core.split_quotation(line)
             # The path comes from the raw line when it parses: markdown-it would read
