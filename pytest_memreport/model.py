@@ -37,7 +37,7 @@ RECORD_KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineRange:
     """An inclusive 1-based range of lines, in a target file or in a report."""
 
@@ -110,7 +110,7 @@ class EvidenceRole(str, Enum):
     BASENAME = "basename"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """One checkable citation of the target: a quotation, a cited path, a line anchor.
 
@@ -202,7 +202,7 @@ class Evidence:
         return f"{self.kind.value}@L{self.line}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Status:
     """A status line: ``<qualifier> <axis> conclusion status: <value>``.
 
@@ -228,7 +228,7 @@ class Status:
         return self.canonical in STATUS_VALUES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reference:
     """A record ID mentioned in prose, ``Part of:`` or an ``On ID`` annotation."""
 
@@ -237,7 +237,7 @@ class Reference:
     context: str = "prose"  # prose | part-of | annotation
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextBlock:
     """A span of report text kept verbatim: a route's ``Selection predicate:``
     bullet, or a fenced ```memreport block of inline predicates."""
@@ -249,7 +249,7 @@ class TextBlock:
     info: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """A declared record (``MEM-OBJ-cache-index`` + ``Label: ...``) or an
     annotation of another record (``On RT-RTE-request-loop``).
@@ -284,7 +284,7 @@ class Record:
         return f"On-{self.id}@L{self.line}" if self.is_annotation else self.id
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Source:
     """A source repository (``SRC-1`` or a review's ``owner/name``) and its pin.
 
@@ -311,7 +311,7 @@ class Source:
     registered: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """Something wrong with the report's structure, at a report line."""
 
@@ -320,7 +320,7 @@ class Finding:
     code: str = "structure"  # structure | duplicate-id | no-label | status | path | parse
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Report:
     """A parsed report: the one thing every dialect produces."""
 
@@ -378,7 +378,7 @@ def predicate_key(predicate) -> str:
     return f"{predicate.file}:{predicate.line}:{predicate.index}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """An analysis run: the reports of one folder written together (docs/FORMATS.md §3).
 

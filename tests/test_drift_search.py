@@ -423,3 +423,25 @@ def test_definitions_that_left_their_files_are_searched_for_at_once(make_repo):
         assert store.git_processes == before
     assert (first.status, first.path) == (drift.RELOCATED, "lib/handlers.py")
     assert (second.status, second.path) == (drift.RELOCATED, "lib/handlers.py")
+
+
+def test_a_snapshots_word_index_goes_with_the_snapshot(make_repo):
+    """Word indexes are kept per snapshot, weakly: once the repository is let go of, its
+    snapshot (with its tree listing) and the index are gone, not kept for the process's
+    life (a long pytest process runs many reports)."""
+    import gc
+    import weakref
+
+    repo = make_repo("target")
+    sha = repo.commit({"pkg/a.py": "value_one = 1\n", "pkg/b.py": "value_two = 2\n"}, "two files")
+    indexes_before = len(wordindex._WORD_INDEXES)
+    store = GitStore.open(repo.path)
+    snapshot = store.snapshot(sha)
+    assert wordindex.word_index(snapshot).holding(("value_one",)) == {"pkg/a.py"}
+    assert len(wordindex._WORD_INDEXES) == indexes_before + 1
+    kept = weakref.ref(snapshot)
+    store.close()
+    del store, snapshot
+    gc.collect()
+    assert kept() is None
+    assert len(wordindex._WORD_INDEXES) == indexes_before

@@ -23,7 +23,7 @@ UNREADABLE = "unreadable"
 AMBIGUOUS = "ambiguous"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PinResult:
     """What one piece of evidence looks like at its pin.
 

@@ -266,7 +266,7 @@ class Engine:
 
     def close(self) -> None:
         """Close every repository and let go of what the run kept (memory, not state)."""
-        for part in (self.drift, self.pins, self.predicates, self.paths):
+        for part in (self.drift, self.pins, self.predicates, self.paths, self.plan, self.bindings):
             part.release()  # drift's first: it waits for its thread asking git
         self.repositories.close()
         self.results.release()

@@ -93,6 +93,12 @@ class Bindings:
         #: (repository, revisions) whose missing objects a source item has warned about
         self._incomplete_said: set = set()
 
+    def release(self) -> None:
+        """Let go of the bindings (each holds its repository's store and the store its
+        caches); asked again, they are made again."""
+        self._bindings.clear()
+        self._against.clear()
+
     @property
     def drift_enabled(self) -> bool:
         return self._options.against.lower() != AGAINST_NONE

@@ -40,6 +40,10 @@ class Plan:
         self._scheduled = list({(report.path, evidence): (report, evidence) for report, evidence in pairs}.values())
         self._by_pin = None
 
+    def release(self) -> None:
+        self._scheduled = self._by_pin = None
+        self._pin_bindings.clear()
+
     @property
     def scheduled(self) -> list[tuple[Report, Evidence]]:
         if self._scheduled is not None:

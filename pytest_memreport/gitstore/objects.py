@@ -36,7 +36,7 @@ def header_text(value: str | bytes) -> str:
     return value.decode("ascii") if isinstance(value, bytes) else value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TreeEntry:
     """One path in a snapshot: a file, directory, symlink or submodule (gitlink).
 

@@ -21,7 +21,7 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, Report, predicate_key 
 #: against-revision refuses, e.g. one that now goes through a symlink)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """An item's verdict (``pass|fail|skip|warn``), its text and its JSON payload."""
 

@@ -6,6 +6,7 @@ them; nothing here decides pass or fail.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
@@ -42,7 +43,11 @@ def short(sha: str | None) -> str:
 
 
 def location(report: Report, line: int) -> str:
-    return f"{printable(report.path)}:{line}"
+    return f"{_printable_name(report.path)}:{line}"
+
+
+#: a report's path, made printable once: every outcome of its evidence names it
+_printable_name = functools.lru_cache(maxsize=1024)(printable)
 
 
 def clip(text: str, width: int = _QUOTE_WIDTH) -> str:

@@ -16,7 +16,7 @@ DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 _SNIFF = 8000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextFile:
     """A target file's content as matching sees it.
 

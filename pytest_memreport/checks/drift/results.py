@@ -82,7 +82,7 @@ class Place:
         return {"path": self.path, "lines": self.lines.as_list()}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DriftResult:
     """What one piece of evidence looks like at the against-revision ``rev``.
 

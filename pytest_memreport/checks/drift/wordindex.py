@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...text import match
@@ -30,7 +31,9 @@ class WordIndex:
     """
 
     def __init__(self, against) -> None:
-        self._against = against
+        # Weakly: the index is the value of a dict keyed weakly by this snapshot, and a
+        # strong reference from the value would keep both alive for the process's life.
+        self._snapshot = weakref.ref(against)
         self._paths: dict[str, set[str]] = {}
         self._expected: set[str] = set()
         self._spliced: set[str] | None = None
@@ -41,6 +44,10 @@ class WordIndex:
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
+
+    def _against(self):
+        """The snapshot (alive: whoever asks this index holds it)."""
+        return self._snapshot()
 
     def expect(self, words) -> None:
         self._expected.update(w for w in words if w not in self._paths)
@@ -70,12 +77,12 @@ class WordIndex:
         tests = {**self._expected_scans, key: (test, tuple(needs))}
         self._expected_scans = {}
         candidates = self._holding_needs(tests)
-        paths = self._against.files()
+        paths = self._against().files()
         if candidates is not None:
             listed = set(paths)
             paths = sorted(set().union(*candidates.values()) & listed)
         found: dict[object, set[str]] = {k: set() for k in tests}
-        for path, textfile in self._against.read_many(paths):
+        for path, textfile in self._against().read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
             text, reduced = textfile.text, _Once(match.reduced, textfile.text)
@@ -108,7 +115,15 @@ class WordIndex:
         missing = {w for w in words if w not in self._paths}
         if missing:
             wanted, self._expected = (self._expected | missing) - self._paths.keys(), set()
-            found = self._against.files_with_words(wanted)
+            if self._spliced is None and not self._unavailable:
+                # The two searches are two git processes: asked together, the shorter
+                # one costs no time (one thread waits on it while this one asks the other).
+                with ThreadPoolExecutor(1, thread_name_prefix="memreport-grep") as pool:
+                    asked = pool.submit(self.spliced)
+                    found = self._against().files_with_words(wanted)
+                    asked.result()
+            else:
+                found = self._against().files_with_words(wanted)
             if found is None or self.spliced() is None:
                 self._unavailable = True  # word searches cannot answer: read every file
                 return None
@@ -123,7 +138,7 @@ class WordIndex:
         index says), asked once; ``None`` when git cannot answer (not asked again: no word
         search of this index can be answered then)."""
         if self._spliced is None and not self._unavailable:
-            self._spliced = self._against.files_with_spliced_words()
+            self._spliced = self._against().files_with_spliced_words()
             self._unavailable = self._spliced is None
         return self._spliced
 
@@ -139,7 +154,7 @@ class WordIndex:
             return None
         if line not in self._line_paths:
             wanted, self._expected_lines = (self._expected_lines | {line}) - self._line_paths.keys(), set()
-            found = self._against.files_with_lines(wanted)
+            found = self._against().files_with_lines(wanted)
             if found is None:
                 self._lines_unavailable = True
                 return None

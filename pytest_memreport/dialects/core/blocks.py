@@ -16,7 +16,7 @@ from .lines import Line
 from .markdown import token_stream
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShownLine:
     """A line as the reader sees it: Markdown markup stripped, bullet marker removed.
 
@@ -33,7 +33,7 @@ class ShownLine:
         return self.start or self.number
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """One structural piece of a report: what markdown-it calls a block.
 

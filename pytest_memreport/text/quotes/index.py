@@ -20,7 +20,7 @@ _INDEX_CACHE_CHARS = 32_000_000
 _BLOCK = 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """Where a quotation occurs: character offsets into the file text (``end``
     exclusive) and the 1-based inclusive file lines they cover."""

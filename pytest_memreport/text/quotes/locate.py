@@ -41,8 +41,11 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
     index = _index_for(text, key)
     parts = pattern._parts
     if not pattern.has_bullets:
-        keys = [(part.raw, part.check_start, part.check_end) for part in parts]
-        found = chain(index, keys, lambda n: _part_occurrences(parts[n], index))
+        if len(parts) == 1:  # most quotes: nothing to chain (and no per-quote part cache to build)
+            found = [index.span(start, end) for start, end in _part_occurrences(parts[0], index)]
+        else:
+            keys = [(part.raw, part.check_start, part.check_end) for part in parts]
+            found = chain(index, keys, lambda n: _part_occurrences(parts[n], index))
         if found:
             return found
     # Bullets, or a quote that keeps some line markers and drops others.
@@ -75,12 +78,13 @@ def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
     # swapped for the next candidate, and if all are common the text is scanned.
     limit = max(_MANY_COPIES, len(plain) // _SCAN_COST)
     for anchor in anchors:
-        outside = _copies_outside(plain, anchor.word, found, limit)
+        outside = _copies_outside(plain, anchor[0], found, limit)
         if outside is not None:
             break
     else:
         return _scanned_occurrences(part, index)
-    more = [hit for pos in outside if (hit := _match_near(part, index, pos, anchor.shift)) is not None]
+    shift = anchor[1]
+    more = [hit for pos in outside if (hit := _match_near(part, index, pos, shift)) is not None]
     return _non_overlapping(found + more) if more else found
 
 

@@ -13,7 +13,7 @@ from .index import _index_for
 from .pattern import QuotePattern, compile_quote
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """The file region closest to a quotation that was not found.
 

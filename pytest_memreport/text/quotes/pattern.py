@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Generic, NamedTuple, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 from .normalize import _H, _MARKER, _MARKER_STARTS, _RELAX, _boundaries, _canonical, _strip
 from .words import _COMMON_WORDS, _WORD, _is_word
@@ -31,13 +31,11 @@ _TOKEN = re.compile(r"(\s+)|(\w+)|(•)|(.)", re.S)
 _ANCHOR_TRIES = 3
 
 
-class _Anchor(NamedTuple):
-    """A word of a quote part: it lies verbatim in every occurrence (damage
-    never splits a word), ``shift`` non-whitespace characters after the
-    occurrence starts."""
-
-    word: str
-    shift: int
+#: a word of a quote part and its *shift*: the word lies verbatim in every occurrence
+#: (damage never splits a word), ``shift`` non-whitespace characters after the
+#: occurrence starts. A plain pair, not a named tuple: the garbage collector stops
+#: tracking a tuple of a str and an int, and a run keeps a pattern per quotation.
+_Anchor = tuple[str, int]
 
 
 _Value = TypeVar("_Value")
@@ -126,11 +124,8 @@ class _Part:
         for m in _WORD.finditer(text):
             first_seen.setdefault(m.group(), m.start())
         # keywords and short words have copies everywhere: they come last
-        rarest = sorted(first_seen, key=lambda w: (w in _COMMON_WORDS, -len(w), first_seen[w]))
-        return tuple(
-            _Anchor(w, first_seen[w] - text.count(" ", 0, first_seen[w]))
-            for w in rarest[:_ANCHOR_TRIES]
-        )
+        ranked = sorted((word in _COMMON_WORDS, -len(word), at, word) for word, at in first_seen.items())
+        return tuple((word, at - text.count(" ", 0, at)) for _, _, at, word in ranked[:_ANCHOR_TRIES])
 
 
 class QuotePattern:
