@@ -385,6 +385,19 @@ def test_line_of_counts_from_one():
         assert [line_of(text, i) for i in range(len(text))] == [1, 1, 2, 2, 2, 3, 4, 4, 4]
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="ab\n\r ", max_size=60), offsets=st.lists(st.integers(0, 60), max_size=20))
+def test_a_texts_lines_are_the_same_counted_or_indexed(text, offsets):
+    """The first few line questions of a text are answered by counting its line breaks,
+    the later ones from its index of line starts: both answers agree, in any order."""
+    from pytest_memreport.text.quotes.index import _TextIndex
+
+    index = _TextIndex(text)
+    for offset in offsets:
+        offset = min(offset, len(text))
+        assert index.line_of(offset) == text.count("\n", 0, offset) + 1
+
+
 # --------------------------------------------------------------------------- properties
 
 identifiers = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True)

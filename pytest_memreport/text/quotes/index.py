@@ -103,16 +103,21 @@ class _Haystack:
         self.text = " ".join(norms)
 
 
+#: line questions of a text answered by counting line breaks, before its line starts are indexed
+_COUNTED_LINE_QUESTIONS = 8
+
+
 class _TextIndex:
     """What matching derives from one text, each computed when first needed."""
 
-    __slots__ = ("text", "_plain", "_ticks", "_line_starts", "_forms", "_relaxed", "_hay")
+    __slots__ = ("text", "_plain", "_ticks", "_line_starts", "_lines_counted", "_forms", "_relaxed", "_hay")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._plain: str | None = None
         self._ticks: list[int] = []
         self._line_starts: list[int] | None = None
+        self._lines_counted = 0
         self._forms: list[_ScanForm] | None = None
         self._relaxed: str | None = None
         self._hay: _Haystack | None = None
@@ -154,11 +159,17 @@ class _TextIndex:
         return self._relaxed
 
     def line_of(self, offset: int) -> int:
-        """The 1-based line holding ``offset``: bisect over the line starts."""
-        if self._line_starts is None:
+        """The 1-based line holding ``offset``: the line breaks before it counted for the
+        first few questions (a quotation found once asks two), then a bisect over the
+        line starts, made once (splitting a file into lines costs more than a few counts)."""
+        starts = self._line_starts
+        if starts is None:
+            if self._lines_counted < _COUNTED_LINE_QUESTIONS:
+                self._lines_counted += 1
+                return self.text.count("\n", 0, offset) + 1
             # the offsets at which lines 2, 3, ... start (C-level iteration only)
-            self._line_starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n")))))
-        return bisect_right(self._line_starts, offset) + 1
+            starts = self._line_starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n")))))
+        return bisect_right(starts, offset) + 1
 
     def newlines_between(self, start: int, end: int) -> int:
         """How many line breaks lie in ``text[start:end]``."""

@@ -78,12 +78,14 @@ def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
     # swapped for the next candidate, and if all are common the text is scanned.
     limit = max(_MANY_COPIES, len(plain) // _SCAN_COST)
     for anchor in anchors:
-        outside = _copies_outside(plain, anchor[0], found, limit)
+        outside = _copies_outside(plain, anchor, found, limit)
         if outside is not None:
             break
     else:
         return _scanned_occurrences(part, index)
-    shift = anchor[1]
+    if not outside:
+        return found
+    shift = part.shift(anchor)
     more = [hit for pos in outside if (hit := _match_near(part, index, pos, shift)) is not None]
     return _non_overlapping(found + more) if more else found
 

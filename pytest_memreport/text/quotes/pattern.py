@@ -31,13 +31,6 @@ _TOKEN = re.compile(r"(\s+)|(\w+)|(•)|(.)", re.S)
 _ANCHOR_TRIES = 3
 
 
-#: a word of a quote part and its *shift*: the word lies verbatim in every occurrence
-#: (damage never splits a word), ``shift`` non-whitespace characters after the
-#: occurrence starts. A plain pair, not a named tuple: the garbage collector stops
-#: tracking a tuple of a str and an int, and a run keeps a pattern per quotation.
-_Anchor = tuple[str, int]
-
-
 _Value = TypeVar("_Value")
 #: an empty slot (a computed value may be ``None``)
 _UNSET: Any = object()
@@ -116,16 +109,26 @@ class _Part:
         return self.stripped.translate(_RELAX)
 
     @_Lazy
-    def anchors(self) -> tuple[_Anchor, ...]:
-        """The part's words likeliest to be rare in a text, first: not
-        keywords, then longest."""
+    def anchors(self) -> tuple[str, ...]:
+        """The part's words likeliest to be rare in a text, first: not keywords, then
+        longest, then first seen. Each lies verbatim in every occurrence (damage never
+        splits a word), :meth:`shift` non-whitespace characters after it starts."""
+        # each word once, in the order of its first appearance (the sort is stable)
+        return tuple(sorted(dict.fromkeys(_WORD.findall(self.text)), key=_anchor_rank)[:_ANCHOR_TRIES])
+
+    def shift(self, word: str) -> int:
+        """How many non-whitespace characters precede the first whole-word copy of
+        ``word`` (one of the part's words) in an occurrence of the part."""
         text = self.text
-        first_seen: dict[str, int] = {}
-        for m in _WORD.finditer(text):
-            first_seen.setdefault(m.group(), m.start())
-        # keywords and short words have copies everywhere: they come last
-        ranked = sorted((word in _COMMON_WORDS, -len(word), at, word) for word, at in first_seen.items())
-        return tuple((word, at - text.count(" ", 0, at)) for _, _, at, word in ranked[:_ANCHOR_TRIES])
+        at, end = text.find(word), len(word)
+        while (at > 0 and _is_word(text[at - 1])) or (at + end < len(text) and _is_word(text[at + end])):
+            at = text.find(word, at + 1)
+        return at - text.count(" ", 0, at)
+
+
+def _anchor_rank(word: str) -> tuple[bool, int]:
+    # keywords and short words have copies everywhere: they come last
+    return word in _COMMON_WORDS, -len(word)
 
 
 class QuotePattern:
