@@ -434,14 +434,44 @@ def test_a_snapshots_word_index_goes_with_the_snapshot(make_repo):
 
     repo = make_repo("target")
     sha = repo.commit({"pkg/a.py": "value_one = 1\n", "pkg/b.py": "value_two = 2\n"}, "two files")
-    indexes_before = len(wordindex._WORD_INDEXES)
     store = GitStore.open(repo.path)
     snapshot = store.snapshot(sha)
-    assert wordindex.word_index(snapshot).holding(("value_one",)) == {"pkg/a.py"}
-    assert len(wordindex._WORD_INDEXES) == indexes_before + 1
-    kept = weakref.ref(snapshot)
+    index = wordindex.word_index(snapshot)
+    assert index.holding(("value_one",)) == {"pkg/a.py"}
+    assert wordindex.word_index(snapshot) is index  # one index per snapshot, kept
+    kept, index_kept = weakref.ref(snapshot), weakref.ref(index)
     store.close()
-    del store, snapshot
+    del store, snapshot, index
     gc.collect()
     assert kept() is None
-    assert len(wordindex._WORD_INDEXES) == indexes_before
+    assert index_kept() is None
+
+
+def test_a_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_repo):
+    """The words of the quotations a pin check will search for are asked of git before the
+    quotations are located (two processes at once: the words, and backticks inside words);
+    the searches then take that answer in without asking again. A search nothing took in
+    is stopped, and its words stay announced: the next search asks for them."""
+    repo = make_repo("target")
+    files = {f"pkg/m{i}.py": f"value_{i} = {i}\n" for i in range(5)}
+    files["pkg/notes.py"] = "keep_newest_first = True\n"
+    sha = repo.commit(files, "files")
+    with GitStore.open(repo.path) as store:
+        snapshot = store.snapshot(sha)
+        snapshot.files()  # the listing, asked first
+        index = wordindex.WordIndex(snapshot)
+        index.expect(("keep_newest_first", "value_3"))
+        before = store.git_processes
+        index.ask_ahead()
+        assert store.git_processes - before == 2
+        assert index.holding(("keep_newest_first",)) == {"pkg/notes.py"}
+        assert index.holding(("value_3",)) == {"pkg/m3.py"}
+        assert store.git_processes - before == 2
+
+        other = wordindex.WordIndex(snapshot)
+        other.expect(("value_1",))
+        other.ask_ahead()
+        other.stop_asking()
+        stopped = store.git_processes
+        assert other.holding(("value_1",)) == {"pkg/m1.py"}
+        assert store.git_processes - stopped == 2

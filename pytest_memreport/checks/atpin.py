@@ -10,17 +10,23 @@ from dataclasses import replace
 
 from ..gitstore import RepoError
 from ..model import Evidence, EvidenceKind, EvidenceRole
+from ..text import match
 from . import attributed, symbolrefs, verify
+from .drift import search
 
 
 def check_batch(evidence: Sequence[Evidence], snapshot, want_symbols: bool,
                 raising: bool = False) -> list[verify.PinResult | None]:
     """Each piece of ``evidence`` checked in ``snapshot``, in order: its files read in one
-    batch, and a note's phrases that may search the whole tree asked of ``git grep`` once.
+    batch; a note's phrases that may search the whole tree, and the quotations their files
+    plainly lack (the search says where the tree holds them instead), asked of ``git grep``
+    at once, and answered on another core while the others are located.
     A check that raises gives ``None`` (its own item checks it again and says why), or
     propagates when ``raising``."""
     snapshot.prefetch(e.path for e in evidence if e.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES))
     attributed.expect_searches(snapshot, list(evidence))
+    search.expect_missing(snapshot, [e for e in evidence if _plainly_missing(e, snapshot)])
+    search.ask_ahead(snapshot)
     out: list[verify.PinResult | None] = []
     for one in evidence:
         try:
@@ -30,6 +36,28 @@ def check_batch(evidence: Sequence[Evidence], snapshot, want_symbols: bool,
                 raise
             out.append(None)
     return out
+
+
+def searched_when_missing(evidence: Evidence) -> bool:
+    """Whether a quotation missing at its pin (or whose file is) is searched for in the
+    pinned tree (a loose one that is not there is no quotation: nothing to search for)."""
+    return evidence.kind is EvidenceKind.QUOTE and evidence.role is not EvidenceRole.LOOSE
+
+
+def _plainly_missing(evidence: Evidence, snapshot) -> bool:
+    """A quotation its file (as written) plainly lacks, or that has no such file: its
+    check will find it missing, and search the tree."""
+    if not searched_when_missing(evidence) or evidence.searched or not (evidence.text or "").strip():
+        return False
+    try:
+        textfile = snapshot.read(evidence.path)
+    except RepoError:
+        return False  # unreadable: its check says so
+    if textfile is None:
+        return True
+    if not textfile.is_text:
+        return False
+    return match.compile_quote(evidence.text or "").plainly_absent_from(textfile.text)
 
 
 def check_one(evidence: Evidence, snapshot, want_symbols: bool) -> verify.PinResult:

@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 
 from ..checks import atpin, drift, verify
-from ..model import Evidence, EvidenceKind, EvidenceRole, Report
+from ..model import Evidence, EvidenceRole, Report
 from ..options import RunOptions
 from ..resultcache import Key, ResultCache, evidence_key
 from .bindings import Binding, Bindings, PinnedTree
@@ -86,16 +86,20 @@ class PinChecks:
         todo.sort(key=lambda pair: pair[1].path)
         start = time.perf_counter()
         snapshot = pinned.store.snapshot(pinned.pin)
-        results = atpin.check_batch([e for _, e in todo], snapshot, self._options.want_symbols, raising=item)
-        # A check that raised has no result here: its own item checks it again and says why.
-        checked = [(report, evidence, result) for (report, evidence), result in zip(todo, results) if result is not None]
-        missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
-        if missing:
-            drift.search.expect_missing(snapshot, missing)
-        for report, evidence, result in checked:
-            if self._searches(evidence, result):
-                result = drift.search.with_found_instead(evidence, snapshot, result)
-            self._finish(report, evidence, binding, result, computed=True)
+        try:
+            results = atpin.check_batch([e for _, e in todo], snapshot, self._options.want_symbols, raising=item)
+            # A check that raised has no result here: its own item checks it again and says why.
+            checked = [(report, evidence, result) for (report, evidence), result in zip(todo, results)
+                       if result is not None]
+            missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
+            if missing:
+                drift.search.expect_missing(snapshot, missing)
+            for report, evidence, result in checked:
+                if self._searches(evidence, result):
+                    result = drift.search.with_found_instead(evidence, snapshot, result)
+                self._finish(report, evidence, binding, result, computed=True)
+        finally:
+            drift.search.stop_asking(snapshot)  # a search asked ahead that nothing needed
         self._timing.add("matching", time.perf_counter() - start)
 
     @staticmethod
@@ -119,10 +123,8 @@ class PinChecks:
 
     @staticmethod
     def _searches(evidence: Evidence, result: verify.PinResult) -> bool:
-        """Whether a failure says where the pinned tree holds the quotation instead (a
-        loose one that is not there is no quotation: nothing to search for)."""
-        return (result.status in (verify.MISSING, verify.FILE_MISSING) and evidence.kind is EvidenceKind.QUOTE
-                and evidence.role is not EvidenceRole.LOOSE)
+        """Whether a failure says where the pinned tree holds the quotation instead."""
+        return result.status in (verify.MISSING, verify.FILE_MISSING) and atpin.searched_when_missing(evidence)
 
     def _finish(self, report: Report, evidence: Evidence, binding: Binding, result: verify.PinResult,
                 computed: bool) -> verify.PinResult:

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Iterator
+import subprocess
+from collections.abc import Callable, Collection, Iterator
+from typing import Generic, TypeVar
 
-from .process import GitRunner
+from .process import GitRunner, StartedGit
+
+Answer = TypeVar("Answer")
 
 #: whole words, only the matched word printed; paths never quoted (``-z``)
 _GREP_WORDS = ("-E", "-w", "-o", "-z", "-a")
@@ -38,28 +42,59 @@ def grep_words(runner: GitRunner, words: Collection[str], scope: list[str],
     ``headed``: no path of the scope holds a newline, so each file's name may be printed
     once above its matches (``--heading``): a tree's common names occur hundreds of
     thousands of times, and a ``<sha>:path`` before each of them is most of the output."""
+    return start_words(runner, words, scope, headed).result()
+
+
+class StartedGrep(Generic[Answer]):
+    """A search started now (:func:`start_words`, :func:`start_spliced`) and answered by
+    :meth:`result`: git searches on another core meanwhile."""
+
+    def __init__(self, started: StartedGit | None, answer: Callable[[bytes | None], Answer]) -> None:
+        self._started = started
+        self._answer = answer
+
+    def result(self) -> Answer:
+        started, self._started = self._started, None
+        return self._answer(_grep_output(started.result()) if started is not None else None)
+
+    def close(self) -> None:
+        """Stop the search (its answer is no longer wanted)."""
+        started, self._started = self._started, None
+        if started is not None:
+            started.close()
+
+
+def start_words(runner: GitRunner, words: Collection[str], scope: list[str],
+                headed: bool = True) -> StartedGrep[dict[str, set[str]] | None]:
+    """:func:`grep_words`, started: its first ``git grep`` runs until :meth:`~StartedGrep.result`
+    (a word list too long for one process asks the others then, one at a time)."""
     found: dict[str, set[str]] = {word: set() for word in words}
-    if not found:
-        return found
     form, read = (_GREP_HEADED, _headed_words) if headed else ((), _paired_words)
-    for chunk in _word_chunks(sorted(found)):
-        patterns = [arg for alternation in chunk for arg in ("-e", f"({alternation})")]
-        out = _grep(runner, [*_GREP_WORDS, *form, *patterns], scope)
-        if out is None:
-            return None
-        # One occurrence per file counts: each file's words are made unique first, and each
-        # path and word is decoded once.
-        by_word: dict[bytes, set[str]] = {}
-        for path, words_there in read(out):
-            name = _grep_path(path, scope)
-            for word in words_there:
-                holders = by_word.get(word)
-                if holders is None:
-                    holders = by_word[word] = set()
-                holders.add(name)
-        for word, holders in by_word.items():
-            found.setdefault(word.decode("ascii"), set()).update(holders)
-    return found
+    commands = [[*_GREP_WORDS, *form, *(arg for alternation in chunk for arg in ("-e", f"({alternation})"))]
+                for chunk in _word_chunks(sorted(found))]
+
+    def answer(first: bytes | None) -> dict[str, set[str]] | None:
+        for number, command in enumerate(commands):
+            out = first if number == 0 else _grep(runner, command, scope)
+            if out is None:
+                return None
+            # One occurrence per file counts: each file's words are made unique first, and each
+            # path and word is decoded once.
+            by_word: dict[bytes, set[str]] = {}
+            for path, words_there in read(out):
+                name = _grep_path(path, scope)
+                for word in words_there:
+                    holders = by_word.get(word)
+                    if holders is None:
+                        holders = by_word[word] = set()
+                    holders.add(name)
+            for word, holders in by_word.items():
+                found.setdefault(word.decode("ascii"), set()).update(holders)
+        return found
+
+    if not commands:
+        return StartedGrep(None, lambda _: found)
+    return StartedGrep(runner.start(_grep_command(commands[0], scope)), answer)
 
 
 def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
@@ -104,16 +139,19 @@ def _line_chunks(lines: list[str]) -> Iterator[list[str]]:
         yield group
 
 
-def grep_spliced(runner: GitRunner, scope: list[str]) -> set[str] | None:
-    """Files where a backtick sits between word characters (see :meth:`Snapshot.files_with_spliced_words`)."""
+def start_spliced(runner: GitRunner, scope: list[str]) -> StartedGrep[set[str] | None]:
+    """Files where a backtick sits between word characters (see
+    :meth:`Snapshot.files_with_spliced_words`), by one ``git grep``, started."""
     # The lines holding a backtick, tested here: a fixed string is one fast
     # pass, where git's regex engine is several times slower on a class.
     # (A path with a newline in it is misread here: such a file is then
     # only searched when its words are, which fails safe.)
-    out = _grep(runner, ["-z", "-a", "-F", "-e", "`"], scope)
-    if out is None:
-        return None
-    return {_grep_path(path, scope) for path, content in _path_lines(out) if _SPLICED_WORD.search(content)}
+    def answer(out: bytes | None) -> set[str] | None:
+        if out is None:
+            return None
+        return {_grep_path(path, scope) for path, content in _path_lines(out) if _SPLICED_WORD.search(content)}
+
+    return StartedGrep(runner.start(_grep_command(["-z", "-a", "-F", "-e", "`"], scope)), answer)
 
 
 def _path_lines(out: bytes) -> Iterator[tuple[bytes, bytes]]:
@@ -129,7 +167,14 @@ def _path_lines(out: bytes) -> Iterator[tuple[bytes, bytes]]:
 def _grep(runner: GitRunner, args: list[str], scope: list[str]) -> bytes | None:
     """``git grep`` output; ``b""`` when nothing matched, ``None`` when git failed
     (e.g. a partial clone lacking blobs, which grep must not fetch)."""
-    result = runner.timed(["grep", "--no-color", "--no-line-number", "--no-column", "--full-name", *args, *scope])
+    return _grep_output(runner.timed(_grep_command(args, scope)))
+
+
+def _grep_command(args: list[str], scope: list[str]) -> list[str]:
+    return ["grep", "--no-color", "--no-line-number", "--no-column", "--full-name", *args, *scope]
+
+
+def _grep_output(result: subprocess.CompletedProcess[bytes]) -> bytes | None:
     if result.returncode == 1 and not result.stderr:
         return b""
     return result.stdout if result.returncode == 0 else None

@@ -22,9 +22,11 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from .errors import RepoError
 
@@ -140,6 +142,46 @@ def git_or_repo_error(args: list[str], where: Path, env: dict[str, str]) -> byte
     return result.stdout
 
 
+class StartedGit:
+    """A git command started now and answered later (:meth:`GitRunner.start`). Its output
+    goes to temporary files, not pipes: git works on another core while this process
+    goes on, and no pipe fills and stops git while the interpreter is busy elsewhere."""
+
+    def __init__(self, args: list[str], process: subprocess.Popen, stdout: IO[bytes], stderr: IO[bytes],
+                 counts: GitCounts) -> None:
+        self._args = args
+        self._process = process
+        self._stdout = stdout
+        self._stderr = stderr
+        self._counts = counts
+
+    def result(self) -> subprocess.CompletedProcess[bytes]:
+        """The command's answer once it has ended (the wait counts as time spent on git)."""
+        began = time.perf_counter()
+        try:
+            self._process.wait()
+        except BaseException:
+            self.close()
+            raise
+        self._counts.waited(time.perf_counter() - began)
+        try:
+            self._stdout.seek(0)
+            self._stderr.seek(0)
+            return subprocess.CompletedProcess(self._args, self._process.returncode, self._stdout.read(),
+                                               self._stderr.read())
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop it if it still runs (its answer is no longer wanted), reap it, drop its output."""
+        if self._process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
+            self._process.wait()
+        self._stdout.close()
+        self._stderr.close()
+
+
 class GitCounts:
     """What one repository's git work cost: shared by every runner derived from its
     store (:meth:`GitRunner.with_config`), so that nothing a run starts goes uncounted."""
@@ -230,6 +272,22 @@ class GitRunner:
         """A runner for the same repository whose commands also see ``variables``; its
         time and processes count with this runner's."""
         return GitRunner(self.path, {**self.env, **variables}, self.counts)
+
+    def start(self, args: list[str]) -> StartedGit:
+        """Start one git command whose answer is read later (:class:`StartedGit`)."""
+        argv = ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+        stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        self.counts.started()
+        try:
+            process = subprocess.Popen(argv, cwd=self.path, env=self.env, stdin=subprocess.DEVNULL,
+                                       stdout=stdout, stderr=stderr)
+        except BaseException as exc:
+            stdout.close()
+            stderr.close()
+            if isinstance(exc, FileNotFoundError):
+                raise RepoError("git is not installed or not on PATH: install git to check reports") from None
+            raise
+        return StartedGit(argv, process, stdout, stderr, self.counts)
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 
 from ..text.textfile import TextFile
-from .grep import grep_lines, grep_spliced, grep_words
+from .grep import StartedGrep, grep_lines, start_spliced, start_words
 from .objects import TreeEntry
 from .process import GitRunner
 
@@ -77,9 +77,13 @@ class Snapshot:
         searched as text, and git's word characters (ASCII letters, digits,
         ``_``) are fewer than Python's, so its word boundaries are looser.
         """
+        return self.start_files_with_words(words).result()
+
+    def start_files_with_words(self, words: Collection[str]) -> StartedGrep[dict[str, set[str]] | None]:
+        """:meth:`files_with_words`, started: git searches while the caller goes on."""
         # Paths are named once above their words, unless one holds a newline.
         headed = not any("\n" in path for path in self.files())
-        return grep_words(self._runner, words, self._grep_scope(), headed=headed)
+        return start_words(self._runner, words, self._grep_scope(), headed=headed)
 
     def files_with_lines(self, lines: Collection[str]) -> dict[str, set[str]] | None:
         """For each of ``lines`` (ASCII), the files some line of which holds it (a
@@ -91,7 +95,11 @@ class Snapshot:
         """Files where a backtick sits between word characters (`` foo`s ``):
         after rendering drops backticks, words occur there that no word search
         of the raw text finds. ``None`` when git cannot answer."""
-        return grep_spliced(self._runner, self._grep_scope())
+        return self.start_files_with_spliced_words().result()
+
+    def start_files_with_spliced_words(self) -> StartedGrep[set[str] | None]:
+        """:meth:`files_with_spliced_words`, started."""
+        return start_spliced(self._runner, self._grep_scope())
 
     def _grep_scope(self) -> list[str]:
         raise NotImplementedError

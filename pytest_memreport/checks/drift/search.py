@@ -182,6 +182,17 @@ def expect_missing(pinned, quotes) -> None:
             _expect(index, evidence, text, match.compile_quote(text))
 
 
+def ask_ahead(snapshot) -> None:
+    """Start the ``git grep`` for every quotation announced at ``snapshot``, its answer
+    taken in by the first search (git searches on another core meanwhile)."""
+    wordindex.word_index(snapshot).ask_ahead()
+
+
+def stop_asking(snapshot) -> None:
+    """Stop a search :func:`ask_ahead` started that no search took in."""
+    wordindex.stop_asking(snapshot)
+
+
 def _expect(index, evidence: Evidence, quote: str, pattern) -> None:
     """Tell the word index what a coming search for ``quote`` will ask."""
     probes = wordindex.probes(pattern.whole_words)

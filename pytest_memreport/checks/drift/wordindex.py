@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ...gitstore.grep import StartedGrep
 from ...text import match
 
 class WordIndex:
@@ -38,6 +38,8 @@ class WordIndex:
         self._expected: set[str] = set()
         self._spliced: set[str] | None = None
         self._unavailable = False
+        #: the searches started and not yet taken in: (words, their search, the backtick search)
+        self._asked: tuple[set[str], StartedGrep, StartedGrep | None] | None = None
         self._scanned: dict[object, set[str]] = {}
         #: key -> (test(path, text, reduced), strings the files must hold)
         self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...]]] = {}
@@ -110,37 +112,70 @@ class WordIndex:
     def holding(self, words: tuple[str, ...]) -> set[str] | None:
         """The files holding every one of ``words``; ``None`` when the index
         cannot tell (no words, or git cannot search): read every file then."""
+        self._take_in()
         if not words or self._unavailable:
             return None
         missing = {w for w in words if w not in self._paths}
         if missing:
-            wanted, self._expected = (self._expected | missing) - self._paths.keys(), set()
-            if self._spliced is None and not self._unavailable:
-                # The two searches are two git processes: asked together, the shorter
-                # one costs no time (one thread waits on it while this one asks the other).
-                with ThreadPoolExecutor(1, thread_name_prefix="memreport-grep") as pool:
-                    asked = pool.submit(self.spliced)
-                    found = self._against().files_with_words(wanted)
-                    asked.result()
-            else:
-                found = self._against().files_with_words(wanted)
-            if found is None or self.spliced() is None:
-                self._unavailable = True  # word searches cannot answer: read every file
+            self._ask((self._expected | missing) - self._paths.keys())
+            self._take_in()
+            if self._unavailable:
                 return None
-            self._paths.update(found)
         first, *rest = words
         spliced = self._spliced
         assert spliced is not None, "asked before any word's files were kept"
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | spliced
 
-    def spliced(self) -> set[str] | None:
-        """The files where a backtick splits a word (they hold every word, as far as this
-        index says), asked once; ``None`` when git cannot answer (not asked again: no word
-        search of this index can be answered then)."""
-        if self._spliced is None and not self._unavailable:
-            self._spliced = self._against().files_with_spliced_words()
-            self._unavailable = self._spliced is None
-        return self._spliced
+    def ask_ahead(self) -> None:
+        """Start the search for every word announced so far, taken in by the next
+        :meth:`holding`: git searches on another core while the caller goes on."""
+        if self._asked is None and not self._unavailable:
+            self._ask(self._expected - self._paths.keys())
+
+    def stop_asking(self) -> None:
+        """Stop a search :meth:`ask_ahead` started and nothing took in (its words stay
+        announced: a later :meth:`holding` asks for them again)."""
+        asked, self._asked = self._asked, None
+        if asked is not None:
+            wanted, *searches = asked
+            self._expected |= wanted
+            for search in searches:
+                if search is not None:
+                    search.close()
+
+    def _ask(self, wanted: set[str]) -> None:
+        """Start one ``git grep`` for ``wanted`` and, the first time, the one for
+        backticks inside words: two processes at once, on two cores."""
+        self._expected = set()
+        if not wanted:
+            return
+        against = self._against()
+        spliced = against.start_files_with_spliced_words() if self._spliced is None else None
+        try:
+            self._asked = (wanted, against.start_files_with_words(wanted), spliced)
+        except BaseException:
+            if spliced is not None:
+                spliced.close()
+            raise
+
+    def _take_in(self) -> None:
+        """The answers of the searches started (:meth:`_ask`), kept."""
+        asked, self._asked = self._asked, None
+        if asked is None:
+            return
+        _, words, spliced = asked
+        try:
+            found = words.result()
+            if spliced is not None:
+                self._spliced = spliced.result()
+        finally:
+            words.close()
+            if spliced is not None:
+                spliced.close()
+        if found is None or self._spliced is None:
+            self._unavailable = True  # word searches cannot answer: read every file
+        else:
+            self._paths.update(found)
 
     def expect_line(self, line: str) -> None:
         """Announce a :meth:`holding_line`, so that the first one answers it too."""
@@ -226,3 +261,10 @@ def word_index(against) -> WordIndex:
     if found is None:
         found = _WORD_INDEXES[against] = WordIndex(against)
     return found
+
+
+def stop_asking(against) -> None:
+    """Stop the search the snapshot's index started ahead, if it has one and nothing took it in."""
+    found = _WORD_INDEXES.get(against)
+    if found is not None:
+        found.stop_asking()
