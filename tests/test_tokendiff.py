@@ -120,3 +120,22 @@ def test_trailing_commas_are_seen_across_a_region_s_edge():
     assert not tokendiff.same_tokens(old_text, new_text, "m.py", old_def, new_def)
     assert tokendiff.same_tokens(old_text, new_text, "m.py", old_def, new_def, count_trailing_commas=False)
     assert "{+,+}" in tokendiff.body_token_diff(old_text, new_text, "m.py", old_def, new_def)
+
+
+def test_a_definition_renamed_to_another_language_is_lexed_by_each_grammar():
+    """A JavaScript file renamed to TypeScript: the same function is the same code (each
+    side lexed by its own grammar, a formatter's trailing comma aside), a changed one is not."""
+    from pytest_memreport.text import symbols
+
+    old_text = "function total(items) {\n  return sum(items, 0)\n}\n"
+    same_text = "function total(items) {\n  // now typed elsewhere\n  return sum(\n    items,\n    0,\n  )\n}\n"
+    changed_text = "function total(items) {\n  return sum(items, 1)\n}\n"
+    old_def = symbols.find_definitions(old_text, "lib/total.js", "total")[0]
+    same_def = symbols.find_definitions(same_text, "lib/total.ts", "total")[0]
+    changed_def = symbols.find_definitions(changed_text, "lib/total.ts", "total")[0]
+    assert tokendiff.same_tokens(old_text, same_text, "lib/total.ts", old_def, same_def,
+                                 count_trailing_commas=False, old_path="lib/total.js")
+    assert not tokendiff.same_tokens(old_text, same_text, "lib/total.ts", old_def, same_def,
+                                     old_path="lib/total.js")  # the comma counts when asked to
+    assert not tokendiff.same_tokens(old_text, changed_text, "lib/total.ts", old_def, changed_def,
+                                     count_trailing_commas=False, old_path="lib/total.js")

@@ -53,7 +53,8 @@ class PinChecks:
         if found is None:  # not planned, or its planned check raised: a batch of one, raising
             self._check_batch(binding, pinned, [(report, evidence)], item=True)
             found = self._done.get(report.path, evidence)
-        assert found is not None, "a batch of one keeps its result or raises"
+        if found is None:  # a batch of one keeps its result or raises: never a silent pass
+            raise RuntimeError(f"{report.path}:{evidence.line}: the pin check kept no result")
         return found
 
     def check_pin(self, binding: Binding) -> None:

@@ -425,20 +425,12 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
 
     A formatter that wraps arguments adds trailing commas; like layout and
     comments, that is not a change of the definition (``body_token_diff``
-    counts them). A huge definition is compared by its changed regions only
+    counts them). A huge definition is compared by its changed regions only, and
+    a file renamed to another language lexed by each side's grammar
     (:func:`.symbols.same_tokens`).
     """
-    if symbols.language_for(old_path) == symbols.language_for(new_path):
-        return symbols.same_tokens(old_text, new_text, new_path, old_def, new_def, count_trailing_commas=False)
-    if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
-        return True
-    # Two grammars (a file renamed to another language): each side lexed by its own.
-    old = symbols.tokens(old_text, old_path, span=(old_def.start, old_def.end))
-    new = symbols.tokens(new_text, new_path, span=(new_def.start, new_def.end))
-    if old is None or new is None:
-        return False
-    return (symbols.drop_trailing_commas([t.text for t in old])
-            == symbols.drop_trailing_commas([t.text for t in new]))
+    return symbols.same_tokens(old_text, new_text, new_path, old_def, new_def, count_trailing_commas=False,
+                               old_path=old_path)
 
 
 # -- locating ----------------------------------------------------------------------

@@ -46,7 +46,7 @@ def body_token_diff(
     Without a grammar, words of the two spans are compared instead.
     """
     changes: list[tuple[list[Token], list[Token], list[str], list[str], tuple[str, int, int, int, int]]] = []
-    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def):
+    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def, path):
         old_texts = [t.text for t in old_tokens]
         new_texts = [t.text for t in new_tokens]
         if old_texts == new_texts:
@@ -73,14 +73,15 @@ def body_token_diff(
 
 
 def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
-                count_trailing_commas: bool = True) -> bool:
+                count_trailing_commas: bool = True, old_path: str | None = None) -> bool:
     """Whether the two definitions have the same tokens (comments and layout do not
     count; nor, without ``count_trailing_commas``, a comma right before a closer,
     which a formatter wrapping arguments adds). Costs what :func:`body_token_diff` costs,
-    without rendering anything."""
+    without rendering anything. ``old_path``: the old text's file when it is another
+    (a file renamed to another language: each side is lexed by its own grammar)."""
     if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
         return True  # the same text: no need to lex either
-    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def):
+    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def, old_path or path):
         old_texts = [t.text for t in old_tokens]
         new_texts = [t.text for t in new_tokens]
         if not count_trailing_commas:
@@ -90,7 +91,8 @@ def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, ne
     return True
 
 
-def _segments(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition):
+def _segments(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
+              old_path: str):
     """``(old tokens, new tokens)`` to compare: the two definitions' whole token lists
     when both are at most :data:`WHOLE_LINES` lines; else one pair per region of
     changed lines (a line of context either side), each region lexed alone."""
@@ -98,13 +100,13 @@ def _segments(old_text: str, new_text: str, path: str, old_def: Definition, new_
     new_source = new_text[new_def.start : new_def.end]
     old_lines, new_lines = old_source.split("\n"), new_source.split("\n")
     if len(old_lines) <= WHOLE_LINES and len(new_lines) <= WHOLE_LINES:
-        old_tokens = tokens(old_text, path, span=(old_def.start, old_def.end))
+        old_tokens = tokens(old_text, old_path, span=(old_def.start, old_def.end))
         new_tokens = tokens(new_text, path, span=(new_def.start, new_def.end))
         if old_tokens is None or new_tokens is None:
             old_tokens = _words(old_text, old_def)
             new_tokens = _words(new_text, new_def)
         return [(old_tokens, new_tokens)]
-    return [(_region_tokens(old_lines[a1:a2], path, old_def.lines.start + a1),
+    return [(_region_tokens(old_lines[a1:a2], old_path, old_def.lines.start + a1),
              _region_tokens(new_lines[b1:b2], path, new_def.lines.start + b1))
             for a1, a2, b1, b2 in changed_regions(old_lines, new_lines)]
 
