@@ -23,7 +23,8 @@ class WordIndex:
     For a quote with names: the files holding them as whole words. ``git
     grep`` answers for many words in one pass over the snapshot, so words
     announced by :meth:`expect` are asked for together with the first word
-    some search needs. Files where a backtick splits a word (which a quote
+    some search needs, or before any search, by :meth:`ask_ahead` (git then
+    searches while the caller goes on). Files where a backtick splits a word (which a quote
     shows joined) hold every word as far as this index says. For a quote of
     plain words: the files passing its test in one pass over every file
     (:meth:`scan`), shared by every scan announced by :meth:`expect_scan`.
