@@ -166,13 +166,19 @@ def test_a_scan_narrowed_by_git_grep_finds_what_reading_every_file_finds(indexed
             assert by_tokens <= narrowed
 
 
+def _values_and_notes(make_repo, count: int, notes: str) -> tuple:
+    """A target of ``count`` files ``pkg/mNN.py`` each holding its own ``value_N`` name,
+    and ``pkg/notes.py`` holding ``notes``: its path and commit."""
+    repo = make_repo("target")
+    files = {f"pkg/m{i:02d}.py": f"value_{i} = {i}\n" for i in range(count)}
+    files["pkg/notes.py"] = notes
+    return repo.path, repo.commit(files, "files")
+
+
 def test_a_scan_reads_only_the_files_holding_its_words(make_repo):
     """Two scans needing the same words ask git once, and read only the files it names."""
-    repo = make_repo("target")
-    files = {f"pkg/m{i:02d}.py": f"value_{i} = {i}\n" for i in range(30)}
-    files["pkg/notes.py"] = "# keep the newest entries first\n"
-    sha = repo.commit(files, "files")
-    with GitStore.open(repo.path) as store:
+    path, sha = _values_and_notes(make_repo, 30, "# keep the newest entries first\n")
+    with GitStore.open(path) as store:
         snapshot = store.snapshot(sha)
         pattern = match.compile_quote("keep the newest entries first")
         index = wordindex.WordIndex(snapshot)
@@ -452,11 +458,8 @@ def test_a_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_re
     quotations are located (two processes at once: the words, and backticks inside words);
     the searches then take that answer in without asking again. A search nothing took in
     is stopped, and its words stay announced: the next search asks for them."""
-    repo = make_repo("target")
-    files = {f"pkg/m{i}.py": f"value_{i} = {i}\n" for i in range(5)}
-    files["pkg/notes.py"] = "keep_newest_first = True\n"
-    sha = repo.commit(files, "files")
-    with GitStore.open(repo.path) as store:
+    path, sha = _values_and_notes(make_repo, 5, "keep_newest_first = True\n")
+    with GitStore.open(path) as store:
         snapshot = store.snapshot(sha)
         snapshot.files()  # the listing, asked first
         index = wordindex.WordIndex(snapshot)
@@ -465,7 +468,7 @@ def test_a_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_re
         index.ask_ahead()
         assert store.git_processes - before == 2
         assert index.holding(("keep_newest_first",)) == {"pkg/notes.py"}
-        assert index.holding(("value_3",)) == {"pkg/m3.py"}
+        assert index.holding(("value_3",)) == {"pkg/m03.py"}
         assert store.git_processes - before == 2
 
         other = wordindex.WordIndex(snapshot)
@@ -473,5 +476,5 @@ def test_a_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_re
         other.ask_ahead()
         other.stop_asking()
         stopped = store.git_processes
-        assert other.holding(("value_1",)) == {"pkg/m1.py"}
+        assert other.holding(("value_1",)) == {"pkg/m01.py"}
         assert store.git_processes - stopped == 2

@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -142,44 +143,43 @@ def git_or_repo_error(args: list[str], where: Path, env: dict[str, str]) -> byte
     return result.stdout
 
 
+@dataclass(frozen=True, eq=False)
 class StartedGit:
     """A git command started now and answered later (:meth:`GitRunner.start`). Its output
     goes to temporary files, not pipes: git works on another core while this process
     goes on, and no pipe fills and stops git while the interpreter is busy elsewhere."""
 
-    def __init__(self, args: list[str], process: subprocess.Popen, stdout: IO[bytes], stderr: IO[bytes],
-                 counts: GitCounts) -> None:
-        self._args = args
-        self._process = process
-        self._stdout = stdout
-        self._stderr = stderr
-        self._counts = counts
+    args: list[str]
+    process: subprocess.Popen
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+    counts: GitCounts
 
     def result(self) -> subprocess.CompletedProcess[bytes]:
         """The command's answer once it has ended (the wait counts as time spent on git)."""
         began = time.perf_counter()
         try:
-            self._process.wait()
+            self.process.wait()
         except BaseException:
             self.close()
             raise
-        self._counts.waited(time.perf_counter() - began)
+        self.counts.waited(time.perf_counter() - began)
         try:
-            self._stdout.seek(0)
-            self._stderr.seek(0)
-            return subprocess.CompletedProcess(self._args, self._process.returncode, self._stdout.read(),
-                                               self._stderr.read())
+            self.stdout.seek(0)
+            self.stderr.seek(0)
+            return subprocess.CompletedProcess(self.args, self.process.returncode, self.stdout.read(),
+                                               self.stderr.read())
         finally:
             self.close()
 
     def close(self) -> None:
         """Stop it if it still runs (its answer is no longer wanted), reap it, drop its output."""
-        if self._process.poll() is None:
+        if self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                self._process.kill()
-            self._process.wait()
-        self._stdout.close()
-        self._stderr.close()
+                self.process.kill()
+            self.process.wait()
+        self.stdout.close()
+        self.stderr.close()
 
 
 class GitCounts:

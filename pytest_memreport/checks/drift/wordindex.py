@@ -12,10 +12,28 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ...gitstore.grep import StartedGrep
 from ...text import match
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """Searches started and not yet taken in: the words asked, their search, and (the first
+    time) the one for backticks inside words."""
+
+    words: set[str]
+    search: StartedGrep
+    spliced: StartedGrep | None
+
+    def close(self) -> None:
+        """Stop whichever still runs (one answered is closed already)."""
+        self.search.close()
+        if self.spliced is not None:
+            self.spliced.close()
+
 
 class WordIndex:
     """Which files of one snapshot a tree search must read.
@@ -39,8 +57,8 @@ class WordIndex:
         self._expected: set[str] = set()
         self._spliced: set[str] | None = None
         self._unavailable = False
-        #: the searches started and not yet taken in: (words, their search, the backtick search)
-        self._asked: tuple[set[str], StartedGrep, StartedGrep | None] | None = None
+        #: the searches started and not yet taken in
+        self._asked: _Asked | None = None
         self._scanned: dict[object, set[str]] = {}
         #: key -> (test(path, text, reduced), strings the files must hold)
         self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...]]] = {}
@@ -138,22 +156,19 @@ class WordIndex:
         announced: a later :meth:`holding` asks for them again)."""
         asked, self._asked = self._asked, None
         if asked is not None:
-            wanted, *searches = asked
-            self._expected |= wanted
-            for search in searches:
-                if search is not None:
-                    search.close()
+            self._expected |= asked.words
+            asked.close()
 
     def _ask(self, wanted: set[str]) -> None:
-        """Start one ``git grep`` for ``wanted`` and, the first time, the one for
-        backticks inside words: two processes at once, on two cores."""
+        """Start one ``git grep`` for ``wanted`` (the announced words are then asked) and,
+        the first time, the one for backticks inside words: two processes at once."""
         self._expected = set()
         if not wanted:
             return
         against = self._against()
         spliced = against.start_files_with_spliced_words() if self._spliced is None else None
         try:
-            self._asked = (wanted, against.start_files_with_words(wanted), spliced)
+            self._asked = _Asked(wanted, against.start_files_with_words(wanted), spliced)
         except BaseException:
             if spliced is not None:
                 spliced.close()
@@ -164,15 +179,12 @@ class WordIndex:
         asked, self._asked = self._asked, None
         if asked is None:
             return
-        _, words, spliced = asked
         try:
-            found = words.result()
-            if spliced is not None:
-                self._spliced = spliced.result()
+            found = asked.search.result()
+            if asked.spliced is not None:
+                self._spliced = asked.spliced.result()
         finally:
-            words.close()
-            if spliced is not None:
-                spliced.close()
+            asked.close()
         if found is None or self._spliced is None:
             self._unavailable = True  # word searches cannot answer: read every file
         else:

@@ -52,6 +52,8 @@ def chain(index: _TextIndex, keys: Sequence[Hashable], find: Callable[[int], Occ
     every part at its earliest occurrence after the previous one, within the
     gap bound.
     """
+    if len(keys) == 1:  # most quotes: nothing to chain, and no cache of parts to build
+        return [index.span(start, end) for start, end in find(0)]
     parts = _PartOccurrences(keys, find)
     first, _ = parts[0]
     first = list(first)  # kept while the later parts come and go

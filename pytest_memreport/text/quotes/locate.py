@@ -41,11 +41,8 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
     index = _index_for(text, key)
     parts = pattern._parts
     if not pattern.has_bullets:
-        if len(parts) == 1:  # most quotes: nothing to chain (and no per-quote part cache to build)
-            found = [index.span(start, end) for start, end in _part_occurrences(parts[0], index)]
-        else:
-            keys = [(part.raw, part.check_start, part.check_end) for part in parts]
-            found = chain(index, keys, lambda n: _part_occurrences(parts[n], index))
+        keys = [(part.raw, part.check_start, part.check_end) for part in parts]
+        found = chain(index, keys, lambda n: _part_occurrences(parts[n], index))
         if found:
             return found
     # Bullets, or a quote that keeps some line markers and drops others.

@@ -156,14 +156,6 @@ class QuotePattern:
     def __repr__(self) -> str:
         return f"QuotePattern({self.text!r})"
 
-    def plainly_absent_from(self, text: str) -> bool:
-        """Whether ``text`` plainly lacks the quotation: some part is not in it as written,
-        and some word of it is nowhere in it (C-speed finds only; a quotation merely
-        wrapped or spaced otherwise keeps all its words). ``False`` says nothing."""
-        if all(part.raw in text for part in self._parts):
-            return False
-        return not all(word in text for word in self.words)
-
     @_Lazy
     def parts(self) -> tuple[str, ...]:
         return tuple(p.text for p in self._parts)

@@ -40,6 +40,8 @@ def may_occur_in(pattern: QuotePattern, text: str, *, key: object = None) -> boo
 def holds_words(pattern: QuotePattern, text: str) -> bool:
     """Whether ``text`` (backticks dropped) holds every word of the quote, as
     any occurrence of it does."""
+    if all(part.raw in text for part in pattern._parts):
+        return True  # every part as written (no backtick in it): its words are there
     plain = text.replace("`", "") if "`" in text else text
     return all(word in plain for word in pattern.words)
 
