@@ -99,3 +99,34 @@ def test_each_file_is_parsed_once_however_its_quotations_are_spread(pytester, ma
     assert len(quoted) == 2 * count and all(found["status"] == "found" for found in quoted)
     assert all(found.get("symbol") for found in quoted), quoted[0]  # each one's definition was found
     assert data["timing"]["tree_sitter_parses"] == count
+
+
+def test_reports_pinned_at_a_commit_the_clone_lacks_ask_why_once(pytester, make_repo):
+    """A stale clone: every report written after its last fetch names a pin it lacks. Why
+    the pin names no commit (shallow? ambiguous? how old is the clone?) is asked of git
+    once per clone and revision, not once per report: six such reports cost what two do."""
+    repo = make_repo("stale-clone")
+    pin = repo.commit({"pkg/ledger.py": "def settle(amount):\n    return amount\n"}, "pin")
+    later = "b" * 40  # written against a commit fetched after this clone was made
+    held = f"Run report\n\nThe target is at SRC-1 commit {pin}.\n\nMEM-OBJ-1\n\nLabel: held\n\n" \
+           "def settle(amount): --- pkg/ledger.py:1\n"
+
+    def run(lacking: int) -> dict:
+        folder = pytester.path / f"reports-{lacking}"
+        folder.mkdir()
+        (folder / "held.md").write_text(held, encoding="utf-8")
+        for n in range(lacking):
+            (folder / f"newer-{n}.md").write_text(held.replace(pin, later).replace("held", f"newer {n}"),
+                                                  encoding="utf-8")
+        out = pytester.path / f"out-{lacking}.json"
+        pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(folder), f"--memreport-repo={repo.path}",
+                           "--memreport-against", "HEAD", "--memreport-json", str(out))
+        data = json.loads(out.read_text())
+        states = sorted(report["state"] for report in data["reports"])
+        assert states == ["fresh"] + ["unchecked"] * lacking
+        assert all(later in (report["reason"] or "") for report in data["reports"] if report["state"] == "unchecked")
+        return data["timing"]
+
+    two, six = run(2), run(6)
+    assert two["git_processes"] > 0
+    assert six["git_processes"] == two["git_processes"]

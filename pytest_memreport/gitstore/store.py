@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..text import textfile
 from ..text.textfile import TextFile
@@ -77,6 +78,11 @@ class GitStore:
         self._missing: dict[tuple[str, ...], frozenset[str]] = {}
         self._cache_lock = threading.RLock()
         self._resolved: dict[str, str] = {}
+        #: why a revision names no commit, by revision, and the answers to the questions that
+        #: explain it (:meth:`_once`): the clone is only read, so each holds for the store's
+        #: life, and the many reports pinned at a commit a stale clone lacks ask git once
+        self._unresolved: dict[str, str] = {}
+        self._answers: dict[tuple[str, ...], Any] = {}
         self._snapshots: OrderedDict[str, CommitSnapshot] = OrderedDict()
         self._worktree_snapshot: WorktreeSnapshot | None = None
         #: ``of`` -> {commit: whether it is ``of`` or an ancestor of it}
@@ -186,37 +192,59 @@ class GitStore:
         is shallow and how to deepen it. Answers are cached for the store's life.
         """
         with self._cache_lock:
-            known = self._resolved.get(rev)
+            known, why = self._resolved.get(rev), self._unresolved.get(rev)
         if known is not None:
             return known
+        if why is not None:
+            raise RevisionError(why)
         if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
             raise RevisionError(f"{rev!r} is not a revision name: give a commit sha, branch or tag")
-        if _is_abbreviation(rev):
-            commits = self._commits_named(rev)
-            if len(commits) != 1:
-                raise RevisionError(self._missing_revision(rev))
-            sha = commits[0]
-        else:
-            result = self._runner.timed(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"])
-            sha = result.stdout.decode("ascii", "replace").strip()
-            if result.returncode != 0 or not HEX_OID.fullmatch(sha):
-                raise_if_refused(result.stderr, self.path)
-                raise RevisionError(self._missing_revision(rev))
+        sha = self._commit_named(rev)
+        if sha is None:
+            why = self._missing_revision(rev)
+            with self._cache_lock:
+                self._unresolved[rev] = why
+            raise RevisionError(why)
         with self._cache_lock:
             self._resolved[rev] = sha
             self._resolved[sha] = sha  # a commit's full id names that commit: asked again, answered here
         return sha
 
-    def _objects_named(self, prefix: str) -> list[tuple[str, str]]:
+    def _commit_named(self, rev: str) -> str | None:
+        """The one commit ``rev`` names, or ``None`` (none, or several)."""
+        if _is_abbreviation(rev):
+            commits = self._commits_named(rev)
+            return commits[0] if len(commits) == 1 else None
+        result = self._runner.timed(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"])
+        sha = result.stdout.decode("ascii", "replace").strip()
+        if result.returncode != 0 or not HEX_OID.fullmatch(sha):
+            raise_if_refused(result.stderr, self.path)
+            return None
+        return sha
+
+    def _objects_named(self, prefix: str) -> tuple[tuple[str, str], ...]:
         """``(object id, type)`` of every object whose id begins with the hex ``prefix``
         (``rev-parse --disambiguate`` lists them, whatever refs are named)."""
-        listed = self._runner.run(["rev-parse", f"--disambiguate={prefix.lower()}"], check=False)
-        found = []
-        for oid in listed.decode("ascii", "replace").split():
-            header = self._reader.header(oid) if HEX_OID.fullmatch(oid) else None
-            if header is not None:
-                found.append(header)
-        return found
+        def ask() -> tuple[tuple[str, str], ...]:
+            listed = self._runner.run(["rev-parse", f"--disambiguate={prefix.lower()}"], check=False)
+            found = []
+            for oid in listed.decode("ascii", "replace").split():
+                header = self._reader.header(oid) if HEX_OID.fullmatch(oid) else None
+                if header is not None:
+                    found.append(header)
+            return tuple(found)
+
+        return self._once(("objects named", prefix.lower()), ask)
+
+    def _once(self, question: tuple[str, ...], ask: Callable[[], Any]) -> Any:
+        """``ask()``'s answer, asked once per store: for questions whose answer a clone
+        that is only read never changes (which objects a prefix names, the newest commit)."""
+        with self._cache_lock:
+            if question in self._answers:
+                return self._answers[question]
+        answer = ask()
+        with self._cache_lock:
+            return self._answers.setdefault(question, answer)
 
     def _commits_named(self, prefix: str) -> list[str]:
         """The commits an abbreviated object name means: commits beginning with it,
@@ -406,10 +434,13 @@ class GitStore:
 
     def newest_commit_time(self) -> int | None:
         """The committer time (Unix seconds) of the newest commit any ref points at, or ``None``."""
-        result = self._runner.timed(["for-each-ref", "--sort=-committerdate", "--count=1",
-                                       "--format=%(committerdate:unix)"])
-        text = result.stdout.decode("ascii", "replace").strip()
-        return int(text) if result.returncode == 0 and text.isdigit() else None
+        def ask() -> int | None:
+            result = self._runner.timed(["for-each-ref", "--sort=-committerdate", "--count=1",
+                                           "--format=%(committerdate:unix)"])
+            text = result.stdout.decode("ascii", "replace").strip()
+            return int(text) if result.returncode == 0 and text.isdigit() else None
+
+        return self._once(("newest commit time",), ask)
 
     def expect_changes(self, old: str, new: str, paths) -> None:
         """Limit the pair's one line diff to ``paths`` (see :meth:`.hunks.Patches.expect`)."""
