@@ -560,3 +560,17 @@ def test_render_diff_context_never_repeats_what_a_change_removed():
     diff = render_diff('return [e for e in entries if e["id"] != str(entry_id)]',
                        'return [e for e in entries if e["id"] != entry_id]')
     assert diff.splitlines() == ['  …id"] !=', "- str(", "  entry_id", "- )"]
+
+
+def test_a_files_plain_typography_is_kept_by_its_blob_id_and_only_by_it():
+    """Each prose quotation not found as written is tried in its files with typography set
+    aside: a file's plain form is made once per blob id (ids name one text), never kept
+    for a text without one (a working-tree file), and gone once the checks let go."""
+    from pytest_memreport.text.quotes import typography
+
+    typography.clear_cache()
+    assert typography.plain_text("the *queue* is “durable”\n", "oid-1") == 'the queue is "durable"\n'
+    assert typography.plain_text("another text", "oid-1") == 'the queue is "durable"\n'
+    assert typography.plain_text("_b_", None) == "b" and typography.plain_text("_c_", None) == "c"
+    typography.clear_cache()
+    assert typography.plain_text("another text", "oid-1") == "another text"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..text import match, symbols
-from ..text.quotes.typography import plain_typography
+from ..text.quotes.typography import plain_text, plain_typography
 from ..model import Evidence, EvidenceKind, LineRange
 
 FOUND = "found"
@@ -195,13 +195,13 @@ def _prose_occurrences(quote: str, text: str, oid: str | None) -> tuple[LineRang
     """Where a quotation of running prose occurs once its typography is set aside on both
     sides (Markdown emphasis, curly quotes and apostrophes; :func:`.plain_typography`),
     and its first letter, which a sentence may capitalise, is taken in either case."""
-    plain_quote, plain_text = plain_typography(quote), plain_typography(text)
+    plain_quote, plain = plain_typography(quote), plain_text(text, oid or None)
     key = f"typography:{oid}" if oid else None
     variants = [plain_quote]
     if plain_quote[:1].isalpha():
         variants.append(plain_quote[0].swapcase() + plain_quote[1:])
     for variant in variants:
-        spans = match.find(match.compile_quote(variant), plain_text, key=key)
+        spans = match.find(match.compile_quote(variant), plain, key=key)
         if spans:
             return tuple(span.lines for span in spans)
     return ()

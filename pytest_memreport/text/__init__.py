@@ -11,8 +11,8 @@ def release_caches() -> None:
     the garbage collections of the item loop, pytest's final ones and the interpreter's
     exit do not walk them (with 10,000 quotations, their objects cost the item loop
     about 3 s of collections)."""
-    from .quotes import index, pattern, prefilter, windows
+    from .quotes import index, pattern, prefilter, typography, windows
     from .syntax import parsing, tokensearch
 
-    for module in (parsing, tokensearch, index, prefilter, pattern, windows):
+    for module in (parsing, tokensearch, index, prefilter, pattern, typography, windows):
         module.clear_cache()

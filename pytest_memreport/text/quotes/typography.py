@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ...lru import SizedLRU
+
 #: ``*``/``_`` runs opening emphasis (not inside a word, before a non-space) or closing it
 _EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*_])")
 _STRAIGHT = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'"})
@@ -20,3 +22,24 @@ _STRAIGHT = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’"
 def plain_typography(text: str) -> str:
     """``text`` without Markdown emphasis markers, its curly quotes made straight."""
     return _EMPHASIS.sub("", text.translate(_STRAIGHT))
+
+
+def plain_text(text: str, key: object = None) -> str:
+    """:func:`plain_typography` of a file's text, kept by ``key`` (a blob id) in a cache
+    bounded by size: each prose quotation not found as written is tried again in its
+    files set aside this way, and many quote one file."""
+    plain = _PLAIN_CACHE.get(key) if key is not None else None
+    if plain is None:
+        plain = plain_typography(text)
+        if key is not None:
+            _PLAIN_CACHE.put(key, plain, len(plain))
+    return plain
+
+
+#: plain forms of files' texts for :func:`plain_text`, bounded in characters
+_PLAIN_CACHE: SizedLRU[str] = SizedLRU(16_000_000, 1 << 12)
+
+
+def clear_cache() -> None:
+    """Forget every text's plain form."""
+    _PLAIN_CACHE.clear()
