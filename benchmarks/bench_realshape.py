@@ -30,11 +30,11 @@ Then, round after round, it times (``time.perf_counter`` around each process):
 (r)  the same, ``--memreport-items=record``; (fr) one ``git cat-file --batch`` pass over
      the cited blobs + as many no-op items as the records;
 (x)  the real sample of ``../shared/samples`` (or ``--samples DIR``) when present (skipped
-     otherwise), against HEAD, and as many no-op items.
+     otherwise), against HEAD; (fx) git's own diff and log for its pair; (nx) as many no-op items.
 
 and prints the medians of the rounds' own ratios: cold ``(c)/((f)+(n))`` (target
 2.5x), warm ``(w)/(n)`` (1.5x), ``(s)`` (under 1 s), ``(q)/(nq)`` (1.5x),
-``(r)/(fr)`` (3x), and the git processes of the drift run (the JSON's
+``(r)/(fr)`` (3x), ``(x)/((fx)+(nx))`` (2.5x, as cold), and the git processes of the drift run (the JSON's
 ``timing.git_processes``). ``--code DIR`` runs another checkout of the
 package (to measure before and after a change, paired). See benchmarks/README.md.
 """
@@ -132,21 +132,28 @@ class Stream:
         self.last = self.mark
 
 
+def pinned_tree(rng: random.Random) -> tuple[dict[str, list[str]], list[tuple[str, int, int]]]:
+    """The target's files at the pin, and the cited functions that will leave their file
+    (``(pin path, first, last)``, 0-based): the generator's first draws, so that another
+    benchmark can write other reports of the same target (``pinned_tree(Random(SEED))``)."""
+    files = {f"src/{DIRS[i % len(DIRS)]}/mod_{i}.py": gen_file(rng, i) for i in range(FILES)}
+    files[HUGE_PATH] = gen_huge()
+    movable = [p for p in sorted(files) if p != HUGE_PATH]
+    moving = []
+    for path in rng.sample(movable, MOVED):
+        first, last = rng.choice(function_blocks(files[path]))
+        moving.append((path, first, last))
+    return files, moving
+
+
 def build(root: Path) -> dict:
     rng = random.Random(SEED)
     repo = root / "repo"
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    files = {f"src/{DIRS[i % len(DIRS)]}/mod_{i}.py": gen_file(rng, i) for i in range(FILES)}
-    files[HUGE_PATH] = gen_huge()
+    files, moving = pinned_tree(rng)
     pin_files = {p: list(lines) for p, lines in files.items()}
     stream = Stream()
     stream.commit("initial", [b"M 100644 :%d %s\n" % (stream.blob(lines), p.encode()) for p, lines in files.items()])
-    # the cited functions that will leave their file: (pin path, block)
-    movable = [p for p in sorted(pin_files) if p != HUGE_PATH]
-    moving = []
-    for path in rng.sample(movable, MOVED):
-        first, last = rng.choice(function_blocks(pin_files[path]))
-        moving.append((path, first, last))
     where = {p: p for p in files}  # pin path -> current path
     move_at = {n: moving[k] for k, n in enumerate(sorted(rng.sample(range(COMMITS), MOVED)))}
     counts = {"renames": 0, "moved_folders": 0, "moved_functions": 0, "huge_edits": 0}
@@ -336,6 +343,20 @@ def collected(cwd: Path, env: dict, cmd: list[str]) -> int:
     return int(re.search(r"(\d+) tests? collected", summary).group(1))
 
 
+def sample_floor(result: dict) -> float:
+    """git's own answer for the sample's pairs, as the JSON of its run names them: one
+    ``git diff -M`` and one first-parent ``git log`` from each checked pin to the revision
+    checked against."""
+    pairs = {(source["repo"], source["pin"], report["against"]) for report in result["reports"]
+             for source in report["sources"] if source.get("pin_status") == "ok" and report.get("against")}
+    began = time.perf_counter()
+    for repo, pin, against in sorted(pairs):
+        subprocess.run(["git", "-C", repo, "diff", "-M", pin, against], capture_output=True, check=True)
+        subprocess.run(["git", "-C", repo, "log", "--first-parent", "-M", "--raw", "--format=%H%x00%an%x00%s",
+                        f"{pin}..{against}"], capture_output=True, check=True)
+    return time.perf_counter() - began
+
+
 #: the symbol's drift check, timed inside one process (imports and opening excluded)
 SYMBOL_CHECK = """
 import json, sys, time
@@ -470,12 +491,15 @@ def main() -> None:
             line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {ratios['records'][-1]:.2f}x")
         if sample is not None:
             seconds, notes["x"] = run(sample, env, sample_run)
-            notes["x_timing"] = json.loads((sample / "out.json").read_text())["timing"]
+            result = json.loads((sample / "out.json").read_text())
+            notes["x_timing"] = result["timing"]
+            floor = sample_floor(result)
             items, _ = run(sample, env, noop["x"])
             keep("x", seconds)
+            keep("fx", floor)
             keep("nx", items)
-            ratio("sample", seconds / items)
-            line.append(f"(x) {seconds:.2f} s (nx) {items:.2f} s")
+            ratio("sample", seconds / (floor + items))
+            line.append(f"(x) {seconds:.2f} s (fx) {floor:.2f} s (nx) {items:.2f} s: {ratios['sample'][-1]:.2f}x")
         print(f"round {round_}: " + "; ".join(line), flush=True)
 
     median = statistics.median
@@ -499,8 +523,10 @@ def main() -> None:
               f"(cat-file --batch of the cited blobs + {counts['r']} no-op items): {median(ratios['records']):.2f}x "
               f"(target 3x)")
     if sample is not None:
-        print(f"(x) real sample {median(rows['x']):7.2f} s  ({notes['x']}; timing {notes['x_timing']}); (nx) "
-              f"{median(rows['nx']):.2f} s ({counts['x']} no-op items): {median(ratios['sample']):.2f}x")
+        print(f"(x) real sample {median(rows['x']):7.2f} s  ({notes['x']}; timing {notes['x_timing']}); (fx) "
+              f"{median(rows['fx']):.2f} s (git diff -M + git log --first-parent -M --raw, pin to HEAD); (nx) "
+              f"{median(rows['nx']):.2f} s ({counts['x']} no-op items): (x)/((fx)+(nx)) = "
+              f"{median(ratios['sample']):.2f}x (target 2.5x, as cold)")
     print(f"load after: {os.getloadavg()}")
 
 
