@@ -47,7 +47,6 @@ DIR`` runs another checkout of the package. See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -316,19 +315,19 @@ def build(root: Path, big_repo: Path, big_pin: str) -> dict:
 
 def ensure_input(workdir: Path) -> tuple[Path, dict]:
     big_root, big = realshape.ensure_input(workdir)
-    key = hashlib.sha1(json.dumps([GENERATOR_VERSION, SEED, big["pin"], SMALL_TARGETS, SMALL_COMMITS,
-                                   NOTES, RUNS]).encode()).hexdigest()[:10]
-    root = workdir.resolve() / f"collection-{key}"
-    manifest_path = root / "manifest.json"
-    if manifest_path.exists():
-        return root, json.loads(manifest_path.read_text())
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
-    began = time.perf_counter()
-    manifest = build(root, big_root / "repo", big["pin"])
-    manifest["build_seconds"] = round(time.perf_counter() - began, 1)
-    (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    half = root / "half"  # every other target's reports, half the notes and runs: the same shapes, halved
+
+    def build_into(root: Path) -> dict:
+        manifest = build(root, big_root / "repo", big["pin"])
+        write_half(root, manifest)
+        return manifest
+
+    return realshape.cached_input(workdir, "collection", [GENERATOR_VERSION, SEED, big["pin"], SMALL_TARGETS,
+                                                          SMALL_COMMITS, NOTES, RUNS], build_into)
+
+
+def write_half(root: Path, manifest: dict) -> None:
+    """``half/``: every other target's reviews, half the notes and runs (the same shapes, halved)."""
+    half = root / "half"
     halved = {t["slug"].lower() for t in manifest["targets"][1::2]}
     for path in sorted((root / "kb").rglob("*.md")):
         relative = path.relative_to(root / "kb")
@@ -339,8 +338,6 @@ def ensure_input(workdir: Path) -> tuple[Path, dict]:
         if keep:
             (half / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, half / relative)
-    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
-    return root, manifest
 
 
 # --- measuring -----------------------------------------------------------------------------

@@ -298,15 +298,21 @@ def write_quote_reports(rng: random.Random, root: Path, pin: str, pin_files: dic
 
 
 def ensure_input(workdir: Path) -> tuple[Path, dict]:
-    key = hashlib.sha1(json.dumps([GENERATOR_VERSION, SEED, FILES, COMMITS, MOVED, QUOTES]).encode()).hexdigest()[:10]
-    root = workdir.resolve() / f"realshape-{key}"
+    return cached_input(workdir, "realshape", [GENERATOR_VERSION, SEED, FILES, COMMITS, MOVED, QUOTES], build)
+
+
+def cached_input(workdir: Path, stem: str, parameters: list, build_into) -> tuple[Path, dict]:
+    """The input ``build_into(root)`` writes (returning its manifest), built once into
+    ``<workdir>/<stem>-<hash of parameters>/`` and read back from there afterwards."""
+    key = hashlib.sha1(json.dumps(parameters).encode()).hexdigest()[:10]
+    root = workdir.resolve() / f"{stem}-{key}"
     manifest_path = root / "manifest.json"
     if manifest_path.exists():
         return root, json.loads(manifest_path.read_text())
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     began = time.perf_counter()
-    manifest = build(root)
+    manifest = build_into(root)
     manifest["build_seconds"] = round(time.perf_counter() - began, 1)
     (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
