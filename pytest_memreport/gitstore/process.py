@@ -95,17 +95,26 @@ def raise_if_refused(stderr: bytes, path: Path) -> None:
         )
 
 
+#: what a missing git executable means to the user
+_NO_GIT = "git is not installed or not on PATH: install git to check reports"
+
+
+def _argv(args: list[str]) -> list[str]:
+    """A git command line that takes no lock and shows nothing interactive."""
+    return ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+
+
 def execute(
     args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
     """One quiet git command; its exit status is the caller's to judge."""
     try:
         return subprocess.run(
-            ["git", "--no-optional-locks", *_QUIET_CONFIG, *args], cwd=cwd, env=env, capture_output=True,
+            _argv(args), cwd=cwd, env=env, capture_output=True,
             input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
         )
     except FileNotFoundError:
-        raise RepoError("git is not installed or not on PATH: install git to check reports") from None
+        raise RepoError(_NO_GIT) from None
 
 
 def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
@@ -115,12 +124,12 @@ def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> sub
     could run filters): Ctrl-C or a signal turned into an exception stops
     every process of the group before the caller removes what they write to.
     """
-    argv = ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+    argv = _argv(args)
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True)
     except FileNotFoundError:
-        raise RepoError("git is not installed or not on PATH: install git to check reports") from None
+        raise RepoError(_NO_GIT) from None
     try:
         out, err = proc.communicate()
     except BaseException:
@@ -275,7 +284,7 @@ class GitRunner:
 
     def start(self, args: list[str]) -> StartedGit:
         """Start one git command whose answer is read later (:class:`StartedGit`)."""
-        argv = ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+        argv = _argv(args)
         stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         self.counts.started()
         try:
@@ -285,7 +294,7 @@ class GitRunner:
             stdout.close()
             stderr.close()
             if isinstance(exc, FileNotFoundError):
-                raise RepoError("git is not installed or not on PATH: install git to check reports") from None
+                raise RepoError(_NO_GIT) from None
             raise
         return StartedGit(argv, process, stdout, stderr, self.counts)
 

@@ -238,7 +238,8 @@ class GitStore:
 
     def _once(self, question: tuple[str, ...], ask: Callable[[], Any]) -> Any:
         """``ask()``'s answer, asked once per store: for questions whose answer a clone
-        that is only read never changes (which objects a prefix names, the newest commit)."""
+        that is only read never changes (which objects a prefix names, its newest commit,
+        whether it has refs, whether it is partial)."""
         with self._cache_lock:
             if question in self._answers:
                 return self._answers[question]
@@ -268,7 +269,9 @@ class GitStore:
         return kinds.pop() if len(kinds) == 1 and kinds <= {"tree", "blob"} else None
 
     def _missing_revision(self, rev: str) -> str:
-        if not self._runner.run(["for-each-ref", "--count=1", "--format=%(refname)"]).strip() and not self.has_commit("HEAD"):
+        has_refs = self._once(("any ref",), lambda: bool(
+            self._runner.run(["for-each-ref", "--count=1", "--format=%(refname)"]).strip()))
+        if not has_refs and not self.has_commit("HEAD"):
             return f"revision {rev!r} cannot be resolved: {self.path} has no commits yet"
         kind = self.object_kind(rev)
         if kind is not None:
@@ -296,9 +299,9 @@ class GitStore:
             more = f" and {len(commits) - 6} more" if len(commits) > 6 else ""
             return (f"revision {prefix!r} is ambiguous in {self.path}: {len(commits)} commits begin with it: "
                     f"{shown}{more}; give more digits")
-        newest = self._runner.run(
+        newest = self._once(("newest commit date",), lambda: self._runner.run(
             ["for-each-ref", "--count=1", "--sort=-committerdate", "--format=%(committerdate:short)"], check=False
-        ).decode("utf-8", "replace").strip()
+        ).decode("utf-8", "replace").strip())
         when = f"; its newest commit is from {newest}, so the report may be newer than the clone (`git fetch`)" \
             if newest else ""
         return f"revision {prefix!r} matches no commit in {self.path}{when}; or check the revision"
@@ -428,9 +431,13 @@ class GitStore:
     @property
     def is_partial(self) -> bool:
         """Whether this is a partial clone (``git clone --filter``): blobs may be absent by design."""
-        result = self._runner.timed(["config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"])
-        return result.returncode == 0 and any(
-            not line.endswith((b" false", b" 0")) for line in result.stdout.splitlines())
+        def ask() -> bool:
+            result = self._runner.timed(["config", "--get-regexp",
+                                         r"^(extensions\.partialclone|remote\..*\.promisor)$"])
+            return result.returncode == 0 and any(
+                not line.endswith((b" false", b" 0")) for line in result.stdout.splitlines())
+
+        return self._once(("partial",), ask)
 
     def newest_commit_time(self) -> int | None:
         """The committer time (Unix seconds) of the newest commit any ref points at, or ``None``."""
