@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..model import Finding, Report
 from ..model import Run
-from . import core, inputs, notes, records, review, runs, tables
+from . import core, forms, inputs, notes, records, review, runs, tables
 from .claims.inline import memreport_blocks
 from .core import anchors  # run citation forms (also core.anchors)
 
@@ -194,7 +194,8 @@ def release_caches() -> None:
     markdown.clear_cache()
 
 
-def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
+def parse_report(path: str, text: str, dialect: str | None = None,
+                 readers: Sequence[forms.FormReader] = ()) -> Report:
     """Parse ``text`` (read from ``path``) in ``dialect``, detected when ``None``.
 
     Never raises on any text; an unknown dialect name raises :class:`ReportError`.
@@ -204,10 +205,13 @@ def parse_report(path: str, text: str, dialect: str | None = None) -> Report:
     if parser is None:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{path}: unknown report dialect {name!r}; use one of {known}")
-    return _with_blocks(parser(path, text), text)
+    return _finished(parser(path, text), text, readers)
 
 
-def _with_blocks(report: Report, text: str) -> Report:
+def _finished(report: Report, text: str, readers: Sequence[forms.FormReader] = ()) -> Report:
+    """A dialect's report with what every dialect shares: the evidence the universal forms
+    show that the dialect did not read (:mod:`.forms`), and the claims blocks."""
+    report = forms.augment(report, text, readers)
     # Claims blocks are read the same way in every dialect (see claims.inline).
     blocks = memreport_blocks(text)
     return replace(report, blocks=blocks) if blocks else report
@@ -229,6 +233,7 @@ def plan_folder(folder: str, files: list[runs.RunFile], dialect: str | None = No
     return runs.plan_runs(folder, files, detect, dialect)
 
 
-def parse_member(member: runs.MemberParse) -> Report:
-    """One planned file parsed, claims blocks and all: a pure function of ``member``."""
-    return _with_blocks(runs.parse_member(member, DIALECTS), member.file.text)
+def parse_member(member: runs.MemberParse, readers: Sequence[forms.FormReader] = ()) -> Report:
+    """One planned file parsed, claims blocks and all: a pure function of ``member``
+    (and of the form readers a third party registered)."""
+    return _finished(runs.parse_member(member, DIALECTS), member.file.text, readers)

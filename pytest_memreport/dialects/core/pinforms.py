@@ -1,0 +1,179 @@
+"""Pin statements in any document (docs/FORMATS.md, "Any document"): a commit, and the
+repository it is a commit of when the document names one.
+
+Writers state pins in many shapes, none of which a dialect owns::
+
+    **Reviewed revisions:** `widgets` `<sha40>`; `widgets-rs` `<sha40>`.
+    **Repository snapshot:** `<sha40>`
+    The audit is pinned to the Acme Widgets revision `<sha40>`.
+    The inspected revision is [`acme/widgets@<sha40>`](https://github.com/acme/widgets/commit/<sha40>).
+    | Git revision | `<sha40>` |
+    front matter:  code_revisions: {acme/widgets: <sha40>}   or   commit: <sha40>
+
+A sha is a pin when the sentence (or table row) before it says so (a pin word:
+revision, commit, snapshot, pinned, frozen, HEAD, checkout) and does not say it
+is another document's or an older one ("the earlier review, pinned to ...",
+"originally written against ..."). Which repository it is of: ``owner/name@sha``,
+a commit link around it, a backticked short name right before it (``widgets``),
+else none (the document's own pin, for its only repository).
+
+Line patterns, linear on adversarial input; shas in blob and tree links are not
+statements (a link carries its own commit).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from .links import parse_repository_link
+
+#: a sha as a pin statement writes it: 40 or 64 hex digits bare, 7 or more in backticks or link text
+_FULL_SHA = re.compile(r"(?<![0-9A-Za-z/@#=])([0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?![0-9A-Za-z])")
+_SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
+#: ``owner/name@sha``
+_AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})@([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
+#: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
+_NAMED = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
+_PIN_WORDS = re.compile(r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha)\b")
+#: what makes a sha another document's, or an older one
+_HISTORY_WORDS = re.compile(
+    r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
+    r"predecessor|last[ \t]+time|used[ \t]+to|was[ \t]+written|were[ \t]+written|compare[sd]?[ \t]+with)\b"
+)
+#: where a sentence or cell ends (a pin word belongs to its own sentence)
+_SENTENCE_END = re.compile(r"(?:[.;!?](?=\s)|\|)")
+#: how far before a sha its pin words may stand (characters)
+_WINDOW = 300
+#: front matter keys that hold a pin, or pins keyed by repository
+PIN_KEYS = ("commit", "revision", "pin", "sha", "reviewed-commit", "reviewed_commit")
+REVISIONS_KEYS = ("code_revisions", "code-revisions", "revisions", "pins")
+#: front matter keys that hold the document's date
+DATE_KEYS = ("date", "last-checked", "last_checked", "updated", "created", "reviewed")
+_COMMITTED_ON = re.compile(r"(?i)\bcommitted[ \t]+on[ \t]+(\d{4}-\d{2}-\d{2})\b")
+_SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class PinStatement:
+    """A commit the document states it was written against.
+
+    ``repository`` is ``owner/name`` when the statement names one, ``name`` a short name
+    the document uses for it (``widgets``, which the user maps with
+    ``--memreport-repo widgets=PATH``); both ``None`` for the document's own pin.
+    """
+
+    sha: str
+    line: int
+    column: int
+    repository: str | None = None
+    name: str | None = None
+
+    @property
+    def key(self) -> str | None:
+        """How the document names the repository: ``owner/name``, a short name, or ``None``."""
+        return self.repository or self.name
+
+
+def _has_digit_and_letter(sha: str) -> bool:
+    return any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha)
+
+
+def _sentence_start(line: str, column: int, ends: list[int]) -> int:
+    """Where the sentence (or table cell run) holding ``column`` starts; ``ends`` are the
+    line's sentence ends, found once."""
+    # A table row's first cell names the pin (``| Git revision | `sha` |``): keep the row.
+    if line.lstrip().startswith("|"):
+        return 0
+    index = bisect.bisect_right(ends, column)
+    return ends[index - 1] if index else 0
+
+
+def line_pins(line: str, number: int) -> list[PinStatement]:
+    """Every pin stated on one line of a document (shas lower-cased)."""
+    if not _PIN_WORDS.search(line):
+        return []
+    found: dict[int, tuple[str, str | None, str | None]] = {}
+    # Commit links name their repository; blob and tree links are evidence, not statements.
+    link_shas: dict[str, str] = {}
+    linked_spans: list[tuple[int, int]] = []
+    for match in re.finditer(r"https?://[^\s)<>\]]+", line):
+        link = parse_repository_link(match.group())
+        if link is None:
+            continue
+        linked_spans.append(match.span())
+        if link.kind == "commit":
+            link_shas[link.ref.lower()] = link.repo_id
+    for match in _AT_SHA.finditer(line):
+        found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
+    for pattern in (_FULL_SHA, _SHORT_SHA):
+        for match in pattern.finditer(line):
+            sha, column = match.group(1), match.start(1)
+            if any(start <= column < end for start, end in linked_spans):
+                continue  # inside a URL: the link's own commit
+            if column in found:
+                continue  # ``owner/name@sha``, read above
+            if len(sha) < 40 and not _has_digit_and_letter(sha):
+                continue
+            # A name stands right before its sha: look back a bounded window, not the whole line.
+            name = _NAMED.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
+            found[column] = (sha.lower(), None, name.group(1) if name else None)
+    # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``) states it too.
+    for sha, repo in link_shas.items():
+        if not any(s == sha or sha.startswith(s) or s.startswith(sha) for s, _, _ in found.values()):
+            found[line.find(sha)] = (sha, repo, None)
+    pins: list[PinStatement] = []
+    ends = [m.end() for m in _SENTENCE_END.finditer(line)]
+    first_word = _PIN_WORDS.search(line)
+    for column, (sha, repository, name) in sorted(found.items()):
+        column = max(column, 0)
+        # The words that make a sha a pin stand close before it: a bounded window keeps a line
+        # of many shas linear.
+        start = max(_sentence_start(line, column, ends), column - _WINDOW)
+        if _HISTORY_WORDS.search(line, start, column):
+            continue
+        # A list of named pins (``Reviewed revisions: `a` `sha`; `b` `sha```) shares one pin word.
+        said = _PIN_WORDS.search(line, start, column) or (
+            name is not None and first_word is not None and first_word.start() < column
+            and column - first_word.start() <= 4 * _WINDOW)
+        if not said:
+            continue
+        if repository is None:
+            repository = next((repo for s, repo in link_shas.items() if s.startswith(sha) or sha.startswith(s)), None)
+        if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
+            name = None
+        pins.append(PinStatement(sha, number, column, repository, name))
+    return pins
+
+
+def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
+    """Pins a document's front matter states: ``code_revisions: {acme/widgets: <sha>}``
+    (or a short name as the key), ``commit: <sha>``."""
+    pins: list[PinStatement] = []
+    for key in REVISIONS_KEYS:
+        value = front.get(key)
+        if isinstance(value, dict):
+            for repo, sha in value.items():
+                sha = str(sha).strip()
+                if not _SHA_VALUE.fullmatch(sha):
+                    continue
+                repo = str(repo).strip()
+                named = "/" in repo
+                pins.append(PinStatement(sha.lower(), line, 0, repo if named else None, None if named else repo))
+    for key in PIN_KEYS:
+        value = str(front.get(key) or "").strip().strip("`")
+        if _SHA_VALUE.fullmatch(value):
+            pins.append(PinStatement(value.lower(), line, 0))
+    return pins
+
+
+def stated_date(front: dict | None, text: str) -> str | None:
+    """The date the document states for itself (``YYYY-MM-DD``): its front matter's
+    ``date``/``last-checked``/..., else "committed on <date>"; never a file's time."""
+    for key in DATE_KEYS:
+        value = str((front or {}).get(key) or "")[:10]
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return value
+    match = _COMMITTED_ON.search(text)
+    return match.group(1) if match else None

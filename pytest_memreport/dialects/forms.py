@@ -1,0 +1,316 @@
+"""Evidence by form, in any document (docs/FORMATS.md, "Any document").
+
+A knowledge base holds more than the shapes the dialects describe: pilots,
+comparisons of two repositories, trial folders, manifests, ingests. Writers never
+say which shape they use, and evidence has forms whatever the document around it.
+This module reads those forms in every document and adds what a dialect did not
+read itself, so a dialect adds structure (records, statuses, registers) and never
+hides evidence:
+
+* commit-pinned links (``/blob/<sha>/path#L10-L20``, ``/tree/<sha>/dir``), blockquote
+  quotations, backticked paths, symbols beside links, and quotations in the three
+  ties of a note: read by the notes dialect's readers (:mod:`.notes`, over :mod:`.review`);
+* ``path:10-20``, ``path#L10``, `` `path` (lines 10-20) ``, a bare continuation
+  ``(:1-18)``, brace groups, bare names: read by the analysis-run citation readers
+  (:mod:`.core.anchors` through :mod:`.tables`, here without a run);
+* pin statements of every form (:mod:`.core.pinforms`), each bound to the repository
+  it names: a link's ``owner/name``, a short name the document uses, or the
+  document's only repository;
+* forms a third party registers (``pytest_memreport_read_forms``, docs/FORMATS.md).
+
+Each piece of evidence binds to the repository its link names, else the one its
+sentence or section names, else the document's only pin. What the dialect already
+read (the same kind, file, lines and text on overlapping lines) is kept as the
+dialect read it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ..model import Evidence, EvidenceKind, Record, Report, Source
+from . import core, review, tables
+from .core import pinforms
+
+#: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
+FormReader = Callable[[str, str], Iterable[Evidence]]
+
+_REGISTER_ID = re.compile(r"(?:[A-Z][A-Z0-9]{0,15}-){1,4}\d{1,6}[a-z]{0,2}")
+_WORD = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the forms say in one document: its evidence (sources as ``owner/name`` or
+    ``None`` for the document's own), the repositories its links name (with their URL)
+    and its pin statements."""
+
+    evidence: tuple[Evidence, ...]
+    repositories: dict
+    pins: tuple[pinforms.PinStatement, ...]
+    stated_date: str | None
+
+
+#: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
+_LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d")
+#: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
+_PIN_HINT = re.compile(r"(?i)revision|commit|snapshot|pinned|frozen|freeze|HEAD|checkout|sha|\bpin\b")
+#: a link into a repository's files
+_FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
+#: dialects that read links into repositories themselves, and those that read ``path:12``
+_READ_LINKS = frozenset({"review", "notes", "tables"})
+_READ_ANCHORS = frozenset({"tables"})
+
+
+def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ()) -> Reading:
+    """Every piece of evidence ``text`` states in the universal forms that a report of
+    ``dialect`` does not read itself, and its pins."""
+    evidence: list[Evidence] = []
+    repositories: dict[str, str | None] = {}
+    if dialect not in _READ_LINKS and _FILE_LINK.search(text):
+        linked = review.parse(path, text)
+        for source in linked.sources:
+            if "/" in source.id:
+                repositories.setdefault(source.id, source.url)
+        # Only what the links themselves cite: a record report reads its own paths and quotations.
+        evidence.extend(e for e in linked.all_evidence()
+                        if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None)
+    if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
+        # Read as a plain-text rendering: each kept line is a unit of its own, and one Markdown
+        # parse of the document (the dialect's) is enough.
+        anchored = tables.parse(_PLAIN_NAME, _citing_lines(text))
+        for item in anchored.all_evidence():
+            if item.kind is not EvidenceKind.LINES:
+                continue
+            canonical = _canonical_source(anchored, item.source)
+            if canonical is _REGISTERED:
+                continue  # ``SRC-2:10-20`` means something only beside its register (a run)
+            evidence.append(replace(item, source=canonical) if canonical != item.source else item)
+    for reader in readers:
+        evidence.extend(reader(path, text))
+    lines = core.numbered_lines(text)
+    pins: list[pinforms.PinStatement] = []
+    front = None
+    end = core.front_matter_end(lines) or 0
+    if end:
+        front = core.front_matter_mapping(lines, end, [])
+        if front:
+            pins.extend(pinforms.front_matter_pins(front, 1))
+    fence = ""
+    for line in lines[end:]:
+        # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
+        # Markdown already; a fence marker at a line's start is all this needs to know).
+        marker = line.text.lstrip()[:3]
+        if marker in ("```", "~~~"):
+            fence = "" if fence == marker else (fence or marker)
+        elif not fence and _PIN_HINT.search(line.text):
+            pins.extend(pinforms.line_pins(line.text, line.number))
+    return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text))
+
+
+#: the name the citing lines are read under: a plain-text rendering
+_PLAIN_NAME = "citing-lines.txt"
+_LINKED_KINDS = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY})
+
+
+def _may_cite_lines(line: str) -> bool:
+    # Substring tests first: they run in C over the line; the pattern only where one holds.
+    return (":" in line or "#L" in line or "line" in line.lower()) and _LINE_CITATION.search(line) is not None
+
+
+def _citing_lines(text: str) -> str:
+    """``text`` with only its lines that may cite lines kept (the others blank, so every
+    line keeps its number): the citation reader reads each as a unit of its own."""
+    return "\n".join(line if _may_cite_lines(line) else "" for line in text.split("\n"))
+
+
+_REGISTERED = object()
+
+
+def _canonical_source(report: Report, source_id: str | None):
+    """A tables reading's source as the forms name it: a link's ``owner/name``, ``None``
+    for the document's own, :data:`_REGISTERED` for a register entry other than the first."""
+    if source_id is None or "/" in source_id:
+        return source_id
+    source = report.source(source_id)
+    if source is not None and source.repository:
+        return source.repository
+    if source is report.source(None):
+        return None
+    return _REGISTERED
+
+
+def _identity(evidence: Evidence) -> tuple:
+    cited = evidence.written_lines or evidence.cited_lines
+    text = " ".join(evidence.text.split()) if evidence.text else None
+    return evidence.kind, evidence.written or evidence.path, cited, text
+
+
+def _unique(evidence: Iterable[Evidence]) -> list[Evidence]:
+    seen: dict[tuple, list[Evidence]] = {}
+    out = []
+    for item in evidence:
+        same = seen.setdefault(_identity(item), [])
+        if any(_overlap(item, other) for other in same):
+            continue
+        same.append(item)
+        out.append(item)
+    return out
+
+
+def _overlap(one: Evidence, two: Evidence) -> bool:
+    return one.line <= two.end_line and two.line <= one.end_line
+
+
+_MARKUP = str.maketrans("", "", "`*_\"'“”‘’")
+
+
+def _plain(text: str | None) -> str:
+    return " ".join((text or "").translate(_MARKUP).split())
+
+
+def _subjects(evidence: Evidence) -> set[str]:
+    """What a piece of evidence is about, to compare it only with evidence about the same."""
+    if evidence.kind is EvidenceKind.SYMBOL:
+        return {"symbol:" + (evidence.text or "")}
+    return {evidence.path, evidence.written or evidence.path}
+
+
+def _covers(known: Evidence, found: Evidence) -> bool:
+    """Whether the dialect's ``known`` evidence already says what the forms found: the same
+    file (and lines) on overlapping report lines; for a quotation, the same words."""
+    if not _overlap(known, found):
+        return False
+    if found.kind is EvidenceKind.SYMBOL:
+        return known.kind is EvidenceKind.SYMBOL and known.text == found.text
+    if (known.written or known.path) != (found.written or found.path) and known.path != found.path:
+        return False
+    if found.kind is EvidenceKind.QUOTE:
+        if known.kind is not EvidenceKind.QUOTE:
+            return False
+        one, two = _plain(known.text), _plain(found.text)
+        return one in two or two in one
+    if found.kind is EvidenceKind.PATH or found.kind is EvidenceKind.DIRECTORY:
+        return True  # the file is cited on these lines already (its lines, a quotation of it)
+    return (known.written_lines or known.cited_lines) == (found.written_lines or found.cited_lines)
+
+
+def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Report:
+    """``report`` as its dialect read it, with the evidence and pins the universal forms
+    find that the dialect did not: new evidence inside a record belongs to it."""
+    reading = read(report.path, text, report.dialect, readers)
+    sources = _with_pins(report, reading)
+    if reading.stated_date and "stated-date" not in report.meta:
+        report.meta["stated-date"] = reading.stated_date
+    existing = report.all_evidence()
+    by_subject: dict[str, list[Evidence]] = {}
+    for item in existing:
+        for subject in _subjects(item):
+            by_subject.setdefault(subject, []).append(item)
+    added: list[Evidence] = []
+    lines = text.split("\n")
+    for item in reading.evidence:
+        candidates = (other for subject in _subjects(item) for other in by_subject.get(subject, ()))
+        if not any(_covers(other, item) for other in candidates):
+            added.append(replace(item, source=_bind_source(item, sources, lines)))
+    # A repository only a pin statement names, with no evidence bound to it, has nothing to check.
+    bound = {item.source for item in (*existing, *added)}
+    kept = tuple(source for index, source in enumerate(sources)
+                 if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
+    if not added and kept == report.sources:
+        return report
+    return _placed(replace(report, sources=kept), added)
+
+
+def _placed(report: Report, added: list[Evidence]) -> Report:
+    """``added`` put where it sits: in the record whose lines hold it, else the report's own."""
+    if not added:
+        return report
+    records = list(report.records)
+    own = list(report.evidence)
+    by_record: dict[int, list[Evidence]] = {}
+    for item in added:
+        index = next((i for i, record in enumerate(records) if record.line <= item.line <= record.end_line), None)
+        if index is None:
+            own.append(replace(item, owner=None))
+        else:
+            by_record.setdefault(index, []).append(replace(item, owner=records[index].id))
+    for index, items in by_record.items():
+        record: Record = records[index]
+        merged = sorted((*record.evidence, *items), key=lambda e: (e.line, e.end_line))
+        records[index] = replace(record, evidence=tuple(merged))
+    own.sort(key=lambda e: (e.line, e.end_line))
+    return replace(report, records=tuple(records), evidence=tuple(own))
+
+
+def _find(sources: list[Source], key: str) -> int | None:
+    """The source a document's name for a repository means: its ID, its ``owner/name``,
+    or, for a short name, the name part of its ``owner/name``."""
+    folded = key.casefold()
+    for index, source in enumerate(sources):
+        if source.id.casefold() == folded or (source.repository or "").casefold() == folded:
+            return index
+    if "/" not in key:
+        for index, source in enumerate(sources):
+            named = source.repository or (source.id if "/" in source.id else "")
+            if named and named.rsplit("/", 1)[-1].casefold() == folded:
+                return index
+    return None
+
+
+def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
+    """The report's sources with the pins its statements name (a dialect's own pins stand)."""
+    sources = list(report.sources)
+    unnamed: list[pinforms.PinStatement] = []
+    for statement in reading.pins:
+        key = statement.key
+        if key is None:
+            unnamed.append(statement)
+            continue
+        index = _find(sources, key)
+        if index is None:
+            # A short name for a repository the document links (``widgets`` for ``acme/widgets``).
+            repository = statement.repository or next(
+                (repo for repo in reading.repositories if repo.rsplit("/", 1)[-1].casefold() == key.casefold()), None)
+            url = reading.repositories.get(repository) if repository else None
+            sources.append(Source(repository or key, statement.sha, url, statement.line, repository=repository))
+        elif sources[index].pin is None:
+            sources[index] = replace(sources[index], pin=statement.sha, line=sources[index].line or statement.line)
+    if unnamed:
+        statement = unnamed[0]
+        if not sources:
+            named = list(reading.repositories)
+            if len(named) == 1:
+                sources.append(Source(named[0], statement.sha, reading.repositories[named[0]], statement.line,
+                                      repository=named[0]))
+            else:
+                sources.append(Source("SRC-1", statement.sha, None, statement.line))
+        elif sources[0].pin is None:
+            sources[0] = replace(sources[0], pin=statement.sha, line=sources[0].line or statement.line)
+    if not sources and reading.evidence:
+        named = list(reading.repositories)
+        if len(named) == 1:
+            sources.append(Source(named[0], None, reading.repositories[named[0]], repository=named[0]))
+    return tuple(sources)
+
+
+def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) -> str | None:
+    """The source ID a new piece of evidence binds to: its link's repository, else the one
+    its sentence names when the document pins several, else the document's default."""
+    listed = list(sources)
+    if item.source is not None:
+        index = _find(listed, item.source)
+        return listed[index].id if index is not None else item.source
+    pinned = [source for source in sources if source.pin]
+    if len(pinned) < 2:
+        return None
+    line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
+    words = {word.casefold() for word in _WORD.findall(line)}
+    named = [source for source in pinned
+             if {source.id.casefold(), (source.repository or "").casefold(),
+                 (source.repository or source.id).rsplit("/", 1)[-1].casefold()} & words]
+    if len(named) == 1 and named[0] is not sources[0]:
+        return named[0].id
+    return None
