@@ -20,7 +20,9 @@ if TYPE_CHECKING:  # imported where mappings are parsed: options stay light to i
 
 
 #: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
-_KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)=(.*)$")
+#: ``KEY=VALUE``: a register entry (``SRC-1``), ``owner/name``, or a short name a report uses for a
+#: repository (``widgets``)
+_KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+|[A-Za-z][A-Za-z0-9_.-]{0,99})=(.*)$")
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
 
 

@@ -105,10 +105,12 @@ def test_a_quote_whose_file_is_missing_names_where_the_pinned_tree_has_it(pytest
 
 
 def run_dated(pytester, text: str, repo, days: int):
-    """Run with the report file dated ``days`` from now (it has no ``last-checked``)."""
+    """Run with a report that states it was committed ``days`` from now; the file's own
+    time says the opposite, and is never the report's date (issue 45)."""
     path = pytester.path / "report.txt"
-    path.write_text(text, encoding="utf-8")
-    when = time.time() + days * 86400
+    stated = time.strftime("%Y-%m-%d", time.gmtime(time.time() + days * 86400))
+    path.write_text(text + f"\nThis report was committed on {stated}.\n", encoding="utf-8")
+    when = time.time() - days * 86400
     os.utime(path, (when, when))
     return pytester.runpytest("--memreport", str(path), "--memreport-repo", str(repo.path))
 
@@ -120,7 +122,7 @@ def test_a_pin_missing_from_a_clone_older_than_the_report_says_so_and_names_the_
     result = run_dated(pytester, report("f" * 40, "cache.py"), repo, days=30)
 
     out = result.stdout.str()
-    assert "is older than the report (file dated " in out
+    assert "is older than the report (dated " in out
     assert "--memreport-pin SRC-1=HEAD" in out and "fetch" in out
 
 

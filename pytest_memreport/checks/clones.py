@@ -19,22 +19,20 @@ from ..model import Report
 
 def report_date(report: Report, path: Path) -> tuple[str, float] | None:
     """When the report was last true to its sources, as ``(how it is known, Unix time)``:
-    the date a note writes beside its pin (``pin-date``), else its ``last-checked``
-    front matter (the end of that day), else the file's modification time; ``None``
-    when none is known."""
-    for key, label in (("pin-date", "its pin is dated"), ("last-checked", "last-checked")):
+    the date a note writes beside its pin (``pin-date``), else the date the document states
+    for itself (its front matter's ``date`` or ``last-checked``, "committed on ...": the end
+    of that day); ``None`` when it states none. Never the file's modification time: a
+    checkout, a copy or an edit sets that, and it says nothing of the pin."""
+    del path  # the file's own times are not the document's date
+    for key, label in (("pin-date", "its pin is dated"), ("last-checked", "last-checked"),
+                       ("stated-date", "dated")):
         stated = str(report.meta.get(key) or "")[:10]
         try:
             day = time.strptime(stated, "%Y-%m-%d")
         except ValueError:
             continue
         return f"{label} {stated}", calendar.timegm(day) + 86400
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        return None
-    return f"file dated {time.strftime('%Y-%m-%d', time.gmtime(mtime))}", mtime
-
+    return None
 
 
 def pin_guidance(store, source_id: str, dated: tuple[str, float] | None, pin: str | None = None) -> str:

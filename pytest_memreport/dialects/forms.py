@@ -80,9 +80,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
     if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
         # Read as a plain-text rendering: each kept line is a unit of its own, and one Markdown
         # parse of the document (the dialect's) is enough.
-        anchored = tables.parse(_PLAIN_NAME, _citing_lines(text))
+        citing = _citing_lines(text)
+        anchored = tables.parse(_PLAIN_NAME, citing)
+        shown = citing.split("\n")
         for item in anchored.all_evidence():
-            if item.kind is not EvidenceKind.LINES:
+            if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
                 continue
             canonical = _canonical_source(anchored, item.source)
             if canonical is _REGISTERED:
@@ -113,6 +115,13 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
 #: the name the citing lines are read under: a plain-text rendering
 _PLAIN_NAME = "citing-lines.txt"
 _LINKED_KINDS = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY})
+
+
+def _written_on(item: Evidence, lines: list[str]) -> bool:
+    """Whether the file a citation names is written on its own line: a continuation the citation
+    reader bound to a file of another line or paragraph is not a citation of this document's."""
+    line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
+    return (item.written or item.path) in line
 
 
 def _may_cite_lines(line: str) -> bool:
@@ -164,6 +173,8 @@ def _overlap(one: Evidence, two: Evidence) -> bool:
     return one.line <= two.end_line and two.line <= one.end_line
 
 
+#: how many report lines of one piece of evidence are compared (a quotation may span many)
+_SPAN_LIMIT = 64
 _MARKUP = str.maketrans("", "", "`*_\"'“”‘’")
 
 
@@ -171,11 +182,11 @@ def _plain(text: str | None) -> str:
     return " ".join((text or "").translate(_MARKUP).split())
 
 
-def _subjects(evidence: Evidence) -> set[str]:
-    """What a piece of evidence is about, to compare it only with evidence about the same."""
-    if evidence.kind is EvidenceKind.SYMBOL:
-        return {"symbol:" + (evidence.text or "")}
-    return {evidence.path, evidence.written or evidence.path}
+def _same_file(known: Evidence, found: Evidence) -> bool:
+    """Whether two pieces of evidence name one file: as written, or the forms read only the end
+    of a name the dialect read whole (``release notes.md`` read as ``notes.md``)."""
+    one, two = known.written or known.path, found.written or found.path
+    return one == two or known.path == found.path or one.endswith(two) or known.path.endswith(two)
 
 
 def _covers(known: Evidence, found: Evidence) -> bool:
@@ -185,7 +196,7 @@ def _covers(known: Evidence, found: Evidence) -> bool:
         return False
     if found.kind is EvidenceKind.SYMBOL:
         return known.kind is EvidenceKind.SYMBOL and known.text == found.text
-    if (known.written or known.path) != (found.written or found.path) and known.path != found.path:
+    if not _same_file(known, found):
         return False
     if found.kind is EvidenceKind.QUOTE:
         if known.kind is not EvidenceKind.QUOTE:
@@ -205,14 +216,16 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     if reading.stated_date and "stated-date" not in report.meta:
         report.meta["stated-date"] = reading.stated_date
     existing = report.all_evidence()
-    by_subject: dict[str, list[Evidence]] = {}
+    # Evidence the dialect read on each report line: what a form found is compared with those only.
+    by_line: dict[int, list[Evidence]] = {}
     for item in existing:
-        for subject in _subjects(item):
-            by_subject.setdefault(subject, []).append(item)
+        for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1):
+            by_line.setdefault(number, []).append(item)
     added: list[Evidence] = []
     lines = text.split("\n")
     for item in reading.evidence:
-        candidates = (other for subject in _subjects(item) for other in by_subject.get(subject, ()))
+        candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
+                      for other in by_line.get(number, ()))
         if not any(_covers(other, item) for other in candidates):
             added.append(replace(item, source=_bind_source(item, sources, lines)))
     # A repository only a pin statement names, with no evidence bound to it, has nothing to check.

@@ -20,6 +20,7 @@ records in the record-report way is read as tables too.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from ..model import Finding, Report, Run
@@ -37,8 +38,15 @@ class RunFile:
     findings: tuple[Finding, ...] = ()
 
 
-def group(files: list[RunFile], identities: dict[str, str | None]) -> list[list[RunFile]]:
-    """The runs among one folder's files, each in file order."""
+def group(files: list[RunFile], identities: dict[str, str | None],
+          facts: dict[str, runfacts.FileFacts] | None = None) -> list[list[RunFile]]:
+    """The runs among one folder's files, each in file order.
+
+    Without a run identity, a folder is one run only when its files share a register
+    (docs/FORMATS.md, "Any document"): the files holding it, and those that cite its
+    entries or state no pin of their own. A folder of separately written documents, each
+    stating its own pin, is a set of documents: one run each, so no document's pin or
+    repository is used for another's evidence."""
     named: dict[str, list[RunFile]] = {}
     loose: list[RunFile] = []
     for run_file in files:
@@ -48,7 +56,7 @@ def group(files: list[RunFile], identities: dict[str, str | None]) -> list[list[
         else:
             loose.append(run_file)
     if not named:
-        return [loose] if loose else []
+        return _shared_register(loose, facts or {}) if loose else []
     for run_file in loose:
         mentioned = [identity for identity in named if identity in run_file.text]
         if len(named) == 1:
@@ -59,6 +67,39 @@ def group(files: list[RunFile], identities: dict[str, str | None]) -> list[list[
             named.setdefault(f"\0{run_file.path}", []).append(run_file)  # a run of its own
     order = {run_file.path: index for index, run_file in enumerate(files)}
     return [sorted(members, key=lambda f: order[f.path]) for members in named.values()]
+
+
+def _shared_register(files: list[RunFile], facts: dict[str, runfacts.FileFacts]) -> list[list[RunFile]]:
+    """The runs of files naming no run identity: the register's (holders, the files citing its
+    entries, the files stating no pin of their own), and every other file alone."""
+    holders = [f for f in files if f.path in facts and _holds_register(facts[f.path])]
+    if not holders:
+        return [[run_file] for run_file in files]
+    packet = facts[holders[0].path]
+    run: list[RunFile] = []
+    alone: list[list[RunFile]] = []
+    for run_file in files:
+        fact = facts.get(run_file.path)
+        own = fact.revision[0] if fact is not None and fact.revision else None
+        shares = (run_file in holders or own is None or _cites_register(run_file.text)
+                  or (packet.revision is not None and runfacts.same_commit(own, packet.revision[0])))
+        if shares:
+            run.append(run_file)
+        else:
+            alone.append([run_file])
+    return [run, *alone]
+
+
+def _holds_register(fact: runfacts.FileFacts) -> bool:
+    return any(row.registered for row in fact.registers.values())
+
+
+_REGISTER_CITATION = re.compile(r"(?<![\w-])SRC-\d{1,6}[a-z]{0,2}:")
+
+
+def _cites_register(text: str) -> bool:
+    """Whether a file cites a register entry's lines (``SRC-1:26``): it reads against a register."""
+    return _REGISTER_CITATION.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -89,7 +130,7 @@ def plan_runs(folder: str, files: list[RunFile], detect, dialect: str | None = N
     facts = {f.path: tables.facts(f.path, f.text) for f in files if detected[f.path][0] == TABLES or not detected[f.path][1]}
     identities = {path: fact.identity for path, fact in facts.items()}
     return [_plan_one(folder, members, detected, facts, forced=dialect is not None)
-            for members in group(files, identities)]
+            for members in group(files, identities, facts)]
 
 
 def _plan_one(folder: str, members: list[RunFile], detected, facts, forced: bool) -> RunPlan:

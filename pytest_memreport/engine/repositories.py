@@ -4,6 +4,7 @@ per process."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .. import repomap
@@ -13,6 +14,15 @@ from ..options import RunOptions
 from .bindings import where_stated
 from .claims import ClaimsRegistry
 from .reports import ReportSet
+
+
+_REGISTER_ID = re.compile(r"(?:[A-Z][A-Z0-9]{0,15}-){1,4}\d{1,6}[a-z]{0,2}")
+
+
+def is_short_name(source_id: str) -> bool:
+    """Whether a source ID is a short name a document uses for a repository (``widgets``):
+    neither a register entry (``SRC-1``) nor ``owner/name``."""
+    return "/" not in source_id and _REGISTER_ID.fullmatch(source_id) is None
 
 
 class TargetRepositories:
@@ -48,8 +58,9 @@ class TargetRepositories:
 
     def _repo_path(self, report: Report, source_id: str | None) -> Path:
         repos = self._options.repos
-        if source_id is not None and source_id in repos:
-            return Path(repos[source_id])
+        given = self._given_for(report, source_id)
+        if given is not None:
+            return given
         named = self._named_repo(report, source_id)
         if named is not None:
             return named
@@ -65,6 +76,14 @@ class TargetRepositories:
         if None in repos:
             return Path(repos[None])
         source = report.source(source_id)
+        if source is not None and is_short_name(source.id) and not source.repository:
+            # A short name the document uses for a repository (``widgets``): only the user knows where
+            # its clone is; never the knowledge base's own repository.
+            raise RepoError(f"{where_stated(report, source)}: the report names the repository `{source.id}` "
+                            f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH")
+        if source is not None and source.repository and found is not None and found.path is None:
+            # The template was asked and found no clone: the knowledge base's own repository is not it.
+            raise RepoError(self.unmapped_problem(report, source.repository))
         mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))
@@ -73,6 +92,35 @@ class TargetRepositories:
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             )
         return self._reports.report_file(report).resolve().parent
+
+    def _given_for(self, report: Report, source_id: str | None) -> Path | None:
+        """The clone ``--memreport-repo KEY=PATH`` gives for a source, by any key the report
+        uses for it: its ID (``SRC-1``, also for the default source), or a short name."""
+        repos = self._options.repos
+        if source_id is not None and source_id in repos:
+            return Path(repos[source_id])
+        source = report.source(source_id)
+        if source is None:
+            return None
+        for key in (source.id, *(k for k in repos if isinstance(k, str) and k.casefold() == source.id.casefold())):
+            if key in repos:
+                return Path(repos[key])
+        return None
+
+    def unknown_keys(self) -> list[tuple[str, list[str]]]:
+        """``--memreport-repo KEY=PATH`` keys (an ``SRC-n`` or a short name) that no loaded report
+        uses, each with the keys the reports do use (a typo would otherwise be ignored)."""
+        keys = [key for key in self._options.repos if key is not None and "/" not in key]
+        if not keys:
+            return []
+        used: set[str] = {"SRC-1"}  # the default source of every report
+        for report in self._reports.loaded():
+            for source in report.sources:
+                used.add(source.id)
+                if source.repository:
+                    used.add(source.repository)
+        folded = {key.casefold() for key in used}
+        return [(key, sorted(used)) for key in keys if key.casefold() not in folded]
 
     def lookup(self, report: Report, source_id: str | None) -> repomap.Lookup | None:
         """Where the run's mappings and template put a source's repository (``None``: nothing maps it)."""

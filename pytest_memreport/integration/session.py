@@ -223,6 +223,9 @@ class MemreportSession:
         if self.is_worker:
             return
         check_against(self.engine)
+        for key, used in self.engine.repositories.unknown_keys():
+            raise pytest.UsageError(f"--memreport-repo {key}=...: no loaded report names {key}; "
+                                    f"the reports name {', '.join(used)}")
         config = self.config
         for mapping in unused_mappings(self.engine):
             where = str(config.inipath) if mapping.origin.startswith("ini") and config.inipath else "command line"
