@@ -108,6 +108,8 @@ class EvidenceRole(str, Enum):
     REGISTER = "register"
     #: a bare file name, resolved against the pinned tree (its key keeps the name as written)
     BASENAME = "basename"
+    #: a manifest's row: the file's content at the pin is the blob ``text`` names (its id)
+    MANIFEST = "manifest"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..text import match, symbols
 from ..text.quotes.typography import plain_text, plain_typography
-from ..model import Evidence, EvidenceKind, LineRange
+from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
 
 FOUND = "found"
 MISSING = "missing"
@@ -118,11 +118,23 @@ def check_at_pin(evidence: Evidence, snapshot, with_symbol: bool = True) -> PinR
                              note=f"{evidence.path} is {what}")
         return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path} is {what}")
     if evidence.kind is EvidenceKind.PATH:
+        if evidence.role is EvidenceRole.MANIFEST:
+            return _manifest_blob(evidence, snapshot.rev, entry.oid)
         return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, message=f"{evidence.path} exists")
     textfile = snapshot.read(evidence.path)
     if textfile is None:  # raced away between entry() and read(): treat as absent
         return PinResult(FILE_MISSING, snapshot.rev, evidence.path, message=f"no file {evidence.path}")
     return check_text(evidence, snapshot.rev, textfile, with_symbol)
+
+
+def _manifest_blob(evidence: Evidence, rev: str, oid: str) -> PinResult:
+    """A manifest's row: the file at the pin is the blob the manifest names (a prefix will do)."""
+    stated = (evidence.text or "").lower()
+    if stated and oid.lower().startswith(stated):
+        return PinResult(FOUND, rev, evidence.path, oid=oid, message=f"{evidence.path} is blob {stated[:12]}")
+    return PinResult(MISSING, rev, evidence.path, oid=oid,
+                     message=f"{evidence.path} is blob {oid[:12]} at the pin, not {stated[:12]} as the manifest "
+                             "states: the manifest lists another version of the file (or another pin)")
 
 
 def pinned_file(evidence: Evidence, snapshot):

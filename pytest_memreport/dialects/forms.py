@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ..model import Evidence, EvidenceKind, Record, Report, Source
+from ..model import Evidence, EvidenceKind, EvidenceRole, Record, Report, Source
 from . import core, review, tables
 from .core import pinforms
 
@@ -90,6 +90,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
             if canonical is _REGISTERED:
                 continue  # ``SRC-2:10-20`` means something only beside its register (a run)
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
+    evidence.extend(manifest_rows(text))
     for reader in readers:
         evidence.extend(reader(path, text))
     lines = core.numbered_lines(text)
@@ -115,6 +116,63 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
 #: the name the citing lines are read under: a plain-text rendering
 _PLAIN_NAME = "citing-lines.txt"
 _LINKED_KINDS = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY})
+
+
+#: a manifest's column of blob ids, and of the files they are of
+_BLOB_HEADER = re.compile(r"(?i)\b(?:blob|oid|object(?:[ _-]?id)?|git[ _-]?sha|sha(?:-?1|-?256)?|hash)\b")
+_FILE_HEADER = re.compile(r"(?i)\b(?:file|path|name)s?\b")
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?")
+_BLOB_ID = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{40}")
+_LINK_TEXT = re.compile(r"^\[([^\]]*)\]\([^)]*\)$")
+
+
+def _cells(row: str) -> list[str]:
+    inner = row.strip()
+    if inner.startswith("|"):
+        inner = inner[1:]
+    if inner.endswith("|"):
+        inner = inner[:-1]
+    cells = []
+    for cell in inner.split("|"):
+        cell = cell.strip()
+        link = _LINK_TEXT.match(cell)
+        cells.append((link.group(1) if link else cell).strip("`*_ "))
+    return cells
+
+
+def manifest_rows(text: str) -> list[Evidence]:
+    """A manifest's rows (a pipe table whose header names a blob column): each file's content at
+    the pin is the blob its row names (``PATH`` evidence, role ``MANIFEST``, the id in ``text``).
+    A number under "Lines" or "Size" there is the file's length, never a cited line."""
+    if "|" not in text:
+        return []
+    lines = text.split("\n")
+    found: list[Evidence] = []
+    index = 0
+    while index + 1 < len(lines):
+        header, delimiter = lines[index], lines[index + 1]
+        index += 1
+        if "|" not in header or not _DELIMITER_ROW.fullmatch(delimiter):
+            continue
+        names = _cells(header)
+        blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
+                    None)
+        if blob is None:
+            continue
+        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name) and i != blob), 0)
+        row = index + 1
+        while row < len(lines) and "|" in lines[row]:
+            cells = _cells(lines[row])
+            row += 1
+            if max(blob, path_at) >= len(cells):
+                continue
+            oid, path = cells[blob], cells[path_at].removeprefix("./")
+            if not _BLOB_ID.fullmatch(oid) or not path or any(c.isspace() for c in path) or "://" in path:
+                continue
+            found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
+                                  role=EvidenceRole.MANIFEST))
+        index = row
+    return found
 
 
 def _written_on(item: Evidence, lines: list[str]) -> bool:
@@ -203,6 +261,8 @@ def _covers(known: Evidence, found: Evidence) -> bool:
             return False
         one, two = _plain(known.text), _plain(found.text)
         return one in two or two in one
+    if found.role is EvidenceRole.MANIFEST:
+        return known.role is EvidenceRole.MANIFEST
     if found.kind is EvidenceKind.PATH or found.kind is EvidenceKind.DIRECTORY:
         return True  # the file is cited on these lines already (its lines, a quotation of it)
     return (known.written_lines or known.cited_lines) == (found.written_lines or found.cited_lines)
@@ -234,7 +294,20 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                  if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
     if not added and kept == report.sources:
         return report
-    return _placed(replace(report, sources=kept), added)
+    return _placed(_without_superseded(replace(report, sources=kept), added), added)
+
+
+def _without_superseded(report: Report, added: list[Evidence]) -> Report:
+    """``report`` without the plain cited paths a manifest's rows say more of (their blob)."""
+    rows = {(item.path, item.line) for item in added if item.role is EvidenceRole.MANIFEST}
+    if not rows:
+        return report
+
+    def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        return tuple(e for e in items if not (e.kind is EvidenceKind.PATH and (e.path, e.line) in rows))
+
+    records = tuple(replace(record, evidence=kept(record.evidence)) for record in report.records)
+    return replace(report, evidence=kept(report.evidence), records=records)
 
 
 def _placed(report: Report, added: list[Evidence]) -> Report:

@@ -74,6 +74,11 @@ DIALECT = "tables"
 #: a column whose cells are line ranges of the file the row cites (``| File | Lines |``)
 _LINES_HEADER = re.compile(r"(?:cited )?(?:lines?|line ranges?|ranges?|line numbers?|span|ll\.?)")
 
+#: a manifest's columns (docs/FORMATS.md, "Any document"): files with their blob ids and sizes
+_MANIFEST_HEADER = re.compile(r"(?i)\b(?:blob|oid|object(?: id)?|size|bytes|sha(?:-?1|-?256)?|hash)\b")
+#: a plain number: under a manifest's "Lines" header, the file's length
+_LENGTH = re.compile(r"\d{1,9}")
+
 #: label of evidence that names a file by its base name only (resolved against the tree)
 BASENAME = "basename"
 #: label of a short double-quoted phrase next to a citation of the file it quotes
@@ -322,6 +327,7 @@ class _Parser(lexing.DocumentParser):
             # A lone ``:45-55`` continues, as a reader reads it, the one file its row cites;
             # in a row citing no file, the one file the rows above cite. Several: no guess.
             above: dict = {}
+            manifest = any(_MANIFEST_HEADER.search(text.strip(_MARKUP)) for text in table.header.texts)
             for row in table.rows:
                 if not row.cells:
                     continue
@@ -340,6 +346,8 @@ class _Parser(lexing.DocumentParser):
                         # only a backticked range: lines of the row's one file
                         lines_column = number < len(headers) and _LINES_HEADER.fullmatch(
                             " ".join(headers[number].strip(_MARKUP).casefold().split()))
+                        if lines_column and manifest and _LENGTH.fullmatch(unit.text.strip(_MARKUP + " ")):
+                            lines_column = False  # a manifest's "Lines" is the file's length
                         found = citations.range_cell(unit, plain=bool(lines_column))
                     scanned.append((unit, found))
                     self._mentions(mentions)

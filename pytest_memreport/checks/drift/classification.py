@@ -58,6 +58,8 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     if evidence.kind is EvidenceKind.DIRECTORY:
         return drift.directory()
     if evidence.kind is EvidenceKind.PATH:
+        if evidence.role is EvidenceRole.MANIFEST:
+            return drift.manifest_blob()
         return drift.cited_path()
     if evidence.kind is EvidenceKind.LINES:
         if not (pin.recorded_text or "").strip():
@@ -77,7 +79,7 @@ def _as_found(evidence: Evidence, pin, store, pin_sha: str):
     the tree), and, when only its typography set aside found it, as the lines it occupies
     there, which follow only to identical lines (matching the quote again would not forgive
     its emphasis)."""
-    if evidence.role is None or not pin.ok:
+    if evidence.role is None or evidence.role is EvidenceRole.MANIFEST or not pin.ok:
         return evidence, pin
     evidence = replace(evidence, path=pin.path, context=(), role=EvidenceRole.PROSE)
     if not pin.by_typography or pin.lines is None:
@@ -180,6 +182,17 @@ class _Drift:
         return self._blamed(self.result(DELETED, None, None, old_lines=None, note=note,
                                         message=f"{self.path} was deleted {self.where}"),
                             lambda path, oid: oid is not None)
+
+    def manifest_blob(self) -> DriftResult:
+        """A manifest's row claims the file's content: a file modified since the pin no longer
+        holds it (broken by the first commit whose version of the file is another blob)."""
+        found = self.cited_path()
+        if found.status != MODIFIED and not (found.status == MOVED and found.line_counts is not None):
+            return found
+        pinned = self.pin.oid
+        return self._blamed(replace(found, status=CHANGED,
+                                    message=f"{found.message}: the manifest's blob {(pinned or '')[:12]} is gone"),
+                            lambda path, oid: oid is not None and oid == pinned)
 
     def _unknown_fate(self) -> DriftResult:
         """A file gone from its path whose blob the clone lacks: git could not tell
