@@ -28,13 +28,13 @@ import shutil
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
-from html import escape
+from html import escape as html_escape
 from pathlib import Path
 from typing import Callable
 
 from rapidfuzz.distance import Indel
 
-from ..text.render import printable
+from ..text.render import printable, valid_unicode
 
 #: reads ``path`` at ``rev`` in the repository ``repo`` (a clone's path): its text, or ``None``
 ReadFile = Callable[[str, str, str], "str | None"]
@@ -49,6 +49,12 @@ MOVED = frozenset({"moved", "relocated", "renamed", "shifted"})
 BROKEN = frozenset({"modified", "changed", "deleted", "unreadable", "missing", "file-missing"})
 #: the order of states on the index: what needs attention first
 STATE_RANK = {"stale": 0, "unchecked": 1, "fresh": 2}
+
+
+def escape(text: str) -> str:
+    """``text`` as HTML text or an attribute's value: markup inert, and valid UTF-8 whatever
+    bytes a file name held (``bad\\xff.py``: see :func:`valid_unicode`)."""
+    return html_escape(valid_unicode(text))
 
 
 @dataclass(frozen=True)
@@ -130,7 +136,7 @@ def _index(data: dict) -> str:
             f'<tr class="state-{escape(state)}" data-state="{escape(state)}" '
             f'data-repos="{escape(chr(10).join(repo for repo, _ in repos))}" '
             f'data-rank="{STATE_RANK.get(state, 3)}" data-failing="{_failing(report)}">'
-            f'<td><a href="{page_name(report["path"])}">{escape(report["path"])}</a></td>'
+            f'<td><a href="{page_name(report["path"])}">{escape(printable(report["path"]))}</a></td>'
             f'<td class="state">{escape(state)}</td><td>{escape(str(report.get("reason") or ""))}</td>'
             f"<td>{escape(shown_counts)}</td><td>{shown_repos}</td></tr>")
     totals = ", ".join(f"{states[s]} {s}" for s in ("stale", "unchecked", "fresh") if states[s])
@@ -186,12 +192,12 @@ def _report_page(report: dict, text: str | None, read: ReadFile) -> str:
     repos = ", ".join(f"{escape(repo)} at <code>{escape(pin[:12])}</code>" for repo, pin in _repositories(report))
     against = report.get("against")
     body = f"""<p><a href="index.html">all reports</a></p>
-<h1>{escape(report["path"])}</h1>
+<h1>{escape(printable(report["path"]))}</h1>
 <p class="state-{escape(str(report.get("state")))}"><span class="state">{escape(str(report.get("state")))}</span>
 {escape(str(report.get("reason") or ""))}</p>
 <p>{repos or "no repository"}{f" — drift against <code>{escape(str(against)[:12])}</code>" if against else ""}</p>
 <table class="report"><tbody>{"".join(rows)}</tbody></table>"""
-    return _page(f"memreport: {report['path']}", body)
+    return _page(f"memreport: {printable(report['path'])}", body)
 
 
 def _worst(marks: list[Mark]) -> str:
@@ -392,7 +398,7 @@ def write_site(folder: Path, pages: dict[str, str]) -> str:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return f"memreport: wrote the HTML report to {folder / 'index.html'}"
+    return f"memreport: wrote the HTML report to {printable(str(folder / 'index.html'))}"
 
 
 def _page(title: str, body: str) -> str:
