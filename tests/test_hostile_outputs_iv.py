@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from ci_support import build
 from hostile_support import assert_clean, records_report
+from test_hostile_outputs import usage_error
 
 #: a report's and a target file's names that are not UTF-8, as Python holds them (``os.fsdecode``)
 REPORT_NOT_UTF8 = os.fsdecode(b"r\xfe.md")
 TARGET_NOT_UTF8 = os.fsdecode(b"bad\xff.py")
+
+
+@pytest.fixture
+def base(pytester, make_repo):
+    return build(pytester, make_repo)
 
 
 def utf8(path: Path) -> str:
@@ -65,3 +73,83 @@ def test_names_that_are_not_utf8_are_shown_escaped_in_every_output(pytester, mak
     assert len(pages) == 2 and "r\\xfe.md" in pages.pop("index.html")
     (page,) = pages.values()
     assert "r\\xfe.md" in page and "bad\\xff.py" in page
+
+
+# ---------------------------------------------------------------- 10: no output inside a repository's own folder
+
+def test_no_output_is_written_inside_any_repository_folder(pytester, base, monkeypatch):
+    bare = pytester.path / "widget"  # a bare clone, as a mirror layout holds one: its own folder is its git folder
+    subprocess.run(["git", "clone", "-q", "--bare", str(base.repo.path), str(bare)], check=True, timeout=60)
+    (pytester.path / "into-git").symlink_to(base.repo.path / ".git")
+    before = {folder: sorted(p.relative_to(folder) for p in folder.rglob("*"))
+              for folder in (base.repo.path / ".git", bare)}
+    for option, path in [("--memreport-html", base.repo.path / ".git" / "site"),
+                         ("--memreport-html", base.repo.path / ".git"),
+                         ("--memreport-html", pytester.path / "into-git" / "site"),
+                         ("--memreport-html", bare / "site"),
+                         ("--memreport-json", bare / "out.json"),
+                         ("--memreport-sarif", bare / "refs" / "out.sarif")]:
+        result = pytester.runpytest(*base.args(f"{option}={path}"))
+        usage_error(result, f"ERROR: {option} {path}: is inside a repository's .git folder; give a path outside it")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(bare / "summary.md"))
+    result = pytester.runpytest(*base.args())
+    usage_error(result, f"ERROR: GITHUB_STEP_SUMMARY {bare / 'summary.md'}: is inside a repository's .git folder; *")
+    assert before == {folder: sorted(p.relative_to(folder) for p in folder.rglob("*")) for folder in before}
+
+
+# ---------------------------------------------------------------- 11: the site replaces only what it wrote
+
+def test_a_report_inside_the_site_folder_is_a_usage_error_and_stays(pytester, base):
+    folder = pytester.mkdir("site")
+    report = folder / "rep.md"
+    report.write_bytes(base.report.read_bytes())
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={base.repo.path}",
+                                f"--memreport-html={folder}")
+    usage_error(result, f"ERROR: --memreport-html {folder}: holds the report site/rep.md, which this run reads; "
+                        "give the site a folder of its own")
+    assert report.read_bytes() == base.report.read_bytes() and os.listdir(folder) == ["rep.md"]
+
+
+@pytest.mark.parametrize("option, name", [("--memreport-json", "results.json"), ("--memreport-sarif", "index.html"),
+                                          ("--memreport-json", "deeper/out.json")])
+def test_another_output_inside_the_site_folder_is_a_usage_error(pytester, base, option, name):
+    folder = pytester.path / "site"
+    result = pytester.runpytest(*base.args(f"--memreport-html={folder}", f"{option}={folder / name}"))
+    usage_error(result, f"ERROR: {option} {folder / name}: is inside the --memreport-html folder {folder}, "
+                        "which the site writes; give it a path outside that folder")
+    assert not folder.exists()
+
+
+def site_files(folder: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
+
+
+def test_the_site_keeps_what_the_user_saved_and_replaces_only_its_own_files(pytester, base):
+    folder = pytester.path / "site"
+    second = pytester.path / "second.txt"
+    second.write_bytes(base.report.read_bytes())
+    result = pytester.runpytest(*base.args("--memreport", str(second), f"--memreport-html={folder}"))
+    assert_clean(result)
+    first_site = site_files(folder)
+    pages = {name for name in first_site if name.startswith("report-")}
+    assert len(pages) == 2 and "index.html" in first_site
+    # the user keeps notes in the site, and a manifest edited to claim more removes nothing else
+    (folder / "notes.md").write_text("my triage notes\n", encoding="utf-8")
+    (pytester.path / "outside.html").write_text("not the site's\n", encoding="utf-8")
+    manifest = folder / ".memreport-site"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "notes.md\n../outside.html\n", encoding="utf-8")
+    result = pytester.runpytest(*base.args(f"--memreport-html={folder}"))  # one report now
+    assert_clean(result)
+    now = site_files(folder)
+    assert now["notes.md"] == "my triage notes\n"
+    assert (pytester.path / "outside.html").read_text(encoding="utf-8") == "not the site's\n"
+    (page,) = {name for name in now if name.startswith("report-")}  # the page of second.txt went with it
+    assert page in pages and "second.txt" not in now["index.html"] and "store.txt" in now["index.html"]
+    assert set(now) == {"index.html", "style.css", ".memreport-site", "notes.md", page}
+    # a page of the site's names that the user saved there is never replaced: refused before the run
+    (folder / "report-mine.html").write_text("<p>mine</p>\n", encoding="utf-8")
+    (folder / ".memreport-site").unlink()  # without its manifest, none of the folder is the site's
+    result = pytester.runpytest(*base.args(f"--memreport-html={folder}"))
+    usage_error(result, f"ERROR: --memreport-html {folder}: index.html in it was not written by this plugin, and "
+                        "the site would replace it; move it away, or give another folder")
+    assert (folder / "report-mine.html").read_text(encoding="utf-8") == "<p>mine</p>\n"
