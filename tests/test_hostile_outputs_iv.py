@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from ci_support import build
 from hostile_support import assert_clean, records_report
-from test_hostile_outputs import usage_error
+from test_hostile_outputs import SRC, usage_error
 
 #: a report's and a target file's names that are not UTF-8, as Python holds them (``os.fsdecode``)
 REPORT_NOT_UTF8 = os.fsdecode(b"r\xfe.md")
@@ -153,3 +155,57 @@ def test_the_site_keeps_what_the_user_saved_and_replaces_only_its_own_files(pyte
     usage_error(result, f"ERROR: --memreport-html {folder}: index.html in it was not written by this plugin, and "
                         "the site would replace it; move it away, or give another folder")
     assert (folder / "report-mine.html").read_text(encoding="utf-8") == "<p>mine</p>\n"
+
+
+# ---------------------------------------------------------------- 12: names that would be workflow commands
+
+INJECTED = "::warning title=INJECTED::owned"
+#: lines GitHub reads as commands that the plugin writes itself
+LEGITIMATE = re.compile(r"::(stop-commands::[0-9a-f]+|[0-9a-f]+::|(error|warning|notice) file=[^\n]*)\Z")
+
+
+def under_github(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """pytest as a GitHub Actions step runs it: its own process, GITHUB_ACTIONS=true, the output as bytes."""
+    environment = dict(os.environ, PYTHONPATH=SRC, GITHUB_ACTIONS="true", GITHUB_WORKSPACE=str(cwd), **env)
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *args],
+                          cwd=cwd, env=environment, capture_output=True, timeout=300)
+
+
+def commands_in(*texts: bytes) -> list[str]:
+    """Every line of ``texts`` that a runner would read as a workflow command but the plugin's own."""
+    lines = [line for text in texts for line in text.decode("utf-8", "replace").splitlines()]
+    return [line for line in lines if line.lstrip().startswith("::") and not LEGITIMATE.match(line)]
+
+
+def test_a_report_named_with_a_line_break_is_refused_in_one_line_before_collection(pytester, base):
+    folder = pytester.mkdir("kb")
+    name = f"x\n{INJECTED}.md"
+    (folder / name).write_bytes(base.report.read_bytes())
+    for given in (f"kb/{name}", "kb"):  # named, or found in a folder
+        done = under_github(pytester.path, "--memreport", given, f"--memreport-repo={base.repo.path}", "-v")
+        assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout.decode(errors="replace")
+        assert [line for line in done.stderr.decode().splitlines() if line] == [
+            f"ERROR: --memreport kb/x\\x0a{INJECTED}.md: the name holds a control character (\\x0a), which pytest "
+            "would print as it is; rename the report"]
+        assert commands_in(done.stdout, done.stderr) == [] and b"collected" not in done.stdout
+
+
+def test_a_target_file_named_with_a_line_break_is_escaped_in_every_output(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"ok.py": "LIMIT = 1\nRATE = 2\n"}, "first")
+    evil = f"pkg/a\n{INJECTED}.py"
+    repo.move("ok.py", evil)
+    repo.commit({evil: "LIMIT = 1\nRATE = 3\n"}, "renamed to a name with a line break")
+    (pytester.path / "rep.md").write_text(records_report(pin, "LIMIT = 1 --- ok.py", "RATE = 2 --- ok.py"),
+                                          encoding="utf-8")
+    summary = pytester.path / "summary.md"
+    done = under_github(pytester.path, "--memreport", "rep.md", f"--memreport-repo={repo.path}", "-v", "-rA",
+                        "--memreport-json=out.json", "--memreport-sarif=out.sarif", "--memreport-html=site",
+                        GITHUB_STEP_SUMMARY=str(summary))
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout.decode(errors="replace")[-3000:]
+    out = done.stdout.decode()
+    assert f"ok.py moved to pkg/a\\x0a{INJECTED}.py" in out  # the staleness table's line, -v
+    written = [summary, pytester.path / "out.json", pytester.path / "out.sarif", *(pytester.path / "site").iterdir()]
+    assert len(written) == 7
+    assert commands_in(done.stdout, done.stderr, *(path.read_bytes() for path in written)) == []
+    assert any(line.startswith("::error file=rep.md,") for line in out.splitlines())

@@ -34,7 +34,7 @@ from typing import Callable
 
 from rapidfuzz.distance import Indel
 
-from ..text.render import printable, valid_unicode
+from ..text.render import printable
 from . import files
 from .files import OutputError, OutputFile
 
@@ -53,10 +53,16 @@ BROKEN = frozenset({"modified", "changed", "deleted", "unreadable", "missing", "
 STATE_RANK = {"stale": 0, "unchecked": 1, "fresh": 2}
 
 
+#: line breaks as character references: the same text in a browser, no line of its own in
+#: the file (``cat index.html`` in a CI log could start a workflow command with one)
+_LINE_BREAKS = str.maketrans({"\n": "&#10;", "\r": "&#13;"})
+
+
 def escape(text: str) -> str:
-    """``text`` as HTML text or an attribute's value: markup inert, and valid UTF-8 whatever
-    bytes a file name held (``bad\\xff.py``: see :func:`valid_unicode`)."""
-    return html_escape(valid_unicode(text))
+    """``text`` as HTML text or an attribute's value: markup inert, line breaks as character
+    references, other control characters and bytes that are not UTF-8 escaped as everywhere
+    (``\\x1b``, ``bad\\xff.py``: :func:`printable`, tabs kept)."""
+    return printable(html_escape(text).translate(_LINE_BREAKS), keep_tabs=True)
 
 
 @dataclass(frozen=True)
