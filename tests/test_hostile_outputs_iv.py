@@ -16,7 +16,7 @@ import pytest
 
 from ci_support import build
 from hostile_support import assert_clean, records_report
-from test_hostile_outputs import SRC, usage_error
+from test_hostile_outputs import SRC, applies, previewed, usage_error
 
 #: a report's and a target file's names that are not UTF-8, as Python holds them (``os.fsdecode``)
 REPORT_NOT_UTF8 = os.fsdecode(b"r\xfe.md")
@@ -209,3 +209,31 @@ def test_a_target_file_named_with_a_line_break_is_escaped_in_every_output(pytest
     assert len(written) == 7
     assert commands_in(done.stdout, done.stderr, *(path.read_bytes() for path in written)) == []
     assert any(line.startswith("::error file=rep.md,") for line in out.splitlines())
+
+
+# ---------------------------------------------------------------- 14: previews patch -p1 and git apply apply
+
+SHAPES = ["my report.md", "r\u00e9p \u2192 1.md", "nested/deeper/notes.md", "sub dir/n\u00e9sted/r\u00e9p 2.md"]
+OUTSIDE = ["../outside/rep.md", "../outside dir/r\u00e9p 3.md"]
+
+
+@pytest.mark.parametrize("names", [SHAPES, SHAPES + OUTSIDE, OUTSIDE[:1]], ids=["inside", "with-outside", "outside"])
+def test_the_preview_of_every_name_shape_applies_with_patch_and_git_apply(tmp_path, make_repo, names):
+    preview, written, diff = previewed(tmp_path, make_repo, *names)  # the run's whole output, as it is piped
+    notes = [line.decode() for line in diff.splitlines() if line.startswith(b"# memreport: ")]
+    if any(name.startswith("../") for name in names):
+        # names relative to the folder holding the run folder and the reports outside it, said before them
+        (note,) = notes
+        assert note.endswith(f"every name below is relative to {preview.parent}: apply this diff there "
+                             "(patch -p1, or git apply)")
+        where = preview.parent
+    else:
+        assert notes == []
+        where = preview
+    headers = [line for line in diff.splitlines() if line.startswith((b"--- ", b"+++ "))]
+    assert len(headers) == 2 * len(names) and not any(b"../" in line for line in headers)
+    assert all(line.endswith(b"\t") for line in headers if b" " in line[4:])  # GNU diff's tab after a name with a space
+    before = {name: (preview / name).read_bytes() for name in names}
+    applies(where, diff)
+    for name in names:
+        assert (preview / name).read_bytes() == (written / name).read_bytes() != before[name]
