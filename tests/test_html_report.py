@@ -255,6 +255,14 @@ def test_the_site_replaces_only_what_it_wrote(tmp_path):
     (other / "index.html").write_text("the user's own page")
     with pytest.raises(OutputError, match="index.html in it was not written by this plugin"):
         site.prepare_site("--memreport-html", other)
+    # a site of an earlier version: its one-line marker owned the folder's files of the site's names
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    for name, text in {site.MARKER: "written by pytest-memreport\n", "index.html": "old", "report-a-1.html": "old",
+                       "keep.txt": "mine"}.items():
+        (earlier / name).write_text(text)
+    site.write_site(site.prepare_site("--memreport-html", earlier), {"index.html": "new"})
+    assert sorted(p.name for p in earlier.iterdir()) == sorted(["index.html", site.MARKER, "keep.txt"])
 
 
 def test_side_by_side_marks_lines_and_characters():

@@ -411,7 +411,7 @@ def _owned(folder: Path) -> set[str]:
         lines = (folder / MARKER).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return set()
-    if len(lines) <= 1:
+    if lines[:1] != [_MANIFEST_HEAD]:
         return {name for name in os.listdir(folder) if _SITE_FILE.match(name)}
     return {name for name in lines[1:] if _SITE_FILE.match(name)}
 
