@@ -98,9 +98,8 @@ def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, st
     given += [Path(p) for p in config.getini("memreport")]
     if not given:
         return [], []
-    from .collection import find_reports  # only a run naming reports loads it
-
     from ..text.render import printable
+    from .collection import find_reports  # only a run naming reports loads it
 
     found = find_reports(config, given)
     if found.unreadable:

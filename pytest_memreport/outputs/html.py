@@ -405,7 +405,7 @@ def prepare_site(option: str, folder: str | os.PathLike, outputs: Sequence[Outpu
 def _owned(folder: Path) -> set[str]:
     """The files of ``folder`` its manifest says this plugin wrote (none without one).
 
-    A manifest of an earlier version (one line, no list) owned the whole folder: its
+    The marker of an earlier version (one line, no list) owned the whole folder: its
     site's files are those of the site's names."""
     try:
         lines = (folder / MARKER).read_text(encoding="utf-8", errors="replace").splitlines()
