@@ -90,6 +90,7 @@ SLOW = {
         "test_engine_checks_never_raise_and_are_deterministic",
         "test_verifying_twice_writes_the_same_json",
     },
+    "test_hostile_outputs_iv.py": {"test_the_preview_of_every_name_shape_applies_with_patch_and_git_apply"},
     "test_interruptions.py": {"test_sigkill_at_random_moments_never_leaves_a_mixed_report"},
     "test_kb_ci.py": {"test_the_table_is_the_same_under_xdist"},
     "test_plugin_claims.py": {

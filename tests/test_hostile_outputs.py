@@ -402,20 +402,18 @@ def test_a_preview_of_a_name_with_a_space_or_a_quote_applies_with_patch_and_git_
     assert (preview / name).read_bytes() == (written / name).read_bytes() != before
 
 
-def test_a_report_outside_the_run_folder_is_said_so_and_its_diff_applies_in_its_own_folder(tmp_path, make_repo):
+def test_a_report_outside_the_run_folder_is_said_so_and_the_whole_diff_applies_where_it_says(tmp_path, make_repo):
     preview, written, diff = previewed(tmp_path, make_repo, "inside.md", "../elsewhere/far away.md")
     far = preview.parent / "elsewhere" / "far away.md"
-    note = (f"# memreport: {far} is outside the run folder {preview}, where patch -p1 and git apply cannot "
-            f"reach it; its diff, commented out below, applies in {far.parent}").encode()
-    assert note in diff.splitlines()
-    assert b"a//" not in diff and b"a/../" not in diff
+    note = (f"# memreport: {far} is outside the run folder {preview}; every name below is relative to "
+            f"{preview.parent}: apply this diff there (patch -p1, or git apply)").encode()
+    assert note in diff.splitlines()  # before the first file's lines
+    assert diff.index(note) < diff.index(b"--- a/")
+    assert b"a//" not in diff and b"a/../" not in diff and b"--- a/run/inside.md\n" in diff
     before = far.read_bytes()
-    applies(preview, diff)  # the part it can reach: the report inside; the commented part is left alone
-    assert far.read_bytes() == before
-    assert (preview / "inside.md").read_bytes() == (written / "inside.md").read_bytes()
-    own = b"".join(line[2:] + b"\n" for line in diff.split(b"\n") if line.startswith(b"# ") and line != note)
-    applies(far.parent, own)
+    applies(preview.parent, diff)
     assert far.read_bytes() == (written.parent / "elsewhere" / "far away.md").read_bytes() != before
+    assert (preview / "inside.md").read_bytes() == (written / "inside.md").read_bytes()
 
 
 LENIENT_HANDLER = """

@@ -235,21 +235,34 @@ def test_a_screenshot_of_the_index_shows_the_table(pytester, knowledge_base):
     assert reds > 50
 
 
-def test_the_site_replaces_only_a_folder_it_wrote(tmp_path):
-    """A folder holding anything else is refused before the run; its own site is replaced whole."""
+def test_the_site_replaces_only_what_it_wrote(tmp_path):
+    """The site's manifest lists its own files: the next site replaces or removes those and
+    keeps everything else; a file of a site's name it did not write is refused before the run."""
     from pytest_memreport.outputs.files import OutputError
 
     project = tmp_path / "project"
     project.mkdir()
     (project / "keep.txt").write_text("mine")
-    with pytest.raises(OutputError, match="holds files this plugin did not write"):
-        site.prepare_site("--memreport-html", project)
-    target = site.prepare_site("--memreport-html", tmp_path / "site")
-    site.write_site(target, {"index.html": "one", site.MARKER: "x", "old.html": "gone"})
+    target = site.prepare_site("--memreport-html", project)  # a folder of other files: they stay
+    site.write_site(target, {"index.html": "one", "report-old-1.html": "gone"})
     site.prepare_site("--memreport-html", target)  # its own: accepted
-    site.write_site(target, {"index.html": "two", site.MARKER: "x"})
-    assert sorted(p.name for p in target.iterdir()) == sorted(["index.html", site.MARKER])
-    assert (target / "index.html").read_text() == "two"
+    site.write_site(target, {"index.html": "two", "report-new-2.html": "new"})
+    assert sorted(p.name for p in target.iterdir()) == sorted(["index.html", "report-new-2.html", site.MARKER,
+                                                               "keep.txt"])
+    assert (target / "index.html").read_text() == "two" and (target / "keep.txt").read_text() == "mine"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "index.html").write_text("the user's own page")
+    with pytest.raises(OutputError, match="index.html in it was not written by this plugin"):
+        site.prepare_site("--memreport-html", other)
+    # a site of an earlier version: its one-line marker owned the folder's files of the site's names
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    for name, text in {site.MARKER: "written by pytest-memreport\n", "index.html": "old", "report-a-1.html": "old",
+                       "keep.txt": "mine"}.items():
+        (earlier / name).write_text(text)
+    site.write_site(site.prepare_site("--memreport-html", earlier), {"index.html": "new"})
+    assert sorted(p.name for p in earlier.iterdir()) == sorted(["index.html", site.MARKER, "keep.txt"])
 
 
 def test_side_by_side_marks_lines_and_characters():

@@ -37,6 +37,8 @@ from pathlib import Path
 
 import pytest
 
+from ..text.render import valid_unicode
+
 _GLOB = re.compile(r"[*?\[]")
 #: pytest 8 collects folders with ``pytest.Directory`` nodes (before, reports are arguments one by one)
 FOLDER_COLLECTORS = hasattr(pytest, "Directory")
@@ -220,10 +222,14 @@ class CollectionPlan:
 
 def node_id(path: Path, rootpath: Path) -> str | None:
     """A node id for a report or folder outside the rootdir (pytest would name one that is
-    itself an argument ``""``, and its items ``::structure``): its path from the rootdir."""
+    itself an argument ``""``, and its items ``::structure``): its path from the rootdir.
+    A name that is not UTF-8 is escaped (``r\\xfe.md``), as pytest writes node ids to its
+    cache as UTF-8."""
     if path.is_relative_to(rootpath):
-        return None
-    return Path(os.path.relpath(path, rootpath)).as_posix()
+        relative = path.relative_to(rootpath).as_posix()
+        shown = valid_unicode(relative)
+        return shown if shown != relative else None
+    return valid_unicode(Path(os.path.relpath(path, rootpath)).as_posix())
 
 
 class ReportFolder(getattr(pytest, "Directory", pytest.Collector)):  # type: ignore[misc]

@@ -10,6 +10,7 @@ starts the engine and the session (:mod:`.session`: summary, JSON, write-back).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -20,6 +21,10 @@ from ..options import OptionError, build_options, parse_shard
 from .notices import config_warning
 
 PATHS_KEY = pytest.StashKey[list]()
+
+#: characters a report's name may not hold: pytest prints node ids as they are, and a line
+#: break there starts a line of its own (a CI workflow command); a tab is only a wide space
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _require_checked(config: pytest.Config) -> bool:
@@ -93,12 +98,19 @@ def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, st
     given += [Path(p) for p in config.getini("memreport")]
     if not given:
         return [], []
+    from ..text.render import printable
     from .collection import find_reports  # only a run naming reports loads it
 
     found = find_reports(config, given)
     if found.unreadable:
         path, problem = found.unreadable[0]
-        raise pytest.UsageError(f"--memreport {path}: {problem}")
+        raise pytest.UsageError(f"--memreport {printable(str(path))}: {problem}")
+    for path in found.paths:
+        control = _CONTROL.search(str(path))
+        if control:
+            raise pytest.UsageError(f"--memreport {printable(str(path))}: the name holds a control character "
+                                    f"({printable(control.group())}), which pytest would print as it is; "
+                                    "rename the report")
     return found.paths, found.notes
 
 
@@ -157,13 +169,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     if not paths:
         return  # nothing to check: the engine and its libraries are never loaded
+    from ..text.render import printable
+
     missing = [p for p in paths if not p.exists()]
     if missing:
-        raise pytest.UsageError(f"--memreport {missing[0]}: no such file or folder; give the path of a report")
+        raise pytest.UsageError(f"--memreport {printable(str(missing[0]))}: no such file or folder; "
+                                "give the path of a report")
     for path in paths:
         kind = _not_a_file(path)
         if kind:  # pytest would not collect it: the run would check nothing, or hang reading it
-            raise pytest.UsageError(f"--memreport {path}: {kind}, not a report file; give a regular file")
+            raise pytest.UsageError(f"--memreport {printable(str(path))}: {kind}, not a report file; "
+                                    "give a regular file")
     from .collection import PLAN_KEY, CollectionPlan
     from .session import start
 

@@ -31,6 +31,7 @@ from ..outputs import annotations as gh, files, jsontext, sarif, staleness, step
 from ..outputs.results import NOT_SELECTED, ResultLog, RunState, build_json, text_only_line
 from .collection import run_state_of
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
+from ..text.render import printable
 from .. import __version__
 from .notices import config_warning
 from ..resultcache import ResultCache
@@ -167,13 +168,14 @@ def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile 
     try:
         prepared = {kind: files.prepare(option, value, what, append=append)
                     for kind, option, value, what, append in wanted}
-        files.check_apart(list(prepared.values()), list(reads))
+        reads = list(reads)
+        files.check_apart(list(prepared.values()), reads)
         out.update(prepared)
         site = config.getoption("memreport_html") or config.getini("memreport_html")
         if site:
             from ..outputs import html
 
-            out["html"] = html.prepare_site("--memreport-html", site)
+            out["html"] = html.prepare_site("--memreport-html", site, list(prepared.values()), reads)
     except files.OutputError as exc:
         raise pytest.UsageError(str(exc)) from None
     return out
@@ -406,7 +408,7 @@ class MemreportSession:
         try:
             self.output_messages.append(html.write_site(folder, html.render_site(data, texts, self.engine.read_text)))
         except OSError as exc:
-            self.output_messages.append(f"memreport: --memreport-html {folder}: {exc.strerror or exc}")
+            self.output_messages.append(f"memreport: --memreport-html {printable(str(folder))}: {exc.strerror or exc}")
             if session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

@@ -32,6 +32,8 @@ class WriteOutcome:
     messages: list[str] = field(default_factory=list)
     failed: bool = False
     diff: bytes = b""
+    #: with --memreport-diff: every file's edits, rendered as one preview at the end
+    previewed: list[writeback.FileEdits] = field(default_factory=list)
 
 
 def stated_pin(report: Report, engine: Engine, source_id: str) -> str | None:
@@ -161,6 +163,8 @@ def write_back(engine: Engine, reports: list[Report], log, repin: str | None, di
         except (writeback.WritebackError, RevisionError, RepoError) as exc:
             out.messages.append(f"{item.report.path}: not written: {exc}")
             out.failed = True
+    if out.previewed:
+        out.diff = preview.render(out.previewed, engine.options.rootdir)
     return out
 
 
@@ -179,7 +183,7 @@ def _write(item: _Planned, root: Path, repin: str | None, diff: bool, out: Write
     if diff:
         for one in files:
             writeback.check_unchanged(one.path, one.original)
-        out.diff += preview.render(files, root)
+        out.previewed.extend(files)
         if any(one.edits for one in files):
             out.messages.extend(f"would write {c}" for c in plan.changes)
         else:

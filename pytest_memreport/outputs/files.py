@@ -26,7 +26,8 @@ container must not hand a user's file to root); when they cannot be kept (anothe
 user's file, and this process may not give it back), the path is refused.
 
 No output may land on a file the run reads (a report, a claims file, the ini file,
-anything in a repository's ``.git`` folder) or on another output's file:
+anything in a repository's ``.git`` folder or in a bare repository) or on another
+output's file:
 :func:`check_apart` compares what the paths reach on disk (through symlinks, hard
 links and a folder that ignores case) and refuses the run before anything is
 written. FIFOs and devices are exempt among outputs (``/dev/null`` for both JSON
@@ -151,9 +152,9 @@ def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> No
         key = _identity(target.path)
         if key[0] == "in place":
             continue  # a FIFO or a device: each output streams into it, nothing is replaced
-        if ".git" in Path(os.path.realpath(target.path)).parts:
+        if git_folder_of(target.path) is not None:
             # A repository's own folder (a target's objects, refs, config): read, never written.
-            raise target.problem("is inside a repository's .git folder; give a path outside it")
+            raise target.problem(GIT_FOLDER)
         keyed.append((target, key))
     if not keyed:
         return
@@ -167,6 +168,49 @@ def check_apart(targets: list[OutputFile], inputs: list[tuple[str, Path]]) -> No
         other = written.setdefault(key, target)
         if other is not target:
             raise target.problem(f"is also where {other.option} writes; give each output a path of its own")
+
+
+#: why an output is refused inside a repository's own folder
+GIT_FOLDER = "is inside a repository's .git folder; give a path outside it"
+
+
+def git_folder_of(path: str | os.PathLike) -> Path | None:
+    """The repository folder ``path`` is in (through symlinks), else ``None``: a folder
+    named ``.git``, or one git would take for a repository's own (a bare clone, a
+    submodule's or a linked worktree's folder): ``HEAD`` beside ``objects`` and ``refs``,
+    or beside a ``commondir``. Read from the disk; no git runs, so every repository is
+    found, whichever option or template names it."""
+    real = Path(os.path.realpath(path))
+    for folder in (real, *real.parents):
+        if folder.name == ".git" or _is_git_folder(folder):
+            return folder
+    return None
+
+
+def _is_git_folder(folder: Path) -> bool:
+    if not os.path.isfile(folder / "HEAD"):
+        return False
+    return os.path.isfile(folder / "commondir") or (os.path.isdir(folder / "objects") and os.path.isdir(folder / "refs"))
+
+
+def first_inside(folder: str | os.PathLike, paths: Iterable[tuple[str, Path]]) -> tuple[str, Path] | None:
+    """The first of ``paths`` (``(what, path)``, as :func:`run_inputs` gives them) that is
+    ``folder`` or lies in it, compared through symlinks; each path's folder is resolved
+    once, so a run of thousands of reports in a few folders costs a few ``lstat`` each."""
+    root = os.path.realpath(folder)
+    prefix = root.rstrip(os.sep) + os.sep
+    parents: dict[str, str] = {}
+    for what, path in paths:
+        parent, name = os.path.split(os.path.abspath(path))
+        real_parent = parents.get(parent)
+        if real_parent is None:
+            real_parent = parents[parent] = os.path.realpath(parent)
+        full = os.path.join(real_parent, name)
+        if os.path.islink(full):
+            full = os.path.realpath(full)
+        if full == root or full.startswith(prefix):
+            return what, path
+    return None
 
 
 def _reads_among(inputs: list[tuple[str, Path]], keys: set[tuple]) -> dict[tuple, tuple[str, Path]]:
@@ -328,6 +372,13 @@ def _replace_or_stream(target: OutputFile, data: bytes) -> None:
         raise OSError(errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL,
                       "is not a regular file, a FIFO or a character device")
     final.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(final, data, st)
+
+
+def replace_file(final: Path, data: bytes, st: os.stat_result | None = None) -> None:
+    """Write ``data`` to a new file beside ``final`` and rename it over ``final`` (a reader
+    sees the old file or the new one, never half; a link at ``final`` is replaced, not
+    followed). ``st``: the replaced file's, whose owner and mode the new one keeps."""
     fd, tmp = _temporary_beside(final)
     try:
         try:

@@ -21,20 +21,22 @@ repositories), and returns the pages; :func:`write_site` owns the folder.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
-import shutil
-import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape as html_escape
 from pathlib import Path
 from typing import Callable
 
 from rapidfuzz.distance import Indel
 
 from ..text.render import printable
+from . import files
+from .files import OutputError, OutputFile
 
 #: reads ``path`` at ``rev`` in the repository ``repo`` (a clone's path): its text, or ``None``
 ReadFile = Callable[[str, str, str], "str | None"]
@@ -49,6 +51,18 @@ MOVED = frozenset({"moved", "relocated", "renamed", "shifted"})
 BROKEN = frozenset({"modified", "changed", "deleted", "unreadable", "missing", "file-missing"})
 #: the order of states on the index: what needs attention first
 STATE_RANK = {"stale": 0, "unchecked": 1, "fresh": 2}
+
+
+#: line breaks as character references: the same text in a browser, no line of its own in
+#: the file (``cat index.html`` in a CI log could start a workflow command with one)
+_LINE_BREAKS = str.maketrans({"\n": "&#10;", "\r": "&#13;"})
+
+
+def escape(text: str) -> str:
+    """``text`` as HTML text or an attribute's value: markup inert, line breaks as character
+    references, other control characters and bytes that are not UTF-8 escaped as everywhere
+    (``\\x1b``, ``bad\\xff.py``: :func:`printable`, tabs kept)."""
+    return printable(html_escape(text).translate(_LINE_BREAKS), keep_tabs=True)
 
 
 @dataclass(frozen=True)
@@ -130,7 +144,7 @@ def _index(data: dict) -> str:
             f'<tr class="state-{escape(state)}" data-state="{escape(state)}" '
             f'data-repos="{escape(chr(10).join(repo for repo, _ in repos))}" '
             f'data-rank="{STATE_RANK.get(state, 3)}" data-failing="{_failing(report)}">'
-            f'<td><a href="{page_name(report["path"])}">{escape(report["path"])}</a></td>'
+            f'<td><a href="{page_name(report["path"])}">{escape(printable(report["path"]))}</a></td>'
             f'<td class="state">{escape(state)}</td><td>{escape(str(report.get("reason") or ""))}</td>'
             f"<td>{escape(shown_counts)}</td><td>{shown_repos}</td></tr>")
     totals = ", ".join(f"{states[s]} {s}" for s in ("stale", "unchecked", "fresh") if states[s])
@@ -186,12 +200,12 @@ def _report_page(report: dict, text: str | None, read: ReadFile) -> str:
     repos = ", ".join(f"{escape(repo)} at <code>{escape(pin[:12])}</code>" for repo, pin in _repositories(report))
     against = report.get("against")
     body = f"""<p><a href="index.html">all reports</a></p>
-<h1>{escape(report["path"])}</h1>
+<h1>{escape(printable(report["path"]))}</h1>
 <p class="state-{escape(str(report.get("state")))}"><span class="state">{escape(str(report.get("state")))}</span>
 {escape(str(report.get("reason") or ""))}</p>
 <p>{repos or "no repository"}{f" — drift against <code>{escape(str(against)[:12])}</code>" if against else ""}</p>
 <table class="report"><tbody>{"".join(rows)}</tbody></table>"""
-    return _page(f"memreport: {report['path']}", body)
+    return _page(f"memreport: {printable(report['path'])}", body)
 
 
 def _worst(marks: list[Mark]) -> str:
@@ -338,61 +352,108 @@ def _characters(one: str, two: str) -> tuple[str, str]:
 # -- the site ----------------------------------------------------------------------------------
 
 
-#: the file that says a folder is a site this plugin wrote (and may replace)
+#: the site's manifest: the files this plugin wrote in the folder (the next run replaces or
+#: removes those, and touches nothing else there)
 MARKER = ".memreport-site"
+_MANIFEST_HEAD = ("written by pytest-memreport: the files below are its own, replaced by its next run; "
+                  "nothing else in this folder is touched")
+#: what a site's file may be called: a name its manifest lists is acted on only when it is
+#: one of these (a manifest edited to say ``../x`` or ``.git`` removes nothing else)
+_SITE_FILE = re.compile(r"(?:index\.html|style\.css|report-[^/\\\x00]*\.html)\Z")
 
 
-def prepare_site(option: str, folder: str | os.PathLike) -> Path:
+def prepare_site(option: str, folder: str | os.PathLike, outputs: Sequence[OutputFile] = (),
+                 inputs: Sequence[tuple[str, Path]] = ()) -> Path:
     """Check that ``folder`` can take the site before the run starts; raises
-    :class:`~.files.OutputError`. The site replaces only what it wrote itself: a folder
-    that holds anything else (the project, a report's folder) is refused."""
-    from .files import OutputError
+    :class:`~.files.OutputError` (one line).
 
+    The site replaces only the files its manifest lists (what it wrote before): a file
+    of the site's names that it did not write, any file the run reads (``inputs``) and
+    any other output file (``outputs``) in the folder are refused, and so is a folder
+    inside a repository's own (``.git``) folder. Anything else in the folder is kept."""
     path = Path(folder)
     shown = printable(str(path))
     if path.is_symlink() or (path.exists() and not path.is_dir()):
-        raise OutputError(f"{option} {shown}: not a folder; give a new or empty folder for the site")
-    if path.is_dir() and any(path.iterdir()) and not (path / MARKER).is_file():
-        raise OutputError(f"{option} {shown}: the folder holds files this plugin did not write; "
-                          "give a new or empty folder for the site")
+        raise OutputError(f"{option} {shown}: not a folder; give a new folder, or one the site was written to")
+    if files.git_folder_of(path) is not None:
+        raise OutputError(f"{option} {shown}: {files.GIT_FOLDER}")
+    if path.is_dir():
+        owned = _owned(path)
+        for name in sorted(os.listdir(path)):
+            if _SITE_FILE.match(name) and name not in owned:
+                raise OutputError(f"{option} {shown}: {printable(name)} in it was not written by this plugin, and the "
+                                  "site would replace it; move it away, or give another folder")
+        if (path / MARKER).exists() and not (path / MARKER).is_file():
+            raise OutputError(f"{option} {shown}: {MARKER} in it is not the site's manifest; give another folder")
+    for other in outputs:
+        if files.first_inside(path, [(other.option, other.path)]) is not None:
+            raise other.problem(f"is inside the {option} folder {shown}, which the site writes; "
+                                "give it a path outside that folder")
+    read = files.first_inside(path, inputs)
+    if read is not None:
+        what, where = read
+        raise OutputError(f"{option} {shown}: holds {what} {printable(str(where))}, which this run reads; "
+                          "give the site a folder of its own")
     parent = path.resolve().parent
     while not parent.exists():
         parent = parent.parent
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"{option} {shown}: {parent} cannot be written")
+        raise OutputError(f"{option} {shown}: {printable(str(parent))} cannot be written")
     return path
+
+
+def _owned(folder: Path) -> set[str]:
+    """The files of ``folder`` its manifest says this plugin wrote (none without one).
+
+    The marker of an earlier version (one line, no list) owned the whole folder: its
+    site's files are those of the site's names."""
+    try:
+        lines = (folder / MARKER).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return set()
+    if lines[:1] != [_MANIFEST_HEAD]:
+        return {name for name in os.listdir(folder) if _SITE_FILE.match(name)}
+    return {name for name in lines[1:] if _SITE_FILE.match(name)}
 
 
 def render_site(data: dict, texts: dict[str, str], read: ReadFile) -> dict[str, str]:
     """Every page of the site by file name: ``index.html`` and one page per report."""
-    pages = {"index.html": _index(data), "style.css": _STYLE, MARKER: "written by pytest-memreport\n"}
+    pages = {"index.html": _index(data), "style.css": _STYLE}
     for report in data.get("reports", []):
         pages[page_name(report["path"])] = _report_page(report, texts.get(report["path"]), read)
     return pages
 
 
 def write_site(folder: Path, pages: dict[str, str]) -> str:
-    """Write the site into ``folder`` as one step: built beside it, then swapped in, so a
-    reader never sees half a site. Returns the line the run prints."""
+    """Write the site's ``pages`` into ``folder``, each file replaced as one step, and
+    remove the files of the site written before that it no longer has; nothing else in
+    the folder is touched. Returns the line the run prints.
+
+    The manifest is written first listing the files of both sites (a run stopped half
+    way leaves none the next run does not know), the index last (a reader never follows
+    it to a page not there yet), then the manifest of this site alone."""
     folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    try:
-        for name, content in pages.items():
-            (staging / name).write_text(content, encoding="utf-8")
-            os.chmod(staging / name, 0o644)
-        os.chmod(staging, 0o755)
-        if folder.is_dir() and not folder.is_symlink():
-            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.old.", dir=folder.parent))
-            os.rename(folder, old / "site")
-            os.rename(staging, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(staging, folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return f"memreport: wrote the HTML report to {folder / 'index.html'}"
+    folder.mkdir(parents=True, exist_ok=True)
+    before = _owned(folder)
+    for name in sorted(pages):
+        if name not in before and os.path.lexists(folder / name):  # saved there since the run started
+            raise OSError(errno.EEXIST, f"{printable(name)} in it was not written by this plugin; the site was not "
+                                        "written (move the file away, or give another folder)")
+    names = sorted((name for name in pages if name != "index.html"), key=lambda n: n != "style.css")
+    names += ["index.html"] if "index.html" in pages else []
+    _write_manifest(folder, before | set(pages))
+    for name in names:
+        files.replace_file(folder / name, pages[name].encode("utf-8"))
+    for name in sorted(before - set(pages)):
+        if os.path.lexists(folder / name) and not os.path.isdir(folder / name):
+            os.unlink(folder / name)
+    _write_manifest(folder, set(pages))
+    return f"memreport: wrote the HTML report to {printable(str(folder / 'index.html'))}"
+
+
+def _write_manifest(folder: Path, names: set[str]) -> None:
+    text = "\n".join([_MANIFEST_HEAD, *sorted(n for n in names if _SITE_FILE.match(n))]) + "\n"
+    files.replace_file(folder / MARKER, text.encode("utf-8"))
 
 
 def _page(title: str, body: str) -> str:

@@ -5,11 +5,23 @@ slower than the C one used without ``indent`` (0.7 s of a 3,000-item run's
 JSON). Indenting only the outer levels keeps the file readable and diffable
 (one piece of evidence or one SARIF result per line) while every inner
 value is encoded in C.
+
+A string holding a lone surrogate (a file name's byte that is not UTF-8, as
+:func:`os.fsdecode` gives it) is written escaped (``bad\\xff.py``): JSON
+holding ``\\udcff`` is not valid Unicode, and many readers refuse it.
 """
 
 from __future__ import annotations
 
 import json
+import re
+
+from ..text.render import valid_unicode
+
+#: a lone surrogate as ``json.dumps`` writes it: a character (``ensure_ascii=False``) or an
+#: escape (``ensure_ascii=True``; this also finds a valid pair, or a ``\\`` before ``udc80``,
+#: which only cost a second pass that changes nothing)
+_SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
 
 
 def dumps(data, compact_at: int, ensure_ascii: bool = True) -> str:
@@ -17,7 +29,23 @@ def dumps(data, compact_at: int, ensure_ascii: bool = True) -> str:
     ``compact_at`` (the root is depth 0), each deeper value on one line."""
     parts: list[str] = []
     _write(data, 0, compact_at, ensure_ascii, parts)
-    return "".join(parts)
+    text = "".join(parts)
+    if _SURROGATE.search(text):
+        parts = []
+        _write(_valid(data), 0, compact_at, ensure_ascii, parts)
+        text = "".join(parts)
+    return text
+
+
+def _valid(value):
+    """``value`` with every string (keys too) made valid Unicode (:func:`valid_unicode`)."""
+    if isinstance(value, str):
+        return valid_unicode(value)
+    if isinstance(value, dict):
+        return {_valid(key): _valid(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_valid(item) for item in value]
+    return value
 
 
 def _write(value, depth: int, compact_at: int, ensure_ascii: bool, parts: list[str]) -> None:

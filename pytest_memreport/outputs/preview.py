@@ -6,14 +6,14 @@ CRLF stays CRLF, a BOM stays, a line that is not UTF-8 is carried unchanged)
 over the file before and after the very edits the write would apply. It only
 renders; which bytes change was decided by the plan.
 
-Paths are given as ``a/<path>`` and ``b/<path>`` relative to where the run
-started, so the preview applies with ``patch -p1`` and ``git apply`` there, and
-are written as git writes them: a name with a space ends in a tab (else
-``patch`` reads the name up to the space), one with a quote, a backslash or a
-control character is C-quoted (``"a/we\\"ird.md"``). A file outside the run
-folder cannot be reached by either tool from there (both refuse ``../`` and
-absolute names), so its diff is said to be so, and shown commented out, with
-names relative to its own folder, where it applies.
+Paths are given as ``a/<path>`` and ``b/<path>`` relative to the folder the
+preview is applied in, with ``patch -p1`` or ``git apply``: where the run
+started, or, when a file lies outside it (``../outside/rep.md``: both tools
+refuse ``../`` and absolute names), the nearest folder holding it and every
+other file, which the preview's first line names. Names are written as git
+writes them: a name with a space ends in a tab (else ``patch`` reads the name
+up to the space), one with a quote, a backslash or a control character is
+C-quoted (``"a/we\\"ird.md"``).
 """
 
 from __future__ import annotations
@@ -40,13 +40,15 @@ def _lines(data: bytes) -> list[bytes]:
 
 
 def file_diff(item: FileEdits, root: Path) -> bytes:
-    """The unified diff of one file's edits (empty when they change nothing)."""
+    """The unified diff of one file's edits (empty when they change nothing), named relative
+    to ``root``, a folder that holds the file (see :func:`apply_folder`)."""
     new = edited(item.original, item.edits)
     if new == item.original:
         return b""
-    real = Path(item.path).resolve()
-    inside = _relative(real, Path(root).resolve())
-    name = os.fsencode((inside or Path(real.name)).as_posix())
+    inside = _relative(Path(item.path).resolve(), Path(root).resolve())
+    if inside is None:
+        raise ValueError(f"{item.path} is not inside {root}, where its diff is applied")
+    name = os.fsencode(inside.as_posix())
     out = [_header(b"---", b"a/" + name), _header(b"+++", b"b/" + name)]
     rows = difflib.diff_bytes(difflib.unified_diff, _lines(item.original), _lines(new), b"", b"", n=3)
     for number, row in enumerate(rows):
@@ -56,13 +58,17 @@ def file_diff(item: FileEdits, root: Path) -> bytes:
             # The last line has no line break: diff says so on the line after it.
             row += b"\n" + _NO_NEWLINE
         out.append(row)
-    if inside is not None:
-        return b"".join(out)
-    folder = os.fsencode(str(real.parent))
-    note = (b"# memreport: " + _printable(os.fsencode(str(real))) + b" is outside the run folder "
-            + _printable(os.fsencode(str(Path(root).resolve()))) + b", where patch -p1 and git apply cannot "
-            b"reach it; its diff, commented out below, applies in " + _printable(folder) + b"\n")
-    return note + b"".join(b"# " + line + b"\n" for row in out for line in row.split(b"\n")[:-1])
+    return b"".join(out)
+
+
+def apply_folder(files: list[FileEdits], root: Path) -> Path:
+    """Where the preview of ``files`` is applied: the run folder ``root`` when it holds every
+    file, else the nearest folder that holds it and them all."""
+    root = Path(root).resolve()
+    folders = {Path(item.path).resolve().parent for item in files}
+    if all(_relative(folder, root) is not None for folder in folders):
+        return root
+    return Path(os.path.commonpath([root, *folders]))
 
 
 def _relative(path: Path, root: Path) -> Path | None:
@@ -98,5 +104,16 @@ def _printable(name: bytes) -> bytes:
 
 
 def render(files: list[FileEdits], root: Path) -> bytes:
-    """The diffs of every file, in order."""
-    return b"".join(file_diff(item, root) for item in files)
+    """The diffs of every file, in order; when a file lies outside the run folder ``root``,
+    a first line says so and where the preview applies (:func:`apply_folder`)."""
+    changed = [item for item in files if edited(item.original, item.edits) != item.original]
+    base = apply_folder(changed, root)
+    diffs = b"".join(file_diff(item, base) for item in changed)
+    if not diffs or base == Path(root).resolve():
+        return diffs
+    outside = next(Path(item.path).resolve() for item in changed
+                   if _relative(Path(item.path).resolve(), Path(root).resolve()) is None)
+    note = (b"# memreport: " + _printable(os.fsencode(str(outside))) + b" is outside the run folder "
+            + _printable(os.fsencode(str(Path(root).resolve()))) + b"; every name below is relative to "
+            + _printable(os.fsencode(str(base))) + b": apply this diff there (patch -p1, or git apply)\n")
+    return note + diffs

@@ -153,8 +153,15 @@ def _region(line: int) -> dict:
     return {"startLine": max(1, int(line))}
 
 
+def _file_of(verdict: CheckVerdict) -> str:
+    """The file a verdict is shown at, as it is named on disk: a place names it escaped
+    (``r\\xfe.md``, a byte that is not UTF-8), a URI can carry the byte itself (``r%FE.md``)."""
+    shown = verdict.place.file
+    return verdict.report if verdict.report and shown == printable(verdict.report) else shown
+
+
 def result(verdict: CheckVerdict, rule_index: int, fingerprint: str, rootdir: Path, workspace: str | None) -> dict:
-    file = workspace_path(verdict.place.file, rootdir, workspace)
+    file = workspace_path(_file_of(verdict), rootdir, workspace)
     uri = artifact_uri(file)
     out: dict = {
         "ruleId": rule_id(verdict.status),

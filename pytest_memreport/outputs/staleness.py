@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Report
+from ..text.render import printable
 
 FRESH, STALE, PARTIAL, UNCHECKED = "fresh", "stale", "partial", "unchecked"
 #: the order rows are listed in: what needs attention first
@@ -306,23 +307,27 @@ def verdict_line(rows: list[Row]) -> str:
 
 
 def terminal_lines(rows: list[Row], verbose: bool = False) -> list[str]:
-    """The table that ends the terminal summary: ``state  report  why``, then the totals."""
+    """The table that ends the terminal summary: ``state  report  why``, then the totals.
+
+    Every name is shown :func:`printable`: a report or target file named with a line break
+    (a CI workflow command after it) or a byte that is not UTF-8 is one escaped name."""
     if not rows:
         return []
     listed = layout(rows)
-    width = max(len(entry.report) for entry in listed if isinstance(entry, Row)) if any(
-        isinstance(entry, Row) for entry in listed) else 0
+    shown = {entry.report: printable(entry.report) for entry in listed if isinstance(entry, Row)}
+    width = max(map(len, shown.values()), default=0)
     lines = []
     for entry in listed:
         if isinstance(entry, Collapsed):
-            lines.append(f"{UNCHECKED:<9}  {entry.summary}")
+            lines.append(f"{UNCHECKED:<9}  {printable(entry.summary)}")
             if verbose:
-                lines.extend(f"           {path}" for path in entry.reports)
+                lines.extend(f"           {printable(path)}" for path in entry.reports)
             continue
-        lines.append(f"{entry.state:<9}  {entry.report:<{width}}  {entry.summary}")
+        lines.append(f"{entry.state:<9}  {shown[entry.report]:<{width}}  {printable(entry.summary)}")
         if verbose:
             for move in entry.moves:
-                lines.append(f"           line {move.line}: {move.path} {move.status} to {', '.join(move.to)}")
+                lines.append(printable(f"           line {move.line}: {move.path} {move.status} to "
+                                       f"{', '.join(move.to)}"))
     count = totals(rows)
     line = f"{len(rows)} report(s): " + ", ".join(f"{n} {state}" for state, n in count.items() if n)
     total = sum(r.records_total for r in rows)

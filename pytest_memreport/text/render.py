@@ -16,14 +16,26 @@ _QUOTE_WIDTH = 300
 
 
 #: characters that would move the cursor, end a line or reorder text on a terminal or in a
-#: CI log: C0 and C1 controls, DEL, line and paragraph separators, bidirectional overrides
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_UNPRINTABLE_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: CI log: C0 and C1 controls, DEL, line and paragraph separators, bidirectional overrides;
+#: and lone surrogates (a file name's byte that is not UTF-8), which no UTF-8 output can hold
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                                  "\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _escape(m: re.Match) -> str:
     code = ord(m.group(0))
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte 0x80-0xff it could not decode
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def valid_unicode(text: str) -> str:
+    """``text`` with each lone surrogate escaped as :func:`printable` does (``\\xfe`` for a
+    file name's byte that is not UTF-8), and nothing else changed: for outputs that keep
+    control characters as data (JSON, HTML), which must still be valid UTF-8."""
+    return _SURROGATE.sub(_escape, text) if _SURROGATE.search(text) else text
 
 
 def printable(text: str, keep_tabs: bool = False) -> str:
