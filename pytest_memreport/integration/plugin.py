@@ -20,6 +20,8 @@ from ..options import OptionError, build_options, parse_shard
 from .notices import config_warning
 
 PATHS_KEY = pytest.StashKey[list]()
+#: ``--memreport-targets``: the run's options and reports, listed by :func:`pytest_cmdline_main` instead of checked
+TARGETS_KEY = pytest.StashKey[tuple]()
 
 
 def _require_checked(config: pytest.Config) -> bool:
@@ -72,6 +74,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-items", default=None, metavar="evidence|record",
                     help="evidence: a pin and a drift item per evidence (default); record: one item per record "
                          "checking all its evidence (large report sets)")
+    group.addoption("--memreport-targets", nargs="?", const="lines", default=None, choices=["lines", "json"],
+                    help="print the repositories the reports need (owner/name, their pins, whether a clone was "
+                         "found), one a line or with =json as JSON, and exit without checking anything")
     group.addoption("--memreport-max-file-size", default=None, metavar="BYTES",
                     help="target files larger than this are not read (default 5M)")
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
@@ -155,6 +160,9 @@ def pytest_configure(config: pytest.Config) -> None:
         shard = parse_shard(config.getoption("memreport_shard"))
     except OptionError as exc:
         raise pytest.UsageError(str(exc)) from None
+    targets = config.getoption("memreport_targets")
+    if targets and not paths:
+        raise pytest.UsageError("--memreport-targets lists the repositories of reports: give them with --memreport PATH")
     if not paths:
         return  # nothing to check: the engine and its libraries are never loaded
     missing = [p for p in paths if not p.exists()]
@@ -164,6 +172,10 @@ def pytest_configure(config: pytest.Config) -> None:
         kind = _not_a_file(path)
         if kind:  # pytest would not collect it: the run would check nothing, or hang reading it
             raise pytest.UsageError(f"--memreport {path}: {kind}, not a report file; give a regular file")
+    if targets:
+        config.stash[TARGETS_KEY] = (options, paths, targets)
+        config.stash[PATHS_KEY] = []  # listed, never collected
+        return
     from .collection import PLAN_KEY, CollectionPlan
     from .session import start
 
@@ -176,6 +188,21 @@ def pytest_configure(config: pytest.Config) -> None:
     tests = list(config.args) if explicit or testpaths else []
     plan = config.stash[PLAN_KEY] = CollectionPlan(paths, config.invocation_params.dir, tests)
     config.args = tests + [arg for arg in plan.args if arg not in tests]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config):
+    """``--memreport-targets``: list the reports' repositories and exit (as ``--markers`` does)."""
+    if not config.getoption("memreport_targets"):
+        return None
+    config._do_configure()  # this plugin's pytest_configure reads and checks the options
+    try:
+        options, paths, how = config.stash[TARGETS_KEY]
+        from .targets import print_targets
+
+        return print_targets(options, paths, how)
+    finally:
+        config._ensure_unconfigure()
 
 
 # before pytest's Dir and Package; optional: pytest before 8 has no such hook (nor folder collectors)
