@@ -50,6 +50,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write a static HTML site to triage stale reports from (DIR/index.html)")
     group.addoption("--memreport-sarif", default=None, metavar="PATH",
                     help="write failures and warnings as SARIF 2.1.0 (for code scanning)")
+    group.addoption("--memreport-comment", default=None, metavar="PATH",
+                    help="write one pull-request comment in Markdown: reports that became stale or were fixed "
+                         "since the base run, the counts, each failing piece of evidence with its links")
+    group.addoption("--memreport-comment-base", default=None, metavar="JSON",
+                    help="with --memreport-comment: the base branch's --memreport-json, to compare with")
     group.addoption("--memreport-strict", action="store_true", default=False,
                     help="fail, rather than warn, when a quotation's enclosing definition changed")
     group.addoption("--memreport-claims", action="append", default=[], metavar="PATH",
@@ -135,6 +140,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if repin and not (config.getoption("memreport_write") or config.getoption("memreport_diff")):
         raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write "
                                 "(or --memreport-diff to preview it)")
+    if config.getoption("memreport_comment_base") and not config.getoption("memreport_comment"):
+        raise pytest.UsageError("--memreport-comment-base is what --memreport-comment compares with: "
+                                "give --memreport-comment PATH too")
     try:
         options = build_options(
             repos=config.getoption("memreport_repo"),
