@@ -247,3 +247,13 @@ def test_action_yml_runs_each_step_through_the_script():
     assert used == ["install", "targets", "clone", "check", "comment", "finish"]
     assert set(action["inputs"]) >= {"reports", "targets", "clone-base-url", "against", "sarif", "comment",
                                      "pytest-args"}
+
+
+def test_a_check_stopped_by_a_usage_error_hands_on_nothing_to_upload_or_post(world):
+    tmp_path, kb, _, _, environment = world
+    Path(environment["GITHUB_OUTPUT"]).write_text("", encoding="utf-8")
+    done = step("check", kb, {**environment, "MEMREPORT_PYTEST_ARGS": "--memreport-shard=9/2"})
+    said = outputs(Path(environment["GITHUB_OUTPUT"]))
+    assert done.returncode == 0 and said["exit-code"] == "4"
+    assert "sarif" not in said and "comment" not in said
+    assert step("finish", kb, environment, MEMREPORT_EXIT_CODE=said["exit-code"]).returncode == 4

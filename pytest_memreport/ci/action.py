@@ -168,12 +168,13 @@ def check() -> int:
     against = env("MEMREPORT_AGAINST")
     if against:
         args.append(f"--memreport-against={against}")
+    sarif, comment = folder / "memreport.sarif", folder / "comment.md"
+    for stale in (sarif, comment):  # a file of an earlier run on this runner is never passed on
+        stale.unlink(missing_ok=True)
     if env("MEMREPORT_SARIF", "true") == "true":
-        args.append(f"--memreport-sarif={folder / 'memreport.sarif'}")
-        set_output("sarif", str(folder / "memreport.sarif"))
+        args.append(f"--memreport-sarif={sarif}")
     if env("MEMREPORT_COMMENT", "true") == "true":
-        args.append(f"--memreport-comment={folder / 'comment.md'}")
-        set_output("comment", str(folder / "comment.md"))
+        args.append(f"--memreport-comment={comment}")
         if results.is_file():  # the base branch's results, restored by the cache step
             base = folder / "base.json"
             results.replace(base)
@@ -182,6 +183,10 @@ def check() -> int:
     print("memreport: " + shlex.join(args[1:]), flush=True)
     code = subprocess.run(args).returncode
     set_output("exit-code", str(code))
+    # only what the run wrote: a run stopped by a usage error wrote nothing to upload or post
+    for name, path in (("sarif", sarif), ("comment", comment)):
+        if path.is_file():
+            set_output(name, str(path))
     return 0
 
 
