@@ -10,19 +10,7 @@ import json
 
 import pytest
 
-import kb_support
-
-
-@pytest.fixture(scope="module")
-def targets(tmp_path_factory):
-    clones = tmp_path_factory.mktemp("kb") / "clones"
-    return clones, kb_support.build_clones(clones)
-
-
-@pytest.fixture
-def kb(pytester, targets):
-    clones, pins = targets
-    return kb_support.build(pytester.path, clones, pins)
+from kb_support import kb, targets  # noqa: F401 (fixtures)
 
 
 def test_json_lists_each_repository_once_with_its_pins_and_clone(pytester, kb):

@@ -13,24 +13,12 @@ import json
 
 import pytest
 
-import kb_support
+from kb_support import kb, targets  # noqa: F401 (fixtures)
 from pytest_memreport.outputs import comment
 from pytest_memreport.outputs.staleness import Row
 from pytest_memreport.outputs.verdicts import CheckVerdict, Place
 
 IGNORE_OLD = "--ignore-glob=*.replaced.*"
-
-
-@pytest.fixture(scope="module")
-def targets(tmp_path_factory):
-    clones = tmp_path_factory.mktemp("kb") / "clones"
-    return clones, kb_support.build_clones(clones)
-
-
-@pytest.fixture
-def kb(pytester, targets):
-    clones, pins = targets
-    return kb_support.build(pytester.path, clones, pins)
 
 
 def template(kb) -> str:
