@@ -257,3 +257,30 @@ def test_a_check_stopped_by_a_usage_error_hands_on_nothing_to_upload_or_post(wor
     assert done.returncode == 0 and said["exit-code"] == "4"
     assert "sarif" not in said and "comment" not in said
     assert step("finish", kb, environment, MEMREPORT_EXIT_CODE=said["exit-code"]).returncode == 4
+
+
+@pytest.mark.slow
+def test_install_puts_the_actions_own_version_in_the_environment(tmp_path):
+    """The first step, run as action.yml runs it (a file, before the package is importable):
+    the checkout the workflow's ``uses:`` names is what gets installed."""
+    venv = tmp_path / "venv"
+    # the dependencies come from this environment; the package itself is built from the checkout
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    base_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",) and not k.startswith("GITHUB_")}
+    done = subprocess.run([str(python), str(ROOT / "pytest_memreport" / "ci" / "action.py"), "install"],
+                          cwd=tmp_path, env={**base_env, "GITHUB_ACTION_PATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = subprocess.run([str(python), "-c", "import pytest_memreport as p; print(p.__version__, p.__file__)"],
+                           cwd=tmp_path, env=base_env, capture_output=True, text=True, check=True)
+    version, where = found.stdout.split()
+    assert str(venv) in where  # the venv's own copy, not the editable one outside it
+    assert f'__version__ = "{version}"' in (ROOT / "pytest_memreport" / "__init__.py").read_text(encoding="utf-8")
+
+
+def test_install_outside_the_action_says_so(tmp_path):
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    done = subprocess.run([sys.executable, str(ROOT / "pytest_memreport" / "ci" / "action.py"), "install"],
+                          cwd=tmp_path, env=base_env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "GITHUB_ACTION_PATH is not set" in done.stderr
