@@ -205,7 +205,7 @@ def render(rows: Sequence[Row], verdicts: Sequence[CheckVerdict], base: Mapping[
         head += [f"**Since the base run:** {stale} became stale, {len(found) - stale} fixed." if found
                  else "**Since the base run:** no report became stale or was fixed.", ""]
         changed_lines = [_change_line(c) for c in found]
-    counts = [f"**Totals:** {markdown_text(totals(list(rows)))}"] if rows else []
+    counts = [f"**Totals:** {markdown_text(totals(list(rows)))}", ""] if rows else []
     counts += [f"{len(failing)} failing check{'s' if len(failing) != 1 else ''}, {warnings} warning"
                f"{'s' if warnings != 1 else ''}.", ""]
     room = limit - _RESERVE - sum(len(line) + 1 for line in head + counts) - 64
