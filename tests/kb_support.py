@@ -13,6 +13,8 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from repo_builder import RepoBuilder
 
 ENGINE_RS = "pub fn run() {\n    let limit = 64;\n    step(limit);\n}\n"
@@ -126,3 +128,17 @@ EXPECTED_STATES = {
     "widgets-typo.md": "unchecked",
     "widget-future.md": "unchecked",
 }
+
+
+@pytest.fixture(scope="module")
+def targets(tmp_path_factory):
+    """The four target clones, built once per module (runs only read them)."""
+    clones = tmp_path_factory.mktemp("kb") / "clones"
+    return clones, build_clones(clones)
+
+
+@pytest.fixture
+def kb(pytester, targets):
+    """The knowledge base of :func:`build` in the pytester folder, over the module's clones."""
+    clones, pins = targets
+    return build(pytester.path, clones, pins)

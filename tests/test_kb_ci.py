@@ -19,22 +19,10 @@ import textwrap
 import pytest
 
 import kb_support
+from kb_support import kb, targets  # noqa: F401 (fixtures)
 from kb_support import EXPECTED_STATES
 
 IGNORE_OLD = "--ignore-glob=*.replaced.*"
-
-
-@pytest.fixture(scope="module")
-def targets(tmp_path_factory):
-    """The four target clones, built once per module (runs only read them)."""
-    clones = tmp_path_factory.mktemp("kb") / "clones"
-    return clones, kb_support.build_clones(clones)
-
-
-@pytest.fixture
-def kb(pytester, targets):
-    clones, pins = targets
-    return kb_support.build(pytester.path, clones, pins)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import calendar
 import time
 from pathlib import Path
 
-from ..gitstore import RepoError
+from ..gitstore import RepoError, RevisionError
 from ..model import Report
 
 
@@ -76,3 +76,28 @@ def incomplete_clone(store, revs: list[str]) -> str | None:
     return (f"{store.path} lacks {count} of the checked trees (e.g. {min(missing)[:12]}): evidence needing them "
             f"is unreadable, the rest is checked; to complete the clone, fetch them again "
             f"(`git -C {store.path} fetch --refetch`) or clone again; `git -C {store.path} fsck` lists them")
+
+
+def cut_history(store, pin: str, against: str) -> str | None:
+    """One line when ``store`` is a shallow clone whose boundary cuts the history from
+    ``pin`` to ``against`` (a commit, or ``worktree``: its ``HEAD``): a boundary commit
+    is an ancestor of ``against`` and not of the pin, so the commits between them are
+    not all there and drift cannot be classified from them. Says what to fetch; ``None``
+    when the clone is complete or the history between them is whole."""
+    boundary = store.shallow_boundary()
+    if not boundary:
+        return None
+    try:
+        head = store.resolve("HEAD") if against == "worktree" else against
+        cut = store.ancestors_among(head, boundary) - store.ancestors_among(pin, boundary)
+        since = store.commit_date(pin) if cut else None
+    except (RepoError, RevisionError):
+        return None  # the checks themselves say what cannot be read
+    if not cut:
+        return None
+    deepen = f"`git -C {store.path} fetch --unshallow`"
+    if since:
+        deepen += f", or back to the pin: `git -C {store.path} fetch --shallow-since={since}`"
+    return (f"{store.path} is a shallow clone and the history from the pin {pin[:12]} to {head[:12]} lies beyond "
+            f"its boundary (cut at {min(cut)[:12]}): drift is not classified from history the clone cannot see; "
+            f"deepen it with {deepen} (GitHub Actions: `fetch-depth: 0` in actions/checkout)")

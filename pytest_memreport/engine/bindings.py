@@ -92,12 +92,15 @@ class Bindings:
         self._against: dict[Path, str | RevisionError] = {}
         #: (repository, revisions) whose missing objects a source item has warned about
         self._incomplete_said: set = set()
+        #: (repository, pin, against) -> why a shallow clone cannot show the history between them
+        self._cut: dict[tuple[Path, str, str], str | None] = {}
 
     def release(self) -> None:
         """Let go of the bindings (each holds its repository's store and the store its
         caches); asked again, they are made again."""
         self._bindings.clear()
         self._against.clear()
+        self._cut.clear()
 
     @property
     def drift_enabled(self) -> bool:
@@ -172,13 +175,27 @@ class Bindings:
         return found
 
     def against_or_none(self, binding: Binding) -> str | None:
-        """The against-revision of a checkable binding with drift on; ``None`` otherwise."""
+        """The against-revision of a checkable binding with drift on; ``None`` otherwise,
+        and when a shallow clone cuts the history between the pin and it (:meth:`cut_history`)."""
         if not self.drift_enabled or binding.store is None or binding.pin is None:
             return None
         try:
-            return self.against_rev(binding.store)
+            against = self.against_rev(binding.store)
         except RevisionError:
             return None
+        return None if self.cut_history(binding, against) else against
+
+    def cut_history(self, binding: Binding, against: str) -> str | None:
+        """Why a shallow clone cannot show the history from the binding's pin to ``against``
+        (:func:`.checks.clones.cut_history`), asked once per pair; ``None`` when it can."""
+        if binding.store is None or binding.pin is None or against == binding.pin:
+            return None
+        key = (binding.store.path, binding.pin, against)
+        if key not in self._cut:
+            start = time.perf_counter()
+            self._cut[key] = clones.cut_history(binding.store, binding.pin, against)
+            self._timing.add("git", time.perf_counter() - start)
+        return self._cut[key]
 
     def against_label(self, binding: Binding) -> str | None:
         """What JSON and the source item say drift is checked against."""
@@ -193,10 +210,10 @@ class Bindings:
         if not self.drift_enabled or binding.store is None:
             return None
         try:
-            self.against_rev(binding.store)
+            against = self.against_rev(binding.store)
         except RevisionError as exc:
             return str(exc)
-        return None
+        return self.cut_history(binding, against)
 
     def incomplete_clone(self, binding: Binding) -> str | None:
         """One line when the clone lacks objects of the pin's or the against tree

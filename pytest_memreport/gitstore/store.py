@@ -116,6 +116,15 @@ class GitStore:
         """Whether this is a shallow clone (history cut off; checked live, git keeps ``shallow``)."""
         return (self.common_dir / "shallow").exists()
 
+    def shallow_boundary(self) -> frozenset[str]:
+        """The commits whose parents a shallow clone cut off (git's ``shallow`` file); none
+        when the clone is complete."""
+        try:
+            text = (self.common_dir / "shallow").read_text(encoding="ascii", errors="replace")
+        except OSError:
+            return frozenset()
+        return frozenset(line for line in text.split() if HEX_OID.fullmatch(line))
+
     def __repr__(self) -> str:
         return f"GitStore({str(self.path)!r})"
 
@@ -310,6 +319,11 @@ class GitStore:
         shown = self._runner.run(["log", "-1", "--no-show-signature", "--format=%cs %s", oid], check=False)
         line = shown.decode("utf-8", "replace").strip()
         return line[:80] if line else "commit"
+
+    def commit_date(self, rev: str) -> str | None:
+        """The committer date of ``rev`` (``YYYY-MM-DD``), or ``None``."""
+        shown = self._runner.run(["log", "-1", "--no-show-signature", "--format=%cs", self.resolve(rev)], check=False)
+        return shown.decode("ascii", "replace").strip() or None
 
     def has_commit(self, sha: str) -> bool:
         """Whether ``sha`` names a commit present in the object store."""

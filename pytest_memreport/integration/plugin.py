@@ -21,6 +21,8 @@ from ..options import OptionError, build_options, parse_shard
 from .notices import config_warning
 
 PATHS_KEY = pytest.StashKey[list]()
+#: ``--memreport-targets``: the run's options and reports, listed by :func:`pytest_cmdline_main` instead of checked
+TARGETS_KEY = pytest.StashKey[tuple]()
 
 #: characters a report's name may not hold: pytest prints node ids as they are, and a line
 #: break there starts a line of its own (a CI workflow command); a tab is only a wide space
@@ -53,6 +55,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write a static HTML site to triage stale reports from (DIR/index.html)")
     group.addoption("--memreport-sarif", default=None, metavar="PATH",
                     help="write failures and warnings as SARIF 2.1.0 (for code scanning)")
+    group.addoption("--memreport-comment", default=None, metavar="PATH",
+                    help="write one pull-request comment in Markdown: reports that became stale or were fixed "
+                         "since the base run, the counts, each failing piece of evidence with its links")
+    group.addoption("--memreport-comment-base", default=None, metavar="JSON",
+                    help="with --memreport-comment: the base branch's --memreport-json, to compare with")
     group.addoption("--memreport-strict", action="store_true", default=False,
                     help="fail, rather than warn, when a quotation's enclosing definition changed")
     group.addoption("--memreport-claims", action="append", default=[], metavar="PATH",
@@ -77,6 +84,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--memreport-items", default=None, metavar="evidence|record",
                     help="evidence: a pin and a drift item per evidence (default); record: one item per record "
                          "checking all its evidence (large report sets)")
+    group.addoption("--memreport-targets", nargs="?", const="lines", default=None, choices=["lines", "json"],
+                    help="print the repositories the reports need (owner/name, their pins, whether a clone was "
+                         "found), one a line or with =json as JSON, and exit without checking anything")
     group.addoption("--memreport-max-file-size", default=None, metavar="BYTES",
                     help="target files larger than this are not read (default 5M)")
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
@@ -142,6 +152,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if repin and not (config.getoption("memreport_write") or config.getoption("memreport_diff")):
         raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write "
                                 "(or --memreport-diff to preview it)")
+    if config.getoption("memreport_comment_base") and not config.getoption("memreport_comment"):
+        raise pytest.UsageError("--memreport-comment-base is what --memreport-comment compares with: "
+                                "give --memreport-comment PATH too")
     try:
         options = build_options(
             repos=config.getoption("memreport_repo"),
@@ -167,6 +180,9 @@ def pytest_configure(config: pytest.Config) -> None:
         shard = parse_shard(config.getoption("memreport_shard"))
     except OptionError as exc:
         raise pytest.UsageError(str(exc)) from None
+    targets = config.getoption("memreport_targets")
+    if targets and not paths:
+        raise pytest.UsageError("--memreport-targets lists the repositories of reports: give them with --memreport PATH")
     if not paths:
         return  # nothing to check: the engine and its libraries are never loaded
     from ..text.render import printable
@@ -180,6 +196,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if kind:  # pytest would not collect it: the run would check nothing, or hang reading it
             raise pytest.UsageError(f"--memreport {printable(str(path))}: {kind}, not a report file; "
                                     "give a regular file")
+    if targets:
+        config.stash[TARGETS_KEY] = (options, paths, targets)
+        config.stash[PATHS_KEY] = []  # listed, never collected
+        return
     from .collection import PLAN_KEY, CollectionPlan
     from .session import start
 
@@ -192,6 +212,21 @@ def pytest_configure(config: pytest.Config) -> None:
     tests = list(config.args) if explicit or testpaths else []
     plan = config.stash[PLAN_KEY] = CollectionPlan(paths, config.invocation_params.dir, tests)
     config.args = tests + [arg for arg in plan.args if arg not in tests]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config):
+    """``--memreport-targets``: list the reports' repositories and exit (as ``--markers`` does)."""
+    if not config.getoption("memreport_targets"):
+        return None
+    config._do_configure()  # this plugin's pytest_configure reads and checks the options
+    try:
+        options, paths, how = config.stash[TARGETS_KEY]
+        from .targets import print_targets
+
+        return print_targets(options, paths, how)
+    finally:
+        config._ensure_unconfigure()
 
 
 # before pytest's Dir and Package; optional: pytest before 8 has no such hook (nor folder collectors)

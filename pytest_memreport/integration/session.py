@@ -42,8 +42,11 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
 
     Every output file is checked here, before any item runs: a path that cannot be
     written is a usage error of one line naming its option."""
-    outputs = {} if hasattr(config, "workerinput") else output_files(
-        config, files.run_inputs(paths, options.claims, config.inipath))
+    reads = files.run_inputs(paths, options.claims, config.inipath)
+    if config.getoption("memreport_comment_base"):
+        reads.append(("the base run's results", Path(config.getoption("memreport_comment_base"))))
+    outputs = {} if hasattr(config, "workerinput") else output_files(config, reads)
+    base = comment_base(config) if "comment" in outputs else None
     results = ResultCache(None)
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
@@ -58,6 +61,7 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     )
     config.stash[ENGINE_KEY] = engine
     session = MemreportSession(config, engine, paths, shard, outputs, progress)
+    session.comment_base = base
     config.pluginmanager.register(session, "memreport-session")
     config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
     if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
@@ -69,6 +73,20 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
                 engine.report(path)
             except ReportError:
                 pass  # its item fails with the reason
+
+
+def comment_base(config: pytest.Config) -> dict[str, str] | None:
+    """The base run's report states for the pull-request comment (``--memreport-comment-base``),
+    read before anything runs: a file that is no ``--memreport-json`` is a usage error."""
+    from ..outputs import comment
+
+    given = config.getoption("memreport_comment_base")
+    if given is None:
+        return None
+    try:
+        return comment.read_base(given)
+    except comment.BaseRunError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def check_against(engine: Engine) -> None:
@@ -156,7 +174,8 @@ def output_files(config: pytest.Config, reads=()) -> dict[str, files.OutputFile 
     """The run's output files by kind, each checked, and none on a file the run ``reads``
     or on another's (raises :class:`pytest.UsageError`)."""
     wanted = []
-    for kind, option, what in (("json", "memreport_json", "JSON"), ("sarif", "memreport_sarif", "SARIF")):
+    for kind, option, what in (("json", "memreport_json", "JSON"), ("sarif", "memreport_sarif", "SARIF"),
+                               ("comment", "memreport_comment", "the pull-request comment")):
         value = config.getoption(option)
         if value is not None:
             wanted.append((kind, "--" + option.replace("_", "-"), value, what, False))
@@ -213,6 +232,8 @@ class MemreportSession:
         self.progress = progress
         #: whether the run went to its end (:func:`.collection.run_state_of`), for the JSON
         self.run: RunState | None = None
+        #: the base run's report states the pull-request comment compares with (``--memreport-comment-base``)
+        self.comment_base: dict[str, str] | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -381,7 +402,8 @@ class MemreportSession:
 
     def write_outputs(self, session: pytest.Session) -> None:
         """Every output file of the run, each through :func:`files.write_output`."""
-        renderers = {"json": self.json_text, "sarif": self.sarif_text, "summary": self.summary_text}
+        renderers = {"json": self.json_text, "sarif": self.sarif_text, "summary": self.summary_text,
+                     "comment": self.comment_text}
         for kind, target in self.outputs.items():
             if isinstance(target, Path):  # the HTML site's folder (``html``)
                 self.write_site(session, target)
@@ -439,6 +461,12 @@ class MemreportSession:
 
     def summary_text(self) -> str:
         return stepsummary.render(self.rows(), self.verdicts)
+
+    def comment_text(self) -> str:
+        from ..outputs import comment
+
+        links = comment.Links.from_environment(os.environ, self.engine.options.rootdir, self.reports())
+        return comment.render(self.rows(), self.verdicts, self.comment_base, links)
 
     def _write_raw(self, line: str) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
