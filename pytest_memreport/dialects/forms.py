@@ -76,7 +76,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
                 repositories.setdefault(source.id, source.url)
         # Only what the links themselves cite: a record report reads its own paths and quotations.
         evidence.extend(e for e in linked.all_evidence()
-                        if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None)
+                        if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
+                        and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
         # Read as a plain-text rendering: each kept line is a unit of its own, and one Markdown
         # parse of the document (the dialect's) is enough.
@@ -89,6 +90,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
             canonical = _canonical_source(anchored, item.source)
             if canonical is _REGISTERED:
                 continue  # ``SRC-2:10-20`` means something only beside its register (a run)
+            if item.pin is None:
+                canonical = None  # not a link's: the document's, or the one its sentence names
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
     evidence.extend(manifest_rows(text))
     for reader in readers:
@@ -97,10 +100,15 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
     pins: list[pinforms.PinStatement] = []
     front = None
     end = core.front_matter_end(lines) or 0
+    own: str | None = None  # the repository the front matter names for the document
     if end:
         front = core.front_matter_mapping(lines, end, [])
         if front:
             pins.extend(pinforms.front_matter_pins(front, 1))
+            named = pinforms.front_matter_repository(front)
+            if named is not None:
+                own = named[0]
+                repositories.setdefault(own, named[1])
     fence = ""
     for line in lines[end:]:
         # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
@@ -110,6 +118,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
             fence = "" if fence == marker else (fence or marker)
         elif not fence and _PIN_HINT.search(line.text):
             pins.extend(pinforms.line_pins(line.text, line.number))
+    if own is not None:
+        pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text))
 
 
@@ -202,10 +212,12 @@ def _canonical_source(report: Report, source_id: str | None):
     if source_id is None or "/" in source_id:
         return source_id
     source = report.source(source_id)
+    if source is report.source(None):
+        # The document's own: which repository that is, the pins and sentences say (the
+        # citation reader takes it from the first link, which may be of another repository).
+        return None
     if source is not None and source.repository:
         return source.repository
-    if source is report.source(None):
-        return None
     return _REGISTERED
 
 
@@ -331,19 +343,34 @@ def _placed(report: Report, added: list[Evidence]) -> Report:
     return replace(report, records=tuple(records), evidence=tuple(own))
 
 
+def _repository(source: Source) -> str:
+    """The ``owner/name`` a source names (its own, its URL's, or its ID's), or ``""``."""
+    if source.repository:
+        return source.repository
+    if "/" in source.id:
+        return source.id
+    named = core.repository_of(source.url) if source.url else None
+    return named[0] if named else ""
+
+
 def _find(sources: list[Source], key: str) -> int | None:
     """The source a document's name for a repository means: its ID, its ``owner/name``,
     or, for a short name, the name part of its ``owner/name``."""
     folded = key.casefold()
     for index, source in enumerate(sources):
-        if source.id.casefold() == folded or (source.repository or "").casefold() == folded:
+        if source.id.casefold() == folded or _repository(source).casefold() == folded:
             return index
     if "/" not in key:
         for index, source in enumerate(sources):
-            named = source.repository or (source.id if "/" in source.id else "")
+            named = _repository(source)
             if named and named.rsplit("/", 1)[-1].casefold() == folded:
                 return index
     return None
+
+
+def _placeholder(source: Source) -> bool:
+    """A default source a dialect made for evidence, naming no repository, pin or register row."""
+    return not (source.pin or source.url or source.repository or source.registered or "/" in source.id)
 
 
 def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
@@ -356,6 +383,11 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
             unnamed.append(statement)
             continue
         index = _find(sources, key)
+        if index is None and sources and _placeholder(sources[0]) and statement.repository:
+            # The dialect's default source, which names nothing yet: the statement says what it is.
+            sources[0] = replace(sources[0], pin=statement.sha, repository=statement.repository,
+                                 url=reading.repositories.get(statement.repository), line=statement.line)
+            continue
         if index is None:
             # A short name for a repository the document links (``widgets`` for ``acme/widgets``).
             repository = statement.repository or next(
@@ -393,10 +425,19 @@ def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) 
     if len(pinned) < 2:
         return None
     line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
-    words = {word.casefold() for word in _WORD.findall(line)}
-    named = [source for source in pinned
-             if {source.id.casefold(), (source.repository or "").casefold(),
-                 (source.repository or source.id).rsplit("/", 1)[-1].casefold()} & words]
-    if len(named) == 1 and named[0] is not sources[0]:
-        return named[0].id
+    for text in (line, _heading_above(lines, item.line)):
+        words = {word.casefold().rstrip(".") for word in _WORD.findall(text)}
+        named = [source for source in pinned
+                 if {source.id.casefold(), _repository(source).casefold(),
+                     (_repository(source) or source.id).rsplit("/", 1)[-1].casefold()} & words]
+        if len(named) == 1:
+            return None if named[0] is sources[0] else named[0].id
     return None
+
+
+def _heading_above(lines: list[str], number: int) -> str:
+    """The nearest Markdown heading above report line ``number`` (``""`` when none)."""
+    for index in range(min(number, len(lines)) - 1, max(-1, number - 2000), -1):  # bounded: a heading is near
+        if lines[index].startswith("#"):
+            return lines[index].lstrip("#")
+    return ""

@@ -140,6 +140,11 @@ class _Drift:
                 self._pin_symbol = symbols.enclosing(pinned.text, self.path, self.pin.lines, key=pinned.oid)
         return self._pin_symbol
 
+    @property
+    def what(self) -> str:
+        """What is looked for, as messages name it: a quotation, or the lines a range cites."""
+        return "quotation" if self.evidence.kind is EvidenceKind.QUOTE else "cited lines"
+
     def result(self, status: str, path: str | None, lines: LineRange | None, **fields) -> DriftResult:
         fields.setdefault("old_lines", self.pin.lines)
         return DriftResult(status, self.against.rev, path, lines, old_path=self.path, **fields)
@@ -348,7 +353,7 @@ class _Drift:
     def _relocated(self, places: list[Place], by_tokens: bool, note: str | None) -> DriftResult:
         first = places[0]
         shown = ", ".join(str(p) for p in places[:SUMMARY_PLACES])
-        message = f"quotation left {self.path}; it now occurs at {shown}"
+        message = f"{self.what} left {self.path}; {'it now occurs' if self.what == 'quotation' else 'they now stand'} at {shown}"
         if len(places) > SUMMARY_PLACES:
             message += f" and {len(places) - SUMMARY_PLACES} more"
         symbol = enclosing_changed = enclosing_diff = None
@@ -373,10 +378,10 @@ class _Drift:
         if candidate is not None:
             diff = match.render_diff(quote, candidate.text) or None
         renamed = f" (renamed from {self.path})" if home != self.path else ""
-        message = f"quotation no longer in {home}{renamed} {self.where}, nor anywhere else"
+        message = f"{self.what} no longer in {home}{renamed} {self.where}, nor anywhere else"
         if textfile is not None and not textfile.is_text:
             # Not read is not gone: say the file could not be searched.
-            message = f"{home}{renamed} cannot be searched {self.where}, and the quotation occurs nowhere else"
+            message = f"{home}{renamed} cannot be searched {self.where}, and the {self.what} {'occurs' if self.what == 'quotation' else 'occur'} nowhere else"
         return self.result(
             CHANGED, home, None,
             candidates=(Place(home, candidate.lines),) if candidate is not None else (),

@@ -27,7 +27,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from .links import parse_repository_link
+from .links import parse_repository_link, repository_of
 
 #: a sha as a pin statement writes it: 40 or 64 hex digits bare, 7 or more in backticks or link text
 _FULL_SHA = re.compile(r"(?<![0-9A-Za-z/@#=])([0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?![0-9A-Za-z])")
@@ -166,6 +166,23 @@ def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
         if _SHA_VALUE.fullmatch(value):
             pins.append(PinStatement(value.lower(), line, 0))
     return pins
+
+
+#: front matter keys that name the document's repository (a URL or ``owner/name``)
+REPOSITORY_KEYS = ("repository", "repo", "source", "source_repository", "upstream", "url")
+
+
+def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
+    """``(owner/name, url)`` the front matter names as the document's repository, or ``None``."""
+    for key in REPOSITORY_KEYS:
+        value = str(front.get(key) or "").strip()
+        if "://" in value:
+            named = repository_of(value)
+            if named is not None:
+                return named[0], named[1]
+        elif re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+            return value, None
+    return None
 
 
 def stated_date(front: dict | None, text: str) -> str | None:
