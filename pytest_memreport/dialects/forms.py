@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, Record, Report, Source
 from . import core, review, tables
-from .core import pinforms
+from .core import anchors, pinforms
 
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
 FormReader = Callable[[str, str], Iterable[Evidence]]
@@ -56,7 +56,9 @@ class Reading:
 #: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
 _LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
-_PIN_HINT = re.compile(r"(?i)revision|commit|snapshot|pinned|frozen|freeze|HEAD|checkout|sha|\bpin\b")
+_PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha")
+#: how many lines front matter may run to
+_FRONT_MATTER_LINES = 400
 #: a link into a repository's files
 _FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
 #: dialects that read links into repositories themselves, and those that read ``path:12``
@@ -79,8 +81,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
-        # Read as a plain-text rendering: each kept line is a unit of its own, and one Markdown
-        # parse of the document (the dialect's) is enough.
+        # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
+        # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
         citing = _citing_lines(text)
         anchored = tables.parse(_PLAIN_NAME, citing)
         shown = citing.split("\n")
@@ -93,31 +95,34 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
             if item.pin is None:
                 canonical = None  # not a link's: the document's, or the one its sentence names
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
+        evidence.extend(_paragraph_continuations(text.split("\n"), anchored))
     evidence.extend(manifest_rows(text))
     for reader in readers:
         evidence.extend(reader(path, text))
-    lines = core.numbered_lines(text)
     pins: list[pinforms.PinStatement] = []
     front = None
-    end = core.front_matter_end(lines) or 0
+    end = 0
     own: str | None = None  # the repository the front matter names for the document
-    if end:
-        front = core.front_matter_mapping(lines, end, [])
-        if front:
-            pins.extend(pinforms.front_matter_pins(front, 1))
-            named = pinforms.front_matter_repository(front)
-            if named is not None:
-                own = named[0]
-                repositories.setdefault(own, named[1])
+    if text.startswith("---"):
+        head = core.numbered_lines("\n".join(text.split("\n", _FRONT_MATTER_LINES)[:_FRONT_MATTER_LINES]))
+        end = core.front_matter_end(head) or 0
+        if end:
+            front = core.front_matter_mapping(head, end, [])
+            if front:
+                pins.extend(pinforms.front_matter_pins(front, 1))
+                named = pinforms.front_matter_repository(front)
+                if named is not None:
+                    own = named[0]
+                    repositories.setdefault(own, named[1])
     fence = ""
-    for line in lines[end:]:
+    for number, line in enumerate(text.split("\n")[end:], start=end + 1):
         # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
         # Markdown already; a fence marker at a line's start is all this needs to know).
-        marker = line.text.lstrip()[:3]
+        marker = line.lstrip()[:3]
         if marker in ("```", "~~~"):
             fence = "" if fence == marker else (fence or marker)
-        elif not fence and _PIN_HINT.search(line.text):
-            pins.extend(pinforms.line_pins(line.text, line.number))
+        elif not fence and _may_state_a_pin(line):
+            pins.extend(pinforms.line_pins(line, number))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text))
@@ -128,6 +133,8 @@ _PLAIN_NAME = "citing-lines.txt"
 _LINKED_KINDS = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY})
 
 
+#: how far back in its paragraph a continuation's file is looked for (report lines)
+_PARAGRAPH_LINES = 20
 #: a manifest's column of blob ids, and of the files they are of
 _BLOB_HEADER = re.compile(r"(?i)\b(?:blob|oid|object(?:[ _-]?id)?|git[ _-]?sha|sha(?:-?1|-?256)?|hash)\b")
 _FILE_HEADER = re.compile(r"(?i)\b(?:file|path|name)s?\b")
@@ -188,8 +195,53 @@ def manifest_rows(text: str) -> list[Evidence]:
 def _written_on(item: Evidence, lines: list[str]) -> bool:
     """Whether the file a citation names is written on its own line: a continuation the citation
     reader bound to a file of another line or paragraph is not a citation of this document's."""
-    line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
-    return (item.written or item.path) in line
+    written = item.written or item.path
+    # The file may be named earlier in the same paragraph (``src/a.ts:2-7`` ... ``(:3-5)``).
+    for number in range(item.line, max(0, item.line - _PARAGRAPH_LINES), -1):
+        line = lines[number - 1] if number <= len(lines) else ""
+        if written in line:
+            return True
+        if not line.strip():
+            return False
+    return False
+
+
+def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidence]:
+    """Bare continuations (``(:3-5)``) on a line that names no file, bound to the last file an
+    earlier line of the same paragraph cited (the line-by-line reading cannot see it)."""
+    cited: dict[int, Evidence] = {}
+    for item in anchored.all_evidence():
+        if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None:
+            cited[item.line] = item
+    found: list[Evidence] = []
+    for number, line in enumerate(lines, start=1):
+        if number in cited or "(:" not in line:
+            continue
+        citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
+        loose = [c for c in citations if c.form == anchors.UNBOUND and c.path is None and c.source is None]
+        if not loose:
+            continue
+        anchor = None
+        for earlier in range(number - 1, max(0, number - _PARAGRAPH_LINES), -1):
+            if not lines[earlier - 1].strip():
+                break
+            if earlier in cited:
+                anchor = cited[earlier]
+                break
+        if anchor is None:
+            continue
+        for citation in loose:
+            for cited_lines in citation.ranges:
+                found.append(Evidence(EvidenceKind.LINES, anchor.path, number, number, cited_lines=cited_lines,
+                                      lookup=anchor.lookup, role=anchor.role if anchor.role is EvidenceRole.BASENAME
+                                      else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None))
+    return found
+
+
+def _may_state_a_pin(line: str) -> bool:
+    # Substring tests on the lowered line run in C; :func:`.pinforms.line_pins` decides.
+    lowered = line.lower()
+    return any(hint in lowered for hint in _PIN_HINTS)
 
 
 def _may_cite_lines(line: str) -> bool:

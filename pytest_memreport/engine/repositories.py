@@ -81,9 +81,10 @@ class TargetRepositories:
             # its clone is; never the knowledge base's own repository.
             raise RepoError(f"{where_stated(report, source)}: the report names the repository `{source.id}` "
                             f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH")
-        if source is not None and source.repository and found is not None and found.path is None:
+        named = repomap.repo_id(report, source_id)
+        if named is not None and found is not None and found.path is None:
             # The template was asked and found no clone: the knowledge base's own repository is not it.
-            raise RepoError(self.unmapped_problem(report, source.repository))
+            raise RepoError(self.unmapped_problem(report, named))
         mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))

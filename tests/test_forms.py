@@ -1,0 +1,272 @@
+"""Evidence by form in any document (FORMAT.md §7; issue 45): pins of every form bound to the
+repository they name, citations read whatever the document's shape, a folder of separate
+documents never sharing pins, and the keys a user gives for repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import forms_support as kb
+from pytest_memreport.dialects import parse_folder, parse_report
+from pytest_memreport.dialects.core import pinforms
+from pytest_memreport.dialects.runs import RunFile
+from pytest_memreport.model import EvidenceKind, EvidenceRole
+
+SHA = "1234567890abcdef1234567890abcdef12345678"
+OTHER = "abcdef1234567890abcdef1234567890abcdef12"
+
+
+def rows(report) -> set[tuple[str, str, str]]:
+    return {(e.kind.value, e.path, str(e.cited_lines)) for e in report.all_evidence()
+            if e.kind is EvidenceKind.LINES}
+
+
+# -- pin statements ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("line", "expected"), [
+    (f"**Reviewed revisions:** `widgets` `{SHA}`; `widgets-rs` `{OTHER}`.",
+     [(SHA, None, "widgets"), (OTHER, None, "widgets-rs")]),
+    (f"**Repository snapshot:** `{SHA}`", [(SHA, None, None)]),
+    (f"Repository revision at freeze: `{SHA}`", [(SHA, None, None)]),
+    (f"The audit is pinned to the Acme Widgets revision `{SHA}`.", [(SHA, None, None)]),
+    (f"The inspected revision is [`acme/widgets@{SHA}`](https://github.com/acme/widgets/commit/{SHA}).",
+     [(SHA, "acme/widgets", None)]),
+    (f"| Git revision | `{SHA}` |", [(SHA, None, None)]),
+    (f"Checked at commit [{SHA[:8]}](https://github.com/acme/widgets/commit/{SHA}).",
+     [(SHA, "acme/widgets", None)]),  # the link's full sha (a run of digits alone is no sha)
+])
+def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
+    found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
+
+    assert found == expected
+
+
+@pytest.mark.parametrize("line", [
+    f"The earlier review, pinned to `{SHA}`, is superseded.",
+    f"Originally written against `{SHA[:9]}` and refreshed since.",
+    f"See [src/a.ts](https://github.com/acme/widgets/blob/{SHA}/src/a.ts) for the revision logic.",
+    "A revision of deadbeefcafe words, no digits in it.",
+])
+def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
+    assert pinforms.line_pins(line, 1) == []
+
+
+def test_front_matter_pins_keyed_by_repository_or_bare():
+    keyed = pinforms.front_matter_pins({"code_revisions": {"acme/widgets": SHA, "gadgets": OTHER}}, 1)
+    bare = pinforms.front_matter_pins({"commit": SHA}, 1)
+
+    assert [(p.sha, p.repository, p.name) for p in keyed] == [(SHA, "acme/widgets", None), (OTHER, None, "gadgets")]
+    assert [(p.sha, p.key) for p in bare] == [(SHA, None)]
+
+
+def test_a_line_of_many_shas_is_read_in_linear_time():
+    # Each sha's pin words are looked for in a bounded window before it, not the whole line.
+    def cost(n: int) -> float:
+        line = "**Evidence basis:** at commit `abc1234` " * n
+        start = time.process_time()
+        pinforms.line_pins(line, 1)
+        return time.process_time() - start
+
+    cost(200)
+    assert cost(8000) < 40 * max(cost(2000), 1e-3)
+
+
+# -- documents of every shape ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def targets(tmp_path_factory):
+    return kb.build_targets(tmp_path_factory.mktemp("forms") / "clones")
+
+
+def test_a_pilot_with_no_dialect_of_its_own_finds_every_citation_and_its_pin(targets):
+    report = parse_report("kb/pilots/pilot-queue.md", kb.pilot(targets))
+
+    assert rows(report) == kb.PILOT_EXPECTED
+    assert [(s.pin, s.repository or s.id) for s in report.sources] == [(targets.widgets_pin, "acme/widgets")]
+    assert report.meta["stated-date"] == "2026-05-02"
+    # the pilot's own labels are not record references
+    assert not [f for f in report.findings if "O5" in f.message or "K1" in f.message]
+
+
+def test_a_comparison_binds_each_citation_to_the_repository_its_section_or_link_names(targets):
+    report = parse_report("kb/pilots/compare.md", kb.comparison(targets))
+    by_path = {(e.path, str(e.cited_lines)): e for e in report.all_evidence()}
+    sources = {s.id: s for s in report.sources}
+
+    widgets = by_path[("src/queue.ts", "4-6")]
+    assert report.source(widgets.source).id == "widgets" and sources["widgets"].pin == targets.widgets_pin
+    gadgets = report.source(by_path[("lib/gadget.rs", "5-7")].source)
+    assert gadgets.pin == targets.gadgets_pin and "acme/gadgets" in (gadgets.repository or gadgets.id)
+    assert by_path[("lib/gadget.rs", "1-3")].pin == targets.gadgets_pin  # the link's own commit
+
+
+def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
+    report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
+    evidence = report.all_evidence()
+
+    manifest = {(e.path, e.text) for e in evidence if e.role is EvidenceRole.MANIFEST}
+    assert manifest == {("README.md", targets.blobs["README.md"]), ("VERSION", targets.blobs["VERSION"])}
+    assert not [e for e in evidence if e.kind is EvidenceKind.LINES]
+    assert report.source(None).pin == targets.widgets_pin
+
+
+def test_an_ingest_is_pinned_by_its_front_matter_not_by_the_earlier_ingest_it_mentions(targets):
+    report = parse_report("kb/pilots/ingest-gadgets.md", kb.ingest(targets))
+
+    source = report.source(None)
+    assert source.pin == targets.gadgets_pin and source.repository == "acme/gadgets"
+    assert rows(report) == {("lines", "lib/gadget.rs", "1-3")}
+
+
+def test_a_record_reports_permalinks_are_evidence_of_the_record_bound_to_its_source(targets):
+    report = parse_report("kb/records/parcel-memory.md", kb.record_report(targets))
+
+    (record,) = report.records
+    linked = [e for e in record.evidence if e.pin == targets.widgets_pin]
+    assert [(e.path, str(e.cited_lines), e.owner, e.source) for e in linked] == [
+        ("src/queue.ts", "3", "PM-OBJ-queue", "SRC-1")]
+    assert ("lines", "src/queue.ts", "7-11") in rows(report)
+
+
+def test_every_dialect_forced_still_sees_the_forms(targets):
+    text = kb.pilot(targets)
+    for dialect in ("records", "review", "notes", "tables"):
+        assert rows(parse_report("pilot.md", text, dialect)) >= kb.PILOT_EXPECTED - {("lines", "src/worker.ts", "3-5")}, dialect
+
+
+# -- a folder of separate documents --------------------------------------------------------------
+
+def _doc(name: str, sha: str, path: str) -> str:
+    return f"# {name}\n\n**Repository snapshot:** `{sha}`\n\nThe part is in `{path}:1-2`.\n"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from([SHA, OTHER]), st.sampled_from(["a/x.py", "b/y.rs", "c.go"])),
+                min_size=2, max_size=5))
+def test_a_documents_evidence_is_the_same_alone_or_beside_others_in_its_folder(docs):
+    files = [RunFile(f"kb/d{i}.md", _doc(f"d{i}", sha, path)) for i, (sha, path) in enumerate(docs)]
+    together = {r.path: r for run in parse_folder("kb", files) for r in run.reports}
+    for run_file in files:
+        (alone,) = [r for run in parse_folder("kb", [run_file]) for r in run.reports]
+        beside = together[run_file.path]
+        assert beside.all_evidence() == alone.all_evidence()
+        assert [(s.id, s.pin) for s in beside.sources] == [(s.id, s.pin) for s in alone.sources]
+
+
+def test_files_sharing_a_register_are_still_one_run():
+    packet = ("# Packet\n\n| ID | Identity |\n| --- | --- |\n| SRC-1 | `src/a.ts` |\n\n"
+              f"**Revision:** `{SHA}`\n")
+    lens = "# Lens\n\n| ID | Claim | Evidence |\n| --- | --- | --- |\n| OBJ-1 | a thing | `SRC-1:3-4` |\n"
+    runs = parse_folder("run", [RunFile("run/packet.md", packet), RunFile("run/lens.md", lens)])
+
+    assert len(runs) == 1
+    lens_report = next(r for r in runs[0].reports if r.path == "run/lens.md")
+    assert [(e.path, str(e.cited_lines)) for e in lens_report.all_evidence() if e.kind is EvidenceKind.LINES] == [
+        ("src/a.ts", "3-4")]
+    assert lens_report.source("SRC-1").pin == SHA
+
+
+# -- as users run it -----------------------------------------------------------------------------
+
+TEMPLATE = "clones/{owner}+{name}/repo"
+
+
+@pytest.fixture
+def knowledge_base(pytester):
+    pytester.run("git", "init", "-q", str(pytester.path))  # the knowledge base is a repository too
+    targets = kb.build_targets(pytester.path / "clones")
+    kb.write_kb(pytester.path, targets)
+    return targets
+
+
+def _run(pytester, *args):
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", "kb", f"--memreport-repo-template={TEMPLATE}",
+                                f"--memreport-json={out}", "-rA", *args)
+    return result, json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
+
+
+def _states(data) -> dict[str, str]:
+    return {Path(r["path"]).name: r["state"] for r in data["reports"]}
+
+
+def test_one_command_reads_every_document_and_checks_each_in_its_own_repository(pytester, knowledge_base):
+    result, data = _run(pytester, "--memreport-repo=widgets=clones/acme+widgets/repo")
+    out = result.stdout.str()
+
+    assert _states(data) == {"pilot-queue.md": "stale", "compare.md": "fresh", "manifest.md": "stale",
+                             "ingest-gadgets.md": "fresh", "parcel-memory.md": "fresh"}
+    # the pilot's range broke where the limit changed, and says it is lines, not a quotation
+    assert "lines 2-7 of src/worker.ts changed" in out and "cited lines no longer in src/worker.ts" in out
+    assert 'broken by' in out and "raise the oversize limit" in out
+    # the manifest's README blob is gone at HEAD; its VERSION still holds
+    assert "the manifest's blob" in out
+    assert "no evidence to check" not in out and "has no commits" not in out
+
+
+def test_a_short_name_the_document_uses_is_asked_for_by_that_name(pytester, knowledge_base):
+    result, data = _run(pytester)
+
+    assert "give --memreport-repo widgets=PATH" in result.stdout.str()
+    assert _states(data)["compare.md"] == "partial"
+
+
+def test_a_repository_key_no_report_uses_is_a_usage_error_naming_the_keys_they_do(pytester, knowledge_base):
+    result, _ = _run(pytester, "--memreport-repo=wigdets=clones/acme+widgets/repo")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "no loaded report names wigdets" in err and "widgets" in err and "acme/gadgets" in err
+
+
+def test_the_default_sources_src_key_is_honoured(pytester, make_repo):
+    # ``--memreport-repo SRC-1=PATH`` was silently ignored when evidence named no source.
+    repo = make_repo()
+    pin = repo.commit({"pkg/a.py": "alpha = 1\nbeta = 2\n"}, "pin")
+    report = pytester.path / "note.md"
+    report.write_text(f"# Note\n\n**Repository snapshot:** `{pin}`\n\nAlpha is set in `pkg/a.py:1`.\n",
+                      encoding="utf-8")
+    elsewhere = pytester.path / "elsewhere"
+    elsewhere.mkdir()
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo=SRC-1={repo.path}",
+                                f"--memreport-repo={elsewhere}", "-rA")
+
+    # the default path is no repository: only the SRC-1 key makes the evidence checkable
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    assert result.parseoutcomes().get("passed", 0) >= 2 and "skipped" not in result.parseoutcomes()
+
+
+def test_a_template_that_finds_no_clone_never_falls_back_to_the_knowledge_base(pytester, knowledge_base):
+    report = pytester.path / "kb" / "other.md"
+    report.write_text(f"# Other\n\nSource: https://github.com/acme/absent\nPinned at commit `{SHA}`.\n\n"
+                      "See `src/x.ts:1-2`.\n", encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo-template={TEMPLATE}", "-rA")
+
+    out = result.stdout.str()
+    assert "no local clone for acme/absent" in out
+    assert "has no commits" not in out and "fetch" not in out.split("no local clone for acme/absent")[1][:200]
+
+
+def test_a_missing_pins_guidance_uses_the_documents_stated_date_never_the_files_time(pytester, make_repo):
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"}, "old")
+    report = pytester.path / "note.md"
+    report.write_text("---\ndate: 2999-01-01\n---\n\n# Note\n\n"
+                      f"**Repository snapshot:** `{'f' * 40}`\n\nSee `a.py:1`.\n", encoding="utf-8")
+    past = time.time() - 400 * 86400
+    os.utime(report, (past, past))
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA")
+
+    out = result.stdout.str()
+    assert "is older than the report (dated 2999-01-01)" in out
+    assert "file dated" not in out
