@@ -47,6 +47,8 @@ class RunOptions:
     repo_map: RepoMap | None = None
     #: fail the run when any report could not be checked (``--memreport-require-checked``)
     require_checked: bool = False
+    #: let a report that states a pin but could check nothing be skipped (``--memreport-allow-unchecked``)
+    allow_unchecked: bool = False
     pins: dict = field(default_factory=dict)
     against: str = "HEAD"
     dialect: str | None = None
@@ -62,6 +64,8 @@ class RunOptions:
     want_symbols: bool = True
     max_file_bytes: int = 5 * 1024 * 1024
     rootdir: Path = Path(".")
+    #: readers of forms third parties register (``pytest_memreport_read_forms``), ``(path, text) -> evidence``
+    form_readers: tuple = ()
     #: ``evidence``: a pin and a drift item per evidence; ``record``: one item per record
     #: checking all its evidence (``--memreport-items``)
     items: str = "evidence"
@@ -138,6 +142,7 @@ def build_options(
     repo_lines: list[str] | None = None,
     ini_dir: Path | None = None,
     require_checked: bool = False,
+    allow_unchecked: bool = False,
 ) -> RunOptions:
     """Plain :class:`RunOptions` from the raw option values.
 
@@ -153,6 +158,7 @@ def build_options(
         repos={k: v for k, v in given.items() if k not in named},
         repo_map=repo_map,
         require_checked=require_checked,
+        allow_unchecked=allow_unchecked,
         pins=split_keyed(pins, "--memreport-pin"),
         against=(against or "HEAD").strip() or "HEAD",
         dialect=dialect or None,

@@ -270,3 +270,105 @@ def test_a_missing_pins_guidance_uses_the_documents_stated_date_never_the_files_
     out = result.stdout.str()
     assert "is older than the report (dated 2999-01-01)" in out
     assert "file dated" not in out
+
+
+# -- a form of one's own -------------------------------------------------------------------------
+
+CONFTEST_FORM = '''
+import re
+
+from pytest_memreport.model import Evidence, EvidenceKind, LineRange
+
+
+def pytest_memreport_read_forms(path, text):
+    """``@cite(path line)``: this team's own way of citing a line."""
+    found = []
+    for number, line in enumerate(text.split("\\n"), start=1):
+        for match in re.finditer(r"@cite\\(([\\w/.]+) (\\d+)\\)", line):
+            cited = int(match.group(2))
+            found.append(Evidence(EvidenceKind.LINES, match.group(1), number, number,
+                                  cited_lines=LineRange(cited, cited)))
+    return found
+'''
+
+
+def test_a_form_registered_from_a_conftest_is_read_and_checked(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/a.py": "alpha = 1\nbeta = 2\n"}, "pin")
+    pytester.makeconftest(CONFTEST_FORM)
+    report = pytester.path / "note.md"
+    report.write_text(f"# Note\n\n**Repository snapshot:** `{pin}`\n\n"
+                      "Beta is set at @cite(pkg/a.py 2); gamma at @cite(pkg/a.py 9).\n", encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                "--memreport-against=none", "-rA")
+
+    out = result.stdout.str()
+    assert "PASSED note.md::lines@L5:pkg/a.py:2\n" in out
+    assert "FAILED note.md::lines@L5:pkg/a.py:9" in out
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+# -- what a document says when it cannot be checked ------------------------------------------------
+
+def test_a_document_citing_code_at_a_commit_the_clone_lacks_fails_unless_allowed(pytester, make_repo):
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"}, "only")
+    report = pytester.path / "note.md"
+    report.write_text(f"# Note\n\n**Repository snapshot:** `{'c' * 40}`\n\nSee `a.py:1`.\n", encoding="utf-8")
+
+    failing = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA")
+    allowed = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA",
+                                 "--memreport-allow-unchecked")
+
+    assert failing.ret == pytest.ExitCode.TESTS_FAILED
+    failing.stdout.fnmatch_lines(["*note.md:3: cites code at a commit but none of it was checked: *"])
+    assert "FAILED note.md::unchecked" in failing.stdout.str()
+    assert "SKIPPED" in allowed.stdout.str() and "FAILED note.md::unchecked" not in allowed.stdout.str()
+
+
+def test_an_unread_pin_is_quoted_in_the_one_line_that_says_why(pytester, make_repo):
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"}, "only")
+    report = pytester.path / "note.md"
+    report.write_text("# Note\n\nThe version we read is `9a0bae8f3`.\n\nSee `a.py:1`.\n", encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA")
+
+    out = result.stdout.str()
+    assert "no pinned commit for SRC-1; line 3 looks like one but is not read as a pin" in out
+    assert "9a0bae8f3" in out
+
+
+def test_a_bare_name_many_files_share_is_ambiguous_never_stale(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({f"skills/s{i}/SKILL.md": f"skill {i}\n" for i in range(5)} | {"a.py": "x = 1\n"}, "pin")
+    report = pytester.path / "note.md"
+    out_json = pytester.path / "out.json"
+    report.write_text(f"# Note\n\n**Repository snapshot:** `{pin}`\n\nEach skill has `SKILL.md:1`, "
+                      "and `a.py:1` sets x.\n", encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA",
+                                f"--memreport-json={out_json}")
+
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    assert "is ambiguous: SKILL.md names 5 files at the pin" in result.stdout.str()
+    (entry,) = json.loads(out_json.read_text(encoding="utf-8"))["reports"]
+    assert entry["state"] == "fresh"
+
+
+def test_a_mention_that_is_not_evidence_says_so_in_the_json_too(pytester, make_repo):
+    repo = make_repo()
+    pin = repo.commit({"src/a.py": "x = 1\n"}, "pin")
+    report = pytester.path / "note.md"
+    out_json = pytester.path / "out.json"
+    report.write_text(f"---\ncommit: {pin}\n---\n\n# Note\n\nThe tool writes `cache/state.json` at run time; "
+                      "see `src/a.py:1`.\n", encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA",
+                                f"--memreport-json={out_json}")
+
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    statuses = {e["path"]: e["at_pin"]["status"] for e in data["reports"][0]["evidence"]}
+    assert statuses["cache/state.json"] == "not-evidence", result.stdout.str()[-2000:]
+    assert statuses["src/a.py"] == "found"

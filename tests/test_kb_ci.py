@@ -99,8 +99,10 @@ def test_a_run_that_checked_nothing_fails_with_one_line(pytester, kb):
     out = pytester.path / "out.json"
     result = pytester.runpytest("--memreport", "reviews", "-rs", f"--memreport-json={out}")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    # One skipped item per report, saying why; none passes in its stead.
-    result.assert_outcomes(skipped=12)
+    # One item per report, saying why; none passes in its stead. Each review cites code at a
+    # commit, so each fails (issue 45); --memreport-allow-unchecked would skip them.
+    result.assert_outcomes(failed=12)
+    assert "cites code at a commit but none of it was checked" in result.stdout.str()
     assert "no local clone for acme/widget" in result.stdout.str()
     assert table(result) == [
         "unchecked  12 reports: no repository (give --memreport-repo-template TEMPLATE or --memreport-repo "
@@ -186,7 +188,7 @@ def test_a_reports_folder_honours_ignore_deselect_and_globs(pytester, kb, TEMPLA
     assert "reviews/nowhere.md" not in reports("reviews", "--ignore=reviews/nowhere.md")
     assert reports("reviews/widget-*.md", IGNORE_OLD) == {
         "reviews/widget-engine.md", "reviews/widget-util.md", "reviews/widget-future.md"}
-    deselected = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD,
+    deselected = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "--memreport-allow-unchecked",
                                     "--deselect", "reviews/tool-run.md")
     assert "tool-run.md" not in "\n".join(table(deselected))
     deselected.assert_outcomes(failed=1, passed=27, skipped=3, deselected=4)
@@ -203,7 +205,7 @@ def test_a_dangling_symlink_in_the_folder_is_a_warning(pytester, kb, TEMPLATE):
 def test_tb_line_prints_one_line_per_failure(pytester, kb, TEMPLATE, workers):
     # Under pytest-xdist the failure travels as its fields: the same lines come out.
     result = pytester.runpytest("--memreport", "reviews", TEMPLATE, IGNORE_OLD, "--tb=line", *workers,
-                                "--junitxml=out.xml")
+                                "--junitxml=out.xml", "--memreport-allow-unchecked")
     lines = result.stdout.lines
     start = lines.index(next(line for line in lines if re.match(r"=+ FAILURES =+$", line)))
     section = lines[start + 1:lines.index(next(line for line in lines[start + 1:] if line.startswith(("==", "- "))))]

@@ -51,12 +51,17 @@ class Reading:
     repositories: dict
     pins: tuple[pinforms.PinStatement, ...]
     stated_date: str | None
+    #: ``(line, text)`` of the first line that names a sha and a pin word but states no pin the
+    #: forms read: what an "unpinned" message quotes
+    pin_like: tuple[int, str] | None = None
 
 
 #: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
 _LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
-_PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha")
+_PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash")
+#: a word written like a sha: 7 to 64 hex digits with a digit among them
+_SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
 #: a link into a repository's files
@@ -115,6 +120,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
                     own = named[0]
                     repositories.setdefault(own, named[1])
     fence = ""
+    pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     for number, line in enumerate(text.split("\n")[end:], start=end + 1):
         # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
         # Markdown already; a fence marker at a line's start is all this needs to know).
@@ -122,10 +128,14 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
         if marker in ("```", "~~~"):
             fence = "" if fence == marker else (fence or marker)
         elif not fence and _may_state_a_pin(line):
-            pins.extend(pinforms.line_pins(line, number))
+            stated = pinforms.line_pins(line, number)
+            pins.extend(stated)
+            if not stated and pin_like is None and _SHA_LIKE.search(line) and "/blob/" not in line:
+                pin_like = (number, line.strip())
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
-    return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text))
+    return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
+                   pin_like)
 
 
 #: the name the citing lines are read under: a plain-text rendering
@@ -339,6 +349,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     sources = _with_pins(report, reading)
     if reading.stated_date and "stated-date" not in report.meta:
         report.meta["stated-date"] = reading.stated_date
+    if reading.pin_like is not None and not any(source.pin for source in sources):
+        report.meta["pin-like"] = list(reading.pin_like)
     existing = report.all_evidence()
     # Evidence the dialect read on each report line: what a form found is compared with those only.
     by_line: dict[int, list[Evidence]] = {}

@@ -69,7 +69,8 @@ class Engine:
         self.corrects_anchors = corrects_anchors
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
-        self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing)
+        self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
+                                 readers=options.form_readers)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..checks import clones
 from ..gitstore import GitStore, RepoError, RevisionError
 from ..model import Report, Source
+from ..text import render
 from ..options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .timing import Timing
 
@@ -137,9 +138,12 @@ class Bindings:
         label = str(store.path)
         if stated is None:
             where = where_stated(report, source)
+            looks = report.meta.get("pin-like")
+            seen = (f"; line {looks[0]} looks like one but is not read as a pin ({render.clip(looks[1], 80)}): "
+                    f"write it as `Revision: <sha>`" if looks else "")
             return Binding(
                 sid, store, None, "unpinned",
-                f"{where}: no pinned commit for {sid}; state it in the report (e.g. `{sid} commit <sha>`) "
+                f"{where}: no pinned commit for {sid}{seen}; state it in the report (e.g. `{sid} commit <sha>`) "
                 f"or give --memreport-pin {sid}=REV",
                 label, None, source.line,
             )

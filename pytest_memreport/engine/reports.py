@@ -27,8 +27,9 @@ class Loaded:
     report_bytes: dict[str, bytes] = field(default_factory=dict)
 
 
-def load_folder(members: list[Path], display_path, dialect: str | None) -> Loaded:
-    """Read, plan and parse one folder's report files (``members``, in order)."""
+def load_folder(members: list[Path], display_path, dialect: str | None, readers: tuple = ()) -> Loaded:
+    """Read, plan and parse one folder's report files (``members``, in order); ``readers``: the
+    form readers third parties registered (:mod:`...hookspecs`)."""
     loaded = Loaded()
     files: list[RunFile] = []
     paths: dict[str, Path] = {}
@@ -53,15 +54,17 @@ def load_folder(members: list[Path], display_path, dialect: str | None) -> Loade
         return loaded
     planned: list[MemberParse] = [parse for plan in plans for parse in plan.members]
     for parse in planned:
-        loaded.reports[paths[parse.file.path]] = parse_member(parse)
+        loaded.reports[paths[parse.file.path]] = parse_member(parse, readers)
     return loaded
 
 
 class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
-    def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing) -> None:
+    def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing,
+                 readers: tuple = ()) -> None:
         self.paths = list(paths)
+        self._readers = readers
         self.rootdir = rootdir
         self._root = rootdir.resolve()
         self._dialect = dialect
@@ -94,7 +97,7 @@ class ReportSet:
         members = [p for p in self._folders.get(key.parent, ()) if p not in self._parsed]
         if key not in members:
             members.insert(0, key)  # a report not loaded as such (a test, a benchmark)
-        loaded = load_folder(members, self.display_path, self._dialect)
+        loaded = load_folder(members, self.display_path, self._dialect, self._readers)
         self._parsed.update(loaded.reports)
         self.report_bytes.update(loaded.report_bytes)
         self._timing.add("parse", time.perf_counter() - start)

@@ -644,8 +644,9 @@ class UncheckedItem(ReportItem):
         return min(lines) if lines else 1
 
     def outcome(self) -> Outcome:
+        options = engine_of(self).options
         return unchecked_outcome(self.report, self.code, self.reason, self.bindings, self.line,
-                                 required=engine_of(self).options.require_checked)
+                                 required=options.require_checked, allowed=options.allow_unchecked)
 
 
 class ReportErrorItem(MemreportItem):

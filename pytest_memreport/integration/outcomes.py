@@ -92,8 +92,16 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         # The source item fails once with the reason; its evidence is not checkable.
         return Outcome("skip", f"{loc}: not checked: {binding.problem}", payload=payload, properties=props)
     if result.status == verify.FILE_MISSING and evidence.role is EvidenceRole.MENTION:
-        # A backticked word that looks like a path is evidence only if the pin has it.
-        return Outcome("skip", f"{loc}: `{evidence.path}` is not a path at the pin; not evidence",
+        # A backticked word that looks like a path is evidence only if the pin has it; the JSON says
+        # what the item says (not evidence), not the file check that decided it.
+        reason = f"`{evidence.path}` is not a path at the pin"
+        payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
+        return Outcome("skip", f"{loc}: {reason}; not evidence",
+                       payload=payload, properties=_properties(report, evidence, NOT_EVIDENCE))
+    if result.status == verify.AMBIGUOUS:
+        # A bare name many files share: the report does not say which, so nothing is wrong with
+        # the target; said as a warning, never a failure that makes the document stale.
+        return Outcome("warn", f"{loc}: {owner}{render.evidence_title(evidence)} is ambiguous: {result.message}",
                        payload=payload, properties=props)
     if result.ok and result.misplaced:
         # The quote is real, the anchor is not: a reader following it sees other code.
@@ -257,9 +265,12 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 
-def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: int, required: bool) -> Outcome:
+def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: int, required: bool,
+                      allowed: bool = False) -> Outcome:
     """A report no repository could check: skipped with its reason, or failed when every
-    report must be checked (``--memreport-require-checked``)."""
+    report must be checked (``--memreport-require-checked``), and by default when the report
+    cites code at a commit (a pin it states): such a report checked for nothing is never
+    quietly green (``--memreport-allow-unchecked`` lets it be skipped)."""
     sources = [{"id": b.source_id, "repo": b.repo_label or None, "pin": b.pin or b.stated_pin,
                 "pin_status": b.pin_status} for b in bindings]
     reason = _unprefixed(report, reason)
@@ -269,6 +280,10 @@ def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: in
     if required:
         return Outcome("fail", f"{render.location(report, line)}: not checked (--memreport-require-checked): "
                        f"{reason}", payload=payload, properties=props)
+    if not allowed and any(b.stated_pin for b in bindings):
+        return Outcome("fail", f"{render.location(report, line)}: cites code at a commit but none of it was "
+                       f"checked: {reason} (--memreport-allow-unchecked skips such a report instead)",
+                       payload=payload, properties=props)
     return Outcome("skip", f"{render.location(report, line)}: not checked: {reason}",
                    payload=payload, properties=props)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,13 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _require_checked(config: pytest.Config) -> bool:
-    given = config.getoption("memreport_require_checked")
-    return bool(config.getini("memreport_require_checked")) if given is None else given
+    return _flag(config, "memreport_require_checked")
+
+
+def _flag(config: pytest.Config, name: str) -> bool:
+    """A flag given on the command line, else by its ini key of the same name."""
+    given = config.getoption(name)
+    return bool(config.getini(name)) if given is None else given
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,6 +52,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(keys {owner} and {name}; a unique match in another letter case is found)")
     group.addoption("--memreport-require-checked", action="store_true", default=None,
                     help="fail the run when any report could not be checked against a repository")
+    group.addoption("--memreport-allow-unchecked", action="store_true", default=None,
+                    help="skip, instead of failing, a report that states a pin but none of whose evidence "
+                         "could be checked (no clone, or the clone lacks the pin)")
     group.addoption("--memreport-pin", action="append", default=[], metavar="[SRC-n=]REV",
                     help="override the report's pinned commit (for every source, or one)")
     group.addoption("--memreport-against", default=None, metavar="REV",
@@ -97,6 +106,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                   "(a relative template is relative to the ini file)")
     parser.addini("memreport_repos", type="linelist", default=[],
                   help="lines `owner/name = PATH` mapping repositories to clones (relative to the ini file)")
+    parser.addini("memreport_allow_unchecked", type="bool", default=False,
+                  help="default for --memreport-allow-unchecked")
     parser.addini("memreport_require_checked", type="bool", default=False,
                   help="default for --memreport-require-checked")
 
@@ -137,6 +148,32 @@ def _not_a_file(path: Path) -> str | None:
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """The hooks third parties implement: forms of evidence of their own (docs/FORMATS.md)."""
+    from .. import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+class _FormsHook:
+    """The registered form readers as one reader of the engine's: ``(path, text) -> evidence``."""
+
+    def __init__(self, hook) -> None:
+        self._hook = hook
+
+    def __call__(self, path: str, text: str) -> list:
+        from ..model import Evidence
+
+        found = []
+        for result in self._hook(path=path, text=text):
+            for item in result or ():
+                if not isinstance(item, Evidence):
+                    raise pytest.UsageError(f"{path}: a pytest_memreport_read_forms hook returned {item!r}, "
+                                            "not a pytest_memreport.model.Evidence; return Evidence objects")
+                found.append(item)
+        return found
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "memreport: a check compiled from a code-analysis report")
     config.addinivalue_line("markers", "memreport_drift: what became of a report's evidence since its pin")
@@ -176,8 +213,11 @@ def pytest_configure(config: pytest.Config) -> None:
             repo_lines=config.getini("memreport_repos"),
             ini_dir=config.inipath.parent if config.inipath else None,
             require_checked=_require_checked(config),
+            allow_unchecked=_flag(config, "memreport_allow_unchecked"),
         )
         shard = parse_shard(config.getoption("memreport_shard"))
+        if config.hook.pytest_memreport_read_forms.get_hookimpls():
+            options = replace(options, form_readers=(_FormsHook(config.hook.pytest_memreport_read_forms),))
     except OptionError as exc:
         raise pytest.UsageError(str(exc)) from None
     targets = config.getoption("memreport_targets")
