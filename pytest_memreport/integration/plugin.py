@@ -46,7 +46,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a report to check (repeatable); a folder collects every .md in it")
     group.addoption("--memreport-repo", action="append", default=[], metavar="[KEY=]PATH",
                     help="the target repository (default: the git repository holding the report); "
-                         "KEY is SRC-n or owner/name for one source")
+                         "KEY is SRC-n, owner/name or a short name a report uses for one repository")
     group.addoption("--memreport-repo-template", default=None, metavar="TEMPLATE",
                     help="where the clone of a repository named owner/name is, e.g. ~/src/{owner}/{name} "
                          "(keys {owner} and {name}; a unique match in another letter case is found)")
