@@ -22,6 +22,7 @@ pin's whole batch the same way.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -80,6 +81,9 @@ class Engine:
                                  self.timing, self._announce)
         self.predicates = PredicateChecks(options, self.bindings, self.claims, self.results, self.timing)
         self.observations = ObservationRuns(self.bindings, self.claims, self.pins, self.timing, self._announce)
+        #: ``(report path, evidence as written)`` -> what is checked (:meth:`prepared`)
+        self._bound_evidence: dict[tuple[str, Evidence], Evidence | None] = {}
+        self._prepared: dict[tuple[str, Evidence], Evidence | None] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -141,29 +145,47 @@ class Engine:
 
     # -- what becomes items ---------------------------------------------------------------------
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
-        """The evidence that becomes items: proposed symbol references only when,
-        at the pin, they name a definition in a file their context cites; paths
-        written loosely (bare names, partial, elided, checkout paths) resolved
-        against the pinned tree."""
+        """The evidence that is checked, as :meth:`prepared` makes it (sources with no
+        clone mapped and proposed symbol references naming nothing left out)."""
         out = []
         for item in evidence:
             if self.repositories.is_unmapped(report, item.source):
                 continue  # one skipped source item says which option to give
-            if item.lookup is not None:
-                out.append(self.paths.resolve(report, item))
-                continue
-            if item.role is EvidenceRole.MENTION:
-                self.paths.check_backticked(report, item)
-            if item.kind is not EvidenceKind.SYMBOL:
-                out.append(item)
-                continue
-            resolved = self._resolved_symbol(report, item)
-            if resolved is not None:
-                out.append(resolved)
-        for item in out:
-            if item.role is EvidenceRole.LOOSE or attributed.unfound_reason(item):
-                self._loose_quotation(report, item)
+            prepared = self.prepared(report, item)
+            if prepared is not None:
+                out.append(prepared)
         return out
+
+    def collectable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
+        """The evidence that becomes items, as written: all but that of a source no clone
+        is mapped for (one skipped source item says which option to give). Nothing is
+        read: what each is checked as is decided when its item runs (:meth:`prepared`)."""
+        return [item for item in evidence if not self.repositories.is_unmapped(report, item.source)]
+
+    def prepared(self, report: Report, evidence: Evidence) -> Evidence | None:
+        """The evidence as written, made what is checked, when its item runs (never while
+        items are made): a loosely written path (bare name, partial, elided, checkout
+        path) bound to the pinned tree; a proposed symbol reference bound to the
+        definition it names in a file its context cites (``None``: it names none, and is
+        no evidence); a backticked path or a loose quotation the pin lacks remembered
+        as no evidence (:meth:`not_evidence`). Once per piece of evidence."""
+        key = (report.path, evidence)
+        if key in self._prepared:
+            return self._prepared[key]
+        found = self._bound_once(report, evidence)
+        self._prepared[key] = found
+        if found is not None and (found.role is EvidenceRole.LOOSE or attributed.unfound_reason(found)):
+            self._loose_quotation(report, found)
+        return found
+
+    def _bound(self, report: Report, item: Evidence) -> Evidence | None:
+        if item.lookup is not None:
+            return self.paths.resolve(report, item)
+        if item.role is EvidenceRole.MENTION:
+            self.paths.check_backticked(report, item)
+        if item.kind is not EvidenceKind.SYMBOL:
+            return item
+        return self._resolved_symbol(report, item)
 
     def _resolved_symbol(self, report: Report, item: Evidence) -> Evidence | None:
         """A proposed symbol reference bound to the definition it names at the pin."""
@@ -193,6 +215,25 @@ class Engine:
                 f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
                 "read as the report's own words (put the citation right after a quotation to have it checked)"))
 
+    def pair_key(self, report: Report, source_id: str | None, pin: str | None = None) -> str | None:
+        """Which (repository, pin) pair a source's evidence is checked in, as collection
+        can tell without asking git: the clone's location and the pin as stated. ``None``
+        when no repository is mapped. Items of one key are checked together (one pytest-xdist
+        worker, one shard)."""
+        location = self.repositories.location(report, source_id)
+        if location is None:
+            return None
+        # Relative to the rootdir: a shard's group is the same on every CI machine.
+        where = Path(os.path.relpath(location, self.options.rootdir)).as_posix()
+        return f"{where}@{self.bindings.stated_pin(report, source_id, pin) or ''}"
+
+    def _bound_once(self, report: Report, evidence: Evidence) -> Evidence | None:
+        """:meth:`_bound`, kept for :meth:`prepared` (which adds the loose-quotation check)."""
+        key = (report.path, evidence)
+        if key not in self._bound_evidence:
+            self._bound_evidence[key] = self._bound(report, evidence)
+        return self._bound_evidence[key]
+
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
         return self.paths.not_evidence(report, evidence)
 
@@ -201,14 +242,23 @@ class Engine:
         """Check every piece of evidence the selected items check, pin by pin and pair by
         pair, before any item runs: items then read finished results. A check that
         raises is left to its item, which checks it again and says why."""
-        self.plan.schedule(pairs)
+        written = list(pairs)
+        # Paths and symbols bound first (a tree listing, a definition's file), so that the
+        # pin's batch checks the evidence as it is checked.
+        bound = [(report, found) for report, evidence in written
+                 if (found := self._bound_once(report, evidence)) is not None]
+        self.plan.schedule(bound)
         try:
             if self.drift_enabled:
                 self.drift.ask_ahead()  # git answers the pairs' first questions while the pins are checked
             for binding in self.plan.pin_bindings():
                 self.pins.check_pin(binding)
+            for report, evidence in written:  # a loose quotation the pin lacks is no evidence
+                self.prepared(report, evidence)
             if self.drift_enabled:
                 for report, evidence in self.plan.scheduled:
+                    if self.paths.not_evidence(report, evidence) is not None:
+                        continue
                     try:
                         self.drift.result(report, evidence)
                     except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
@@ -270,6 +320,8 @@ class Engine:
             part.release()  # drift's first: it waits for its thread asking git
         self.repositories.close()
         self.results.release()
+        self._bound_evidence.clear()
+        self._prepared.clear()
         _release_shared_caches()
 
 
