@@ -193,25 +193,37 @@ def test_shards_divide_the_pairs(pytester, knowledge_base, git_log):
     assert checking == whole_checking
 
 
-def test_k_on_one_record_checks_only_its_evidence(pytester, make_repo, git_log):
-    """``-k`` on one record of a large report reads that record's files only."""
+def _large_report(path: Path, pin: str, records: range) -> Path:
+    lines = []
+    for i in records:
+        lines += [f"MEM-CLM-{i}", "", f"Label: module {i}", "",
+                  f"Settling goes through `large_settle_{i}`, and `balance` is a local. SRC-1: pkg/mod_{i}.py.", ""]
+    path.write_text("\n".join(["# Large report", "", "## Boundary and evidence", "",
+                                f"The target at SRC-1 commit {pin}.", "", "## Claims", "", *lines]), encoding="utf-8")
+    return path
+
+
+def test_k_on_one_record_checks_only_its_evidence(pytester, make_repo):
+    """``-k`` on one record of a large report costs what a report of that record alone does:
+    which backticked names are definitions (a parse of the file the record cites) is
+    decided when the selected items run, not for every record while items are made."""
     repo = make_repo("large")
     count = 60
     pin = repo.commit({f"pkg/mod_{i}.py": _module("large", i) for i in range(count)}, "pin")
-    records = []
-    for i in range(count):
-        records += [f"MEM-OBJ-{i}", "", f"Label: module {i}", "",
-                    f"the large ledger closes early for account {i} --- pkg/mod_{i}.py:2",
-                    f"def large_settle_{i}(ledger, amount): --- pkg/mod_{i}.py:1", "",
-                    "• implementation conclusion status: afforded", "• operation conclusion status: uninspected", ""]
-    report = repo.path / "large.txt"
-    report.write_text("\n".join(["Run report", "", f"The target is at SRC-1 commit {pin}.", "", *records]),
-                      encoding="utf-8")
-    result = _run(pytester, [report], "-k", "MEM-OBJ-17 and not MEM-OBJ-17x", json_name="one.json")
-    assert result.parseoutcomes().get("passed", 0) == 4  # two quotations, at the pin and at HEAD
+    alone = _run(pytester, [_large_report(repo.path / "alone.md", pin, range(17, 18))], json_name="alone.json")
+    report = _large_report(repo.path / "large.md", pin, range(count))
+    result = _run(pytester, [report], "-k", "MEM-CLM-17 and not MEM-CLM-17x", json_name="one.json")
+    outcomes = result.parseoutcomes()
+    # the definition and the file, at the pin and at HEAD; the local is no evidence (pin and HEAD)
+    assert (outcomes.get("passed"), outcomes.get("skipped")) == (4, 2), result.stdout.str()
+    assert alone.parseoutcomes().get("passed") == 4 + 2  # and the source and structure items
+    timing = json.loads((pytester.path / "one.json").read_text())["timing"]
+    baseline = json.loads((pytester.path / "alone.json").read_text())["timing"]
+    assert timing["blobs_read"] == baseline["blobs_read"] == 1  # pkg/mod_17.py, the one file cited
+    assert timing["tree_sitter_parses"] == baseline["tree_sitter_parses"] > 0
+    # (the source item, deselected here, asks git whether the clone lacks objects)
+    assert 0 < timing["git_processes"] <= baseline["git_processes"]
     data = json.loads((pytester.path / "one.json").read_text())
-    assert data["timing"]["blobs_read"] == 1  # pkg/mod_17.py, the one file the record quotes
-    assert data["timing"]["tree_sitter_parses"] == 1
     checked = [e for rep in data["reports"] for r in rep["records"] for e in r["evidence"]
                if e["at_pin"]["status"] != "not-checked"]
-    assert {e["path"] for e in checked} == {"pkg/mod_17.py"}
+    assert {(e["kind"], e["path"]) for e in checked} == {("symbol", "pkg/mod_17.py"), ("path", "pkg/mod_17.py")}
