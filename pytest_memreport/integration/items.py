@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-
-import linecache
 import re
 import traceback
 import warnings
@@ -312,7 +310,6 @@ class MemreportItem(pytest.Item):
         # Attributed to the report line, so pytest's warning summary points there (and says
         # where once: the message drops its own location).
         filename = str(self.path)
-        _no_source_echo(filename)
         warnings.warn_explicit(MemreportWarning(render.printable(_LOCATION_PREFIX.sub("", message, count=1))),
                                MemreportWarning, filename=filename, lineno=line)
 
@@ -334,14 +331,6 @@ class MemreportItem(pytest.Item):
 def _failure_text(outcome: Outcome) -> str:
     # Every line printable: a file name or a target's line cannot start a line of its own.
     return "\n".join(render.printable(line, keep_tabs=True) for line in [outcome.headline, *outcome.details])
-
-
-def _no_source_echo(filename: str) -> None:
-    """Keep Python's warning format from echoing the report line (a whole paragraph, in
-    Markdown) under the message: an entry without a modification time that holds no
-    lines is what ``linecache`` keeps for sources it must not re-read."""
-    if filename not in linecache.cache:
-        linecache.cache[filename] = (0, None, [], filename)
 
 
 @dataclasses.dataclass(eq=False)

@@ -24,7 +24,7 @@ from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
-from .items import ENGINE_KEY, MemreportItem, scheduled_evidence
+from .items import ENGINE_KEY, MemreportItem, MemreportWarning, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
@@ -289,6 +289,14 @@ class MemreportSession:
             where = str(config.inipath) if mapping.origin.startswith("ini") and config.inipath else "command line"
             config_warning(config, f"{mapping.origin}: no loaded report names {mapping.key}; "
                                    "is it spelled as in the reports?", where, 0)
+
+    @pytest.hookimpl(tryfirst=True)  # before the terminal (or a pytest-xdist worker) formats it
+    def pytest_warning_recorded(self, warning_message) -> None:
+        """A check's warning is shown without the report line under it (a whole paragraph,
+        in Markdown): its message already says what the line holds. Set on the record, so
+        nothing is read from the report and nothing is put in ``linecache``."""
+        if issubclass(warning_message.category, MemreportWarning):
+            warning_message.line = ""
 
     def pytest_runtest_logstart(self) -> None:
         self.progress.item_running = True
