@@ -44,6 +44,10 @@ class RunCaches:
             found = self._parts[owner] = make()
         return found
 
+    def __len__(self) -> int:
+        """How many caches the run holds."""
+        return len(self._parts)
+
     def drop(self, owner: object) -> None:
         """Let go of one cache (made again when next used)."""
         self._parts.pop(owner, None)
@@ -121,11 +125,11 @@ def run_cached(maxsize: int | None = 128) -> Callable[[F], F]:
 
     def decorate(func: F) -> F:
         @functools.wraps(func)
-        def cached(*args: Any) -> Any:
+        def cached(*args: Any, **kwargs: Any) -> Any:
             caches = _CURRENT.get()
             if caches is None:
-                return func(*args)
-            return caches.part(cached, lambda: functools.lru_cache(maxsize=maxsize)(func))(*args)
+                return func(*args, **kwargs)
+            return caches.part(cached, lambda: functools.lru_cache(maxsize=maxsize)(func))(*args, **kwargs)
 
         cached.cache_clear = lambda: drop(cached)  # type: ignore[attr-defined]
         return cached  # type: ignore[return-value]

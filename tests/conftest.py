@@ -45,6 +45,16 @@ def _outside_github_actions(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _one_run_of_caches():
+    """Library functions a test calls on their own share work as they do in a run: each
+    test is one run (``pytest_memreport.runcaches``); an engine's calls use its own."""
+    from pytest_memreport.runcaches import RunCaches
+
+    with RunCaches().active() as caches:
+        yield caches
+
+
 @pytest.fixture
 def make_repo(tmp_path):
     """Factory for real target repositories: ``make_repo("name") -> RepoBuilder``."""
