@@ -22,10 +22,11 @@ from __future__ import annotations
 import functools
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Generic, Iterator, ParamSpec, TypeVar
 
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: the run whose caches are current (``None``: no run; nothing is cached)
 _CURRENT: ContextVar["RunCaches | None"] = ContextVar("pytest_memreport_run_caches", default=None)
@@ -118,20 +119,32 @@ class PerRun:
         return len(self._target())
 
 
-def run_cached(maxsize: int | None = 128) -> Callable[[F], F]:
+class RunCached(Generic[P, R]):
+    """A function whose results are kept per run (see :func:`run_cached`)."""
+
+    def __init__(self, func: Callable[P, R], maxsize: int | None) -> None:
+        self._func = func
+        self._maxsize = maxsize
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        caches = _CURRENT.get()
+        if caches is None:
+            return self._func(*args, **kwargs)
+        cached: Callable[..., R] = caches.part(self, lambda: functools.lru_cache(maxsize=self._maxsize)(self._func))
+        return cached(*args, **kwargs)
+
+    def cache_clear(self) -> None:
+        """Empty the active run's results of this function."""
+        drop(self)
+
+
+def run_cached(maxsize: int | None = 128) -> Callable[[Callable[P, R]], RunCached[P, R]]:
     """:func:`functools.lru_cache` per run: the results are kept in the active run's
     caches (one ``lru_cache`` of ``maxsize`` per run and function), and not at all
     outside a run. ``cache_clear()`` empties the active run's."""
 
-    def decorate(func: F) -> F:
-        @functools.wraps(func)
-        def cached(*args: Any, **kwargs: Any) -> Any:
-            caches = _CURRENT.get()
-            if caches is None:
-                return func(*args, **kwargs)
-            return caches.part(cached, lambda: functools.lru_cache(maxsize=maxsize)(func))(*args, **kwargs)
-
-        cached.cache_clear = lambda: drop(cached)  # type: ignore[attr-defined]
-        return cached  # type: ignore[return-value]
+    def decorate(func: Callable[P, R]) -> RunCached[P, R]:
+        return RunCached(func, maxsize)
 
     return decorate

@@ -10,6 +10,7 @@ again with the same line numbers.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from markdown_it import MarkdownIt
 
@@ -74,7 +75,7 @@ _MARKDOWN = markdown_parser()
 def token_stream(text: str) -> list:
     """markdown-it's token stream for ``text``; the run's last one is kept, since a
     dialect often walks the same report twice (blocks, then inline layout)."""
-    last = runcaches.part(token_stream, lambda: [None, None])
+    last: list[Any] = runcaches.part(token_stream, lambda: [None, None])
     if last[0] != text:
         last[:] = [text, _parse_all(text)]
     return last[1]
