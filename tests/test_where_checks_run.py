@@ -10,9 +10,6 @@ the engine's meters read by a conftest when no JSON is written).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import stat
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -74,21 +71,12 @@ def knowledge_base(pytester, make_repo):
 
 
 @pytest.fixture
-def git_log(pytester, monkeypatch, tmp_path):
-    """Every git command line the plugin starts in any process of the run (one line each), read after it."""
-    real = shutil.which("git")
-    assert real is not None
-    folder = tmp_path / "logging-git"
-    folder.mkdir()
-    log = tmp_path / "git-commands.log"
-    script = folder / "git"
-    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{real}" "$@"\n', encoding="utf-8")
-    script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+def git_log(git_calls):
+    """The git command lines the plugin started in any process of the run since the last call."""
 
     def commands() -> list[str]:
-        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
-        log.unlink(missing_ok=True)
+        lines = git_calls.commands()
+        git_calls.clear()
         # the plugin's own (other plugins of the interpreter may ask git something too)
         return [line for line in lines if line.startswith("--no-optional-locks ")]
 
