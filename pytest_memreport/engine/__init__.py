@@ -100,6 +100,7 @@ class Engine:
         #: ``(report path, evidence as written)`` -> what is checked (:meth:`prepared`)
         self._bound_evidence: dict[tuple[str, Evidence], Evidence | None] = {}
         self._prepared: dict[tuple[str, Evidence], Evidence | None] = {}
+        self._pair_keys: dict[tuple[str, str | None, str | None], str | None] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -250,12 +251,14 @@ class Engine:
         can tell without asking git: the clone's location and the pin as stated. ``None``
         when no repository is mapped. Items of one key are checked together (one pytest-xdist
         worker, one shard)."""
-        location = self.repositories.location(report, source_id)
-        if location is None:
-            return None
-        # Relative to the rootdir: a shard's group is the same on every CI machine.
-        where = Path(os.path.relpath(location, self.options.rootdir)).as_posix()
-        return f"{where}@{self.bindings.stated_pin(report, source_id, pin) or ''}"
+        memo = (report.path, source_id, pin)
+        if memo not in self._pair_keys:
+            location = self.repositories.location(report, source_id)
+            # Relative to the rootdir: a shard's group is the same on every CI machine.
+            where = None if location is None else Path(os.path.relpath(location, self.options.rootdir)).as_posix()
+            self._pair_keys[memo] = None if where is None else (
+                f"{where}@{self.bindings.stated_pin(report, source_id, pin) or ''}")
+        return self._pair_keys[memo]
 
     def _bound_once(self, report: Report, evidence: Evidence) -> Evidence | None:
         """:meth:`_bound`, kept for :meth:`prepared` (which adds the loose-quotation check)."""
@@ -360,6 +363,7 @@ class Engine:
         self.results.release()
         self._bound_evidence.clear()
         self._prepared.clear()
+        self._pair_keys.clear()
         self.caches.clear()
 
 
