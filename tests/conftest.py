@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -45,6 +47,16 @@ def _outside_github_actions(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _one_run_of_caches():
+    """Library functions a test calls on their own share work as they do in a run: each
+    test is one run (``pytest_memreport.runcaches``); an engine's calls use its own."""
+    from pytest_memreport.runcaches import RunCaches
+
+    with RunCaches().active() as caches:
+        yield caches
+
+
 @pytest.fixture
 def make_repo(tmp_path):
     """Factory for real target repositories: ``make_repo("name") -> RepoBuilder``."""
@@ -53,6 +65,35 @@ def make_repo(tmp_path):
         return RepoBuilder(tmp_path / name)
 
     return factory
+
+
+class GitCalls:
+    """Every git process started, logged by a `git` wrapper placed first on PATH."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+
+    def commands(self) -> list[str]:
+        return self.log.read_text().splitlines() if self.log.exists() else []
+
+    def clear(self) -> None:
+        self.log.write_text("")
+
+
+@pytest.fixture
+def git_calls(tmp_path, monkeypatch):
+    """Every git process started from now on in this process or its children (pytest-xdist
+    workers, ``runpytest_subprocess``): ``git_calls.commands()``."""
+    real = shutil.which("git")
+    assert real is not None
+    bin_dir = tmp_path / "counting-bin"
+    bin_dir.mkdir()
+    log = tmp_path / "git-calls.log"
+    wrapper = bin_dir / "git"
+    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return GitCalls(log)
 
 
 def load_report(path: Path) -> Report:

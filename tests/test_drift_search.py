@@ -311,7 +311,8 @@ def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path
         first = engine.drift_result(parsed, quotes[0])
         assert (first.status, first.path) == ("relocated", "lib/moved_a.py")
         store = engine.binding(parsed, quotes[0].source).store
-        index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
+        with engine.caches.active():  # the engine's run keeps the index
+            index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
         # asked in the same pass: the second quote's names, not the unchanged file's
         assert {"load_entry", "cache_key", "store_value", "row_id"} <= index._paths.keys()
         assert "UNCHANGED_NAME" not in index._paths
@@ -397,7 +398,8 @@ def test_one_pass_over_the_tree_answers_every_quote_without_names(make_repo, tmp
     with _engine_over(repo.path, report) as (engine, parsed, quotes):
         results = [engine.drift_result(parsed, quotes[0])]
         store = engine.binding(parsed, quotes[0].source).store
-        index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
+        with engine.caches.active():  # the engine's run keeps the index
+            index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
         assert len(index._scanned) == 2 and not index._expected_scans  # both answered by the first pass
         results.append(engine.drift_result(parsed, quotes[1]))
         assert [(r.status, r.path, r.lines.start) for r in results] == [

@@ -566,33 +566,6 @@ def test_target_state_is_byte_identical_after_reads_and_worktrees(tricky):
 # -- cost: one batched reader -------------------------------------------------------------------
 
 
-class GitCalls:
-    """Every git process started, logged by a `git` wrapper placed first on PATH."""
-
-    def __init__(self, log: Path) -> None:
-        self.log = log
-
-    def commands(self) -> list[str]:
-        return self.log.read_text().splitlines() if self.log.exists() else []
-
-    def clear(self) -> None:
-        self.log.write_text("")
-
-
-@pytest.fixture
-def git_calls(tmp_path, monkeypatch):
-    real = shutil.which("git")
-    assert real is not None
-    bin_dir = tmp_path / "counting-bin"
-    bin_dir.mkdir()
-    log = tmp_path / "git-calls.log"
-    wrapper = bin_dir / "git"
-    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{real}" "$@"\n')
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return GitCalls(log)
-
-
 def test_reads_are_batched_through_one_persistent_process(make_repo, git_calls):
     repo = make_repo()
     pin = repo.commit({f"pkg/m{i:03}.py": f"value = {i}\n" for i in range(200)}, "pin")

@@ -193,3 +193,109 @@ def test_a_failures_text_is_the_same_rendered_at_once_or_after_the_session(pytes
     for at_once, after in rendered.values():
         assert at_once == after
         assert "not in pkg/store.py" in at_once or "missing" in at_once.lower()
+
+
+EXIT_CONFTEST = textwrap.dedent("""\
+    import gzip
+    import pathlib
+    import zipfile
+
+    class Holder:
+        def __init__(self, tag):
+            self.tag = tag
+
+        def __del__(self):
+            pathlib.Path(f"del-{self.tag}.txt").write_text("ran")
+
+    def _suspended(tag):
+        try:
+            yield 1
+            yield 2
+        finally:
+            pathlib.Path(f"finally-{tag}.txt").write_text("ran")
+
+    def held(tag):
+        \"\"\"An object in a reference cycle, never closed: its __del__, a suspended
+        generator's finally, a gzip writer and a zip writer are finalized at exit.\"\"\"
+        holder = Holder(tag)
+        holder.cycle = holder
+        holder.generator = _suspended(tag)
+        next(holder.generator)
+        holder.gz = gzip.open(f"held-{tag}.gz", "wt")
+        holder.gz.write("every line of it\\n" * 2000)
+        holder.zip = zipfile.ZipFile(f"held-{tag}.zip", "w")
+        with holder.zip.open("member.txt", "w") as member:
+            member.write(b"every line of it\\n" * 2000)
+
+    def pytest_sessionfinish(session):
+        held("sessionfinish")
+    """)
+
+
+def _exit_state(folder) -> dict:
+    """What the interpreter's exit finalized: which __del__ and finally ran, which files are whole."""
+    import zipfile
+
+    state: dict[str, object] = {}
+    for tag in ("sessionfinish", "test"):
+        state[f"del-{tag}"] = (folder / f"del-{tag}.txt").exists()
+        state[f"finally-{tag}"] = (folder / f"finally-{tag}.txt").exists()
+        try:
+            with gzip.open(folder / f"held-{tag}.gz", "rt") as stream:
+                state[f"gzip-{tag}"] = stream.read() == "every line of it\n" * 2000
+        except (OSError, EOFError):
+            state[f"gzip-{tag}"] = False
+        try:
+            with zipfile.ZipFile(folder / f"held-{tag}.zip") as archive:
+                state[f"zip-{tag}"] = archive.read("member.txt") == b"every line of it\n" * 2000
+        except (OSError, zipfile.BadZipFile, KeyError):
+            state[f"zip-{tag}"] = False
+        for name in (f"del-{tag}.txt", f"finally-{tag}.txt", f"held-{tag}.gz", f"held-{tag}.zip"):
+            (folder / name).unlink(missing_ok=True)
+    return state
+
+
+def test_objects_in_cycles_are_finalized_at_exit_as_without_the_plugin(pytester, target):
+    """A conftest object's __del__, a suspended generator's finally, a gzip and a zip writer,
+    held in reference cycles made by a conftest hook and by a test and never closed: at the
+    interpreter's exit they are finalized exactly as in a run with ``-p no:memreport``
+    (drift on, so the plugin's git thread ran too)."""
+    repo, pin = target
+    repo.commit({"pkg/store.py": "# moved down\n" + STORE_PY}, "edit")
+    pytester.makeconftest(EXIT_CONFTEST)
+    pytester.makepyfile(test_user="from conftest import held\n\ndef test_ok():\n    held('test')\n")
+    report = write_report(pytester, pin)
+    without = pytester.runpytest_subprocess("test_user.py", "-p", "no:memreport", "-p", "no:cacheprovider")
+    assert without.ret == 0, without.stdout.str()
+    expected = _exit_state(pytester.path)
+    assert expected["del-test"] and expected["finally-test"] and expected["gzip-test"] and expected["zip-test"]
+    result = pytester.runpytest_subprocess("test_user.py", "--memreport", report, "--memreport-repo", str(repo.path),
+                                           "--memreport-against", "HEAD", "-p", "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    assert "quote" in result.stdout.str() or "1 fresh" in result.stdout.str()
+    assert _exit_state(pytester.path) == expected
+
+
+def test_no_standard_library_cache_holds_a_report(pytester, target):
+    """A check's warning is shown without the report's line under it (its message says
+    what matters), and nothing of a report is left in ``linecache``."""
+    repo, pin = target
+    # The enclosing function changes around the quoted line: the check passes with a warning.
+    repo.commit({"pkg/store.py": STORE_PY.replace("def keep(entries):\n",
+                                                  "def keep(entries):\n    entries = list(entries)\n")}, "edit")
+    pytester.makeconftest(textwrap.dedent("""\
+        import linecache
+        import pathlib
+
+        def pytest_unconfigure(config):
+            held = [name for name in linecache.cache if name.endswith("report.txt")]
+            pathlib.Path("linecache.txt").write_text(repr(held))
+        """))
+    report = write_report(pytester, pin)
+    result = pytester.runpytest_subprocess("--memreport", report, "--memreport-repo", str(repo.path),
+                                           "--memreport-against", "HEAD", "-p", "no:cacheprovider")
+    out = result.stdout.str()
+    assert "MemreportWarning" in out and "enclosing definition changed" in out, out
+    summary = out.split("warnings summary", 1)[1].split("-- Docs", 1)[0]
+    assert "--- pkg/store.py:4-5" not in summary  # the report's line is not echoed
+    assert (pytester.path / "linecache.txt").read_text() == "[]"

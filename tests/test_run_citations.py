@@ -128,8 +128,11 @@ def test_run_forms_end_to_end(pytester, make_repo):
     # A quoted phrase with one word changed ("four"; the file says three): not found.
     assert outcomes["OBJ-1::quote@L5"] == "FAILED"
     assert outcomes["OBJ-1::lines@L5:src/widgets/index.ts:7"] == "PASSED"
-    # index.ts is ambiguous in the repository and unique in the subject subtree.
-    assert outcomes["OBJ-2::lines@L6:src/widgets/index.ts:10"] == "PASSED"
+    # index.ts is ambiguous in the repository and unique in the subject subtree (an item is
+    # named as the report writes its path; what it was read as is decided when it runs).
+    assert outcomes["OBJ-2::lines@L6:index.ts:10"] == "PASSED"
+    obj2 = next(r for r in lens["records"] if r["id"] == "OBJ-2")
+    assert [e["path"] for e in obj2["evidence"]] == ["src/widgets/index.ts"]
     # `:9` in a cell of its own: the row cites two files, so nothing is guessed.
     obj3 = next(r for r in lens["records"] if r["id"] == "OBJ-3")
     assert [e["cited_lines"] for e in obj3["evidence"]] == [[3, 3], [4, 4]]
@@ -138,7 +141,9 @@ def test_run_forms_end_to_end(pytester, make_repo):
     assert [e["cited_lines"] for e in obj4["evidence"]] == [[40, 40], [41, 42]]
     # A full path outside the subject passes; the partial one prefers the subject subtree.
     assert outcomes["OBJ-5::lines@L9:src/gadgets/think/index.ts:2"] == "PASSED"
-    assert outcomes["OBJ-5::lines@L9:src/widgets/core/think/index.ts:2"] == "PASSED"
+    assert outcomes["OBJ-5::lines@L9:think/index.ts:2"] == "PASSED"
+    obj5 = next(r for r in lens["records"] if r["id"] == "OBJ-5")
+    assert [e["path"] for e in obj5["evidence"]] == ["src/gadgets/think/index.ts", "src/widgets/core/think/index.ts"]
     result.assert_outcomes(passed=17, failed=1)
 
 

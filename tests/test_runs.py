@@ -84,7 +84,8 @@ def test_subtree_run_binds_the_repository_case_insensitively_and_passes(pytester
     # The run says github.com/Acme/Servers; the user spells it acme/servers.
     result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
                                 "--memreport-json", str(out), "-rs")
-    result.assert_outcomes(passed=128, skipped=11)
+    # a mention found to be no evidence when its item runs skips at the pin and at HEAD
+    result.assert_outcomes(passed=128, skipped=2 * 11)
     reports = run_json(out)
     lens = all_evidence(reports["lens-queue.md"])
     by_written = {(e["line"], e["path"], tuple(e["cited_lines"] or ())) for e in lens if e["kind"] == "lines"}
@@ -107,7 +108,7 @@ def test_run_without_repository_line_binds_the_default_clone_and_maps_checkout_p
     out = pytester.path / "out.json"
     result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo={repo.path}", "-v",
                                 "--memreport-json", str(out))
-    result.assert_outcomes(passed=41, skipped=1)
+    result.assert_outcomes(passed=41, skipped=2)  # the one mention that is no evidence, at the pin and HEAD
     stdout = result.stdout.str()
     assert f"memreport: mapped the checkout /Users/bo/code/servers onto {repo.path}" in stdout
     lens = all_evidence(run_json(out)["lens-queue.md"])
@@ -167,7 +168,7 @@ def test_abbreviated_pin_resolves_to_the_unique_commit(pytester, make_repo):
     repo, pin = build_target(make_repo)
     folder = materialize("subtree-run", pytester.path, PIN=pin[:9], PIN7=pin[:7])
     result = pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}")
-    result.assert_outcomes(passed=128, skipped=11)
+    result.assert_outcomes(passed=128, skipped=2 * 11)
 
 
 def test_ambiguous_prefix_lists_the_candidates_on_one_line(pytester, make_repo):
@@ -309,8 +310,9 @@ def test_a_claims_file_source_binds_the_named_repository_case_insensitively(pyte
     claims.write_text(f"schema: memreport-claims/1\nsources:\n  acme/SERVERS: {{repo: {repo.path}}}\nrecords: {{}}\n",
                       encoding="utf-8")
     result = pytester.runpytest("--memreport", str(folder), "--memreport-claims", str(claims))
-    # The evidence of the subtree run (128 passed, 11 not evidence) plus a claims item per file.
-    result.assert_outcomes(passed=133, skipped=11)
+    # The evidence of the subtree run (128 passed, 11 not evidence at the pin and at HEAD) plus
+    # a claims item per file.
+    result.assert_outcomes(passed=133, skipped=2 * 11)
 
 
 def test_a_review_beside_a_run_stays_a_review(tmp_path, make_repo):

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from ..runcaches import run_cached
 from ..text import match as _match
 from ..text import symbols as _symbols
 from ..dialects.claims import Predicate
@@ -79,7 +79,7 @@ class PredicateResult:
 # --------------------------------------------------------------------------- globs
 
 
-@functools.lru_cache(maxsize=2048)
+@run_cached(maxsize=2048)
 def _glob_segments(pattern: str) -> tuple[str, ...]:
     # A trailing "/" means "everything below this folder", as in gitignore.
     if pattern.endswith("/"):
@@ -267,7 +267,7 @@ def _raw_matches(args: dict[str, Any], text: str, key: str) -> list[int]:
     return [span.start for span in _match.find(pattern, text, key=key)]
 
 
-@functools.lru_cache(maxsize=512)
+@run_cached(maxsize=512)
 def _compiled_regex(source: str) -> re.Pattern[str]:
     return re.compile(source, re.MULTILINE)
 
@@ -497,7 +497,7 @@ _MODIFIERS = (
 )
 
 
-@functools.lru_cache(maxsize=256)
+@run_cached(maxsize=256)
 def _definition_regex(name: str) -> re.Pattern[str]:
     return re.compile(
         rf"^[ \t]*(?:(?:{_MODIFIERS})[ \t]+)*(?:{_DEFINITION_KEYWORDS})[ \t]+\*?&?{re.escape(name)}(?![\w$])",

@@ -22,10 +22,12 @@ pin's whole batch the same way.
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, TypeVar
 
 from .. import dialects, text
 from ..checks import attributed, drift, symbolrefs, verify
@@ -36,6 +38,7 @@ from ..gitstore import GitStore, RepoError, RevisionError
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import AGAINST_NONE, RunOptions
 from ..resultcache import ResultCache, encode
+from ..runcaches import RunCaches
 from ..text import symbols
 from .bindings import Binding, Bindings
 from .claimchecks import ObservationRuns, PredicateChecks
@@ -49,6 +52,19 @@ from .repositories import TargetRepositories
 from .timing import Timing
 
 __all__ = ["Binding", "Engine", "RunOptions", "Timing"]
+
+Result = TypeVar("Result")
+
+
+def _in_run(method: Callable[..., Result]) -> Callable[..., Result]:
+    """An engine method run with the engine's caches current (:mod:`..runcaches`)."""
+
+    @functools.wraps(method)
+    def in_run(self: "Engine", *args, **kwargs) -> Result:
+        with self.caches.active():
+            return method(self, *args, **kwargs)
+
+    return in_run
 
 
 class Engine:
@@ -64,8 +80,9 @@ class Engine:
                  corrects_anchors: bool = False, progress: Callable[[str], None] | None = None) -> None:
         self.options = options
         self.timing = Timing()
-        # tree-sitter's counters are the process's: this run's share is what they grew by
-        self._parses_before = symbols.stats()
+        #: every cache of the run's data (parses, text indexes, compiled quotations, word
+        #: indexes...): current while one of the engine's calls runs, emptied by close()
+        self.caches = RunCaches()
         self.corrects_anchors = corrects_anchors
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
@@ -81,6 +98,10 @@ class Engine:
                                  self.timing, self._announce)
         self.predicates = PredicateChecks(options, self.bindings, self.claims, self.results, self.timing)
         self.observations = ObservationRuns(self.bindings, self.claims, self.pins, self.timing, self._announce)
+        #: ``(report path, evidence as written)`` -> what is checked (:meth:`prepared`)
+        self._bound_evidence: dict[tuple[str, Evidence], Evidence | None] = {}
+        self._prepared: dict[tuple[str, Evidence], Evidence | None] = {}
+        self._pair_keys: dict[tuple[str, str | None, str | None], str | None] = {}
 
     @property
     def drift_enabled(self) -> bool:
@@ -91,10 +112,12 @@ class Engine:
         return self.reports.paths
 
     # -- reports and their claims ---------------------------------------------------------
+    @_in_run
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`~..dialects.ReportError` for bad input."""
         return self.reports.report(path)
 
+    @_in_run
     def loaded_reports(self) -> list[Report]:
         return self.reports.loaded()
 
@@ -109,28 +132,36 @@ class Engine:
     def claims_bytes(self) -> dict[str, bytes]:
         return self.claims.claims_bytes
 
+    @_in_run
     def claims_for(self, report: Report) -> ReportClaims:
         return self.claims.claims_for(report)
 
+    @_in_run
     def claims_index(self) -> ClaimsIndex:
         return self.claims.index
 
     # -- repositories and pins ---------------------------------------------------------------
+    @_in_run
     def binding(self, report: Report, source_id: str | None, pin: str | None = None) -> Binding:
         return self.bindings.binding(report, source_id, pin)
 
+    @_in_run
     def unchecked(self, report: Report):
         return self.bindings.unchecked(report)
 
+    @_in_run
     def against_rev(self, store: GitStore) -> str:
         return self.bindings.against_rev(store)
 
+    @_in_run
     def against_label(self, binding: Binding) -> str | None:
         return self.bindings.against_label(binding)
 
+    @_in_run
     def against_problem(self, binding: Binding) -> str | None:
         return self.bindings.against_problem(binding)
 
+    @_in_run
     def incomplete_clone(self, binding: Binding) -> str | None:
         return self.bindings.incomplete_clone(binding)
 
@@ -141,30 +172,51 @@ class Engine:
         return self.repositories.all_repositories_named()
 
     # -- what becomes items ---------------------------------------------------------------------
+    @_in_run
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
-        """The evidence that becomes items: proposed symbol references only when,
-        at the pin, they name a definition in a file their context cites; paths
-        written loosely (bare names, partial, elided, checkout paths) resolved
-        against the pinned tree."""
+        """The evidence that is checked, as :meth:`prepared` makes it (sources with no
+        clone mapped and proposed symbol references naming nothing left out)."""
         out = []
         for item in evidence:
             if self.repositories.is_unmapped(report, item.source):
                 continue  # one skipped source item says which option to give
-            if item.lookup is not None:
-                out.append(self.paths.resolve(report, item))
-                continue
-            if item.role is EvidenceRole.MENTION:
-                self.paths.check_backticked(report, item)
-            if item.kind is not EvidenceKind.SYMBOL:
-                out.append(item)
-                continue
-            resolved = self._resolved_symbol(report, item)
-            if resolved is not None:
-                out.append(resolved)
-        for item in out:
-            if item.role is EvidenceRole.LOOSE or attributed.unfound_reason(item):
-                self._loose_quotation(report, item)
+            prepared = self.prepared(report, item)
+            if prepared is not None:
+                out.append(prepared)
         return out
+
+    @_in_run
+    def collectable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:
+        """The evidence that becomes items, as written: all but that of a source no clone
+        is mapped for (one skipped source item says which option to give). Nothing is
+        read: what each is checked as is decided when its item runs (:meth:`prepared`)."""
+        return [item for item in evidence if not self.repositories.is_unmapped(report, item.source)]
+
+    @_in_run
+    def prepared(self, report: Report, evidence: Evidence) -> Evidence | None:
+        """The evidence as written, made what is checked, when its item runs (never while
+        items are made): a loosely written path (bare name, partial, elided, checkout
+        path) bound to the pinned tree; a proposed symbol reference bound to the
+        definition it names in a file its context cites (``None``: it names none, and is
+        no evidence); a backticked path or a loose quotation the pin lacks remembered
+        as no evidence (:meth:`not_evidence`). Once per piece of evidence."""
+        key = (report.path, evidence)
+        if key in self._prepared:
+            return self._prepared[key]
+        found = self._bound_once(report, evidence)
+        self._prepared[key] = found
+        if found is not None and (found.role is EvidenceRole.LOOSE or attributed.unfound_reason(found)):
+            self._loose_quotation(report, found)
+        return found
+
+    def _bound(self, report: Report, item: Evidence) -> Evidence | None:
+        if item.lookup is not None:
+            return self.paths.resolve(report, item)
+        if item.role is EvidenceRole.MENTION:
+            self.paths.check_backticked(report, item)
+        if item.kind is not EvidenceKind.SYMBOL:
+            return item
+        return self._resolved_symbol(report, item)
 
     def _resolved_symbol(self, report: Report, item: Evidence) -> Evidence | None:
         """A proposed symbol reference bound to the definition it names at the pin."""
@@ -194,22 +246,55 @@ class Engine:
                 f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
                 "read as the report's own words (put the citation right after a quotation to have it checked)"))
 
+    @_in_run
+    def pair_key(self, report: Report, source_id: str | None, pin: str | None = None) -> str | None:
+        """Which (repository, pin) pair a source's evidence is checked in, as collection
+        can tell without asking git: the clone's location and the pin as stated. ``None``
+        when no repository is mapped. Items of one key are checked together (one pytest-xdist
+        worker, one shard)."""
+        memo = (report.path, source_id, pin)
+        if memo not in self._pair_keys:
+            location = self.repositories.location(report, source_id)
+            # Relative to the rootdir: a shard's group is the same on every CI machine.
+            where = None if location is None else Path(os.path.relpath(location, self.options.rootdir)).as_posix()
+            self._pair_keys[memo] = None if where is None else (
+                f"{where}@{self.bindings.stated_pin(report, source_id, pin) or ''}")
+        return self._pair_keys[memo]
+
+    def _bound_once(self, report: Report, evidence: Evidence) -> Evidence | None:
+        """:meth:`_bound`, kept for :meth:`prepared` (which adds the loose-quotation check)."""
+        key = (report.path, evidence)
+        if key not in self._bound_evidence:
+            self._bound_evidence[key] = self._bound(report, evidence)
+        return self._bound_evidence[key]
+
+    @_in_run
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
         return self.paths.not_evidence(report, evidence)
 
     # -- plan, then check ------------------------------------------------------------------------
+    @_in_run
     def check_planned(self, pairs: Iterable[tuple[Report, Evidence]]) -> None:
         """Check every piece of evidence the selected items check, pin by pin and pair by
         pair, before any item runs: items then read finished results. A check that
         raises is left to its item, which checks it again and says why."""
-        self.plan.schedule(pairs)
+        written = list(pairs)
+        # Paths and symbols bound first (a tree listing, a definition's file), so that the
+        # pin's batch checks the evidence as it is checked.
+        bound = [(report, found) for report, evidence in written
+                 if (found := self._bound_once(report, evidence)) is not None]
+        self.plan.schedule(bound)
         try:
             if self.drift_enabled:
                 self.drift.ask_ahead()  # git answers the pairs' first questions while the pins are checked
             for binding in self.plan.pin_bindings():
                 self.pins.check_pin(binding)
+            for report, evidence in written:  # a loose quotation the pin lacks is no evidence
+                self.prepared(report, evidence)
             if self.drift_enabled:
                 for report, evidence in self.plan.scheduled:
+                    if self.paths.not_evidence(report, evidence) is not None:
+                        continue
                     try:
                         self.drift.result(report, evidence)
                     except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
@@ -220,20 +305,25 @@ class Engine:
         # item loop, every full garbage collection walks it.
         _release_shared_caches()
 
+    @_in_run
     def pin_result(self, report: Report, evidence: Evidence) -> verify.PinResult:
         """The evidence checked at its pin (once per process)."""
         return self.pins.result(report, evidence)
 
+    @_in_run
     def drift_result(self, report: Report, evidence: Evidence) -> drift.DriftResult | None:
         """What became of ``evidence`` at the against-revision; ``None`` when not checkable."""
         return self.drift.result(report, evidence)
 
+    @_in_run
     def predicate_result(self, report: Report, predicate: Predicate, at_against: bool = False):
         return self.predicates.result(report, predicate, at_against)
 
+    @_in_run
     def observation_result(self, report: Report, record, observation):
         return self.observations.result(report, record, observation)
 
+    @_in_run
     def read_text(self, repo: str, rev: str, path: str) -> str | None:
         """``path`` at ``rev`` (a commit or ``worktree``) in the clone at ``repo``, for outputs
         that show the cited lines; ``None`` when it cannot be read as text."""
@@ -244,6 +334,7 @@ class Engine:
         return textfile.text if textfile is not None and textfile.is_text else None
 
     # -- the run's end -----------------------------------------------------------------------
+    @_in_run
     def timing_json(self) -> dict:
         """Per-phase seconds of this process. ``git`` (commands and blob reads) and
         ``tree_sitter`` are also inside the phases that caused them; ``git_processes``,
@@ -252,9 +343,9 @@ class Engine:
         stores = self.repositories.open_stores()
         phases.add("git", sum(store.git_seconds for store in stores))
         phases.add("git_processes", sum(store.git_processes for store in stores))
-        parsed = symbols.stats()
-        phases.add("tree_sitter", parsed.seconds - self._parses_before.seconds)
-        phases.add("tree_sitter_parses", parsed.parses - self._parses_before.parses)
+        parsed = symbols.stats()  # this run's (its caches are current)
+        phases.add("tree_sitter", parsed.seconds)
+        phases.add("tree_sitter_parses", parsed.parses)
         phases.add("blobs_read", sum(store.blobs_read for store in stores))
         if self.results.enabled:
             phases.add("results_cached", self.results.hits)
@@ -271,11 +362,14 @@ class Engine:
             part.release()  # drift's first: it waits for its thread asking git
         self.repositories.close()
         self.results.release()
-        _release_shared_caches()
+        self._bound_evidence.clear()
+        self._prepared.clear()
+        self._pair_keys.clear()
+        self.caches.clear()
 
 
 def _release_shared_caches() -> None:
-    """The parse's and the checks' module caches (the last report's tokens, compiled
-    quotations, text indexes, syntax trees) let go of."""
+    """The current run's caches of the parse and the checks (the last report's tokens,
+    compiled quotations, text indexes, syntax trees) let go of; its meters are kept."""
     dialects.release_caches()
     text.release_caches()

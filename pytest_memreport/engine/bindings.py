@@ -119,18 +119,24 @@ class Bindings:
             found = self._bindings[key] = self._bind(report, source_id, pin)
         return found
 
-    def _bind(self, report: Report, source_id: str | None, own_pin: str | None) -> Binding:
+    def stated_pin(self, report: Report, source_id: str | None, own_pin: str | None = None) -> str | None:
+        """The revision a source's evidence is checked at, as given (not resolved): an
+        evidence's own commit, the override, the claims file's pin, the report's."""
         source = report.source(source_id) or Source(id=source_id or "SRC-1")
-        sid = source.id
         pins = self._options.pins
-        claimed = self._claims.claims_for(report).source(sid)
+        claimed = self._claims.claims_for(report).source(source.id)
         claimed_pin = claimed.pin if claimed is not None else None
-        override = pins.get(sid) or pins.get(None)
+        override = pins.get(source.id) or pins.get(None)
         if own_pin and override and not _pinned_elsewhere(own_pin, claimed_pin or source.pin):
             # --memreport-pin moves the links at the report's own pin too (not those
             # citing another commit on purpose).
             own_pin = None
-        stated = own_pin or override or claimed_pin or source.pin
+        return own_pin or override or claimed_pin or source.pin
+
+    def _bind(self, report: Report, source_id: str | None, own_pin: str | None) -> Binding:
+        source = report.source(source_id) or Source(id=source_id or "SRC-1")
+        sid = source.id
+        stated = self.stated_pin(report, source_id, own_pin)
         try:
             store = self._repositories.store_for(report, source_id)
         except RepoError as exc:

@@ -14,6 +14,7 @@ checks, and the first drift check waits for their answers.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -142,7 +143,8 @@ class DriftChecks:
                 continue  # asked on demand, where the failure is said
             if self._asking is None:
                 self._asking = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreport-git")
-            self._asked[pair] = self._asking.submit(store.ask_pair, sha, against)
+            # in the run's caches: a thread starts in a context of its own
+            self._asked[pair] = self._asking.submit(contextvars.copy_context().run, store.ask_pair, sha, against)
 
     def _start_pair(self, pinned: PinnedTree, against: str, snapshot) -> None:
         """The pair's git questions, asked once for all its evidence."""

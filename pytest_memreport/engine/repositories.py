@@ -5,6 +5,7 @@ per process."""
 from __future__ import annotations
 
 import re
+import os
 from pathlib import Path
 
 from .. import repomap
@@ -52,6 +53,19 @@ class TargetRepositories:
         if isinstance(store, RepoError):
             raise store
         return store
+
+    def location(self, report: Report, source_id: str | None) -> Path | None:
+        """Where a source's clone is, found on the file system only (no git runs): the
+        folder holding ``.git`` at or above the mapped path, else the mapped path;
+        ``None`` when nothing maps it."""
+        try:
+            path = Path(os.path.abspath(self._repo_path(report, source_id)))
+        except RepoError:
+            return None
+        for folder in (path, *path.parents):
+            if os.path.lexists(folder / ".git"):
+                return folder
+        return path
 
     def open_stores(self) -> list[GitStore]:
         return [store for store in self.stores.values() if isinstance(store, GitStore)]

@@ -7,14 +7,15 @@ snapshot, which knows what lies above the path.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
+
+from ..runcaches import run_cached
 
 _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@run_cached(maxsize=1 << 16)
 def normalize_path(path: str, literal: bool = False) -> tuple[str | None, str | None]:
     """Lexically normalize a repository-relative path.
 

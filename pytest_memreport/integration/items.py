@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-
-import linecache
 import re
 import traceback
 import warnings
@@ -30,6 +28,7 @@ from .outcomes import (
     Outcome,
     drift_outcome,
     evidence_outcome,
+    not_evidence_drift_outcome,
     not_evidence_outcome,
     group_outcome,
     listing_outcome,
@@ -37,6 +36,7 @@ from .outcomes import (
     predicate_outcome,
     source_outcome,
     unchecked_outcome,
+    unresolved_symbol_outcome,
 )
 
 ENGINE_KEY = pytest.StashKey[Engine]()
@@ -81,7 +81,7 @@ class MemreportFile(pytest.File):
         yield StructureItem.from_parent(self, name="structure", report=report)
         if report.all_references():
             yield ReferencesItem.from_parent(self, name="references", report=report)
-        yield from evidence_items(self, report, engine.checkable(report, report.evidence), engine)
+        yield from evidence_items(self, report, engine.collectable(report, report.evidence), engine)
         for record in report.records:
             checks = record.evidence or claims.predicates.get(record.id) or claims.observations.get(record.id)
             if checks and not (record.is_annotation and not record.evidence):
@@ -116,7 +116,8 @@ class MemreportFile(pytest.File):
             needs_pin.add(report.sources[0].id)
         for name, key in names.items():
             yield SourceItem.from_parent(self, name=f"source:{name}", report=report, source_id=key,
-                                         needs_pin=name in needs_pin)
+                                         needs_pin=name in needs_pin).checks_in(
+                _pairs(engine.pair_key(report, key)))
 
 
 class RecordNode(pytest.Collector):
@@ -129,7 +130,7 @@ class RecordNode(pytest.Collector):
 
     def collect(self):
         engine = engine_of(self)
-        yield from evidence_items(self, self.report, engine.checkable(self.report, self.record.evidence), engine)
+        yield from evidence_items(self, self.report, engine.collectable(self.report, self.record.evidence), engine)
         if self.record.is_annotation:
             return
         yield from claims_items(self, self.report, self.record, engine)
@@ -161,10 +162,11 @@ def claims_items(parent, report: Report, record: Record | None, engine: Engine):
         name = f"predicate[{predicate.index}]:{predicate.kind}"
         if predicate.file == report.path or predicate.file.endswith(report.path):
             name += f"@L{predicate.line}"  # inline blocks: several per record
-        yield PredicateItem.from_parent(parent, name=name, report=report, predicate=predicate)
+        pairs = _pairs(engine.pair_key(report, predicate.source))
+        yield PredicateItem.from_parent(parent, name=name, report=report, predicate=predicate).checks_in(pairs)
         if engine.drift_enabled:
             yield PredicateItem.from_parent(parent, name=f"{name}::drift", report=report,
-                                            predicate=predicate, at_against=True)
+                                            predicate=predicate, at_against=True).checks_in(pairs)
     for observation in claims.observations.get(owner, ()):
         name = f"observe[{observation.index}]"
         if observation.file == report.path or observation.file.endswith(report.path):
@@ -179,7 +181,8 @@ def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Eng
         if evidence:
             record = parent.record if isinstance(parent, RecordNode) else None
             yield EvidenceGroupItem.from_parent(parent, name="evidence", report=report, evidence=evidence,
-                                                record=record)
+                                                record=record).checks_in(
+                _pairs(*(engine.pair_key(report, e.source, e.pin) for e in evidence)))
         return
     seen: dict[str, int] = {}
     for item in evidence:
@@ -187,15 +190,22 @@ def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Eng
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:  # e.g. two quotations ending on one line
             name = f"{name}#{seen[name]}"
+        pairs = _pairs(engine.pair_key(report, item.source, item.pin))
         for kind in evidence_checks(engine, report, item):
-            yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item)
+            yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item).checks_in(pairs)
+
+
+def _pairs(*keys: str | None) -> frozenset[str]:
+    return frozenset(key for key in keys if key is not None)
 
 
 def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple[type[EvidenceItem], ...]:
     """What is checked of an evidence, as item kinds: at its pin and, with drift on, at
-    the against-revision; a mention that is no target evidence is one skipped item.
-    Per-evidence items are one kind each; a group item runs them all."""
-    if engine.not_evidence(report, evidence) is not None:
+    the against-revision; a mention the report declares no target evidence is one
+    skipped item. What else is no evidence is known only once the item runs (its pin
+    item then skips with the reason, and its drift item with it). Per-evidence items
+    are one kind each; a group item runs them all."""
+    if evidence.declared_not_evidence:
         return (NotEvidenceItem,)
     return (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
 
@@ -254,10 +264,19 @@ class MemreportItem(pytest.Item):
         #: session; the entries travel on the item's call report (from a pytest-xdist
         #: worker as JSON text), not in its JUnit properties, which stay compact
         self.memreport_checks: list[dict] = []
+        #: the (repository, pin) pairs the item checks in (:meth:`..engine.Engine.pair_key`)
+        self.memreport_pairs: frozenset[str] = frozenset()
+        #: the pairs' group, named by the session (``None``: the item checks in none)
+        self.memreport_group: str | None = None
         # The decorators are made once: pytest looks a marker name up anew on every call.
         self.add_marker(_mark("memreport"))
         if self.marker_name != "memreport":
             self.add_marker(_mark(self.marker_name))
+
+    def checks_in(self, pairs: frozenset[str]) -> "MemreportItem":
+        """This item, checking in ``pairs``: the session plans and places it with them."""
+        self.memreport_pairs = pairs
+        return self
 
     @property
     def line(self) -> int:
@@ -291,7 +310,6 @@ class MemreportItem(pytest.Item):
         # Attributed to the report line, so pytest's warning summary points there (and says
         # where once: the message drops its own location).
         filename = str(self.path)
-        _no_source_echo(filename)
         warnings.warn_explicit(MemreportWarning(render.printable(_LOCATION_PREFIX.sub("", message, count=1))),
                                MemreportWarning, filename=filename, lineno=line)
 
@@ -313,14 +331,6 @@ class MemreportItem(pytest.Item):
 def _failure_text(outcome: Outcome) -> str:
     # Every line printable: a file name or a target's line cannot start a line of its own.
     return "\n".join(render.printable(line, keep_tabs=True) for line in [outcome.headline, *outcome.details])
-
-
-def _no_source_echo(filename: str) -> None:
-    """Keep Python's warning format from echoing the report line (a whole paragraph, in
-    Markdown) under the message: an entry without a modification time that holds no
-    lines is what ``linecache`` keeps for sources it must not re-read."""
-    if filename not in linecache.cache:
-        linecache.cache[filename] = (0, None, [], filename)
 
 
 @dataclasses.dataclass(eq=False)
@@ -401,8 +411,24 @@ class EvidenceItem(ReportItem):
     def line(self) -> int:
         return self.evidence.line
 
+    @classmethod
+    def check(cls, engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+        """The check of ``evidence`` as written: what it is checked as is decided now
+        (:meth:`..engine.Engine.prepared`), never while items are made."""
+        prepared = engine.prepared(report, evidence)
+        if prepared is None:
+            return unresolved_symbol_outcome(report, evidence)
+        reason = engine.not_evidence(report, prepared)
+        if reason is not None:
+            return cls.no_evidence(report, prepared, reason)
+        return cls.check_prepared(engine, report, prepared)
+
     @staticmethod
-    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+    def no_evidence(report: Report, evidence: Evidence, reason: str) -> Outcome:
+        return not_evidence_outcome(report, evidence, reason)
+
+    @staticmethod
+    def check_prepared(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
         binding = engine.binding(report, evidence.source, evidence.pin)
         return evidence_outcome(report, evidence, binding, engine.pin_result(report, evidence),
                                 corrects_anchors=engine.corrects_anchors)
@@ -415,8 +441,8 @@ class EvidenceItem(ReportItem):
 class NotEvidenceItem(EvidenceItem):
     """A mention that looks like a path but is no evidence of the target: skipped, once."""
 
-    @staticmethod
-    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+    @classmethod
+    def check(cls, engine: Engine, report: Report, evidence: Evidence) -> Outcome:
         return not_evidence_outcome(report, evidence, engine.not_evidence(report, evidence) or "")
 
 
@@ -427,7 +453,11 @@ class DriftItem(EvidenceItem):
     name_suffix = "::drift"
 
     @staticmethod
-    def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
+    def no_evidence(report: Report, evidence: Evidence, reason: str) -> Outcome:
+        return not_evidence_drift_outcome(report, evidence, reason)
+
+    @staticmethod
+    def check_prepared(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
         binding = engine.binding(report, evidence.source, evidence.pin)
         pin = engine.pin_result(report, evidence)
         drift = engine.drift_result(report, evidence)
@@ -456,8 +486,14 @@ class EvidenceGroupItem(ReportItem):
     def runtest(self) -> None:
         engine = engine_of(self)
         parts = []
-        for evidence in self.evidence:
-            for kind in evidence_checks(engine, self.report, evidence):
+        for written in self.evidence:
+            evidence = engine.prepared(self.report, written)
+            if evidence is None:
+                continue  # a proposed symbol reference naming no definition: no evidence
+            kinds: tuple[type[EvidenceItem], ...] = (NotEvidenceItem,)
+            if engine.not_evidence(self.report, evidence) is None:
+                kinds = (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
+            for kind in kinds:
                 part = self._part(engine, kind, evidence)
                 self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
@@ -469,7 +505,8 @@ class EvidenceGroupItem(ReportItem):
     def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome:
         """One check of the record, as its own item would run it."""
         try:
-            return checked(self.report, evidence.line, self.path, kind.check, engine, self.report, evidence)
+            check = NotEvidenceItem.check if kind is NotEvidenceItem else kind.check_prepared
+            return checked(self.report, evidence.line, self.path, check, engine, self.report, evidence)
         except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
             return internal_error(self.report, evidence.line, exc)
 
@@ -591,12 +628,16 @@ class ReferencesItem(ReportItem):
 class ClaimsItem(ReportItem):
     """The report's claims files load, and every record they name is declared somewhere."""
 
+    def runtest(self) -> None:
+        for line, message in engine_of(self).claims_for(self.report).warnings:
+            # given at their lines when the item runs; they do not fail it
+            self.warn_at(line, f"{self.report.path}:{line}: {message}")
+        super().runtest()
+
     def outcome(self) -> Outcome:
         engine = engine_of(self)
         claims = engine.claims_for(self.report)
         entries = [(0, message) for message in claims.errors]
-        for line, message in claims.warnings:  # given at their lines; they do not fail the item
-            self.warn_at(line, f"{self.report.path}:{line}: {message}")
         index = engine.claims_index()  # every loaded report's IDs gathered once, not per report
         declared = index.declared() or self.report.declared_ids()
         for file, line, rid in index.unknown_records(claims.files, self.report.declared_ids()):

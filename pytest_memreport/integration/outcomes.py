@@ -147,6 +147,23 @@ def not_evidence_outcome(report: Report, evidence: Evidence, reason: str) -> Out
                    properties=_properties(report, evidence, NOT_EVIDENCE))
 
 
+def not_evidence_drift_outcome(report: Report, evidence: Evidence, reason: str) -> Outcome:
+    """The drift item of a mention found to be no target evidence when it ran: skipped
+    with the reason its pin item gives (counted once, by the pin item)."""
+    payload = {"type": NOT_EVIDENCE, "report": report.path, "key": evidence_key(evidence), "line": evidence.line}
+    return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
+                   properties=_properties(report, evidence, NOT_EVIDENCE))
+
+
+def unresolved_symbol_outcome(report: Report, evidence: Evidence) -> Outcome:
+    """A proposed symbol reference that names no definition at the pin in a file its
+    context cites: no evidence (the JSON leaves it out), skipped with that reason."""
+    reason = f"`{evidence.text}` names no definition in the files cited beside it at the pin"
+    payload = {"type": "symbol", "report": report.path, "key": evidence_key(evidence), "line": evidence.line}
+    return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
+                   properties=_properties(report, evidence, NOT_EVIDENCE))
+
+
 def _diff(quote: str, candidate: str) -> str:
     from ..text.match import render_diff
 

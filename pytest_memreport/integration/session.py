@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
-from .items import ENGINE_KEY, MemreportItem, scheduled_evidence
+from .items import ENGINE_KEY, MemreportItem, MemreportWarning, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
@@ -60,6 +61,10 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
         corrects_anchors=bool(config.getoption("memreport_write") or config.getoption("memreport_diff")),
     )
     config.stash[ENGINE_KEY] = engine
+    if not hasattr(config, "workerinput"):
+        default_loadgroup(config)
+    elif getattr(config, "workerinput").get("memreport_dist") == "loadgroup":  # noqa: B009 - xdist's, undeclared
+        config.option.loadgroup = True  # the worker names each item's group in its node id
     session = MemreportSession(config, engine, paths, shard, outputs, progress)
     session.comment_base = base
     config.pluginmanager.register(session, "memreport-session")
@@ -87,6 +92,27 @@ def comment_base(config: pytest.Config) -> dict[str, str] | None:
         return comment.read_base(given)
     except comment.BaseRunError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def default_loadgroup(config: pytest.Config) -> None:
+    """Under pytest-xdist, ``--dist loadgroup`` unless the run chose a mode: each worker is
+    sent whole groups (:func:`assign_groups`), so a (repository, pin) pair is checked by
+    one worker, once. (With ``load``, a pair's items could run in every worker, and each
+    would check the pair.) Workers learn of it through ``pytest_configure_node``."""
+    if config.getoption("dist", None) != "load" or _names_dist(config):
+        return
+    config.option.dist = "loadgroup"
+
+
+def _names_dist(config: pytest.Config) -> bool:
+    """Whether the run's own arguments (command line, ``PYTEST_ADDOPTS``, ini ``addopts``) choose ``--dist``."""
+    given = [*config.invocation_params.args, *shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))]
+    try:
+        given += [str(arg) for arg in config.getini("addopts")]
+    except ValueError:
+        pass
+    return any(str(arg) == "--dist" or str(arg).startswith("--dist=") or str(arg) in ("-d", "--distload")
+               for arg in given)
 
 
 def check_against(engine: Engine) -> None:
@@ -164,6 +190,33 @@ def staleness_lines(rows, verbose: bool) -> list[str]:
     return staleness.terminal_lines(rows, verbose)
 
 
+def assign_groups(items: list[pytest.Item]) -> None:
+    """Give each memreport item that checks in a (repository, pin) pair its group: pairs a
+    record's item checks together are one group, so that no pair is checked in two places.
+    The group's name is stable across runs and machines (shards are chosen by it)."""
+    parent: dict[str, str] = {}
+
+    def root(pair: str) -> str:
+        while parent.setdefault(pair, pair) != pair:
+            parent[pair] = parent[parent[pair]]
+            pair = parent[pair]
+        return pair
+
+    checking = [item for item in items if isinstance(item, MemreportItem) and item.memreport_pairs]
+    for item in checking:
+        first, *others = sorted(item.memreport_pairs)
+        for other in others:
+            one, two = root(first), root(other)
+            if one != two:
+                parent[max(one, two)] = min(one, two)
+    names: dict[str, str] = {}
+    for item in checking:
+        top = root(min(item.memreport_pairs))
+        if top not in names:
+            names[top] = "memreport-" + hashlib.sha1(top.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        item.memreport_group = names[top]
+
+
 def in_shard(nodeid: str, k: int, n: int) -> bool:
     """Whether an item belongs to shard ``k`` of ``n`` (stable across runs and machines)."""
     digest = hashlib.sha1(nodeid.encode("utf-8")).digest()
@@ -214,6 +267,8 @@ class MemreportSession:
         self.paths = paths
         self.log = ResultLog()
         self.is_worker = hasattr(config, "workerinput")
+        #: ``--collect-only``: items are listed, nothing is checked or written
+        self.collect_only = bool(config.getoption("collectonly"))
         self.shard = shard
         self.github = os.environ.get("GITHUB_ACTIONS") == "true"
         #: every check that failed or warned: what annotations, SARIF and summaries show
@@ -234,6 +289,10 @@ class MemreportSession:
         self.run: RunState | None = None
         #: the base run's report states the pull-request comment compares with (``--memreport-comment-base``)
         self.comment_base: dict[str, str] | None = None
+        #: the selected items by group (:func:`assign_groups`), until the group is checked
+        self.groups: dict[str, list[pytest.Item]] = defaultdict(list)
+        self.planned: set[str] = set()
+        self.checked_elsewhere = False
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -245,6 +304,8 @@ class MemreportSession:
             self.config.add_cleanup(self._end_guard)  # however the run ends
         if self.is_worker:
             return
+        if self.collect_only:
+            return  # nothing is checked: no revision is resolved (unused mappings are said by the run)
         check_against(self.engine)
         for key, used in self.engine.repositories.unknown_keys():
             raise pytest.UsageError(f"--memreport-repo {key}=...: no loaded report names {key}; "
@@ -255,6 +316,14 @@ class MemreportSession:
             config_warning(config, f"{mapping.origin}: no loaded report names {mapping.key}; "
                                    "is it spelled as in the reports?", where, 0)
 
+    @pytest.hookimpl(tryfirst=True)  # before the terminal (or a pytest-xdist worker) formats it
+    def pytest_warning_recorded(self, warning_message) -> None:
+        """A check's warning is shown without the report line under it (a whole paragraph,
+        in Markdown): its message already says what the line holds. Set on the record, so
+        nothing is read from the report and nothing is put in ``linecache``."""
+        if issubclass(warning_message.category, MemreportWarning):
+            warning_message.line = ""
+
     def pytest_runtest_logstart(self) -> None:
         self.progress.item_running = True
 
@@ -262,27 +331,63 @@ class MemreportSession:
     def pytest_runtest_logfinish(self) -> None:
         self.progress.flush()
 
-    @pytest.hookimpl(trylast=True)
+    @pytest.hookimpl(tryfirst=True)  # before pytest-xdist names each item's group in its node id
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Each item's group: the items checking in one (repository, pin) pair, joined with
+        those a record's item links them to. A group is checked at once, by the one process
+        that runs it: pytest-xdist's ``loadgroup`` sends it to one worker, a shard keeps it
+        whole. (``-k`` and ``-m`` deselect afterwards: what is left of a group is planned.)"""
+        assign_groups(items)
+        if getattr(config.option, "loadgroup", False):  # a pytest-xdist worker under --dist loadgroup
+            for item in items:
+                group = getattr(item, "memreport_group", None)
+                if group is not None:
+                    item.add_marker(pytest.mark.xdist_group(group))
         if self.shard is None:
             return
         kept, dropped = [], []
         for item in items:
-            if isinstance(item, MemreportItem) and not in_shard(item.nodeid, *self.shard):
+            if isinstance(item, MemreportItem) and not in_shard(item.memreport_group or item.nodeid, *self.shard):
                 dropped.append(item)
             else:
                 kept.append(item)
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+        # Every pair went to other shards (fewer pairs than shards): this one has nothing to
+        # check, which is no failure of the run.
+        self.checked_elsewhere = (any(item.memreport_group for item in dropped)
+                                  and not any(getattr(item, "memreport_group", None) for item in kept))
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Plan, then check: every piece of evidence the selected items check is checked
-        now, pair by pair (git asked each question once per repository, pin and against),
-        so that items read finished results. What is not selected (``-k`` on one record of
-        a large knowledge base) is neither read nor checked."""
-        self.engine.check_planned(scheduled_evidence(session.items))
+        """The selected items by group (after ``-k``, ``-m`` and the shard). Nothing is
+        checked here: collection runs under ``--collect-only`` and in every pytest-xdist
+        worker; a group is checked when the process that runs it reaches its first item."""
+        self.engine.plan.schedule(())  # nothing is checked unless planned (no whole-report fallback)
+        self.groups = defaultdict(list)
+        loadgroup = getattr(self.config.option, "loadgroup", False)
+        for item in session.items:
+            group = getattr(item, "memreport_group", None)
+            if group is not None:
+                self.groups[group].append(item)
+                if loadgroup:
+                    # pytest-xdist named the group in the node id for its scheduler (the ids
+                    # are sent by now); reports keep the id a serial run gives the item.
+                    item._nodeid = item.nodeid.removesuffix(f"@{group}")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem) -> None:
+        """Plan, then check, a group at a time: at the first item of its group this process
+        runs, every piece of evidence the group's selected items check is checked, pair by
+        pair (git asked each question once per repository, pin and against), so that its
+        items read finished results. What is not selected (``-k`` on one record of a large
+        knowledge base), or runs in another worker, is neither read nor checked here."""
+        group = getattr(item, "memreport_group", None)
+        if group is None or group in self.planned:
+            return
+        self.planned.add(group)
+        self.engine.check_planned(scheduled_evidence(self.groups.pop(group, [])))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call):
@@ -376,6 +481,12 @@ class MemreportSession:
             terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"), flush=True)
 
     @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        """pytest-xdist: a worker is told the run's mode (it reads ``--dist`` from the
+        arguments alone, and the plugin may have chosen ``loadgroup``)."""
+        node.workerinput["memreport_dist"] = self.config.getoption("dist", None)
+
+    @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
         """pytest-xdist: a worker finished; keep its timing for the JSON."""
         sent = getattr(node, "workeroutput", {}).get("memreport_timing")
@@ -383,6 +494,8 @@ class MemreportSession:
             self.worker_timings.append(json.loads(sent))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.collect_only:
+            return  # nothing was checked: no result, no output file
         # Each process writes its own result file; the controller folds them (xdist workers end first).
         self.engine.results.save(fold=not self.is_worker)
         if self.is_worker:
@@ -390,7 +503,11 @@ class MemreportSession:
             workeroutput: dict[str, str] = getattr(self.config, "workeroutput")  # noqa: B009
             workeroutput["memreport_timing"] = json.dumps(self.engine.timing_json())
             return
-        if self.paths and session.exitstatus == pytest.ExitCode.OK and staleness.nothing_checked(self.rows()):
+        if self.checked_elsewhere and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            # A CI shard whose share is empty (more shards than pairs) passes: the others check it all.
+            session.exitstatus = pytest.ExitCode.OK
+        if (self.paths and session.exitstatus == pytest.ExitCode.OK and not self.checked_elsewhere
+                and staleness.nothing_checked(self.rows())):
             # A run that checked nothing is never green (the summary says why in one line).
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         writes = self.config.getoption("memreport_write") or self.config.getoption("memreport_diff")

@@ -6,9 +6,9 @@ them; nothing here decides pass or fail.
 
 from __future__ import annotations
 
-import functools
 import re
 
+from ..runcaches import run_cached
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 
 #: how much of a long quotation a failure shows
@@ -59,7 +59,7 @@ def location(report: Report, line: int) -> str:
 
 
 #: a report's path, made printable once: every outcome of its evidence names it
-_printable_name = functools.lru_cache(maxsize=1024)(printable)
+_printable_name = run_cached(maxsize=1024)(printable)
 
 
 def clip(text: str, width: int = _QUOTE_WIDTH) -> str:

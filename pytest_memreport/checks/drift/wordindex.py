@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ... import runcaches
 from ...gitstore.grep import StartedGrep
 from ...text import match
 
@@ -265,8 +266,8 @@ def probe_line(block: list[str]) -> str | None:
     return max(lines, key=lambda line: len(line.strip()), default=None)
 
 
-#: one word index per snapshot, dropped with the snapshot
-_WORD_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: one word index per snapshot, dropped with the snapshot; the run's (:mod:`...runcaches`)
+_WORD_INDEXES: weakref.WeakKeyDictionary = runcaches.PerRun(weakref.WeakKeyDictionary)  # type: ignore[assignment]
 
 
 def word_index(against) -> WordIndex:

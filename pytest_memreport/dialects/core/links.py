@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from ...runcaches import run_cached
 
 from ...model import LineRange
 
@@ -57,7 +57,7 @@ def is_sha(text: str) -> bool:
     return _SHA_ONLY.fullmatch(text) is not None
 
 
-@lru_cache(maxsize=4096)
+@run_cached(maxsize=4096)
 def parse_repository_link(href: str) -> RepositoryLink | None:
     """A link into a hosted repository (GitHub, GitLab's ``/-/`` form,
     ``raw.githubusercontent.com``), or ``None`` for any other link."""

@@ -10,8 +10,11 @@ again with the same line numbers.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from markdown_it import MarkdownIt
+
+from ... import runcaches
 
 
 def markdown_parser() -> MarkdownIt:
@@ -69,20 +72,18 @@ def _plain_text(state, silent: bool) -> bool:
 _MARKDOWN = markdown_parser()
 
 
-_LAST_PARSE: list = [None, None]
-
-
 def token_stream(text: str) -> list:
-    """markdown-it's token stream for ``text``; the last one is kept, since a
+    """markdown-it's token stream for ``text``; the run's last one is kept, since a
     dialect often walks the same report twice (blocks, then inline layout)."""
-    if _LAST_PARSE[0] != text:
-        _LAST_PARSE[:] = [text, _parse_all(text)]
-    return _LAST_PARSE[1]
+    last: list[Any] = runcaches.part(token_stream, lambda: [None, None])
+    if last[0] != text:
+        last[:] = [text, _parse_all(text)]
+    return last[1]
 
 
 def clear_cache() -> None:
     """Forget the last token stream (a report's worth of tokens, once its parse is done)."""
-    _LAST_PARSE[:] = [None, None]
+    runcaches.drop(token_stream)
 
 
 #: markdown-it's nesting limit (lists and blockquotes count two levels and one)

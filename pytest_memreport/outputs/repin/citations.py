@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from ...runcaches import run_cached
 
 from ...model import LineRange
 from ..lineindex import CharEdit
@@ -43,7 +43,7 @@ class Occurrence:
     ranges: tuple[RangeToken, ...]
 
 
-@lru_cache(maxsize=4096)
+@run_cached(maxsize=4096)
 def _path_pattern(path: str) -> re.Pattern:
     # A path ends where no path character follows; ``dir/`` (a folder) and a
     # sentence's full stop still end it.

@@ -12,7 +12,7 @@ left as written.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from ...runcaches import run_cached
 
 from ..lineindex import CharEdit, LineIndex
 from .citations import occurrences
@@ -47,7 +47,7 @@ def moved_folder(folder: str, files: dict[str, str]) -> str | None:
     return targets.pop() if len(targets) == 1 else None
 
 
-@lru_cache(maxsize=1024)
+@run_cached(maxsize=1024)
 def _folder_pattern(folder: str) -> re.Pattern:
     return re.compile(rf"(?<![\w./@+~-]){re.escape(folder)}(?=/)")
 

@@ -9,6 +9,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from ... import runcaches
 from ...lru import SizedLRU
 from ...model import LineRange
 from .normalize import _RELAX, _UNMARK, _blank_markers, _boundaries, _canonical, _skip_nonspace, _strip
@@ -195,7 +196,8 @@ class _TextIndex:
 
 
 #: text indexes, bounded in entries and in characters (a text's forms are a few times its size)
-_INDEX_CACHE: SizedLRU[_TextIndex] = SizedLRU(_INDEX_CACHE_CHARS, _INDEX_CACHE_SIZE)
+_INDEX_CACHE: SizedLRU[_TextIndex] = runcaches.PerRun(  # type: ignore[assignment]  # the run's
+    lambda: SizedLRU(_INDEX_CACHE_CHARS, _INDEX_CACHE_SIZE))
 
 
 def clear_cache() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from ...runcaches import run_cached
 from typing import Any, Generic, TypeVar, overload
 
 from .normalize import _H, _MARKER, _MARKER_STARTS, _RELAX, _boundaries, _canonical, _strip
@@ -187,7 +187,7 @@ class QuotePattern:
         return tuple(_part_regex(p.text, p.check_start, p.check_end) for p in self._parts)
 
 
-@lru_cache(maxsize=16384)
+@run_cached(maxsize=16384)
 def compile_quote(text: str) -> QuotePattern:
     """Compile a quotation for :func:`find` and :func:`nearest` (cached)."""
     return QuotePattern(text)

@@ -3,6 +3,7 @@ occurrence of a quote holds each of its parts, and the quote's words."""
 
 from __future__ import annotations
 
+from ... import runcaches
 from ...lru import SizedLRU
 from .normalize import _RELAX, _strip
 from .pattern import QuotePattern, compile_quote
@@ -47,7 +48,7 @@ def holds_words(pattern: QuotePattern, text: str) -> bool:
 
 
 #: reduced forms for :func:`may_occur_in`, bounded in characters
-_REDUCED_CACHE: SizedLRU[str] = SizedLRU(16_000_000, 1 << 16)
+_REDUCED_CACHE: SizedLRU[str] = runcaches.PerRun(lambda: SizedLRU(16_000_000, 1 << 16))  # type: ignore[assignment]
 
 
 def clear_cache() -> None:

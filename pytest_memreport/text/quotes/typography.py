@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ... import runcaches
 from ...lru import SizedLRU
 
 #: ``*``/``_`` runs opening emphasis (not inside a word, before a non-space) or closing it
@@ -37,7 +38,7 @@ def plain_text(text: str, key: object = None) -> str:
 
 
 #: plain forms of files' texts for :func:`plain_text`, bounded in characters
-_PLAIN_CACHE: SizedLRU[str] = SizedLRU(16_000_000, 1 << 12)
+_PLAIN_CACHE: SizedLRU[str] = runcaches.PerRun(lambda: SizedLRU(16_000_000, 1 << 12))  # type: ignore[assignment]
 
 
 def clear_cache() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
+from ...runcaches import run_cached
 
 from ..syntax import languages
 from .words import _WORD, _is_word
@@ -84,7 +84,7 @@ def code_words(quote: str, path: str) -> list[str] | None:
 _STRING_LITERAL = re.compile(r"""[A-Za-z]{0,3}(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""", re.S)
 
 
-@lru_cache(maxsize=4096)
+@run_cached(maxsize=4096)
 def _code_words(quote: str, language: str) -> list[str] | None:
     """The words a token match of ``quote`` must find in the file, in order;
     ``None`` when the quote is all comment.

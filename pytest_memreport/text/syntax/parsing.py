@@ -22,6 +22,7 @@ from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
+from ... import runcaches
 from ...lru import SizedLRU
 from .languages import _language, language_for
 
@@ -40,7 +41,8 @@ _CACHE_SIZE = 512
 _BYTES_PER_CHAR = 32
 #: the parse cache's budget, in estimated bytes: about 3 MB of source
 _CACHE_BYTES = 96 * 1024 * 1024
-_TREES: SizedLRU[_Parsed] = SizedLRU(_CACHE_BYTES, _CACHE_SIZE)
+#: the run's parsed trees (:mod:`...runcaches`: kept by the engine, not by this module)
+_TREES: SizedLRU[_Parsed] = runcaches.PerRun(lambda: SizedLRU(_CACHE_BYTES, _CACHE_SIZE))  # type: ignore[assignment]
 
 
 class _Meter:
@@ -50,7 +52,7 @@ class _Meter:
     parses = 0
 
 
-_METER = _Meter()
+_METER: _Meter = runcaches.PerRun(_Meter)  # type: ignore[assignment]  # the run's
 
 
 @contextmanager
@@ -62,7 +64,7 @@ def timed() -> Iterator[None]:
 
 
 def stats() -> ParseStats:
-    """Cumulative tree-sitter time and parse count since the last reset."""
+    """The run's tree-sitter time and parse count since the last reset (zero outside a run)."""
     return ParseStats(seconds=_METER.seconds, parses=_METER.parses)
 
 

@@ -3,7 +3,7 @@ quote style and trailing commas (:func:`token_find`)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from ...runcaches import run_cached
 
 from ...model import LineRange
 from .languages import spec
@@ -38,7 +38,7 @@ def _code_index_of(parsed: _Parsed) -> tuple[str, dict[str, int], list[int]]:
     return parsed._code_index
 
 
-@lru_cache(maxsize=1024)
+@run_cached(maxsize=1024)
 def _fragment_tokens(quote: str, language: str) -> tuple[str, ...]:
     """A quotation's comparable tokens: parsed as a fragment (syntax errors do
     not matter, only the leaves), comments and trailing commas dropped."""
