@@ -99,18 +99,20 @@ def pilot(t: Targets) -> str:
         The sorter `classify` exists (`src/worker.ts:2-7`), and oversize parcels are
         those over the limit (:3-5).
 
-        The worker says "return all" ([src/queue.ts](https://github.com/acme/widgets/blob/{t.widgets_pin}/src/queue.ts#L7-L11)).
+        The queue "hands parcels to workers in arrival order" ([src/queue.ts](https://github.com/acme/widgets/blob/{t.widgets_pin}/src/queue.ts#L1)).
 
         Labels such as O5-like and K1-K5 are this pilot's own, not records.
         """)
 
 
+#: the quotation the pilot ties to a link (file, words)
+PILOT_QUOTE = ("src/queue.ts", "hands parcels to workers in arrival order")
 PILOT_EXPECTED = {
     ("lines", "src/queue.ts", "2-12"),
     ("lines", "src/worker.ts", "8-12"),
     ("lines", "src/worker.ts", "2-7"),
     ("lines", "src/worker.ts", "3-5"),
-    ("lines", "src/queue.ts", "7-11"),
+    ("lines", "src/queue.ts", "1"),
 }
 
 

@@ -89,6 +89,8 @@ def test_a_pilot_with_no_dialect_of_its_own_finds_every_citation_and_its_pin(tar
     report = parse_report("kb/pilots/pilot-queue.md", kb.pilot(targets))
 
     assert rows(report) == kb.PILOT_EXPECTED
+    quotes = [(e.path, e.text) for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE]
+    assert quotes == [kb.PILOT_QUOTE]
     assert [(s.pin, s.repository or s.id) for s in report.sources] == [(targets.widgets_pin, "acme/widgets")]
     assert report.meta["stated-date"] == "2026-05-02"
     # the pilot's own labels are not record references

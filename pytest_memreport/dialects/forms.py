@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, Record, Report, Source
-from . import core, review, tables
+from . import core, notes, review, tables
 from .core import anchors, pinforms
 
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
@@ -69,6 +69,7 @@ _FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
 #: dialects that read links into repositories themselves, and those that read ``path:12``
 _READ_LINKS = frozenset({"review", "notes", "tables"})
 _READ_ANCHORS = frozenset({"tables"})
+_READ_QUOTE_TIES = frozenset({"notes", "tables"})
 
 
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ()) -> Reading:
@@ -85,6 +86,12 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
         evidence.extend(e for e in linked.all_evidence()
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
+    if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
+            dialect == "review" or _FILE_LINK.search(text)):
+        # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
+        # read by the notes dialect's readers; what a note attributes to no file stays a note's.
+        evidence.extend(e for e in notes.parse(path, text).all_evidence()
+                        if e.kind is EvidenceKind.QUOTE and e.role is EvidenceRole.PROSE)
     if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
