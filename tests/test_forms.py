@@ -342,35 +342,33 @@ def test_an_unread_pin_is_quoted_in_the_one_line_that_says_why(pytester, make_re
     assert "9a0bae8f3" in out
 
 
-def test_a_bare_name_many_files_share_is_ambiguous_never_stale(pytester, make_repo):
+def _run_note(pytester, make_repo, files: dict[str, str], text):
+    """A note (``text(pin)``) about a target of ``files``, run with JSON: ``(result, data)``."""
     repo = make_repo()
-    pin = repo.commit({f"skills/s{i}/SKILL.md": f"skill {i}\n" for i in range(5)} | {"a.py": "x = 1\n"}, "pin")
+    pin = repo.commit(files, "pin")
     report = pytester.path / "note.md"
     out_json = pytester.path / "out.json"
-    report.write_text(f"# Note\n\n**Repository snapshot:** `{pin}`\n\nEach skill has `SKILL.md:1`, "
-                      "and `a.py:1` sets x.\n", encoding="utf-8")
-
+    report.write_text(text(pin), encoding="utf-8")
     result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA",
                                 f"--memreport-json={out_json}")
+    return result, json.loads(out_json.read_text(encoding="utf-8"))
+
+
+def test_a_bare_name_many_files_share_is_ambiguous_never_stale(pytester, make_repo):
+    files = {f"skills/s{i}/SKILL.md": f"skill {i}\n" for i in range(5)} | {"a.py": "x = 1\n"}
+    result, data = _run_note(pytester, make_repo, files, lambda pin: (
+        f"# Note\n\n**Repository snapshot:** `{pin}`\n\nEach skill has `SKILL.md:1`, and `a.py:1` sets x.\n"))
 
     assert result.ret == 0, result.stdout.str()[-3000:]
     assert "is ambiguous: SKILL.md names 5 files at the pin" in result.stdout.str()
-    (entry,) = json.loads(out_json.read_text(encoding="utf-8"))["reports"]
+    (entry,) = data["reports"]
     assert entry["state"] == "fresh"
 
 
 def test_a_mention_that_is_not_evidence_says_so_in_the_json_too(pytester, make_repo):
-    repo = make_repo()
-    pin = repo.commit({"src/a.py": "x = 1\n"}, "pin")
-    report = pytester.path / "note.md"
-    out_json = pytester.path / "out.json"
-    report.write_text(f"---\ncommit: {pin}\n---\n\n# Note\n\nThe tool writes `cache/state.json` at run time; "
-                      "see `src/a.py:1`.\n", encoding="utf-8")
+    result, data = _run_note(pytester, make_repo, {"src/a.py": "x = 1\n"}, lambda pin: (
+        f"---\ncommit: {pin}\n---\n\n# Note\n\nThe tool writes `cache/state.json` at run time; see `src/a.py:1`.\n"))
 
-    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA",
-                                f"--memreport-json={out_json}")
-
-    data = json.loads(out_json.read_text(encoding="utf-8"))
     statuses = {e["path"]: e["at_pin"]["status"] for e in data["reports"][0]["evidence"]}
     assert statuses["cache/state.json"] == "not-evidence", result.stdout.str()[-2000:]
     assert statuses["src/a.py"] == "found"
