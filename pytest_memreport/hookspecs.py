@@ -11,16 +11,18 @@ any other piece of evidence, in every dialect, beside what the built-in forms re
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import pluggy
 
-from .model import Evidence
+if TYPE_CHECKING:  # the plugin registers these hooks in every pytest run: it loads nothing more
+    from .model import Evidence
 
 hookspec = pluggy.HookspecMarker("pytest")
 
 
 @hookspec
-def pytest_memreport_read_forms(path: str, text: str) -> Iterable[Evidence] | None:
+def pytest_memreport_read_forms(path: str, text: str) -> "Iterable[Evidence] | None":
     """Evidence written in a form of your own in the report at ``path`` (its whole text,
     line endings ``\\n``), or ``None``. Every implementation is called for every report; what
     each returns is added to what the built-in forms read (the same file and lines on the

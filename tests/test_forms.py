@@ -324,7 +324,7 @@ def test_a_document_citing_code_at_a_commit_the_clone_lacks_fails_unless_allowed
                                  "--memreport-allow-unchecked")
 
     assert failing.ret == pytest.ExitCode.TESTS_FAILED
-    failing.stdout.fnmatch_lines(["*note.md:3: cites code at a commit but none of it was checked: *"])
+    failing.stdout.fnmatch_lines(["*note.md:3: not checked: *the report cites code at a commit and none of it was checked*"])
     assert "FAILED note.md::unchecked" in failing.stdout.str()
     assert "SKIPPED" in allowed.stdout.str() and "FAILED note.md::unchecked" not in allowed.stdout.str()
 

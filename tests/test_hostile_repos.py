@@ -61,7 +61,8 @@ def test_shallow_clone_without_the_pin_says_how_to_deepen(pytester, target, tmp_
     result = run_report(pytester, report_for(pin), shallow)
     out = assert_clean(result)
     assert result.ret == 1  # nothing could be checked
-    result.assert_outcomes(skipped=1)  # the report is unchecked: one item says why
+    # the report is unchecked: one item says why, and fails (it cites code at a commit; issue 45)
+    result.assert_outcomes(failed=1)
     assert (f"report.md:5: not checked: revision '{pin}' is not in {shallow}, a shallow clone whose history is cut off: "
             "deepen it with `git fetch --unshallow` (GitHub Actions: `fetch-depth: 0` in actions/checkout)") in out
 
@@ -98,7 +99,7 @@ def test_empty_repository_says_it_has_no_commits(pytester, make_repo):
     result = run_report(pytester, report_for("a" * 40), empty.path)
     out = assert_clean(result)
     assert result.ret == 1
-    result.assert_outcomes(skipped=1)
+    result.assert_outcomes(failed=1)  # unchecked, and it states a pin (issue 45)
     assert f"report.md:5: not checked: revision '{'a' * 40}' cannot be resolved: {empty.path} has no commits yet" in out
 
 
@@ -109,7 +110,7 @@ def test_safe_directory_refusal_says_how_to_trust_the_repository(pytester, targe
     result = run_report(pytester, report_for(pin), repo.path)
     out = assert_clean(result)
     assert result.ret == 1
-    result.assert_outcomes(skipped=1)
+    result.assert_outcomes(failed=1)  # unchecked, and it states a pin (issue 45)
     assert (f"git refuses {repo.path}: it is owned by another user; if you trust it, run "
             f"`git config --global --add safe.directory {repo.path}`") in out
 

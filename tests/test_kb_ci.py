@@ -102,7 +102,7 @@ def test_a_run_that_checked_nothing_fails_with_one_line(pytester, kb):
     # One item per report, saying why; none passes in its stead. Each review cites code at a
     # commit, so each fails (issue 45); --memreport-allow-unchecked would skip them.
     result.assert_outcomes(failed=12)
-    assert "cites code at a commit but none of it was checked" in result.stdout.str()
+    assert "the report cites code at a commit and none of it was checked" in result.stdout.str()
     assert "no local clone for acme/widget" in result.stdout.str()
     assert table(result) == [
         "unchecked  12 reports: no repository (give --memreport-repo-template TEMPLATE or --memreport-repo "

@@ -229,7 +229,9 @@ def test_a_run_without_reports_loads_nothing_of_the_engine(pytester):
             ours = {name for name in sys.modules if name.startswith("pytest_memreport")}
             assert ours == {"pytest_memreport", "pytest_memreport.integration", "pytest_memreport.integration.plugin",
                             "pytest_memreport.integration.notices", "pytest_memreport.options",
-                            "pytest_memreport.errors"}
+                            "pytest_memreport.errors",
+                            # the hook specification third parties implement (pytest_addhooks): pluggy only
+                            "pytest_memreport.hookspecs"}
         """
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")

@@ -154,7 +154,8 @@ def test_a_partial_path_ambiguous_without_a_subject_lists_its_candidates(pyteste
                       "| OBJ-2 | `think/index.ts:3` |\n", encoding="utf-8")
     result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
                                 "--memreport-against", "none")
-    result.assert_outcomes(passed=2, failed=2)
+    # ambiguous, said as a warning naming the candidates; never a failure (FORMAT §7, issue 45)
+    result.assert_outcomes(passed=4)
     assert "think/index.ts names 2 files at the pin: src/gadgets/think/index.ts, " \
            "src/widgets/core/think/index.ts; cite the path" in result.stdout.str()
 

@@ -298,8 +298,8 @@ def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: in
         return Outcome("fail", f"{render.location(report, line)}: not checked (--memreport-require-checked): "
                        f"{reason}", payload=payload, properties=props)
     if not allowed and any(b.stated_pin for b in bindings):
-        return Outcome("fail", f"{render.location(report, line)}: cites code at a commit but none of it was "
-                       f"checked: {reason} (--memreport-allow-unchecked skips such a report instead)",
+        return Outcome("fail", f"{render.location(report, line)}: not checked: {reason} (the report cites code "
+                       "at a commit and none of it was checked; --memreport-allow-unchecked skips it instead)",
                        payload=payload, properties=props)
     return Outcome("skip", f"{render.location(report, line)}: not checked: {reason}",
                    payload=payload, properties=props)
