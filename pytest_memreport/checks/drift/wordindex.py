@@ -65,6 +65,12 @@ class WordIndex:
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
+        #: every word of the tree's texts -> the files holding it whole (:func:`words_of`),
+        #: made by the first scan of a test that names its words, in its one pass
+        self._postings: dict[str, list[str]] | None = None
+        #: files scans read, and (scan, file) pairs whose test ran (what the index saves)
+        self.files_read = 0
+        self.files_tested = 0
 
     def _against(self):
         """The snapshot (alive: whoever asks this index holds it)."""
@@ -73,55 +79,99 @@ class WordIndex:
     def expect(self, words) -> None:
         self._expected.update(w for w in words if w not in self._paths)
 
-    def expect_scan(self, key, test, needs=()) -> None:
+    def expect_scan(self, key, test, needs=(), words=()) -> None:
         """Announce a :meth:`scan`, so that the first scan answers it too (and the
         first word search asks for its ``needs`` along with every other word)."""
         if key not in self._scanned:
-            self._expected_scans[key] = (test, tuple(needs))
+            self._expected_scans[key] = (test, tuple(needs), tuple(words))
             self.expect(needs)
 
-    def scan(self, key, test, needs=()) -> set[str]:
+    def scan(self, key, test, needs=(), words=()) -> set[str]:
         """The files for which ``test(path, text, reduced)`` holds (``reduced``
         gives the text's :func:`.match.reduced` form, made once per file).
-        ``needs``: words (:func:`scan_needs`) every such file holds whole, if any
-        are known.
+        ``words``: words every such file holds whole (as :func:`words_of` reads
+        them), if any are known; ``needs``: such words of ``git grep``'s kind
+        (:func:`scan_needs`), for a test without ``words``.
 
-        For quotes without probe words every file may have to be looked at; one
-        pass answers every scan announced so far, holding one batch of files at
-        a time. When each of them needs words, the word search (one ``git grep``
-        for the words of every announced quote and scan, see :meth:`holding`)
-        names the files holding them (and those a backtick splits a word in,
-        which hold every word once it is dropped): only those are read.
+        One pass answers every scan announced so far. A test naming its words runs
+        only on the files holding them all: the first such scan reads every file
+        once and keeps which files hold each word (the tree's postings, not its
+        texts), so that each later search costs its candidate files, never the
+        tree. A test without words reads the files ``git grep`` says hold its
+        ``needs`` (those a backtick splits a word in, which hold every word once it
+        is dropped, among them), or every file.
         """
         if key in self._scanned:
             return self._scanned[key]
-        tests = {**self._expected_scans, key: (test, tuple(needs))}
+        tests = {**self._expected_scans, key: (test, tuple(needs), tuple(words))}
         self._expected_scans = {}
-        candidates = self._holding_needs(tests)
-        paths = self._against().files()
-        if candidates is not None:
-            listed = set(paths)
-            paths = sorted(set().union(*candidates.values()) & listed)
+        against = self._against()
+        listed = against.files()
+        postings = self._postings
+        # Before the postings are made, git names the files holding each test's needs
+        # (when every test has some); after, the postings name those of the worded ones.
+        asked = tests if postings is None else {k: v for k, v in tests.items() if not v[2]}
+        allowed: dict[object, set[str] | None] = dict.fromkeys(asked)
+        by_needs = self._holding_needs(asked) if asked else None
+        if by_needs is not None:
+            allowed.update(by_needs)
+        elif postings is None:
+            allowed = {k: None for k, v in tests.items() if not v[2]}
+        if postings is not None:
+            allowed.update({k: self._holding_words(v[2]) for k, v in tests.items() if v[2]})
+        building = postings is None and len(allowed) < len(tests)
+        if building or any(found is None for found in allowed.values()):
+            paths = listed
+        else:
+            paths = sorted(set().union(*allowed.values()) & set(listed))
+        made: dict[str, list[str]] = {}
         found: dict[object, set[str]] = {k: set() for k in tests}
-        for path, textfile in self._against().read_many(paths):
+        for path, textfile in against.read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
+            self.files_read += 1
             text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-            for k, (check, _) in tests.items():
-                if (candidates is None or path in candidates[k]) and check(path, text, reduced):
+            held = None
+            if building:
+                held = words_of(text)
+                for word in held:
+                    made.setdefault(word, []).append(path)
+            for k, (check, _, wanted) in tests.items():
+                if building and wanted:
+                    if not held.issuperset(wanted):
+                        continue
+                elif (among := allowed[k]) is not None and path not in among:
+                    continue
+                self.files_tested += 1
+                if check(path, text, reduced):
                     found[k].add(path)
+        if building:
+            self._postings = made
         self._scanned.update(found)
         return found[key]
+
+    def _holding_words(self, words: tuple[str, ...]) -> set[str]:
+        """The files holding every one of ``words`` whole, by the postings: the
+        rarest few intersected (a superset: the scan's own test decides)."""
+        postings = self._postings
+        assert postings is not None, "asked before the tree's postings were made"
+        lists = sorted((postings.get(word, ()) for word in set(words)), key=len)
+        out = set(lists[0])
+        for more in lists[1:_SCAN_NEEDS]:
+            if not out:
+                break
+            out.intersection_update(more)
+        return out
 
     def _holding_needs(self, tests: dict) -> dict[object, set[str]] | None:
         """For each scan, the files holding the words it needs, from the word search
         (one ``git grep`` however many scans: the words of all of them are asked
         together); ``None`` when some scan needs none, or git cannot answer (read
         every file then, once for all of them)."""
-        if not all(needs for _, needs in tests.values()):
+        if not all(needs for _, needs, _ in tests.values()):
             return None
         out = {}
-        for k, (_, needs) in tests.items():
+        for k, (_, needs, _) in tests.items():
             found = self.holding(needs)
             if found is None:
                 return None
@@ -208,6 +258,20 @@ class WordIndex:
                 return None
             self._line_paths.update(found)
         return self._line_paths[line]
+
+
+def words_of(text: str) -> set[str]:
+    """The words a text holds whole, as :attr:`.match.QuotePattern.whole_words` reads a
+    quote's (``\\w+``): those of the text and those of the text with its backticks
+    dropped, which a quote of it shows joined (`` `foo`s `` reads as ``foos``)."""
+    words = set(_WORD.findall(text))
+    if "`" in text:
+        words.update(_WORD.findall(text.replace("`", "")))
+    return words
+
+
+#: a word as quotes' whole words are read (:mod:`.text.quotes.words`)
+_WORD = re.compile(r"\w+")
 
 
 class _Once:
