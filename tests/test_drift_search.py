@@ -159,16 +159,17 @@ def test_a_scan_narrowed_by_git_grep_finds_what_reading_every_file_finds(indexed
         every = wordindex.WordIndex(snapshot).scan(key, test)
         narrowed = wordindex.WordIndex(snapshot).scan(key, test, needs)
         assert narrowed <= every
+        # by the tree's words: while they are gathered, then from what was gathered
+        indexed = wordindex.WordIndex(snapshot)
+        by_words = indexed.scan(key, test, (), words), indexed.scan((*key, "again"), test, (), words)
         if key[0] == "characters":
             assert found <= narrowed
-            # by the tree's words: while they are gathered, then from what was gathered
-            indexed = wordindex.WordIndex(snapshot)
-            assert found <= indexed.scan(key, test, (), words)
-            assert found <= indexed.scan((*key, "again"), test, (), words)
+            assert found <= by_words[0] and found <= by_words[1]
         else:
             by_tokens = {p for p in every
                          if symbols.token_find(quote, snapshot.read(p).text, p) is not None}
             assert by_tokens <= narrowed
+            assert by_tokens <= by_words[0] and by_tokens <= by_words[1]
 
 
 def _values_and_notes(make_repo, count: int, notes: str) -> tuple:

@@ -115,7 +115,7 @@ def _token_scan(quote: str, origin: str):
     return (("tokens", language, quote),
             lambda path, text, reduced: symbols.language_for(path) == language
             and bool(match.token_windows(quote, text, path)),
-            wordindex.scan_needs(match.code_words(quote, origin) or ()), ())
+            wordindex.scan_needs(match.code_words(quote, origin) or ()), tuple(match.code_words(quote, origin) or ()))
 
 
 def _readable(against, candidates: set[str], exclude: set):
