@@ -519,8 +519,10 @@ def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_t
         found = [search.found_instead(evidence, pinned) for evidence in [*own, short]]
         assert found[:10] == [f"found instead in notes/n{i:02d}.md:2 (fix the cited path)" for i in range(10)]
         assert found[10] == ""
-        assert index.files_read == count  # one pass over the tree
-        assert index.files_tested == 10  # each quotation's own file (the short one's words are nowhere)
+        # one pass over the tree gathers its words, then each quotation's own file is tested
+        # (the short one's words are nowhere together)
+        assert index.files_read == count + 10
+        assert index.files_tested == 10
         later = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(20, 25)]
         read, blobs = index.files_read, store.blobs_read
         assert [search.found_instead(evidence, pinned) for evidence in later] == [

@@ -68,6 +68,7 @@ class WordIndex:
         #: every word of the tree's texts -> the files holding it whole (:func:`words_of`),
         #: made by the first scan of a test that names its words, in its one pass
         self._postings: dict[str, list[str]] | None = None
+        self._files: frozenset[str] | None = None
         #: files scans read, and (scan, file) pairs whose test ran (what the index saves)
         self.files_read = 0
         self.files_tested = 0
@@ -105,50 +106,72 @@ class WordIndex:
             return self._scanned[key]
         tests = {**self._expected_scans, key: (test, tuple(needs), tuple(words))}
         self._expected_scans = {}
-        against = self._against()
-        listed = against.files()
-        postings = self._postings
-        # Before the postings are made, git names the files holding each test's needs
-        # (when every test has some); after, the postings name those of the worded ones.
-        asked = tests if postings is None else {k: v for k, v in tests.items() if not v[2]}
-        allowed: dict[object, set[str] | None] = dict.fromkeys(asked)
-        by_needs = self._holding_needs(asked) if asked else None
-        if by_needs is not None:
-            allowed.update(by_needs)
-        elif postings is None:
-            allowed = {k: None for k, v in tests.items() if not v[2]}
-        if postings is not None:
-            allowed.update({k: self._holding_words(v[2]) for k, v in tests.items() if v[2]})
-        building = postings is None and len(allowed) < len(tests)
-        if building or any(found is None for found in allowed.values()):
-            paths = listed
-        else:
-            paths = sorted(set().union(*allowed.values()) & set(listed))
-        made: dict[str, list[str]] = {}
         found: dict[object, set[str]] = {k: set() for k in tests}
-        for path, textfile in against.read_many(paths):
+        allowed: dict[object, set[str] | None] = {}
+        if self._postings is None:
+            # Before the tree's postings are made, git names the files holding each test's
+            # needs, when every test has some (the words of all of them in one search).
+            by_needs = self._holding_needs(tests)
+            if by_needs is not None:
+                allowed = dict(by_needs)
+            else:
+                # Every file is read anyway: its words are gathered in that pass, and the
+                # tests without words run in it; the others then read their candidates.
+                unworded = {k: v for k, v in tests.items() if not v[2]}
+                self._gather(unworded, found)
+                tests = {k: v for k, v in tests.items() if v[2]}
+        if self._postings is not None:
+            unworded = {k: v for k, v in tests.items() if not v[2]}
+            by_needs = self._holding_needs(unworded) if unworded else {}
+            allowed = {**(by_needs or dict.fromkeys(unworded)),
+                       **{k: self._holding_words(v[2]) for k, v in tests.items() if v[2]}}
+        if tests:
+            self._test(tests, allowed, found)
+        self._scanned.update(found)
+        return found[key]
+
+    def _test(self, tests: dict, allowed: dict[object, set[str] | None], found: dict[object, set[str]]) -> None:
+        """Run each of ``tests`` on its ``allowed`` files (``None``: every file), reading
+        each file they need once."""
+        listed = self._listed()
+        if any(among is None for among in allowed.values()):
+            paths = sorted(listed)
+        else:
+            paths = sorted(set().union(*allowed.values()) & listed)
+        for path, textfile in self._against().read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
             self.files_read += 1
             text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-            held = None
-            if building:
-                held = words_of(text)
-                for word in held:
-                    made.setdefault(word, []).append(path)
-            for k, (check, _, wanted) in tests.items():
-                if building and wanted:
-                    if not held.issuperset(wanted):
-                        continue
-                elif (among := allowed[k]) is not None and path not in among:
-                    continue
+            for k, (check, _, _) in tests.items():
+                among = allowed[k]
+                if among is None or path in among:
+                    self.files_tested += 1
+                    if check(path, text, reduced):
+                        found[k].add(path)
+
+    def _gather(self, tests: dict, found: dict[object, set[str]]) -> None:
+        """One pass over every file: the words each holds gathered into the tree's
+        postings, and ``tests`` (which name no words) run on it."""
+        made: dict[str, list[str]] = {}
+        for path, textfile in self._against().read_many(sorted(self._listed())):
+            if textfile is None or not textfile.is_text:
+                continue
+            self.files_read += 1
+            text, reduced = textfile.text, _Once(match.reduced, textfile.text)
+            for word in words_of(text):
+                made.setdefault(word, []).append(path)
+            for k, (check, _, _) in tests.items():
                 self.files_tested += 1
                 if check(path, text, reduced):
                     found[k].add(path)
-        if building:
-            self._postings = made
-        self._scanned.update(found)
-        return found[key]
+        self._postings = made
+
+    def _listed(self) -> frozenset[str]:
+        """The snapshot's files, as a set made once."""
+        if self._files is None:
+            self._files = frozenset(self._against().files())
+        return self._files
 
     def _holding_words(self, words: tuple[str, ...]) -> set[str]:
         """The files holding every one of ``words`` whole, by the postings: the
