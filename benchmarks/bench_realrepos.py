@@ -53,7 +53,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_realshape import cached_input, collected, environment, noop_file, run  # beside this script
+from bench_realshape import cached_input, collected, environment, noop_file, quote_report, run  # beside this script
 
 HERE = Path(__file__).resolve().parent
 GENERATOR_VERSION = 1
@@ -194,20 +194,17 @@ def build_prose(repo: Path, pin: str):
             names, cited = [], set()
             per_report = QUOTES // QUOTE_REPORTS
             for r in range(QUOTE_REPORTS):
-                lines = [f"Quote report {r}", "", f"The target is at SRC-1 commit {pin}.", ""]
-                for k in range(per_report):
-                    n = r * per_report + k
-                    if k % 10 == 0:
-                        lines += [f"MEM-OBJ-q{r}-{k // 10}", "", f"Label: quotes {r}.{k // 10}", ""]
+                quotations = []
+                for n in range(r * per_report, (r + 1) * per_report):
                     path, at = chosen[n]
                     text = _prose_text(files[path][at])
                     if n in changed:
                         words = PROSE_WORD.findall(text)
                         text = text.replace(rng.choice(words), "quux", 1) if words else text + " quux"
-                    lines += [f"{text} --- {path}:{at + 1}", ""]
+                    quotations.append((text, path, at))
                     cited.add(path)
                 name = f"{folder}/quotes-{r}.md"
-                (root / name).write_text("\n".join(lines), encoding="utf-8")
+                (root / name).write_text("\n".join(quote_report(r, pin, quotations)), encoding="utf-8")
                 names.append(name)
             manifest[folder] = names
             manifest[f"{folder}_altered"] = len(changed)
@@ -257,12 +254,17 @@ def main() -> None:
         return
     pytest = [sys.executable, "-m", "pytest", "-q", "--tb=no"]
     plans: dict[str, tuple] = {}
-    if "code" in clones:
-        repo = clones["code"]
-        pin = pin_back(repo, args.code_back)
+    def pinned_input(kind: str, back: int, build) -> tuple[Path, Path, dict, dict, str, str]:
+        """The clone of ``kind``, its input pinned ``back`` first-parent commits before HEAD
+        (built once by ``build(repo, pin)``), the environment, the pin and HEAD."""
+        repo = clones[kind]
+        pin = pin_back(repo, back)
         head = git(repo, "rev-parse", "HEAD").decode().strip()
-        root, m = cached_input(workdir, "code", [GENERATOR_VERSION, SEED, str(repo), head, pin], build_code(repo, pin))
-        env = environment(root, code)
+        root, m = cached_input(workdir, kind, [GENERATOR_VERSION, SEED, str(repo), head, pin], build(repo, pin))
+        return repo, root, m, environment(root, code), pin, head
+
+    if "code" in clones:
+        repo, root, m, env, pin, head = pinned_input("code", args.code_back, build_code)
         drift_run = [*pytest, "-o", f"cache_dir={root / 'cache'}", *(a for n in m["reports"] for a in ("--memreport", n)),
                      f"--memreport-repo={repo}", "--memreport-against", "HEAD", "--memreport-json", str(root / "drift.json")]
         half_run = [*pytest, "-p", "no:cacheprovider", "--memreport", "half", f"--memreport-repo={repo}",
@@ -273,11 +275,7 @@ def main() -> None:
               f"definitions), {m['ranges']} ranges, {m['quotes']} quotations ({m['altered']} altered), "
               f"{m['symbols']} symbols: {count} items")
     if "prose" in clones:
-        repo = clones["prose"]
-        pin = pin_back(repo, args.prose_back)
-        head = git(repo, "rev-parse", "HEAD").decode().strip()
-        root, m = cached_input(workdir, "prose", [GENERATOR_VERSION, SEED, str(repo), head, pin], build_prose(repo, pin))
-        env = environment(root, code)
+        repo, root, m, env, pin, head = pinned_input("prose", args.prose_back, build_prose)
 
         def quote_run(folder: str, json_name: str) -> list[str]:
             return [*pytest, "-p", "no:cacheprovider", *(a for n in m[folder] for a in ("--memreport", n)),

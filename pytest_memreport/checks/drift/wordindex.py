@@ -60,8 +60,8 @@ class WordIndex:
         #: the searches started and not yet taken in
         self._asked: _Asked | None = None
         self._scanned: dict[object, set[str]] = {}
-        #: key -> (test(path, text, reduced), strings the files must hold)
-        self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...]]] = {}
+        #: key -> (test(path, text, reduced), words git is asked for, words the postings name)
+        self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...], tuple[str, ...]]] = {}
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
@@ -134,10 +134,13 @@ class WordIndex:
         """Run each of ``tests`` on its ``allowed`` files (``None``: every file), reading
         each file they need once."""
         listed = self._listed()
-        if any(among is None for among in allowed.values()):
-            paths = sorted(listed)
-        else:
-            paths = sorted(set().union(*allowed.values()) & listed)
+        wanted: set[str] = set()
+        for among in allowed.values():
+            if among is None:
+                wanted = set(listed)
+                break
+            wanted |= among
+        paths = sorted(wanted & listed)
         for path, textfile in self._against().read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
