@@ -280,21 +280,30 @@ def write_quote_reports(rng: random.Random, root: Path, pin: str, pin_files: dic
     names, cited = [], set()
     per_report = QUOTES // QUOTE_REPORTS
     for r in range(QUOTE_REPORTS):
-        lines = [f"Quote report {r}", "", f"The target is at SRC-1 commit {pin}.", ""]
-        for k in range(per_report):
-            n = r * per_report + k
-            if k % 10 == 0:
-                lines += [f"MEM-OBJ-q{r}-{k // 10}", "", f"Label: quotes {r}.{k // 10}", ""]
+        quotations = []
+        for n in range(r * per_report, (r + 1) * per_report):
             path, at = chosen[n]
             text = pin_files[path][at].strip()
             if n in altered:
                 text = text.replace("value, ", "value2, ", 1)
-            lines += [f"{text} --- {path}:{at + 1}", ""]
+            quotations.append((text, path, at))
             cited.add(path)
+        lines = quote_report(r, pin, quotations)
         name = f"quotes/quotes-{r}.md"
         (root / name).write_text("\n".join(lines), encoding="utf-8")
         names.append(name)
     return names, sorted(cited)
+
+
+def quote_report(r: int, pin: str, quotations: list[tuple[str, str, int]]) -> list[str]:
+    """The lines of quotation report ``r`` pinning ``pin``: one line per ``(text, path,
+    0-based line)``, ten to a record."""
+    lines = [f"Quote report {r}", "", f"The target is at SRC-1 commit {pin}.", ""]
+    for k, (text, path, at) in enumerate(quotations):
+        if k % 10 == 0:
+            lines += [f"MEM-OBJ-q{r}-{k // 10}", "", f"Label: quotes {r}.{k // 10}", ""]
+        lines += [f"{text} --- {path}:{at + 1}", ""]
+    return lines
 
 
 def ensure_input(workdir: Path) -> tuple[Path, dict]:

@@ -166,3 +166,41 @@ def test_a_quote_relocated_into_a_rewritten_definition_names_the_commit_that_mov
     assert result.status == drift.RELOCATED and result.path == "parsing.py"
     assert result.enclosing_changed
     assert result.broken_by.sha == culprit
+
+
+def test_blaming_many_cited_ranges_of_one_file_runs_no_git_process_per_range(make_repo):
+    """Twelve cited ranges of one file, each broken by its own commit of a history: each is
+    blamed on its commit through the pair's one first-parent log and the persistent blob
+    reader, so blaming the twelve runs no more git processes than blaming the first (nor
+    do a second file's twelve): git is asked per pair, never per range or per file."""
+    from pytest_memreport.model import LineRange
+
+    repo = make_repo()
+    source = "\n\n".join(f"def step_{i}(value):\n    total = value + {i}\n    return total * {i + 1}\n"
+                         for i in range(12))
+    pin = repo.commit({"pkg/steps.py": source, "pkg/other.py": source}, "pin")
+    culprits = []
+    for i in range(12):
+        source = source.replace(f"value + {i}\n", f"value - {i}\n")
+        culprits.append(repo.commit({"pkg/steps.py": source, "pkg/other.py": source}, f"change step {i}"))
+
+    def ranges(path: str) -> list[Evidence]:
+        # step i's body: its lines 2-3, five lines per function
+        return [Evidence(EvidenceKind.LINES, path, line=9, end_line=9, cited_lines=LineRange(2 + 5 * i, 3 + 5 * i))
+                for i in range(12)]
+
+    with GitStore.open(repo.path) as store:
+        pinned, head = store.snapshot(pin), store.snapshot("HEAD")
+        checked = [(path, i, evidence, verify.check_at_pin(evidence, pinned))
+                   for path in ("pkg/steps.py", "pkg/other.py") for i, evidence in enumerate(ranges(path))]
+        assert all(found.ok for *_, found in checked)
+        # as the planner does: where ranges that left their files went is asked once for all
+        drift.search.expect_searches(head, store, pin, [(e, found.recorded_text) for _, _, e, found in checked])
+        counts, blamed = [], {}
+        for path, i, evidence, found in checked:
+            result = drift.classify(evidence, found, store, pin, head)
+            blamed[path, i] = (result.status, result.broken_by.sha if result.broken_by else None)
+            counts.append(store.git_processes)
+    assert blamed == {(path, i): (drift.CHANGED, culprits[i]) for path in ("pkg/steps.py", "pkg/other.py")
+                      for i in range(12)}
+    assert counts[-1] == counts[0], counts

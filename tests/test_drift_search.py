@@ -14,6 +14,7 @@ from pytest_memreport.checks import drift
 from pytest_memreport.checks.drift import search, wordindex
 from pytest_memreport.text import match, symbols
 from pytest_memreport.gitstore import GitStore
+from pytest_memreport.model import Evidence, EvidenceKind
 
 
 def _store_report(path, pin: str, citations: list[tuple[str, str]]) -> None:
@@ -154,16 +155,21 @@ def test_a_scan_narrowed_by_git_grep_finds_what_reading_every_file_finds(indexed
     quote = _drawn_quote(path, data)
     pattern = match.compile_quote(quote)
     found = {p for p in snapshot.files() if snapshot.read(p).is_text and match.find(pattern, snapshot.read(p).text)}
-    for key, test, needs in (search._character_scan(pattern), search._token_scan(quote, path)):
+    for key, test, needs, words in (search._character_scan(pattern), search._token_scan(quote, path)):
         every = wordindex.WordIndex(snapshot).scan(key, test)
         narrowed = wordindex.WordIndex(snapshot).scan(key, test, needs)
         assert narrowed <= every
+        # by the tree's words: while they are gathered, then from what was gathered
+        indexed = wordindex.WordIndex(snapshot)
+        by_words = indexed.scan(key, test, (), words), indexed.scan((*key, "again"), test, (), words)
         if key[0] == "characters":
             assert found <= narrowed
+            assert found <= by_words[0] and found <= by_words[1]
         else:
             by_tokens = {p for p in every
                          if symbols.token_find(quote, snapshot.read(p).text, p) is not None}
             assert by_tokens <= narrowed
+            assert by_tokens <= by_words[0] and by_tokens <= by_words[1]
 
 
 def _values_and_notes(make_repo, count: int, notes: str) -> tuple:
@@ -480,3 +486,48 @@ def test_a_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_re
         stopped = store.git_processes
         assert other.holding(("value_1",)) == {"pkg/m01.py"}
         assert store.git_processes - stopped == 2
+
+
+def _prose_tree(make_repo, count: int) -> tuple:
+    """A prose target of ``count`` notes sharing their common words, each holding one plain
+    word of its own (:func:`_own`): its path and commit."""
+    repo = make_repo("prose")
+    files = {f"notes/n{i:02d}.md": f"The notes of the team keep the words they share.\n"
+                                   f"Only this note says {_own(i)} and nothing more.\n" for i in range(count)}
+    return repo.path, repo.commit(files, "notes")
+
+
+def _own(i: int) -> str:
+    return "marker" + chr(97 + i % 26) + chr(97 + i // 26)
+
+
+def _missing(text: str) -> Evidence:
+    return Evidence(EvidenceKind.QUOTE, "notes/gone.md", 1, 1, text=text)
+
+
+def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_tree(make_repo):
+    """Quotations missing at their pin are looked for in the pinned tree. One pass over it
+    gathers which files hold each word (a quotation of short words gives git nothing to
+    narrow by, so every file is read once); each quotation's test then runs only in the
+    files holding its words, and a later batch reads only those: never quotations x files."""
+    count = 40
+    path, sha = _prose_tree(make_repo, count)
+    with GitStore.open(path) as store:
+        pinned = store.snapshot(sha)
+        index = wordindex.word_index(pinned)
+        own = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(10)]
+        short = _missing("it is on a map")  # words git's search cannot narrow by
+        search.expect_missing(pinned, [*own, short])
+        found = [search.found_instead(evidence, pinned) for evidence in [*own, short]]
+        assert found[:10] == [f"found instead in notes/n{i:02d}.md:2 (fix the cited path)" for i in range(10)]
+        assert found[10] == ""
+        # one pass over the tree gathers its words, then each quotation's own file is tested
+        # (the short one's words are nowhere together)
+        assert index.files_read == count + 10
+        assert index.files_tested == 10
+        later = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(20, 25)]
+        read, blobs = index.files_read, store.blobs_read
+        assert [search.found_instead(evidence, pinned) for evidence in later] == [
+            f"found instead in notes/n{i}.md:2 (fix the cited path)" for i in range(20, 25)]
+        assert index.files_read - read == 5 and index.files_tested == 15
+        assert store.blobs_read == blobs  # read before, kept by the store's blob cache

@@ -30,6 +30,8 @@ def _definition(snapshot, path: str, name: str):
     textfile = snapshot.read(path)
     if textfile is None or not textfile.is_text:
         return textfile, None
+    if name.rsplit(".", 1)[-1] not in textfile.text:
+        return textfile, None  # a file never naming it defines nothing by that name: no parse
     found = symbols.find_definitions(textfile.text, path, name, key=textfile.oid)
     return textfile, (found[0] if found else None)
 

@@ -95,10 +95,15 @@ class PinChecks:
             missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
             if missing:
                 drift.search.expect_missing(snapshot, missing)
+            searching = 0.0
             for report, evidence, result in checked:
                 if self._searches(evidence, result):
+                    began = time.perf_counter()
                     result = drift.search.with_found_instead(evidence, snapshot, result)
+                    searching += time.perf_counter() - began
                 self._finish(report, evidence, binding, result, computed=True)
+            if missing:
+                self._timing.add("missing_search", searching)  # inside matching too
         finally:
             drift.search.stop_asking(snapshot)  # a search asked ahead that nothing needed
         self._timing.add("matching", time.perf_counter() - start)

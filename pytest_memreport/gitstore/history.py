@@ -18,6 +18,8 @@ objects are remembered for the source's warning.
 
 from __future__ import annotations
 
+import bisect
+
 import os
 import threading
 from collections.abc import Callable
@@ -161,6 +163,19 @@ def run_readable(runner: GitRunner, missing: Callable[[], frozenset[str]], args:
     return retry.stdout, excluded, frozenset(absent)
 
 
+def _version_after(commit: LogCommit, path: str) -> tuple[str, str | None] | None:
+    """The file ``path`` after ``commit``: ``(its path, its blob or None once deleted)``,
+    or ``None`` when the commit did not change it (its first change naming it decides)."""
+    for change in commit.changes:
+        if change.status == "R" and change.old_path == path and change.new_path is not None:
+            return change.new_path, change.new_oid
+        if change.status == "D" and change.old_path == path:
+            return path, None
+        if change.status in ("A", "M", "T") and change.new_path == path:
+            return path, change.new_oid
+    return None
+
+
 class History:
     """Renames, changed paths and file following of one repository, cached per (old, new) pair.
 
@@ -178,6 +193,8 @@ class History:
         self._pair_diffs: dict[tuple[str, str], PairDiff] = {}
         self._changed: dict[tuple[str, str], frozenset[str]] = {}
         self._logs: dict[tuple[str, str], tuple[LogCommit, ...]] = {}
+        #: per pair: path -> the indexes (in its log) of the commits naming it, either side
+        self._log_paths: dict[tuple[str, str], dict[str, list[int]]] = {}
         #: paths left out of a diff or log because their blobs are missing
         self.excluded: set[str] = set()
         #: the missing blobs that made them
@@ -286,6 +303,37 @@ class History:
         with self._cache_lock:
             self._logs[key] = found
         return found
+
+    def file_versions(self, old: str, new: str, path: str) -> list[tuple[LogCommit, str, str | None]]:
+        """``(commit, path, blob or None)`` for each commit of the pair's first-parent log
+        that changed the file ``old`` calls ``path``: its name after renames, its blob after
+        the commit (``None`` once deleted; a later commit may add it back). Read from the
+        log's paths, indexed once per pair: the commits naming the file, not every commit."""
+        log = self.first_parent_log(old, new)
+        key = (self.resolve(old), self.resolve(new))
+        with self._cache_lock:
+            touching = self._log_paths.get(key)
+        if touching is None:
+            touching = {}
+            for i, commit in enumerate(log):
+                for change in commit.changes:
+                    for named in {change.old_path, change.new_path}:
+                        if named is not None and touching.setdefault(named, [i])[-1] != i:
+                            touching[named].append(i)
+            with self._cache_lock:
+                self._log_paths[key] = touching
+        out: list[tuple[LogCommit, str, str | None]] = []
+        current, after = path, 0
+        while True:
+            indexes = touching.get(current, [])
+            for i in indexes[bisect.bisect_left(indexes, after):]:
+                found = _version_after(log[i], current)
+                if found is not None:
+                    out.append((log[i], *found))
+                    current, after = found[0], i + 1
+                    break
+            else:
+                return out
 
     def follow(self, path: str, old: str, new: str) -> str | None:
         """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when it was deleted.

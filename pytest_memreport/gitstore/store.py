@@ -412,6 +412,11 @@ class GitStore:
         broken evidence both read it."""
         return self._history.first_parent_log(old, new)
 
+    def file_versions(self, old: str, new: str, path: str) -> list[tuple[LogCommit, str, str | None]]:
+        """The versions of the file ``old`` calls ``path`` along the pair's first-parent log
+        (:meth:`History.file_versions`): the commits that changed it, its name and blob after each."""
+        return self._history.file_versions(old, new, path)
+
     def line_counts(self, old: str, new: str, path: str, directory: bool = False) -> LineCounts | None:
         """Lines added and removed in ``path`` (a file at ``new``, or a folder's files)
         from ``old`` to ``new`` (a commit or ``"worktree"``), from git's numstat of the

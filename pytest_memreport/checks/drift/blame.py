@@ -27,27 +27,6 @@ def _end(store, against) -> str:
     return store.resolve("HEAD") if against.rev == WORKTREE else against.rev
 
 
-def versions(log, path: str) -> list[tuple[object, str, str | None]]:
-    """``(commit, path, blob or None)`` for each commit of ``log`` that changed the
-    file the pin calls ``path``: its name after renames, its blob after the commit
-    (``None`` once deleted; a later commit may add it back)."""
-    out = []
-    current = path
-    for commit in log:
-        for change in commit.changes:
-            if change.status == "R" and change.old_path == current:
-                current = change.new_path
-                out.append((commit, current, change.new_oid))
-                break
-            if change.status == "D" and change.old_path == current:
-                out.append((commit, current, None))
-                break
-            if change.status in ("A", "M", "T") and change.new_path == current:
-                out.append((commit, current, change.new_oid))
-                break
-    return out
-
-
 def broken_by(store, pin_sha: str, against, path: str, holds: Callable[[str, str | None], bool]):
     """The commit (a :class:`~pytest_memreport.gitstore.history.LogCommit`) after which
     ``holds(path, blob)`` turned false for the pin's file ``path`` (followed through
@@ -59,7 +38,7 @@ def broken_by(store, pin_sha: str, against, path: str, holds: Callable[[str, str
     such file there); it reads the blob with ``store.read_blob`` (cached by id).
     """
     end = _end(store, against)
-    changed = versions(store.first_parent_log(pin_sha, end), path) if end != pin_sha else []
+    changed = store.file_versions(pin_sha, end, path) if end != pin_sha else []
     try:
         if not changed or holds(changed[-1][1], changed[-1][2]):
             return UNCOMMITTED if against.rev == WORKTREE else None

@@ -53,10 +53,10 @@ def classify_range(drift, recorded: str):
         places, _ = search.search_tree(pattern, recorded, drift.against, exclude=exclude,
                                        origin=drift.path, by_tokens=False)
         exact = []
-        for place in places:
-            other = drift.against.read(place.path)
+        for path in dict.fromkeys(place.path for place in places):  # a file once, however many places
+            other = drift.against.read(path)
             if other is not None and other.is_text:
-                exact.extend(Place(place.path, lines) for lines in exact_blocks(block, other.text))
+                exact.extend(Place(path, lines) for lines in exact_blocks(block, other.text))
     if exact:
         return drift._relocated(exact, False, note)
     if home is None:

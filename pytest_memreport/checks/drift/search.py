@@ -67,17 +67,32 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str,
 
 def search_lines(block: list[str], against, exclude: set, origin: str) -> list[Place] | None:
     """Every place in ``against`` (but ``exclude``) holding exactly the lines ``block``,
-    read only in the files ``git grep`` says hold its :func:`.wordindex.probe_line`;
-    ``None`` when no line of it is telling or git cannot search (search the tree then)."""
+    read only in the files ``git grep`` says hold its :func:`.wordindex.probe_line`, or
+    (no line of it telling) those whose text holds the block (one pass over the tree for
+    every such block); ``None`` when the block is blank or git cannot search (search the
+    tree then)."""
     probe = wordindex.probe_line(block)
-    if probe is None:
-        return None
-    candidates = wordindex.word_index(against).holding_line(probe)
-    if candidates is None:
+    index = wordindex.word_index(against)
+    if probe is not None:
+        candidates = index.holding_line(probe)
+        if candidates is None:
+            return None
+    elif any(line.strip() for line in block):
+        # Only short lines: ``git grep`` would print most of the tree; one pass over its
+        # texts (shared by every such block announced) tests the block as a substring.
+        candidates = index.scan(*_block_scan(block))
+    else:
         return None
     places = [Place(path, lines) for path, text in _readable(against, candidates, exclude)
               for lines in exact_blocks(block, text.text)]
     return _by_affinity(places, origin)
+
+
+def _block_scan(block: list[str]):
+    """The scan finding the files that may hold exactly the lines ``block``: their text holds
+    it as a string (a superset: :func:`.blocks.exact_blocks` decides)."""
+    joined = "\n".join(block)
+    return ("lines", joined), lambda path, text, reduced: joined in text, (), tuple(wordindex.words_of(joined))
 
 
 def _by_affinity(places: list[Place], origin: str) -> list[Place]:
@@ -90,7 +105,7 @@ def _character_scan(pattern):
     one holds each of its words, backticks dropped (:func:`.match.holds_words`)."""
     return (("characters", pattern.text),
             lambda path, text, reduced: match.holds_words(pattern, text) and match.may_occur(pattern, reduced()),
-            wordindex.scan_needs(pattern.whole_words))
+            wordindex.scan_needs(pattern.whole_words), pattern.whole_words)
 
 
 def _token_scan(quote: str, origin: str):
@@ -100,7 +115,7 @@ def _token_scan(quote: str, origin: str):
     return (("tokens", language, quote),
             lambda path, text, reduced: symbols.language_for(path) == language
             and bool(match.token_windows(quote, text, path)),
-            wordindex.scan_needs(match.code_words(quote, origin) or ()))
+            wordindex.scan_needs(match.code_words(quote, origin) or ()), tuple(match.code_words(quote, origin) or ()))
 
 
 def _readable(against, candidates: set[str], exclude: set):
@@ -165,6 +180,8 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
         probe = wordindex.probe_line(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else None
         if probe is not None:
             index.expect_line(probe)
+        elif evidence.kind is EvidenceKind.LINES and quote.strip():
+            index.expect_scan(*_block_scan(quote.split("\n")))
         else:
             _expect(index, evidence, quote, pattern)
         announced += 1

@@ -61,11 +61,18 @@ class WordIndex:
         #: the searches started and not yet taken in
         self._asked: _Asked | None = None
         self._scanned: dict[object, set[str]] = {}
-        #: key -> (test(path, text, reduced), strings the files must hold)
-        self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...]]] = {}
+        #: key -> (test(path, text, reduced), words git is asked for, words the postings name)
+        self._expected_scans: dict[object, tuple[Callable[..., Any], tuple[str, ...], tuple[str, ...]]] = {}
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
+        #: every word of the tree's texts -> the files holding it whole (:func:`words_of`),
+        #: made by the first scan of a test that names its words, in its one pass
+        self._postings: dict[str, list[str]] | None = None
+        self._files: frozenset[str] | None = None
+        #: files scans read, and (scan, file) pairs whose test ran (what the index saves)
+        self.files_read = 0
+        self.files_tested = 0
 
     def _against(self):
         """The snapshot (alive: whoever asks this index holds it)."""
@@ -74,55 +81,124 @@ class WordIndex:
     def expect(self, words) -> None:
         self._expected.update(w for w in words if w not in self._paths)
 
-    def expect_scan(self, key, test, needs=()) -> None:
+    def expect_scan(self, key, test, needs=(), words=()) -> None:
         """Announce a :meth:`scan`, so that the first scan answers it too (and the
         first word search asks for its ``needs`` along with every other word)."""
         if key not in self._scanned:
-            self._expected_scans[key] = (test, tuple(needs))
+            self._expected_scans[key] = (test, tuple(needs), tuple(words))
             self.expect(needs)
 
-    def scan(self, key, test, needs=()) -> set[str]:
+    def scan(self, key, test, needs=(), words=()) -> set[str]:
         """The files for which ``test(path, text, reduced)`` holds (``reduced``
         gives the text's :func:`.match.reduced` form, made once per file).
-        ``needs``: words (:func:`scan_needs`) every such file holds whole, if any
-        are known.
+        ``words``: words every such file holds whole (as :func:`words_of` reads
+        them), if any are known; ``needs``: such words of ``git grep``'s kind
+        (:func:`scan_needs`), for a test without ``words``.
 
-        For quotes without probe words every file may have to be looked at; one
-        pass answers every scan announced so far, holding one batch of files at
-        a time. When each of them needs words, the word search (one ``git grep``
-        for the words of every announced quote and scan, see :meth:`holding`)
-        names the files holding them (and those a backtick splits a word in,
-        which hold every word once it is dropped): only those are read.
+        One pass answers every scan announced so far. A test naming its words runs
+        only on the files holding them all: the first such scan reads every file
+        once and keeps which files hold each word (the tree's postings, not its
+        texts), so that each later search costs its candidate files, never the
+        tree. A test without words reads the files ``git grep`` says hold its
+        ``needs`` (those a backtick splits a word in, which hold every word once it
+        is dropped, among them), or every file.
         """
         if key in self._scanned:
             return self._scanned[key]
-        tests = {**self._expected_scans, key: (test, tuple(needs))}
+        tests = {**self._expected_scans, key: (test, tuple(needs), tuple(words))}
         self._expected_scans = {}
-        candidates = self._holding_needs(tests)
-        paths = self._against().files()
-        if candidates is not None:
-            listed = set(paths)
-            paths = sorted(set().union(*candidates.values()) & listed)
         found: dict[object, set[str]] = {k: set() for k in tests}
+        allowed: dict[object, set[str] | None] = {}
+        if self._postings is None:
+            # Before the tree's postings are made, git names the files holding each test's
+            # needs, when every test has some (the words of all of them in one search).
+            by_needs = self._holding_needs(tests)
+            if by_needs is not None:
+                allowed = dict(by_needs)
+            else:
+                # Every file is read anyway: its words are gathered in that pass, and the
+                # tests without words run in it; the others then read their candidates.
+                unworded = {k: v for k, v in tests.items() if not v[2]}
+                self._gather(unworded, found)
+                tests = {k: v for k, v in tests.items() if v[2]}
+        if self._postings is not None:
+            unworded = {k: v for k, v in tests.items() if not v[2]}
+            by_needs = self._holding_needs(unworded) if unworded else {}
+            allowed = {**(by_needs or dict.fromkeys(unworded)),
+                       **{k: self._holding_words(v[2]) for k, v in tests.items() if v[2]}}
+        if tests:
+            self._test(tests, allowed, found)
+        self._scanned.update(found)
+        return found[key]
+
+    def _test(self, tests: dict, allowed: dict[object, set[str] | None], found: dict[object, set[str]]) -> None:
+        """Run each of ``tests`` on its ``allowed`` files (``None``: every file), reading
+        each file they need once."""
+        listed = self._listed()
+        wanted: set[str] = set()
+        for among in allowed.values():
+            if among is None:
+                wanted = set(listed)
+                break
+            wanted |= among
+        paths = sorted(wanted & listed)
         for path, textfile in self._against().read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
+            self.files_read += 1
             text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-            for k, (check, _) in tests.items():
-                if (candidates is None or path in candidates[k]) and check(path, text, reduced):
+            for k, (check, _, _) in tests.items():
+                among = allowed[k]
+                if among is None or path in among:
+                    self.files_tested += 1
+                    if check(path, text, reduced):
+                        found[k].add(path)
+
+    def _gather(self, tests: dict, found: dict[object, set[str]]) -> None:
+        """One pass over every file: the words each holds gathered into the tree's
+        postings, and ``tests`` (which name no words) run on it."""
+        made: dict[str, list[str]] = {}
+        for path, textfile in self._against().read_many(sorted(self._listed())):
+            if textfile is None or not textfile.is_text:
+                continue
+            self.files_read += 1
+            text, reduced = textfile.text, _Once(match.reduced, textfile.text)
+            for word in words_of(text):
+                made.setdefault(word, []).append(path)
+            for k, (check, _, _) in tests.items():
+                self.files_tested += 1
+                if check(path, text, reduced):
                     found[k].add(path)
-        self._scanned.update(found)
-        return found[key]
+        self._postings = made
+
+    def _listed(self) -> frozenset[str]:
+        """The snapshot's files, as a set made once."""
+        if self._files is None:
+            self._files = frozenset(self._against().files())
+        return self._files
+
+    def _holding_words(self, words: tuple[str, ...]) -> set[str]:
+        """The files holding every one of ``words`` whole, by the postings: the
+        rarest few intersected (a superset: the scan's own test decides)."""
+        postings = self._postings
+        assert postings is not None, "asked before the tree's postings were made"
+        lists = sorted((postings.get(word, ()) for word in set(words)), key=len)
+        out = set(lists[0])
+        for more in lists[1:_SCAN_NEEDS]:
+            if not out:
+                break
+            out.intersection_update(more)
+        return out
 
     def _holding_needs(self, tests: dict) -> dict[object, set[str]] | None:
         """For each scan, the files holding the words it needs, from the word search
         (one ``git grep`` however many scans: the words of all of them are asked
         together); ``None`` when some scan needs none, or git cannot answer (read
         every file then, once for all of them)."""
-        if not all(needs for _, needs in tests.values()):
+        if not all(needs for _, needs, _ in tests.values()):
             return None
         out = {}
-        for k, (_, needs) in tests.items():
+        for k, (_, needs, _) in tests.items():
             found = self.holding(needs)
             if found is None:
                 return None
@@ -209,6 +285,20 @@ class WordIndex:
                 return None
             self._line_paths.update(found)
         return self._line_paths[line]
+
+
+def words_of(text: str) -> set[str]:
+    """The words a text holds whole, as :attr:`.match.QuotePattern.whole_words` reads a
+    quote's (``\\w+``): those of the text and those of the text with its backticks
+    dropped, which a quote of it shows joined (`` `foo`s `` reads as ``foos``)."""
+    words = set(_WORD.findall(text))
+    if "`" in text:
+        words.update(_WORD.findall(text.replace("`", "")))
+    return words
+
+
+#: a word as quotes' whole words are read (:mod:`.text.quotes.words`)
+_WORD = re.compile(r"\w+")
 
 
 class _Once:

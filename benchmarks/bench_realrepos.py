@@ -1,0 +1,376 @@
+#!/usr/bin/env python
+"""The product on real repositories' histories, against floors run in the same process (a script, not a test).
+
+    python benchmarks/bench_realrepos.py --code-repo CLONE --prose-repo CLONE [--rounds 3]
+        [--workdir /tmp/memreport-realrepos] [--only c,w,q,r,m,d]
+
+or with ``MEMREPORT_BENCH_CODE_REPO`` and ``MEMREPORT_BENCH_PROSE_REPO`` set. Each clone
+(bare or not) is brought onto the machine beforehand, by hand: nothing here fetches, and
+a measure whose clone is not given is skipped with one line saying so. benchmarks/README.md
+names the repositories and commits measured.
+
+From a **code** target (a Python or TypeScript project: thousands of files, hundreds of
+first-parent commits between the pin and HEAD), pinned ``--code-back`` first-parent
+commits before HEAD, it samples the real files at the pin (seeded, so the same clone gives
+the same reports): 7 run reports of 30 records, each citing 8 line ranges inside real
+definitions, quoting one real line of a definition and naming one defined class or
+function in backticks beside its line; 5% of the quotations altered (one identifier
+changed: missing at the pin). They are checked at the pin and against HEAD.
+
+From a **prose** target (a Markdown-heavy repository: thousands of prose files), pinned
+``--prose-back`` first-parent commits before HEAD: 20 reports of 500 quotations of real
+prose lines (10 per record), 5% altered (one word changed), checked at the pin only.
+
+Round after round it times (``time.perf_counter`` around each process):
+
+(f)  git's own answer for the code pair: ``git diff -M pin HEAD`` + ``git log --first-parent -M --raw pin..HEAD``;
+(n)  pytest running as many no-op items as the drift run has;
+(c)  the drift run cold (``--cache-clear``), (w) warm (the result cache answers);
+(q)  the prose quotations, an item per evidence, pin only; (nq) as many no-op items;
+(r)  the same, ``--memreport-items=record``; (fr) one ``git cat-file --batch`` pass over
+     the cited blobs + as many no-op items as the records;
+(m)  the doubling of missing quotations: the prose run's own search time (its JSON's
+     ``timing.missing_search``) with 5% and with 10% of the quotations altered;
+(d)  the doubling of changed ranges: the drift run's own drift time (``timing.drift``)
+     with half the records and with all of them;
+
+and prints the medians of the rounds' own ratios: cold ``(c)/((f)+(n))`` (target 2.5x),
+warm ``(w)/(n)`` (1.5x), ``(q)/(nq)`` (1.5x), ``(r)/(fr)`` (3x), and the two doublings (2x).
+``--code DIR`` runs another checkout of the package (to measure before and after a change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_realshape import cached_input, collected, environment, noop_file, quote_report, run  # beside this script
+
+HERE = Path(__file__).resolve().parent
+GENERATOR_VERSION = 1
+SEED = 20261204
+REPORTS, RECORDS, RANGES = 7, 30, 8
+QUOTES, QUOTE_REPORTS = 10_000, 20
+ALTERED = 0.05
+CODE_SUFFIXES = (".py", ".pyi", ".ts", ".tsx")
+PROSE_SUFFIXES = (".md", ".markdown")
+#: a definition's first line: its indentation, kind and name (Python and TypeScript)
+DEFINITION = re.compile(r"^(\s*)(?:export\s+)?(?:async\s+)?(?:def|class|function|interface)\s+([A-Za-z_]\w*)")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w{3,}")
+PROSE_WORD = re.compile(r"\b[a-z]{4,}\b")
+
+
+def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    return subprocess.run(["git", "--git-dir", str(repo), *args], input=stdin, capture_output=True,
+                          check=True).stdout
+
+
+def git_dir(clone: Path) -> Path:
+    return Path(git(clone, "rev-parse", "--absolute-git-dir").decode().strip()) if (clone / ".git").exists() \
+        else clone
+
+
+def pin_back(repo: Path, back: int) -> str:
+    """The commit ``back`` first-parent commits before HEAD (HEAD itself when the history is shorter)."""
+    shas = git(repo, "rev-list", "--first-parent", f"--max-count={back + 1}", "HEAD").decode().split()
+    return shas[-1]
+
+
+def read_tree(repo: Path, pin: str, suffixes: tuple[str, ...]) -> dict[str, list[str]]:
+    """The text files of the pin with one of ``suffixes``, as lines (one ``cat-file --batch``)."""
+    rows = [row.split(b"\t", 1) for row in git(repo, "ls-tree", "-r", "-z", pin).split(b"\0") if row]
+    wanted = [(meta.split()[2], path.decode()) for meta, path in rows
+              if meta.split()[1] == b"blob" and path.decode().endswith(suffixes)]
+    out = git(repo, "cat-file", "--batch", stdin=b"".join(oid + b"\n" for oid, _ in wanted))
+    files, at = {}, 0
+    for _, path in wanted:
+        header_end = out.index(b"\n", at)
+        size = int(out[at:header_end].split()[2])
+        body = out[header_end + 1 : header_end + 1 + size]
+        at = header_end + 1 + size + 1
+        try:
+            files[path] = body.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            continue
+    return files
+
+
+def definitions(lines: list[str]) -> list[tuple[int, int, str]]:
+    """``(first, last, name)`` 0-based of each definition spanning two lines or more: from its
+    first line to the last line indented deeper than it."""
+    out = []
+    for i, line in enumerate(lines):
+        found = DEFINITION.match(line)
+        if not found:
+            continue
+        indent, last = len(found.group(1)), i
+        for j in range(i + 1, len(lines)):
+            if not lines[j].strip():
+                continue
+            if len(lines[j]) - len(lines[j].lstrip()) <= indent and not lines[j].lstrip().startswith(("}", ")")):
+                break
+            last = j
+        if last > i:
+            out.append((i, last, found.group(2)))
+    return out
+
+
+def alter_identifier(text: str, rng: random.Random) -> str:
+    names = IDENTIFIER.findall(text)
+    name = rng.choice(names) if names else None
+    return text.replace(name, name + "Gone", 1) if name else text + " altered"
+
+
+def build_code(repo: Path, pin: str):
+    def build(root: Path) -> dict:
+        rng = random.Random(SEED)
+        files = read_tree(repo, pin, CODE_SUFFIXES)
+        defs = {p: d for p, d in ((p, definitions(lines)) for p, lines in sorted(files.items())) if d}
+        paths = sorted(defs)
+        (root / "drift").mkdir()
+        names, counts = [], {"ranges": 0, "quotes": 0, "altered": 0, "symbols": 0}
+        for r in range(REPORTS):
+            lines = [f"Run report {r}", "", f"The target is at SRC-1 commit {pin}.", ""]
+            for rec in range(RECORDS):
+                lines += [f"MEM-OBJ-r{r}-{rec}", "", f"Label: record {r}.{rec}", ""]
+                cited = []
+                for _ in range(RANGES):
+                    path = rng.choice(paths)
+                    first, last, _ = rng.choice(defs[path])
+                    start = rng.randint(first, last)
+                    cited.append(f"{path}:{start + 1}-{min(last, start + rng.randint(0, 8)) + 1}")
+                counts["ranges"] += len(cited)
+                lines += [f"The record cites its code. SRC-1: {', '.join(cited)}.", ""]
+                path = rng.choice(paths)
+                first, last, name = rng.choice(defs[path])
+                body = [i for i in range(first, last + 1) if len(files[path][i].strip()) >= 20
+                        and "`" not in files[path][i] and " --- " not in files[path][i]]
+                if body:
+                    at = rng.choice(body)
+                    text = files[path][at].strip()
+                    if rng.random() < ALTERED:
+                        text = alter_identifier(text, rng)
+                        counts["altered"] += 1
+                    lines += [f"{text} --- {path}:{at + 1}", ""]
+                    counts["quotes"] += 1
+                lines += [f"`{name}` is defined there (`{path}:{first + 1}`).", ""]
+                counts["symbols"] += 1
+                lines += ["• implementation conclusion status: afforded",
+                          "• operation conclusion status: uninspected", ""]
+            name = f"drift/run-{r}.md"
+            (root / name).write_text("\n".join(lines), encoding="utf-8")
+            names.append(name)
+        # The half: the first half of every report's records (the doubling of changed ranges).
+        (root / "half").mkdir()
+        for name in names:
+            text = (root / name).read_text(encoding="utf-8")
+            cut = text.index(f"MEM-OBJ-r{name[-4]}-{RECORDS // 2}\n")
+            (root / "half" / Path(name).name).write_text(text[:cut], encoding="utf-8")
+        return {"pin": pin, "files": len(files), "defined_files": len(paths), "reports": names, **counts}
+    return build
+
+
+def build_prose(repo: Path, pin: str):
+    def build(root: Path) -> dict:
+        rng = random.Random(SEED + 1)
+        files = read_tree(repo, pin, PROSE_SUFFIXES)
+        candidates = [(p, i) for p in sorted(files) for i, line in enumerate(files[p])
+                      if _prose_line(line)]
+        chosen = rng.sample(candidates, QUOTES)
+        altered = rng.sample(range(QUOTES), int(QUOTES * ALTERED * 2))
+        manifest: dict = {"pin": pin, "files": len(files), "candidate_lines": len(candidates)}
+        for share, folder in ((1, "quotes"), (2, "quotes2x")):
+            changed = set(altered[: int(QUOTES * ALTERED * share)])
+            (root / folder).mkdir()
+            names, cited = [], set()
+            per_report = QUOTES // QUOTE_REPORTS
+            for r in range(QUOTE_REPORTS):
+                quotations = []
+                for n in range(r * per_report, (r + 1) * per_report):
+                    path, at = chosen[n]
+                    text = _prose_text(files[path][at])
+                    if n in changed:
+                        words = PROSE_WORD.findall(text)
+                        text = text.replace(rng.choice(words), "quux", 1) if words else text + " quux"
+                    quotations.append((text, path, at))
+                    cited.add(path)
+                name = f"{folder}/quotes-{r}.md"
+                (root / name).write_text("\n".join(quote_report(r, pin, quotations)), encoding="utf-8")
+                names.append(name)
+            manifest[folder] = names
+            manifest[f"{folder}_altered"] = len(changed)
+            manifest["cited_paths"] = sorted(cited)
+        return manifest
+    return build
+
+
+def _prose_line(line: str) -> bool:
+    """A line of prose worth quoting: some words, no Markdown a quotation would not survive."""
+    text = _prose_text(line)
+    return len(text) >= 30 and len(PROSE_WORD.findall(text)) >= 4 and not any(c in text for c in "`|<>[]{}*_#")
+
+
+def _prose_text(line: str) -> str:
+    return line.strip().lstrip("-+>").strip()
+
+
+def timing_of(path: Path) -> dict:
+    return json.loads(path.read_text())["timing"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--code-repo", default=os.environ.get("MEMREPORT_BENCH_CODE_REPO"))
+    parser.add_argument("--prose-repo", default=os.environ.get("MEMREPORT_BENCH_PROSE_REPO"))
+    parser.add_argument("--code-back", type=int, default=720, help="first-parent commits from the code pin to HEAD")
+    parser.add_argument("--prose-back", type=int, default=15_000, help="the same, for the prose pin")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every measure; medians are printed")
+    parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memreport-realrepos"))
+    parser.add_argument("--code", default=str(HERE.parent), help="the checkout whose package is measured")
+    parser.add_argument("--only", default="c,w,q,r,m,d", help="which measures: c, w, q, r, m, d")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    code = Path(args.code).resolve()
+    workdir = Path(args.workdir)
+    clones = {}
+    for kind, given, measures in (("code", args.code_repo, {"c", "w", "d"}), ("prose", args.prose_repo, {"q", "r", "m"})):
+        if not given or not Path(given).is_dir():
+            if only & measures:
+                print(f"skipped {','.join(sorted(only & measures))}: no {kind} clone (--{kind}-repo or "
+                      f"MEMREPORT_BENCH_{kind.upper()}_REPO)")
+            only -= measures
+        else:
+            clones[kind] = git_dir(Path(given).resolve())
+    if not only:
+        return
+    pytest = [sys.executable, "-m", "pytest", "-q", "--tb=no"]
+    plans: dict[str, tuple] = {}
+    def pinned_input(kind: str, back: int, build) -> tuple[Path, Path, dict, dict, str, str]:
+        """The clone of ``kind``, its input pinned ``back`` first-parent commits before HEAD
+        (built once by ``build(repo, pin)``), the environment, the pin and HEAD."""
+        repo = clones[kind]
+        pin = pin_back(repo, back)
+        head = git(repo, "rev-parse", "HEAD").decode().strip()
+        root, m = cached_input(workdir, kind, [GENERATOR_VERSION, SEED, str(repo), head, pin], build(repo, pin))
+        return repo, root, m, environment(root, code), pin, head
+
+    if "code" in clones:
+        repo, root, m, env, pin, head = pinned_input("code", args.code_back, build_code)
+        drift_run = [*pytest, "-o", f"cache_dir={root / 'cache'}", *(a for n in m["reports"] for a in ("--memreport", n)),
+                     f"--memreport-repo={repo}", "--memreport-against", "HEAD", "--memreport-json", str(root / "drift.json")]
+        half_run = [*pytest, "-p", "no:cacheprovider", "--memreport", "half", f"--memreport-repo={repo}",
+                    "--memreport-against", "HEAD", "--memreport-json", str(root / "half.json")]
+        count = collected(root, env, drift_run[:5] + drift_run[7:])
+        plans["code"] = (repo, root, m, env, drift_run, half_run, noop_file(root, "test_noop_drift.py", count), count)
+        print(f"code: {repo} pin {pin[:12]} HEAD {head[:12]}, {m['files']} files ({m['defined_files']} with "
+              f"definitions), {m['ranges']} ranges, {m['quotes']} quotations ({m['altered']} altered), "
+              f"{m['symbols']} symbols: {count} items")
+    if "prose" in clones:
+        repo, root, m, env, pin, head = pinned_input("prose", args.prose_back, build_prose)
+
+        def quote_run(folder: str, json_name: str) -> list[str]:
+            return [*pytest, "-p", "no:cacheprovider", *(a for n in m[folder] for a in ("--memreport", n)),
+                    f"--memreport-repo={repo}", "--memreport-against=none", "--memreport-json", str(root / json_name)]
+        runs = {"q": quote_run("quotes", "q.json"), "m": quote_run("quotes2x", "m.json")}
+        counts = {"q": collected(root, env, runs["q"][:-2]),
+                  "r": collected(root, env, [*runs["q"][:-2], "--memreport-items=record"])}
+        plans["prose"] = (repo, root, m, env, runs, {k: noop_file(root, f"test_noop_{k}.py", v) for k, v in counts.items()},
+                          counts)
+        print(f"prose: {repo} pin {pin[:12]} HEAD {head[:12]}, {m['files']} prose files, {m['candidate_lines']} "
+              f"prose lines to sample; {QUOTES} quotations ({m['quotes_altered']} altered; "
+              f"{m['quotes2x_altered']} in the doubled set): {counts['q']} items, {counts['r']} record items")
+    print(f"load before: {os.getloadavg()}", flush=True)
+    rows: dict[str, list[float]] = {}
+
+    def keep(key: str, value: float) -> float:
+        rows.setdefault(key, []).append(value)
+        return value
+
+    notes: dict[str, str] = {}
+    cold_drift = float("nan")
+    for round_ in range(1, args.rounds + 1):
+        line = []
+        if "code" in plans:
+            repo, root, m, env, drift_run, half_run, noop, _ = plans["code"]
+            if "c" in only or "w" in only:
+                began = time.perf_counter()
+                git(repo, "diff", "-M", m["pin"], "HEAD")
+                git(repo, "log", "--first-parent", "-M", "--raw", "--format=%H%x00%an%x00%s", f"{m['pin']}..HEAD")
+                floor = keep("f", time.perf_counter() - began)
+                cold, notes["c"] = run(root, env, drift_run + ["--cache-clear"])
+                timing = timing_of(root / "drift.json")
+                notes["c_timing"] = json.dumps(timing)
+                cold_drift = timing.get("drift", float("nan"))
+                warm, notes["w"] = run(root, env, drift_run) if "w" in only else (float("nan"), "not run")
+                notes["w_timing"] = json.dumps(timing_of(root / "drift.json"))
+                items, _ = run(root, env, noop)
+                keep("c", cold), keep("w", warm), keep("n", items)
+                keep("cold", cold / (floor + items))
+                keep("warm", warm / items)
+                line.append(f"(f) {floor:.2f} s (c) {cold:.2f} s (w) {warm:.2f} s (n) {items:.2f} s: "
+                            f"cold {rows['cold'][-1]:.2f}x, warm {rows['warm'][-1]:.2f}x")
+            if "d" in only:
+                run(root, env, half_run)
+                half = timing_of(root / "half.json").get("drift", float("nan"))
+                full = cold_drift if "c" in only else float("nan")
+                keep("d", full / half)
+                line.append(f"drift half {half:.2f} s, all {full:.2f} s: {rows['d'][-1]:.2f}x")
+        if "prose" in plans:
+            repo, root, m, env, runs, noop, counts = plans["prose"]
+            if "q" in only or "m" in only:
+                quotes, notes["q"] = run(root, env, runs["q"])
+                single = timing_of(root / "q.json")
+                notes["q_timing"] = json.dumps(single)
+                items, _ = run(root, env, noop["q"])
+                keep("q", quotes), keep("nq", items), keep("quotes", quotes / items)
+                line.append(f"(q) {quotes:.2f} s (nq) {items:.2f} s: {rows['quotes'][-1]:.2f}x")
+            if "r" in only:
+                records, notes["r"] = run(root, env, [*runs["q"][:-2], "--memreport-items=record"])
+                began = time.perf_counter()
+                listed = git(repo, "ls-tree", "-r", m["pin"], "--", *m["cited_paths"])
+                git(repo, "cat-file", "--batch", stdin=b"".join(row.split()[2] + b"\n" for row in listed.splitlines()))
+                batch = time.perf_counter() - began
+                items, _ = run(root, env, noop["r"])
+                keep("r", records), keep("fr", batch + items), keep("records", records / (batch + items))
+                line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {rows['records'][-1]:.2f}x")
+            if "m" in only:
+                run(root, env, runs["m"])
+                doubled = timing_of(root / "m.json")
+                one, two = single.get("missing_search", float("nan")), doubled.get("missing_search", float("nan"))
+                keep("m", two / one)
+                line.append(f"missing search {one:.2f} s, doubled {two:.2f} s: {rows['m'][-1]:.2f}x")
+        print(f"round {round_}: " + "; ".join(line), flush=True)
+
+    median = statistics.median
+    print(f"medians of {args.rounds} round(s):")
+    if "c" in rows:
+        print(f"(f) git floor {median(rows['f']):7.2f} s; (n) pytest {median(rows['n']):.2f} s "
+              f"({plans['code'][-1]} no-op items)")
+        print(f"(c) cold      {median(rows['c']):7.2f} s ({notes['c']}; timing {notes['c_timing']})")
+        print(f"(w) warm      {median(rows['w']):7.2f} s ({notes['w']}; timing {notes['w_timing']})")
+        print(f"    cold (c)/((f)+(n)) = {median(rows['cold']):.2f}x (target 2.5x); "
+              f"warm (w)/(n) = {median(rows['warm']):.2f}x (target 1.5x)")
+    if "d" in rows:
+        print(f"(d) twice the changed ranges: {median(rows['d']):.2f}x the drift time (target 2x)")
+    if "q" in rows:
+        print(f"(q) quotations {median(rows['q']):6.2f} s ({notes['q']}; timing {notes['q_timing']}); (nq) "
+              f"{median(rows['nq']):.2f} s: {median(rows['quotes']):.2f}x (target 1.5x)")
+    if "r" in rows:
+        print(f"(r) records   {median(rows['r']):7.2f} s ({notes['r']}); (fr) {median(rows['fr']):.2f} s "
+              f"(cat-file --batch of the cited blobs + no-op items): {median(rows['records']):.2f}x (target 3x)")
+    if "m" in rows:
+        print(f"(m) twice the missing quotations: {median(rows['m']):.2f}x their search time (target 2x)")
+    print(f"load after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
