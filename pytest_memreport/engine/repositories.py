@@ -72,9 +72,9 @@ class TargetRepositories:
 
     def _repo_path(self, report: Report, source_id: str | None) -> Path:
         repos = self._options.repos
-        given = self._given_for(report, source_id)
-        if given is not None:
-            return given
+        explicit = self._given_for(report, source_id)
+        if explicit is not None:
+            return explicit
         named = self._named_repo(report, source_id)
         if named is not None:
             return named
@@ -95,10 +95,10 @@ class TargetRepositories:
             # its clone is; never the knowledge base's own repository.
             raise RepoError(f"{where_stated(report, source)}: the report names the repository `{source.id}` "
                             f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH")
-        named = repomap.repo_id(report, source_id)
-        if named is not None and found is not None and found.path is None:
+        named_id = repomap.repo_id(report, source_id)
+        if named_id is not None and found is not None and found.path is None:
             # The template was asked and found no clone: the knowledge base's own repository is not it.
-            raise RepoError(self.unmapped_problem(report, named))
+            raise RepoError(self.unmapped_problem(report, named_id))
         mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))

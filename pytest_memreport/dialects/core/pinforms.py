@@ -117,8 +117,8 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
             if len(sha) < 40 and not _has_digit_and_letter(sha):
                 continue
             # A name stands right before its sha: look back a bounded window, not the whole line.
-            name = _NAMED.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
-            found[column] = (sha.lower(), None, name.group(1) if name else None)
+            named = _NAMED.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
+            found[column] = (sha.lower(), None, named.group(1) if named else None)
     # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``) states it too.
     for sha, repo in link_shas.items():
         if not any(s == sha or sha.startswith(s) or s.startswith(sha) for s, _, _ in found.values()):
