@@ -64,6 +64,10 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     session.comment_base = base
     config.pluginmanager.register(session, "memreport-session")
     config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
+    if engine.affected is not None:
+        from .affected import AffectedSession
+
+        config.pluginmanager.register(AffectedSession(engine), "memreport-affected")
     if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
         # Under pytest-xdist the controller reads no report while items run: read
         # each one now, so write-back refuses a report saved since the run
@@ -324,6 +328,8 @@ class MemreportSession:
                 out.append(self.engine.report(path))
             except ReportError:  # an unreadable report is a failing item already
                 continue
+        if self.engine.affected is not None:  # only the reports the range touches (under xdist too)
+            out = [report for report in out if report.path in self.log.results]
         return out
 
     def coverage(self) -> dict:
@@ -442,6 +448,9 @@ class MemreportSession:
             for worker in self.worker_timings:
                 timing.merge(worker)
             extra = {"tool": {"name": "pytest-memreport", "version": __version__}, "timing": timing.as_json()}
+            found = self.engine.affected.found() if self.engine.affected is not None else None
+            if found is not None:
+                extra["affected"] = found.as_json()
             claims = {}
             for report in self.reports():
                 found = self.engine.claims_for(report)
@@ -460,6 +469,9 @@ class MemreportSession:
         return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))
 
     def summary_text(self) -> str:
+        if self.engine.affected is not None:
+            heading = f"memreport: the claims {self.engine.affected.given} touches"
+            return stepsummary.render(self.rows(), self.verdicts, heading)
         return stepsummary.render(self.rows(), self.verdicts)
 
     def comment_text(self) -> str:
