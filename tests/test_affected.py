@@ -47,7 +47,7 @@ def report_text(pin: str) -> str:
 
         Label: Forget
 
-        Forgetting drops the exact ID. SRC-1: store.py.
+        Forgetting drops the exact ID in `forget`. SRC-1: store.py.
 
         return [e for e in entries if e["id"] != entry_id] --- store.py
 
@@ -112,10 +112,123 @@ def run(pytester, repo, base, *extra):
     return result, data
 
 
-def test_probe(pytester, target):
-    repo, pin, base = target
-    repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
-    result, data = run(pytester, repo, base, "-v")
-    print(result.stdout.str())
-    print(json.dumps(data, indent=1)[:6000])
-    assert 0
+def listed(result) -> dict[str, str]:
+    """nodeid -> outcome of every item the run listed."""
+    return {node: outcome for node, outcome in summary_outcomes(result).items() if node.startswith("kb/")}
+
+
+def record_json(data: dict, record_id: str) -> dict:
+    return next(r for r in data["reports"][0]["records"] if r["id"] == record_id)
+
+
+def test_a_range_editing_a_quoted_line_breaks_its_quotation_and_predicate(pytester, target):
+    repo, _, base = target
+    culprit = repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
+    repo.commit({"README.md": README + "more\n"}, "later")
+
+    result, data = run(pytester, repo, base)
+
+    assert listed(result) == {
+        "kb/store.md::MEM-RTE-forget::path@L13:store.py::affected": "PASSED",
+        "kb/store.md::MEM-RTE-forget::symbol@L13:forget::affected": "PASSED",
+        "kb/store.md::MEM-RTE-forget::quote@L15::affected": "FAILED",
+        "kb/store.md::MEM-RTE-forget::predicate[0]:contains::affected": "FAILED",
+        "kb/store.md::MEM-RTE-keep::path@L23:store.py::affected": "PASSED",
+        "kb/store.md::MEM-RTE-keep::quote@L25::affected": "PASSED",
+    }
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    out = result.stdout.str()
+    assert f'broken by {culprit[:12]} "key by key"' in out
+    forget = record_json(data, "MEM-RTE-forget")
+    quote = next(e for e in forget["evidence"] if e["kind"] == "quote")
+    assert quote["at_against"]["status"] == "changed"
+    assert quote["at_against"]["broken_by"]["commit"] == culprit
+    keep = next(e for e in record_json(data, "MEM-RTE-keep")["evidence"] if e["kind"] == "quote")
+    assert keep["at_against"]["status"] == "unchanged"  # located at the base, where the comment line is
+    (predicate,) = data["reports"][0]["predicates"]
+    assert predicate["kind"] == "contains" and predicate["at_against"]["status"] == "fails"
+    assert [r["id"] for r in data["reports"][0]["records"]] == ["MEM-RTE-forget", "MEM-RTE-keep"]
+    assert data["affected"]["base"] == base and data["affected"]["changed_paths"] == 2
+
+
+FORGET = '''def forget(entries, entry_id):
+    return [e for e in entries if e["id"] != entry_id]
+'''
+
+
+def test_a_range_moving_a_cited_function_to_another_file(pytester, target):
+    repo, _, base = target
+    moved = "# the store\n" + STORE_PY.replace(FORGET + "\n\n", "")
+    assert moved != "# the store\n" + STORE_PY
+    culprit = repo.commit({"store.py": moved, "ops.py": FORGET}, "move forget to ops")
+
+    result, data = run(pytester, repo, base)
+
+    assert listed(result) == {
+        "kb/store.md::MEM-RTE-forget::path@L13:store.py::affected": "PASSED",
+        "kb/store.md::MEM-RTE-forget::symbol@L13:forget::affected": "PASSED",
+        "kb/store.md::MEM-RTE-forget::quote@L15::affected": "PASSED",
+        "kb/store.md::MEM-RTE-forget::predicate[0]:contains::affected": "FAILED",
+        "kb/store.md::MEM-RTE-keep::path@L23:store.py::affected": "PASSED",
+        "kb/store.md::MEM-RTE-keep::quote@L25::affected": "PASSED",
+    }
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    forget = {e["kind"]: e for e in record_json(data, "MEM-RTE-forget")["evidence"]}
+    assert forget["quote"]["at_against"]["status"] == "relocated"
+    assert forget["quote"]["at_against"]["candidates"] == [{"path": "ops.py", "lines": [2, 2]}]
+    assert forget["symbol"]["at_against"]["status"] == "relocated"
+    assert forget["symbol"]["at_against"]["path"] == "ops.py"
+    keep = next(e for e in record_json(data, "MEM-RTE-keep")["evidence"] if e["kind"] == "quote")
+    assert keep["at_against"]["status"] == "shifted"
+    assert f'broken by {culprit[:12]} "move forget to ops"' in result.stdout.str()
+
+
+def test_a_range_renaming_a_folder_in_a_predicates_scope(pytester, target):
+    repo, _, base = target
+    repo.move("legacy", "old")
+    repo.commit(message="legacy is old")
+
+    result, data = run(pytester, repo, base)
+
+    assert listed(result) == {
+        "kb/store.md::MEM-ABS-no-cas::path@L35:legacy/cache.py::affected": "PASSED",
+        "kb/store.md::MEM-ABS-no-cas::quote@L37::affected": "PASSED",
+        "kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected": "PASSED",
+    }
+    assert result.ret == pytest.ExitCode.OK
+    record = record_json(data, "MEM-ABS-no-cas")
+    assert {e["at_against"]["status"] for e in record["evidence"]} == {"moved"}
+    assert {e["at_against"]["path"] for e in record["evidence"]} == {"old/cache.py"}
+    (predicate,) = data["reports"][0]["predicates"]
+    assert predicate["at_against"]["status"] == "holds"
+    assert predicate["followed"] == [["legacy/", "old/"]]  # the glob's folder, followed
+
+
+def test_a_rename_then_an_edit_in_the_scope_is_blamed_on_the_edit(pytester, target):
+    repo, _, base = target
+    repo.move("legacy", "old")
+    repo.commit(message="legacy is old")
+    culprit = repo.commit({"old/swap.py": "def put(x):\n    return compare_and_swap(x)\n"}, "swap atomically")
+    repo.commit({"old/cache.py": CACHE_PY + "\n# cached\n"}, "a comment")
+
+    result, data = run(pytester, repo, base)
+
+    outcomes = listed(result)
+    assert outcomes["kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected"] == "FAILED"
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert f'broken by {culprit[:12]} "swap atomically"' in result.stdout.str()
+    assert not [node for node in outcomes if "MEM-RTE" in node]
+
+
+def test_a_range_touching_nothing_cited_lists_nothing_and_passes(pytester, target):
+    repo, _, base = target
+    repo.commit({"README.md": README + "Usage.\n", "docs/guide.md": "# guide\n"}, "document")
+
+    result, data = run(pytester, repo, base)
+
+    assert result.ret == pytest.ExitCode.OK
+    assert listed(result) == {}
+    assert data["reports"] == []
+    assert data["affected"]["changed_paths"] == 2
+    assert data["timing"]["blobs_read"] == 0  # nothing cited was read, at the base or the head
+    result.stdout.fnmatch_lines(["memreport: *..HEAD in *: 2 changed path(s) touch nothing the reports cite"])

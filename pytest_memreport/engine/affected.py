@@ -68,7 +68,7 @@ class Target:
     def touches(self, path: str) -> bool:
         """Whether the range changes ``path``, a file or a folder (``.``: the whole tree)."""
         path = path.strip("/")
-        if path in ("", "."):
+        if path == ".":
             return bool(self.changed)
         return path in self.changed or path in self.folders
 
@@ -220,6 +220,8 @@ class AffectedRange:
 
     @staticmethod
     def _touched(target: Target, evidence: Evidence) -> bool:
+        if not evidence.path:  # a proposed symbol reference: defined in a file cited beside it
+            return any(target.touches(path) for path in evidence.context)
         if target.touches(evidence.path):
             return True
         # a quotation checked in the files its row cites is touched where any of them changed

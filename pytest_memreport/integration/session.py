@@ -27,7 +27,7 @@ from .items import ENGINE_KEY, MemreportItem, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
-from ..outputs import annotations as gh, files, jsontext, sarif, staleness, stepsummary
+from ..outputs import affected as affected_json, annotations as gh, files, jsontext, sarif, staleness, stepsummary
 from ..outputs.results import NOT_SELECTED, ResultLog, RunState, build_json, text_only_line
 from .collection import run_state_of
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
@@ -448,15 +448,15 @@ class MemreportSession:
             for worker in self.worker_timings:
                 timing.merge(worker)
             extra = {"tool": {"name": "pytest-memreport", "version": __version__}, "timing": timing.as_json()}
-            found = self.engine.affected.found() if self.engine.affected is not None else None
-            if found is not None:
-                extra["affected"] = found.as_json()
             claims = {}
             for report in self.reports():
                 found = self.engine.claims_for(report)
                 claims[report.path] = (found.predicates, found.observations)
             data = build_json(self.reports(), self.log, extra, self.coverage(), claims, self.run)
             staleness.add_states(data, self.rows(), self.run.unrun_reason if self.run else NOT_SELECTED)
+            touched = self.engine.affected.found() if self.engine.affected is not None else None
+            if touched is not None:
+                data = affected_json.only_touched(data, touched.as_json())
             self._data = data
         return self._data
 
