@@ -14,6 +14,7 @@ import textwrap
 import pytest
 
 from conftest import summary_outcomes
+from kb_support import review
 
 STORE_PY = textwrap.dedent(
     '''\
@@ -232,3 +233,99 @@ def test_a_range_touching_nothing_cited_lists_nothing_and_passes(pytester, targe
     assert data["affected"]["changed_paths"] == 2
     assert data["timing"]["blobs_read"] == 0  # nothing cited was read, at the base or the head
     result.stdout.fnmatch_lines(["memreport: *..HEAD in *: 2 changed path(s) touch nothing the reports cite"])
+
+
+def test_evidence_broken_before_the_range_is_skipped_as_not_this_changes_doing(pytester, make_repo):
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY, "legacy/cache.py": CACHE_PY, "README.md": README}, "store")
+    base = repo.commit({"store.py": STORE_PY.replace('e["id"]', 'e["uid"]')}, "uid")  # the kb went stale here
+    repo.commit({"store.py": STORE_PY.replace('e["id"]', 'e["uid"]') + "\n\nLIMIT = 3\n"}, "a limit")
+    kb = pytester.path / "kb"
+    kb.mkdir()
+    (kb / "store.md").write_text(report_text(pin), encoding="utf-8")
+    (kb / "store.claims.yaml").write_text(CLAIMS, encoding="utf-8")
+
+    result, _ = run(pytester, repo, base, "-rs")
+
+    result.assert_outcomes(passed=4, skipped=2)
+    assert result.ret == pytest.ExitCode.OK  # the range broke nothing
+    result.stdout.fnmatch_lines([
+        f"SKIPPED * kb/store.md:15: quotation of store.py does not hold at the range's base {base[:12]} (missing): "
+        "broken before this change, not by it*",
+        f"SKIPPED * kb/store.claims.yaml:5: MEM-RTE-forget contains predicate does not hold at the range's base "
+        f"{base[:12]} (it fails)*",
+    ])
+
+
+def test_reports_of_another_repository_are_not_listed(pytester, target, make_repo):
+    repo, _, base = target
+    other = make_repo("other")
+    other_pin = other.commit({"store.py": STORE_PY}, "another store")
+    other.commit({"store.py": "# changed\n" + STORE_PY}, "changed")
+    (pytester.path / "kb" / "elsewhere.md").write_text(review("acme/other", other_pin, "store.py", "5", "Other"),
+                                                       encoding="utf-8")
+    repo.commit({"store.py": "# the store\n" + STORE_PY + "\n# end\n"}, "a comment")
+    args = ["--memreport", "kb", f"--memreport-repo={repo.path}", f"--memreport-repo=acme/other={other.path}", "-rA"]
+    normal = pytester.runpytest(*args)
+    assert any(node.startswith("kb/elsewhere.md::") for node in listed(normal))  # a normal run checks both
+
+    result = pytester.runpytest(*args, "--memreport-affected", f"{base}..HEAD")
+
+    assert result.ret == pytest.ExitCode.OK
+    outcomes = listed(result)
+    assert outcomes and all(node.startswith("kb/store.md::") for node in outcomes)
+    result.stdout.fnmatch_lines([f"memreport: {base}..HEAD in {repo.path} *"])
+
+
+def test_k_selects_a_record(pytester, target):
+    repo, _, base = target
+    repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
+
+    result, _ = run(pytester, repo, base, "-k", "MEM-RTE-keep")
+
+    assert set(listed(result)) == {"kb/store.md::MEM-RTE-keep::path@L23:store.py::affected",
+                                   "kb/store.md::MEM-RTE-keep::quote@L25::affected"}
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_the_step_summary_names_the_range_and_the_broken_claims(pytester, target, monkeypatch):
+    repo, _, base = target
+    repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
+    summary = pytester.path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+
+    run(pytester, repo, base)
+
+    text = summary.read_text(encoding="utf-8")
+    assert f"## memreport: the claims {base}..HEAD touches" in text
+    assert "kb/store.md" in text and "2 failures" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--memreport-affected", "main"], "*--memreport-affected 'main': give a range BASE..HEAD (two dots)*"),
+    (["--memreport-affected", "a...b"], "*give a range BASE..HEAD (two dots)*"),
+    (["--memreport-affected", "HEAD~1..HEAD", "--memreport-pin", "HEAD"],
+     "*--memreport-pin cannot be given with --memreport-affected*"),
+    (["--memreport-affected", "0123456789abcdef..HEAD"], "*0123456789abcdef resolves in none of the reports' "
+                                                          "repositories*--memreport-repo owner/name=.*"),
+])
+def test_usage_errors_are_one_line(pytester, target, args, message):
+    repo, _, _ = target
+    result = pytester.runpytest("--memreport", "kb", f"--memreport-repo={repo.path}", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+
+
+def test_the_ini_key_gives_the_range(pytester, target):
+    repo, _, base = target
+    repo.commit({"legacy/cache.py": CACHE_PY.replace("table.get(key)", "table[key]")}, "strict lookups")
+    pytester.makeini(f"[pytest]\nmemreport_affected = {base}..HEAD\n")
+
+    result = pytester.runpytest("--memreport", "kb", f"--memreport-repo={repo.path}", "-rA")
+
+    assert listed(result) == {
+        "kb/store.md::MEM-ABS-no-cas::path@L35:legacy/cache.py::affected": "PASSED",
+        "kb/store.md::MEM-ABS-no-cas::quote@L37::affected": "FAILED",
+        "kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected": "PASSED",
+    }
