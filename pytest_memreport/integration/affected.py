@@ -23,7 +23,7 @@ from ..engine.affected import AffectedError
 from ..model import Evidence, Report
 from ..text import render
 from .items import DriftItem, PredicateItem, RecordNode, ReportNode, engine_of
-from .outcomes import Outcome, drift_outcome, predicate_outcome
+from .outcomes import Outcome, predicate_outcome
 
 
 def affected_items(parent: pytest.File, report: Report, engine: Engine):
@@ -105,16 +105,12 @@ class AffectedItem(DriftItem):
 
     @staticmethod
     def check(engine: Engine, report: Report, evidence: Evidence) -> Outcome:
-        binding = engine.binding(report, evidence.source, evidence.pin)
         pin = engine.pin_result(report, evidence)
         result = engine.drift_result(report, evidence)
+        outcome = DriftItem.check(engine, report, evidence)  # the drift from the base, as any run's
         if not pin.ok and not (result is not None and result.status == drift_checks.AHEAD):
-            outcome = drift_outcome(report, evidence, binding, pin, None, strict=engine.options.strict)
             title = f"{render.location(report, evidence.line)}: {render.evidence_title(evidence)}"
             outcome = dataclasses.replace(outcome, headline=_before_the_range(engine, title, pin.status))
-        else:
-            outcome = drift_outcome(report, evidence, binding, pin, result, strict=engine.options.strict,
-                                    against_problem=engine.against_problem(binding))
         return _with_range(outcome, engine)
 
 
