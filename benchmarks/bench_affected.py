@@ -14,8 +14,9 @@ cache), timed per round:
 (n)   the range touching nothing cited: the floor (the plugin, parsing the reports, one diff)
 (d1)  the range editing 1 file          (d100) the range editing 100 files
 (q1)  the 1-file range with a quarter of the reports (the knowledge base 4x smaller)
+(a)   for scale, a normal run of the whole knowledge base against the 1-file branch
 
-and prints the medians, the rounds' ratios (d100)/(d1), (d1)/(n), (d1)/(q1), and each
+and prints the medians, the rounds' ratios (d100)/(d1), (d1)/(n), (d1)/(q1), (d1)/(a), and each
 run's items, blobs read and git processes (from its JSON): what a range checks grows
 with the files it changes, and a knowledge base 4x larger costs only its parse.
 """
@@ -106,9 +107,11 @@ def build_kb(root: Path, name: str, reports: int, pin: str, files: int) -> Path:
 
 
 def run(root: Path, kb: Path, repo: Path, base: str, head: str) -> tuple[float, dict]:
+    """One pytest process over ``kb``: the range ``base..head`` (``base`` ``None``: a normal run against ``head``)."""
     out = root / "out.json"
+    how = f"--memreport-affected={base}..{head}" if base else f"--memreport-against={head}"
     args = [sys.executable, "-m", "pytest", "--memreport", str(kb), f"--memreport-repo={repo}",
-            f"--memreport-affected={base}..{head}", f"--memreport-json={out}", "-p", "no:cacheprovider",
+            how, f"--memreport-json={out}", "-p", "no:cacheprovider",
             "-p", "no:hypothesispytest", "-q",
             "--rootdir", str(root)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -141,22 +144,24 @@ def main() -> None:
         branch(repo, base, "hundred", cited[:: max(1, len(cited) // 100)][:100])
         kb = build_kb(root, "kb", options.reports, base, options.files)
         quarter = build_kb(root, "kb-quarter", options.reports // 4, base, options.files)
-        runs = {"n": (kb, "none"), "d1": (kb, "one"), "d100": (kb, "hundred"), "q1": (quarter, "one")}
+        runs = {"n": (kb, "none"), "d1": (kb, "one"), "d100": (kb, "hundred"), "q1": (quarter, "one"),
+                "a": (kb, "one")}
         times: dict[str, list[float]] = {key: [] for key in runs}
         counts: dict[str, dict] = {}
-        ratios: dict[str, list[float]] = {"(d100)/(d1)": [], "(d1)/(n)": [], "(d1)/(q1)": []}
+        ratios: dict[str, list[float]] = {"(d100)/(d1)": [], "(d1)/(n)": [], "(d1)/(q1)": [], "(d1)/(a)": []}
         for _ in range(options.rounds):
             took = {}
             for key, (folder, head) in runs.items():
-                took[key], counts[key] = run(root, folder, repo, base, head)
+                took[key], counts[key] = run(root, folder, repo, None if key == "a" else base, head)
                 times[key].append(took[key])
             ratios["(d100)/(d1)"].append(took["d100"] / took["d1"])
             ratios["(d1)/(n)"].append(took["d1"] / took["n"])
             ratios["(d1)/(q1)"].append(took["d1"] / took["q1"])
+            ratios["(d1)/(a)"].append(took["d1"] / took["a"])
         print(f"target: {options.files} files; knowledge base: {options.reports} reports x {RECORDS} records "
               f"(a quotation, a cited file, a predicate each); {options.rounds} round(s), medians")
         names = {"n": "touching nothing cited", "d1": "1 file", "d100": "100 files",
-                 "q1": f"1 file, {options.reports // 4} reports"}
+                 "q1": f"1 file, {options.reports // 4} reports", "a": "the whole knowledge base, a normal run"}
         for key, name in names.items():
             c = counts[key]
             print(f"({key}) {name}: {statistics.median(times[key]):.2f} s; {c['reports']} report(s), "

@@ -329,3 +329,28 @@ def test_the_ini_key_gives_the_range(pytester, target):
         "kb/store.md::MEM-ABS-no-cas::quote@L37::affected": "FAILED",
         "kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected": "PASSED",
     }
+
+
+def test_the_cost_follows_the_diff_not_the_knowledge_base(pytester, make_repo):
+    """Git processes and blobs read by a one-file range: the same for 3 reports and for 30."""
+    repo = make_repo("target")
+    files = {f"pkg/m{i}.py": f"def step_{i}(value):\n    return value + {i}\n" for i in range(30)}
+    base = repo.commit(files, "thirty modules")
+    repo.commit({"pkg/m0.py": "def step_0(value):\n    return value * 2\n"}, "double")
+    for count in (3, 30):
+        kb = pytester.path / f"kb{count}"
+        kb.mkdir()
+        for i in range(count):
+            text = report_text(base).replace("store.py", f"pkg/m{i}.py").replace(
+                'return [e for e in entries if e["id"] != entry_id]', f"return value + {i}")
+            (kb / f"r{i}.md").write_text(text, encoding="utf-8")
+    counts = {}
+    for count in (3, 30):
+        out = pytester.path / f"kb{count}.json"
+        result = pytester.runpytest("--memreport", f"kb{count}", f"--memreport-repo={repo.path}",
+                                    f"--memreport-affected={base}..HEAD", f"--memreport-json={out}", "-p", "no:cacheprovider")
+        assert result.ret == pytest.ExitCode.TESTS_FAILED  # the quotation of pkg/m0.py broke
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert [r["path"] for r in data["reports"]] == [f"kb{count}/r0.md"]
+        counts[count] = (data["timing"]["git_processes"], data["timing"]["blobs_read"])
+    assert counts[3] == counts[30], counts

@@ -145,7 +145,13 @@ class AffectedSession:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.listed = 0
+        #: the affected items collected here, and (under pytest-xdist, where workers collect) reported
+        self.collected = 0
+        self.reported: set[str] = set()
+
+    @property
+    def listed(self) -> int:
+        return max(self.collected, len(self.reported))
 
     @pytest.hookimpl(tryfirst=True)  # before any binding is made: the target's are at the base
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -156,7 +162,11 @@ class AffectedSession:
             raise pytest.UsageError(str(exc)) from None
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        self.listed = sum(1 for item in items if isinstance(item, (AffectedItem, AffectedPredicateItem)))
+        self.collected = sum(1 for item in items if isinstance(item, (AffectedItem, AffectedPredicateItem)))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.nodeid.endswith("::affected"):
+            self.reported.add(report.nodeid)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
