@@ -354,3 +354,16 @@ def test_the_cost_follows_the_diff_not_the_knowledge_base(pytester, make_repo):
         assert [r["path"] for r in data["reports"]] == [f"kb{count}/r0.md"]
         counts[count] = (data["timing"]["git_processes"], data["timing"]["blobs_read"])
     assert counts[3] == counts[30], counts
+
+
+@pytest.mark.slow
+def test_xdist_gives_the_serial_results(pytester, target):
+    repo, _, base = target
+    repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
+    _, serial = run(pytester, repo, base)
+
+    result, data = run(pytester, repo, base, "-n", "2", "-p", "xdist")
+
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert data["reports"] == serial["reports"] and data["affected"] == serial["affected"]
+    result.stdout.fnmatch_lines(["memreport: *..HEAD in *: 1 changed path(s) touch 6 affected check(s)"])
