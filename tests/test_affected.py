@@ -245,9 +245,13 @@ def test_evidence_broken_before_the_range_is_skipped_as_not_this_changes_doing(p
     (kb / "store.md").write_text(report_text(pin), encoding="utf-8")
     (kb / "store.claims.yaml").write_text(CLAIMS, encoding="utf-8")
 
-    result, _ = run(pytester, repo, base, "-rs")
+    result, data = run(pytester, repo, base, "-rs")
 
     result.assert_outcomes(passed=4, skipped=2)
+    (predicate,) = data["reports"][0]["predicates"]
+    assert predicate["at_pin"]["status"] == "fails" and predicate["at_against"]["status"] == "not-checked"
+    quote = next(e for e in record_json(data, "MEM-RTE-forget")["evidence"] if e["kind"] == "quote")
+    assert quote["at_against"]["status"] == "not-checked"
     assert result.ret == pytest.ExitCode.OK  # the range broke nothing
     result.stdout.fnmatch_lines([
         f"SKIPPED * kb/store.md:15: quotation of store.py does not hold at the range's base {base[:12]} (missing): "

@@ -249,7 +249,8 @@ class MemreportSession:
             self.config.add_cleanup(self._end_guard)  # however the run ends
         if self.is_worker:
             return
-        check_against(self.engine)
+        if self.engine.affected is None:  # a range's head is resolved in its target (engine/affected.py)
+            check_against(self.engine)
         for key, used in self.engine.repositories.unknown_keys():
             raise pytest.UsageError(f"--memreport-repo {key}=...: no loaded report names {key}; "
                                     f"the reports name {', '.join(used)}")

@@ -18,10 +18,14 @@ def only_touched(data: dict, affected: dict) -> dict:
         for record in report.get("records", ()):
             record["evidence"] = [e for e in record.get("evidence", ()) if "at_against" in e]
             records.append(record)
-        report["predicates"] = [p for p in report.get("predicates", ())
-                                if p.get("at_against", {}).get("status") != "not-checked"]
+        report["predicates"] = [p for p in report.get("predicates", ()) if _checked(p)]
         report["observations"] = []  # a range runs none
         checked_owners = {p.get("record") for p in report["predicates"]}
         report["records"] = [r for r in records if r["evidence"] or r["id"] in checked_owners]
     data["affected"] = affected
     return data
+
+
+def _checked(predicate: dict) -> bool:
+    """Evaluated at the head, or (broken before the range) found failing at the base."""
+    return any(predicate.get(at, {}).get("status") != "not-checked" for at in ("at_pin", "at_against"))
