@@ -115,8 +115,6 @@ class AffectedRange:
         self._target: Target | None = None
         self._error: AffectedError | None = None
         self._mine: dict[tuple[str, str | None], bool] = {}
-        #: what the items listed, for the run's closing line: (report, evidence count, predicate count)
-        self.listed: dict[str, list[int]] = {}
 
     @property
     def given(self) -> str:

@@ -32,9 +32,13 @@ def affected_items(parent: pytest.File, report: Report, engine: Engine):
     assert affected is not None
     if not affected.is_target_report(report):
         return
-    yield from _evidence_items(parent, report, affected.evidence(report, report.evidence))
+    def touched(evidence) -> list[Evidence]:
+        # a mention that is no evidence of the target (a path of the reader's own project) is not listed
+        return [e for e in affected.evidence(report, evidence) if engine.not_evidence(report, e) is None]
+
+    yield from _evidence_items(parent, report, touched(report.evidence))
     for record in report.records:
-        evidence = affected.evidence(report, record.evidence)
+        evidence = touched(record.evidence)
         claims = [] if record.is_annotation else affected.predicates(report, record.id)
         if evidence or claims:
             yield AffectedRecordNode.from_parent(parent, name=record.node_name, report=report, record=record,
