@@ -148,6 +148,7 @@ def test_a_range_editing_a_quoted_line_breaks_its_quotation_and_predicate(pytest
     assert keep["at_against"]["status"] == "unchanged"  # located at the base, where the comment line is
     (predicate,) = data["reports"][0]["predicates"]
     assert predicate["kind"] == "contains" and predicate["at_against"]["status"] == "fails"
+    assert predicate["at_against"]["broken_by"]["commit"] == culprit
     assert [r["id"] for r in data["reports"][0]["records"]] == ["MEM-RTE-forget", "MEM-RTE-keep"]
     assert data["affected"]["base"] == base and data["affected"]["changed_paths"] == 2
 
@@ -182,6 +183,8 @@ def test_a_range_moving_a_cited_function_to_another_file(pytester, target):
     keep = next(e for e in record_json(data, "MEM-RTE-keep")["evidence"] if e["kind"] == "quote")
     assert keep["at_against"]["status"] == "shifted"
     assert f'broken by {culprit[:12]} "move forget to ops"' in result.stdout.str()
+    (predicate,) = data["reports"][0]["predicates"]
+    assert predicate["at_against"]["status"] == "fails" and predicate["at_against"]["broken_by"]["commit"] == culprit
 
 
 def test_a_range_renaming_a_folder_in_a_predicates_scope(pytester, target):
@@ -214,11 +217,16 @@ def test_a_rename_then_an_edit_in_the_scope_is_blamed_on_the_edit(pytester, targ
 
     result, data = run(pytester, repo, base)
 
-    outcomes = listed(result)
-    assert outcomes["kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected"] == "FAILED"
+    assert listed(result) == {
+        "kb/store.md::MEM-ABS-no-cas::path@L35:legacy/cache.py::affected": "PASSED",
+        "kb/store.md::MEM-ABS-no-cas::quote@L37::affected": "PASSED",
+        "kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected": "FAILED",
+    }
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert f'broken by {culprit[:12]} "swap atomically"' in result.stdout.str()
-    assert not [node for node in outcomes if "MEM-RTE" in node]
+    (predicate,) = data["reports"][0]["predicates"]
+    assert predicate["at_against"]["broken_by"]["commit"] == culprit  # not the rename before it
+    assert predicate["followed"] == [["legacy/", "old/"]]
 
 
 def test_a_range_touching_nothing_cited_lists_nothing_and_passes(pytester, target):

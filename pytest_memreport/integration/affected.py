@@ -139,8 +139,10 @@ class AffectedPredicateItem(PredicateItem):
         culprit = engine.affected.predicate_broken_by(self.predicate)
         if culprit is None:
             return _with_range(outcome, engine)
+        # in the JSON beside what it found at the head, as a drift result's breaking commit is
+        at_against = {**outcome.payload["at_against"], "broken_by": culprit.as_json()}
         return _with_range(dataclasses.replace(outcome, details=(*outcome.details, f"  broken by {culprit}")),
-                           engine, broken_by=culprit.as_json())
+                           engine, at_against=at_against)
 
 
 class AffectedSession:
