@@ -229,9 +229,11 @@ def test_a_rename_then_an_edit_in_the_scope_is_blamed_on_the_edit(pytester, targ
     assert predicate["followed"] == [["legacy/", "old/"]]
 
 
-def test_a_range_touching_nothing_cited_lists_nothing_and_passes(pytester, target):
+def test_a_range_touching_nothing_cited_lists_nothing_and_passes(pytester, target, monkeypatch):
     repo, _, base = target
     repo.commit({"README.md": README + "Usage.\n", "docs/guide.md": "# guide\n"}, "document")
+    summary = pytester.path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
 
     result, data = run(pytester, repo, base)
 
@@ -241,6 +243,7 @@ def test_a_range_touching_nothing_cited_lists_nothing_and_passes(pytester, targe
     assert data["affected"]["changed_paths"] == 2
     assert data["timing"]["blobs_read"] == 0  # nothing cited was read, at the base or the head
     result.stdout.fnmatch_lines(["memreport: *..HEAD in *: 2 changed path(s) touch nothing the reports cite"])
+    assert f"2 changed path(s) of {base}..HEAD touch nothing the reports cite" in summary.read_text(encoding="utf-8")
 
 
 def test_evidence_broken_before_the_range_is_skipped_as_not_this_changes_doing(pytester, make_repo):

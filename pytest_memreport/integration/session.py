@@ -472,6 +472,9 @@ class MemreportSession:
     def summary_text(self) -> str:
         if self.engine.affected is not None:
             heading = f"memreport: the claims {self.engine.affected.given} touches"
+            touched = self.engine.affected.found()
+            if touched is not None and not self.rows():
+                return affected_json.untouched_summary(heading, touched.as_json())
             return stepsummary.render(self.rows(), self.verdicts, heading)
         return stepsummary.render(self.rows(), self.verdicts)
 

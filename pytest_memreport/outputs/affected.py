@@ -8,6 +8,8 @@ nothing left goes with them. The top-level ``affected`` object says which range.
 
 from __future__ import annotations
 
+from .stepsummary import markdown_text
+
 
 def only_touched(data: dict, affected: dict) -> dict:
     """``data`` (the run's JSON) with only the checked evidence, predicates and records,
@@ -29,3 +31,9 @@ def only_touched(data: dict, affected: dict) -> dict:
 def _checked(predicate: dict) -> bool:
     """Evaluated at the head, or (broken before the range) found failing at the base."""
     return any(predicate.get(at, {}).get("status") != "not-checked" for at in ("at_pin", "at_against"))
+
+
+def untouched_summary(heading: str, affected: dict) -> str:
+    """The step summary of a range that touches nothing the reports cite (not "no report ran")."""
+    return (f"## {markdown_text(heading)}\n\n{affected['changed_paths']} changed path(s) of "
+            f"{markdown_text(affected['range'])} touch nothing the reports cite: no claim is checked, none breaks.\n")
