@@ -9,6 +9,7 @@ scope renamed, and a change of nothing cited.
 from __future__ import annotations
 
 import json
+import subprocess
 import textwrap
 
 import pytest
@@ -382,3 +383,37 @@ def test_xdist_gives_the_serial_results(pytester, target):
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert data["reports"] == serial["reports"] and data["affected"] == serial["affected"]
     result.stdout.fnmatch_lines(["memreport: *..HEAD in *: 1 changed path(s) touch 6 affected check(s)"])
+
+
+def test_a_pull_requests_head_is_checked_from_where_it_forked(pytester, target):
+    """BASE the base branch's tip, HEAD the pull request's head: the range starts at their merge
+    base, so what the base branch changed since the fork is not the pull request's doing."""
+    repo, _, fork = target
+    git = repo.repo.git
+    git.checkout("-q", "-b", "feature")
+    culprit = repo.commit({"legacy/cache.py": CACHE_PY.replace("table.get(key)", "table[key]")}, "strict lookups")
+    git.checkout("-q", "main")
+    main_tip = repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
+    git.checkout("-q", "feature")
+
+    result, data = run(pytester, repo, main_tip)
+
+    assert data["affected"]["base"] == fork and data["affected"]["changed_paths"] == 1
+    assert set(listed(result)) == {"kb/store.md::MEM-ABS-no-cas::path@L35:legacy/cache.py::affected",
+                                   "kb/store.md::MEM-ABS-no-cas::quote@L37::affected",
+                                   "kb/store.md::MEM-ABS-no-cas::predicate[0]:absent::affected"}
+    assert f'broken by {culprit[:12]} "strict lookups"' in result.stdout.str()
+
+
+def test_a_shallow_checkout_lacking_the_base_says_how_to_fetch_it(pytester, target, tmp_path):
+    repo, _, base = target
+    repo.commit({"store.py": "# the store\n" + STORE_PY + "\n# end\n"}, "a comment")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo.path}", str(shallow)], check=True)
+
+    result = pytester.runpytest("--memreport", "kb", f"--memreport-repo={shallow}",
+                                f"--memreport-affected={base}..HEAD")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: --memreport-affected {base}..HEAD: {base} is not in the shallow clone "
+                                 f"{shallow}*fetch-depth: 0*"])

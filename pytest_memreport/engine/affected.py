@@ -99,6 +99,14 @@ def target_of(store: GitStore, given: str, base: str, head: str) -> Target:
     return Target(store, given, start, head_sha, changed, {k: tuple(sorted(v)) for k, v in below.items()})
 
 
+def _resolves(store: GitStore, rev: str) -> bool:
+    try:
+        store.resolve(rev)
+    except (RevisionError, RepoError):
+        return False
+    return True
+
+
 class AffectedRange:
     """The run's range: its target, and which evidence and predicates of each report it touches."""
 
@@ -157,15 +165,13 @@ class AffectedRange:
                 except RepoError:
                     continue
                 stores.setdefault(store.path, store)
-        resolving = []
-        for store in stores.values():
-            try:
-                store.resolve(base)
-                store.resolve(head)
-            except (RevisionError, RepoError):
-                continue
-            resolving.append(store)
+        resolving = [store for store in stores.values() if _resolves(store, base) and _resolves(store, head)]
         names = ", ".join(sorted(str(p) for p in stores)) or "none could be opened"
+        shallow = [s for s in stores.values() if s.is_shallow and _resolves(s, head)]
+        if not resolving and len(shallow) == 1:
+            raise AffectedError(f"--memreport-affected {self.given}: {base} is not in the shallow clone "
+                                f"{shallow[0].path}; fetch the range's history (actions/checkout with "
+                                "fetch-depth: 0, or git fetch --unshallow)")
         if not resolving:
             raise AffectedError(f"--memreport-affected {self.given}: {base} resolves in none of the reports' "
                                 f"repositories ({names}); run it in the target's clone and map the reports' "
