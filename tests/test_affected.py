@@ -417,3 +417,29 @@ def test_a_shallow_checkout_lacking_the_base_says_how_to_fetch_it(pytester, targ
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: --memreport-affected {base}..HEAD: {base} is not in the shallow clone "
                                  f"{shallow}*fetch-depth: 0*"])
+
+
+def test_a_branch_name_every_clone_has_picks_the_clone_pytest_runs_in(pytester, target, make_repo, monkeypatch):
+    repo, _, base = target
+    other = make_repo("other")
+    other_pin = other.commit({"store.py": STORE_PY}, "another store")
+    (pytester.path / "kb" / "elsewhere.md").write_text(review("acme/other", other_pin, "store.py", "5", "Other"),
+                                                       encoding="utf-8")
+    repo.repo.git.branch("base", base)
+    other.repo.git.branch("base", other_pin)
+    repo.commit({"legacy/cache.py": CACHE_PY.replace("table.get(key)", "table[key]")}, "strict lookups")
+    kb = str(pytester.path / "kb")
+    args = ["--memreport", kb, f"--memreport-repo={repo.path}", f"--memreport-repo=acme/other={other.path}",
+            "--memreport-affected=base..HEAD", "-p", "no:cacheprovider", "-rA"]
+
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --memreport-affected base..HEAD: base resolves in several of the reports' "
+                                 "repositories (*); give BASE as a commit id, or run inside the target"])
+
+    monkeypatch.chdir(repo.path)
+    before = repo.state()
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert repo.state() == before  # the target's checkout is only read
+    result.stdout.fnmatch_lines([f"memreport: base..HEAD in {repo.path} *: 1 changed path(s) touch 3 affected check(s)"])

@@ -32,6 +32,7 @@ def affected_items(parent: pytest.File, report: Report, engine: Engine):
     assert affected is not None
     if not affected.is_target_report(report):
         return
+
     def touched(evidence) -> list[Evidence]:
         # a mention that is no evidence of the target (a path of the reader's own project) is not listed
         return [e for e in affected.evidence(report, evidence) if engine.not_evidence(report, e) is None]
