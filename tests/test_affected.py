@@ -127,8 +127,11 @@ def test_a_range_editing_a_quoted_line_breaks_its_quotation_and_predicate(pytest
     repo, _, base = target
     culprit = repo.commit({"store.py": "# the store\n" + STORE_PY.replace('e["id"]', 'e["key"]')}, "key by key")
     repo.commit({"README.md": README + "more\n"}, "later")
+    before = repo.state()
 
     result, data = run(pytester, repo, base)
+
+    assert repo.state() == before  # the target is only read
 
     assert listed(result) == {
         "kb/store.md::MEM-RTE-forget::path@L13:store.py::affected": "PASSED",
