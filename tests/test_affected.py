@@ -16,6 +16,7 @@ import pytest
 
 from conftest import summary_outcomes
 from kb_support import review
+from pytest_memreport.options import OptionError, parse_affected
 
 STORE_PY = textwrap.dedent(
     '''\
@@ -446,3 +447,21 @@ def test_a_branch_name_every_clone_has_picks_the_clone_pytest_runs_in(pytester, 
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert repo.state() == before  # the target's checkout is only read
     result.stdout.fnmatch_lines([f"memreport: base..HEAD in {repo.path} *: 1 changed path(s) touch 3 affected check(s)"])
+
+
+@pytest.mark.parametrize(("option", "ini", "expected"), [
+    ("origin/main..HEAD", None, ("origin/main", "HEAD")),
+    ("abc123..feature", "x..y", ("abc123", "feature")),  # the command line before the ini key
+    ("abc123..", None, ("abc123", "HEAD")),
+    (None, "main..topic", ("main", "topic")),
+    (None, None, None),
+    (None, "", None),
+])
+def test_the_range_is_read_from_the_option_then_the_ini_key(option, ini, expected):
+    assert parse_affected(option, ini) == expected
+
+
+@pytest.mark.parametrize("given", ["main", "..HEAD", "a...b", "a b..HEAD", ""])
+def test_a_malformed_range_is_an_option_error(given):
+    with pytest.raises(OptionError, match="give a range BASE..HEAD"):
+        parse_affected(given, None)
