@@ -69,6 +69,9 @@ class RunOptions:
     #: ``evidence``: a pin and a drift item per evidence; ``record``: one item per record
     #: checking all its evidence (``--memreport-items``)
     items: str = "evidence"
+    #: ``(BASE, HEAD)`` of ``--memreport-affected BASE..HEAD``: only the evidence and predicates
+    #: of the target's reports that the range touches are checked, from BASE's merge base to HEAD
+    affected: tuple[str, str] | None = None
 
 
 def split_keyed(values: list[str] | None, option: str) -> dict:
@@ -110,6 +113,22 @@ def parse_items(option: str | None, ini: str | None) -> str:
     return mode
 
 
+def parse_affected(option: str | None, ini: str | None) -> tuple[str, str] | None:
+    """``--memreport-affected BASE..HEAD`` (or, without it, the ``memreport_affected`` ini key)
+    → ``(BASE, HEAD)``; ``None`` when neither is given. ``BASE..`` means ``BASE..HEAD``."""
+    value, name = (option, "--memreport-affected") if option is not None else (ini, "ini key memreport_affected")
+    text = (value or "").strip()
+    if not text:
+        if option is not None:
+            raise OptionError(f"{name}: give a range BASE..HEAD, e.g. {name} origin/main..HEAD")
+        return None
+    base, dots, head = text.partition("..")
+    head = head or "HEAD"
+    if not dots or not base.strip() or head.startswith(".") or any(c.isspace() for c in base + head):
+        raise OptionError(f"{name} {value!r}: give a range BASE..HEAD (two dots), e.g. {name} origin/main..HEAD")
+    return base.strip(), head.strip()
+
+
 def parse_size(value: str | int | None, default: int) -> int:
     """``"5M"``, ``"512k"``, ``"1000000"`` → bytes."""
     if value in (None, ""):
@@ -143,6 +162,7 @@ def build_options(
     ini_dir: Path | None = None,
     require_checked: bool = False,
     allow_unchecked: bool = False,
+    affected: tuple[str, str] | None = None,
 ) -> RunOptions:
     """Plain :class:`RunOptions` from the raw option values.
 
@@ -160,7 +180,8 @@ def build_options(
         require_checked=require_checked,
         allow_unchecked=allow_unchecked,
         pins=split_keyed(pins, "--memreport-pin"),
-        against=(against or "HEAD").strip() or "HEAD",
+        # a range is checked from its base to its head: drift is against the head
+        against=affected[1] if affected else (against or "HEAD").strip() or "HEAD",
         dialect=dialect or None,
         claims=tuple(str(Path(c)) for c in claims or ()),
         external=tuple(p.strip().rstrip("-") for p in external or () if p.strip()),
@@ -170,6 +191,7 @@ def build_options(
         max_file_bytes=parse_size(max_file_size, RunOptions().max_file_bytes),
         rootdir=rootdir,
         items=parse_items(items, items_ini),
+        affected=affected,
     )
 
 

@@ -246,7 +246,7 @@ def test_action_yml_runs_each_step_through_the_script():
     assert all(r.startswith("python3 ") and len(r.splitlines()) == 1 for r in runs)
     assert used == ["install", "targets", "clone", "check", "comment", "finish"]
     assert set(action["inputs"]) >= {"reports", "targets", "clone-base-url", "against", "sarif", "comment",
-                                     "pytest-args"}
+                                     "pytest-args", "affected", "target-checkout"}
 
 
 def test_a_check_stopped_by_a_usage_error_hands_on_nothing_to_upload_or_post(world):
@@ -284,3 +284,42 @@ def test_install_outside_the_action_says_so(tmp_path):
     done = subprocess.run([sys.executable, str(ROOT / "pytest_memreport" / "ci" / "action.py"), "install"],
                           cwd=tmp_path, env=base_env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "GITHUB_ACTION_PATH is not set" in done.stderr
+
+
+def test_the_affected_input_checks_the_workflows_own_checkout_from_the_range(tmp_path):
+    """A target's own workflow: the target checked out in the workspace, the knowledge base
+    beside it; only the range's evidence is checked, and no target is cloned."""
+    workspace = tmp_path / "workspace"
+    target = RepoBuilder(workspace / "widget")
+    pin = target.commit({"src/engine.rs": kb_support.ENGINE_RS, "src/util.rs": kb_support.UTIL_RS}, "engine")
+    (workspace / "kb" / "reviews").mkdir(parents=True)
+    review = kb_support.review
+    (workspace / "kb" / "reviews" / "engine.md").write_text(
+        review("acme/widget", pin, "src/engine.rs", "2-3", "Engine"), encoding="utf-8")
+    (workspace / "kb" / "reviews" / "util.md").write_text(
+        review("acme/widget", pin, "src/util.rs", "1-3", "Util"), encoding="utf-8")
+    culprit = target.commit({"src/engine.rs": kb_support.ENGINE_RS.replace("64", "128")}, "a larger limit")
+    output = tmp_path / "github_output"
+    output.write_text("", encoding="utf-8")
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "MEMREPORT_", "RUNNER_"))}
+    environment = {
+        **base_env,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "MEMREPORT_REPORTS": "kb/reviews/", "MEMREPORT_TARGETS": str(tmp_path / "targets"),
+        "MEMREPORT_OUT": str(tmp_path / "out"), "MEMREPORT_PYTEST_ARGS": "-p no:cacheprovider -rA",
+        "MEMREPORT_AFFECTED": f"{pin}..HEAD", "MEMREPORT_TARGET_CHECKOUT": "widget", "MEMREPORT_COMMENT": "false",
+        "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "GITHUB_WORKSPACE": str(workspace), "GITHUB_REPOSITORY": "acme/widget",
+    }
+    texts = {}
+    for name in ("targets", "clone", "check"):
+        done = step(name, workspace, environment)
+        texts[name] = done.stdout + done.stderr
+        assert done.returncode == 0, texts[name]
+    assert not (tmp_path / "targets").exists()  # nothing cloned: the checkout is the target
+    assert outputs(output)["exit-code"] == "1"
+    assert "--memreport-affected=" in texts["check"]
+    assert "FAILED kb/reviews/engine.md::" in texts["check"]
+    assert "util.md::" not in texts["check"]  # a file the range does not touch
+    assert f"broken by {culprit[:12]}" in texts["check"]
+    assert "the claims" in (tmp_path / "summary.md").read_text(encoding="utf-8")

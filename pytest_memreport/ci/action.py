@@ -10,6 +10,7 @@ anywhere, with a fake ``GITHUB_*`` environment and ``file://`` targets:
               and a cache key for them
 ``clone``     clone each target bare into the targets folder, or update the clone the
               cache restored (``git fetch``): all fetching is done before the check runs
+              (with ``affected``, in a target's own workflow, nothing: its checkout is the target)
 ``check``     run pytest on the reports (the step summary, JSON, SARIF and the pull-request
               comment); its exit code is kept for ``finish``, so that the SARIF upload and
               the comment happen on a failing run, when they matter most
@@ -130,8 +131,29 @@ def _git(*args: str) -> subprocess.CompletedProcess:
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+def affected_args() -> list[str]:
+    """With the ``affected`` input (a range, in a target's own workflow): ``--memreport-affected``,
+    and the workflow's repository mapped to its checkout (``target-checkout``), which the
+    range resolves in; nothing otherwise."""
+    given = env("MEMREPORT_AFFECTED")
+    if not given:
+        return []
+    repository = env("GITHUB_REPOSITORY")
+    if not repository:
+        raise SystemExit("memreport: GITHUB_REPOSITORY is not set: the `affected` input checks the workflow's "
+                         "own repository")
+    checkout = Path(env("GITHUB_WORKSPACE", os.getcwd())) / env("MEMREPORT_TARGET_CHECKOUT", ".")
+    return [f"--memreport-affected={given}", "--memreport-repo", f"{repository}={checkout}"]
+
+
 def clone() -> int:
     """Each listed target cloned bare (``clone-base-url/owner/name``), or its clone updated."""
+    if env("MEMREPORT_AFFECTED"):
+        # the range is the workflow's own repository's: its checkout is the one target checked
+        print("memreport: affected: the workflow's own checkout is the target; nothing is cloned")
+        for name in ("cloned", "updated", "failed"):
+            set_output(name, "0")
+        return 0
     listed = json.loads((out_dir() / "targets.json").read_text(encoding="utf-8"))["targets"]
     base = env("MEMREPORT_CLONE_BASE_URL", "https://github.com").rstrip("/")
     cloned = updated = failed = 0
@@ -166,7 +188,10 @@ def check() -> int:
     results = Path(env("MEMREPORT_RESULTS") or folder / "results.json")
     args = [sys.executable, "-m", "pytest", *memreport_args(), f"--memreport-json={results}"]
     against = env("MEMREPORT_AGAINST")
-    if against:
+    affected = affected_args()
+    if affected:
+        args += affected  # the range's head is what drift is checked against
+    elif against:
         args.append(f"--memreport-against={against}")
     sarif, comment = folder / "memreport.sarif", folder / "comment.md"
     for stale in (sarif, comment):  # a file of an earlier run on this runner is never passed on

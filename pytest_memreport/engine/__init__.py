@@ -12,6 +12,7 @@ The pytest layer (``integration/``), the benchmarks and the tests drive an
 ``pins``          evidence checked at its pin, a pin at a time (:mod:`.pins`)
 ``drift``         evidence followed to the against-revision, a pair at a time (:mod:`.drifts`)
 ``predicates``, ``observations``   claims checked (:mod:`.claimchecks`)
+``affected``      with ``--memreport-affected``, what the range touches (:mod:`.affected`)
 
 A run plans, then checks: once pytest has collected and selected its items,
 :meth:`Engine.check_planned` checks every selected piece of evidence pair by pair,
@@ -40,6 +41,7 @@ from ..options import AGAINST_NONE, RunOptions
 from ..resultcache import ResultCache, encode
 from ..runcaches import RunCaches
 from ..text import symbols
+from .affected import AffectedRange
 from .bindings import Binding, Bindings
 from .claimchecks import ObservationRuns, PredicateChecks
 from .claims import ClaimsRegistry
@@ -102,6 +104,8 @@ class Engine:
         self._bound_evidence: dict[tuple[str, Evidence], Evidence | None] = {}
         self._prepared: dict[tuple[str, Evidence], Evidence | None] = {}
         self._pair_keys: dict[tuple[str, str | None, str | None], str | None] = {}
+        self.affected = AffectedRange(options, self.reports, self.claims, self.repositories, self.bindings,
+                                      self.checkable) if options.affected else None
 
     @property
     def drift_enabled(self) -> bool:

@@ -95,6 +95,9 @@ class Bindings:
         self._incomplete_said: set = set()
         #: (repository, pin, against) -> why a shallow clone cannot show the history between them
         self._cut: dict[tuple[Path, str, str], str | None] = {}
+        #: repository -> the commit every source bound to it is checked at, whatever the
+        #: report pins (``--memreport-affected``: the range's base, :mod:`.affected`)
+        self.range_pins: dict[Path, str] = {}
 
     def release(self) -> None:
         """Let go of the bindings (each holds its repository's store and the store its
@@ -142,6 +145,8 @@ class Bindings:
         except RepoError as exc:
             return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
         label = str(store.path)
+        if store.path in self.range_pins:
+            return Binding(sid, store, self.range_pins[store.path], "ok", None, label, stated, source.line)
         if stated is None:
             where = where_stated(report, source)
             looks = report.meta.get("pin-like")

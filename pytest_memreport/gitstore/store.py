@@ -405,6 +405,23 @@ class GitStore:
         """Paths whose blob (or kind) differs between the two revisions, either side (cached)."""
         return self._history.changed_paths(old, new)
 
+    def merge_base(self, one: str, two: str) -> str | None:
+        """The best common ancestor of two revisions (``git merge-base``): where a change
+        from ``one`` to ``two`` started; ``None`` when the clone shows none (unrelated
+        histories, or a shallow clone cut above it). One process per pair, cached."""
+        pair = (self.resolve(one), self.resolve(two))
+
+        def ask() -> str | None:
+            args = ["merge-base", *pair]
+            result = self._runner.timed(args)
+            if result.returncode == 1:
+                return None
+            if result.returncode != 0:
+                raise self._runner.failure(args, result)
+            return result.stdout.decode("ascii", "replace").strip() or None
+
+        return self._once(("merge-base", *pair), ask)
+
     def first_parent_log(self, old: str, new: str) -> tuple[LogCommit, ...]:
         """Every first-parent commit of ``old..new``, oldest first, with author, date,
         subject and raw changes (renames detected): one ``git log`` per pair, cached

@@ -67,6 +67,11 @@ class MemreportFile(pytest.File):
         except ReportError as exc:
             yield ReportErrorItem.from_parent(self, name="read", message=str(exc))
             return
+        if engine.affected is not None:  # --memreport-affected: only what the range touches
+            from .affected import affected_items
+
+            yield from affected_items(self, report, engine)
+            return
         claims = engine.claims_for(report)
         unchecked = engine.unchecked(report)
         if unchecked is not None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .. import __version__
-from ..options import OptionError, build_options, parse_shard
+from ..options import OptionError, build_options, parse_affected, parse_shard
 from .notices import config_warning
 
 PATHS_KEY = pytest.StashKey[list]()
@@ -59,6 +59,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="override the report's pinned commit (for every source, or one)")
     group.addoption("--memreport-against", default=None, metavar="REV",
                     help="revision to check drift against: a revision (default HEAD), 'worktree', or 'none'")
+    group.addoption("--memreport-affected", default=None, metavar="BASE..HEAD",
+                    help="run in a target's CI: check only the evidence and predicates of the reports about this "
+                         "repository that the range changes, from BASE (its merge base with HEAD) to HEAD")
     group.addoption("--memreport-json", default=None, metavar="PATH", help="write results as JSON (memreport/1)")
     group.addoption("--memreport-html", default=None, metavar="DIR",
                     help="write a static HTML site to triage stale reports from (DIR/index.html)")
@@ -100,6 +103,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="target files larger than this are not read (default 5M)")
     parser.addini("memreport", type="paths", default=[], help="reports to check (like --memreport)")
     parser.addini("memreport_against", default="HEAD", help="default for --memreport-against")
+    parser.addini("memreport_affected", default="", help="default for --memreport-affected (BASE..HEAD)")
     parser.addini("memreport_html", default="", help="default for --memreport-html")
     parser.addini("memreport_items", default="evidence", help="default for --memreport-items")
     parser.addini("memreport_repo_template", default="", help="default for --memreport-repo-template "
@@ -110,6 +114,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                   help="default for --memreport-allow-unchecked")
     parser.addini("memreport_require_checked", type="bool", default=False,
                   help="default for --memreport-require-checked")
+
+
+def _alone_with_affected(config: pytest.Config) -> None:
+    """A range says where the evidence is checked and against what: options that say otherwise
+    (or write the reports) are usage errors, not silently ignored."""
+    for option, name in (("memreport_pin", "--memreport-pin"), ("memreport_against", "--memreport-against"),
+                         ("memreport_write", "--memreport-write"), ("memreport_diff", "--memreport-diff"),
+                         ("memreport_repin", "--memreport-repin"), ("memreport_targets", "--memreport-targets")):
+        if config.getoption(option):
+            raise OptionError(f"{name} cannot be given with --memreport-affected: the range's base is where the "
+                              "evidence is checked and its head what it is followed to; the reports are not written")
 
 
 def report_paths(config: pytest.Config) -> tuple[list[Path], list[tuple[Path, str]]]:
@@ -193,6 +208,9 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--memreport-comment-base is what --memreport-comment compares with: "
                                 "give --memreport-comment PATH too")
     try:
+        affected = parse_affected(config.getoption("memreport_affected"), config.getini("memreport_affected") or None)
+        if affected:
+            _alone_with_affected(config)
         options = build_options(
             repos=config.getoption("memreport_repo"),
             pins=config.getoption("memreport_pin"),
@@ -214,6 +232,7 @@ def pytest_configure(config: pytest.Config) -> None:
             ini_dir=config.inipath.parent if config.inipath else None,
             require_checked=_require_checked(config),
             allow_unchecked=_flag(config, "memreport_allow_unchecked"),
+            affected=affected,
         )
         shard = parse_shard(config.getoption("memreport_shard"))
         if config.hook.pytest_memreport_read_forms.get_hookimpls():

@@ -28,7 +28,7 @@ from .items import ENGINE_KEY, MemreportItem, MemreportWarning, scheduled_eviden
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
-from ..outputs import annotations as gh, files, jsontext, sarif, staleness, stepsummary
+from ..outputs import affected as affected_json, annotations as gh, files, jsontext, sarif, staleness, stepsummary
 from ..outputs.results import NOT_SELECTED, ResultLog, RunState, build_json, text_only_line
 from .collection import run_state_of
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
@@ -69,6 +69,10 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
     session.comment_base = base
     config.pluginmanager.register(session, "memreport-session")
     config.pluginmanager.register(QuietReports(config), "memreport-quiet-reports")
+    if engine.affected is not None:
+        from .affected import AffectedSession
+
+        config.pluginmanager.register(AffectedSession(engine), "memreport-affected")
     if config.getoption("memreport_write") and not hasattr(config, "workerinput"):
         # Under pytest-xdist the controller reads no report while items run: read
         # each one now, so write-back refuses a report saved since the run
@@ -306,7 +310,8 @@ class MemreportSession:
             return
         if self.collect_only:
             return  # nothing is checked: no revision is resolved (unused mappings are said by the run)
-        check_against(self.engine)
+        if self.engine.affected is None:  # a range's head is resolved in its target (engine/affected.py)
+            check_against(self.engine)
         for key, used in self.engine.repositories.unknown_keys():
             raise pytest.UsageError(f"--memreport-repo {key}=...: no loaded report names {key}; "
                                     f"the reports name {', '.join(used)}")
@@ -429,6 +434,8 @@ class MemreportSession:
                 out.append(self.engine.report(path))
             except ReportError:  # an unreadable report is a failing item already
                 continue
+        if self.engine.affected is not None:  # only the reports the range touches (under xdist too)
+            out = [report for report in out if report.path in self.log.results]
         return out
 
     def coverage(self) -> dict:
@@ -565,6 +572,9 @@ class MemreportSession:
                 claims[report.path] = (found.predicates, found.observations)
             data = build_json(self.reports(), self.log, extra, self.coverage(), claims, self.run)
             staleness.add_states(data, self.rows(), self.run.unrun_reason if self.run else NOT_SELECTED)
+            touched = self.engine.affected.found() if self.engine.affected is not None else None
+            if touched is not None:
+                data = affected_json.only_touched(data, touched.as_json())
             self._data = data
         return self._data
 
@@ -577,6 +587,12 @@ class MemreportSession:
         return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))
 
     def summary_text(self) -> str:
+        if self.engine.affected is not None:
+            heading = f"memreport: the claims {self.engine.affected.given} touches"
+            touched = self.engine.affected.found()
+            if touched is not None and not self.rows():
+                return affected_json.untouched_summary(heading, touched.as_json())
+            return stepsummary.render(self.rows(), self.verdicts, heading)
         return stepsummary.render(self.rows(), self.verdicts)
 
     def comment_text(self) -> str:

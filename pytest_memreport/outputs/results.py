@@ -137,8 +137,8 @@ def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) 
     for item in evidence:
         key = item.key
         pin = log.get(report, "pin", key)
-        if item.kind is EvidenceKind.SYMBOL and pin is None:
-            continue
+        if item.kind is EvidenceKind.SYMBOL and pin is None and log.get(report, "drift", key) is None:
+            continue  # (checked from a range's base, it has a drift result only: --memreport-affected)
         if pin is not None and pin.get("path") and pin["path"] != item.path:
             item = replace(item, path=pin["path"])  # resolved at collection (symbol, basename)
         out.append(_evidence_json(item, log, report, key))
