@@ -372,3 +372,19 @@ def test_a_mention_that_is_not_evidence_says_so_in_the_json_too(pytester, make_r
     statuses = {e["path"]: e["at_pin"]["status"] for e in data["reports"][0]["evidence"]}
     assert statuses["cache/state.json"] == "not-evidence", result.stdout.str()[-2000:]
     assert statuses["src/a.py"] == "found"
+
+
+def test_repin_rewrites_the_pins_the_forms_read_and_nothing_else(pytester, knowledge_base):
+    ingest = pytester.path / "kb" / "pilots" / "ingest-gadgets.md"
+    before = ingest.read_text(encoding="utf-8")
+    head = knowledge_base.gadgets.repo.head.commit.hexsha
+    pin = knowledge_base.gadgets_pin
+
+    result = pytester.runpytest("--memreport", str(ingest), f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-repin=HEAD", "--memreport-write")
+
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    after = ingest.read_text(encoding="utf-8")
+    # the front matter's pin and the prose statement's short sha move; the earlier ingest's pin stays
+    assert after == before.replace(pin, head).replace(pin[:10], head[:10])
+    assert "e" * 40 in after
