@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..checks import drift, symbolrefs, verify
+from ..errors import MemreportError
 from ..gitstore import GitStore, RepoError
 from ..model import Evidence, EvidenceKind, Report
 from ..options import AGAINST_WORKTREE, RunOptions
@@ -32,8 +33,10 @@ from .reports import ReportSet
 from .timing import Timing
 
 
-class _Unkept(Exception):
+class _Unkept(MemreportError):
     """A result that depends on git failing to read something: used this run, never kept."""
+
+    code = "MR404"
 
     def __init__(self, result) -> None:
         super().__init__()

@@ -24,6 +24,7 @@ from ..checks import structure
 from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
 from ..dialects import ReportError
 from ..engine import Engine
+from ..errors import MemreportError, MemreportWarning
 from ..gitstore import RepoError, RevisionError
 from ..model import Evidence, Record, Report
 from .outcomes import (
@@ -45,8 +46,10 @@ ENGINE_KEY = pytest.StashKey[Engine]()
 _LOCATION_PREFIX = re.compile(r"^\S+:\d+: ")
 
 
-class CheckFailed(Exception):
+class CheckFailed(MemreportError):
     """Raised by an item whose check failed; carries the lines to show."""
+
+    code = "MR304"
 
     def __init__(self, outcome: Outcome) -> None:
         super().__init__(outcome.headline)
@@ -372,10 +375,6 @@ def one_line_failure(item: MemreportItem, headline: str) -> LineFailure:
         path, _, number = where.rpartition(":")
         line, message = int(number), headline[match.end():]
     return LineFailure(CrashLine(path, line, message))
-
-
-class MemreportWarning(UserWarning):
-    """A check that holds with a caveat (e.g. the enclosing function changed)."""
 
 
 class ReportItem(MemreportItem):

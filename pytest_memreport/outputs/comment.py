@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from .. import repomap
+from ..errors import MemreportError
 from ..model import Report
 from ..text.render import printable
 from .annotations import workspace_path
@@ -42,8 +43,10 @@ _RESERVE = 1024
 DEFAULT_SERVER = "https://github.com"
 
 
-class BaseRunError(Exception):
+class BaseRunError(MemreportError):
     """A base run's results that cannot be read; the message is one line naming the option."""
+
+    code = "MR503"
 
 
 def read_base(path: str | os.PathLike, option: str = "--memreport-comment-base") -> dict[str, str]:
