@@ -29,6 +29,7 @@ from ..text.render import printable
 from .annotations import workspace_path
 from .staleness import FRESH, PARTIAL, STALE, Row
 from .stepsummary import markdown_text, totals
+from .kinds import Verdict
 from .verdicts import CheckVerdict, Place
 
 #: the hidden first line the poster finds its comment by
@@ -195,8 +196,8 @@ def render(rows: Sequence[Row], verdicts: Sequence[CheckVerdict], base: Mapping[
            links: Links = Links(), limit: int = LIMIT) -> str:
     """The comment: the marker, a heading, what changed since the base run, the totals,
     then every failing piece of evidence (as many as fit within ``limit`` characters)."""
-    failing = sorted((v for v in verdicts if v.verdict == "fail"), key=CheckVerdict.sort_key)
-    warnings = sum(1 for v in verdicts if v.verdict == "warn")
+    failing = sorted((v for v in verdicts if v.verdict == Verdict.FAIL), key=CheckVerdict.sort_key)
+    warnings = sum(1 for v in verdicts if v.verdict == Verdict.WARN)
     head = [MARKER, f"## {markdown_text(_heading(rows, len(failing)))}", ""]
     changed_lines: list[str] = []
     if base is None:

@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from html import escape as html_escape
 from pathlib import Path
 from typing import Callable
@@ -43,6 +44,7 @@ from markupsafe import Markup
 from rapidfuzz.distance import Indel
 
 from ..text.render import printable
+from .kinds import CheckOutcome, Drift, PinStatus, ReportState
 from . import files
 from .files import OutputError, OutputFile
 
@@ -54,11 +56,22 @@ SHOWN_LINES = 60
 #: the longest line compared character by character (longer ones are marked whole)
 CHARACTER_DIFF_LIMIT = 2_000
 #: drift classes that pass, yet the evidence now lives elsewhere
-MOVED = frozenset({"moved", "relocated", "renamed", "shifted"})
+MOVED = frozenset({Drift.MOVED, Drift.RELOCATED, Drift.RENAMED, Drift.SHIFTED})
 #: drift classes that fail: the evidence no longer holds at the against-revision
-BROKEN = frozenset({"modified", "changed", "deleted", "unreadable", "missing", "file-missing"})
+BROKEN = frozenset({Drift.MODIFIED, Drift.CHANGED, Drift.DELETED, Drift.UNREADABLE, Drift.MISSING, Drift.FILE_MISSING})
 #: the order of states on the index: what needs attention first
-STATE_RANK = {"stale": 0, "unchecked": 1, "fresh": 2}
+STATE_RANK = {ReportState.STALE: 0, ReportState.UNCHECKED: 1, ReportState.FRESH: 2}
+#: pin statuses of evidence that was not checked (the site shows it as skipped)
+_NOT_CHECKED = frozenset({PinStatus.NOT_EVIDENCE, PinStatus.NOT_CHECKED})
+
+
+class Shown(StrEnum):
+    """How the site shows a piece of evidence (a badge and its line's colour), worst first."""
+
+    FAIL = "fail"
+    MOVED = "moved"
+    PASS = "pass"
+    SKIP = "skip"
 
 
 #: line breaks as character references: the same text in a browser, no line of its own in
@@ -78,27 +91,25 @@ class Mark:
     """One piece of evidence as the site shows it."""
 
     line: int
-    outcome: str  # pass | fail | moved | skip
+    outcome: Shown
     title: str
     evidence: dict
     #: what the page shows beside it, when it failed or moved
     detail: "Detail | None" = None
 
 
-def outcome_of(evidence: dict) -> str:
-    """``pass``, ``fail``, ``moved`` or ``skip`` for one evidence entry of the JSON."""
-    pin = evidence.get("at_pin") or {}
-    status = pin.get("status")
-    if status in ("not-evidence", "not-checked"):
-        return "skip"
-    if status != "found":
-        return "fail"
-    drift = (evidence.get("at_against") or {}).get("status")
-    if drift in BROKEN:
-        return "fail"
-    if drift in MOVED:
-        return "moved"
-    return "pass"
+def outcome_of(evidence: dict) -> Shown:
+    """How the site shows one evidence entry of the JSON."""
+    check = CheckOutcome.of(evidence)
+    if check.at_pin in _NOT_CHECKED:
+        return Shown.SKIP
+    if check.at_pin is not PinStatus.FOUND:
+        return Shown.FAIL
+    if check.at_against in BROKEN:
+        return Shown.FAIL
+    if check.at_against in MOVED:
+        return Shown.MOVED
+    return Shown.PASS
 
 
 def _all_evidence(report: dict) -> list[dict]:
@@ -124,7 +135,7 @@ def _drift_counts(report: dict) -> Counter:
         status = (evidence.get("at_against") or {}).get("status")
         if status:
             counts[status] += 1
-        elif (evidence.get("at_pin") or {}).get("status") not in (None, "found", "not-evidence", "not-checked"):
+        elif (evidence.get("at_pin") or {}).get("status") not in (None, PinStatus.FOUND, *_NOT_CHECKED):
             counts[f"pin {evidence['at_pin']['status']}"] += 1
     return counts
 
@@ -161,20 +172,20 @@ def _index(data: dict) -> str:
     rows = []
     states: Counter = Counter()
     for report in sorted(reports, key=lambda r: (STATE_RANK.get(r.get("state", ""), 3), -_failing(r), r["path"])):
-        state = report.get("state", "unchecked")
+        state = report.get("state", ReportState.UNCHECKED)
         states[state] += 1
         counts = _drift_counts(report)
         rows.append(IndexRow(
             path=printable(report["path"]), page=page_name(report["path"]), state=state,
             rank=STATE_RANK.get(state, 3), failing=_failing(report), reason=str(report.get("reason") or ""),
             counts=", ".join(f"{n} {kind}" for kind, n in counts.most_common()), repositories=_repositories(report)))
-    totals = ", ".join(f"{states[s]} {s}" for s in ("stale", "unchecked", "fresh") if states[s])
+    totals = ", ".join(f"{states[s]} {s}" for s in STATE_RANK if states[s])
     repositories = sorted({repo for row in rows for repo, _ in row.repositories})
     return _render("index.html", title="memreport: reports", rows=rows, totals=totals, repositories=repositories)
 
 
 def _failing(report: dict) -> int:
-    return sum(outcome_of(e) == "fail" for e in _all_evidence(report))
+    return sum(outcome_of(e) is Shown.FAIL for e in _all_evidence(report))
 
 
 # -- a report's page ---------------------------------------------------------------------------
@@ -234,7 +245,7 @@ def _report_page(report: dict, text: str | None, read: ReadFile) -> str:
     marks = _marks(report)
     lines = []
     for number, line in enumerate((text or "").splitlines() or [""], start=1):
-        here = [replace(mark, detail=_detail(report, mark.evidence, read)) if mark.outcome in ("fail", "moved")
+        here = [replace(mark, detail=_detail(report, mark.evidence, read)) if mark.outcome in (Shown.FAIL, Shown.MOVED)
                 else mark for mark in marks.get(number, [])]
         lines.append(PageLine(number, line, _worst(here), here))
     against = report.get("against")
@@ -244,8 +255,8 @@ def _report_page(report: dict, text: str | None, read: ReadFile) -> str:
 
 
 def _worst(marks: list[Mark]) -> str:
-    for outcome in ("fail", "moved", "pass", "skip"):
-        if any(m.outcome == outcome for m in marks):
+    for outcome in Shown:
+        if any(m.outcome is outcome for m in marks):
             return outcome
     return ""
 
@@ -261,7 +272,7 @@ def _detail(report: dict, evidence: dict, read: ReadFile) -> Detail:
     # Where the evidence is now, else where its nearest candidate is, else the same lines.
     new_lines = against.get("lines") or (against.get("candidate") or {}).get("lines") or old_lines
     new_text = _cut(read(repo, str(against.get("rev")), str(new_path)), new_lines) \
-        if repo and against.get("rev") and against.get("status") not in ("deleted",) else None
+        if repo and against.get("rev") and against.get("status") != Drift.DELETED else None
     sides = None
     if old_text is not None or new_text is not None:
         old, new = compare_lines(old_text or [], new_text or [])
@@ -306,10 +317,14 @@ def _cut(text: str | None, lines) -> list[str] | None:
 
 @dataclass(frozen=True)
 class Piece:
-    """Text of a compared line: kept (``mark`` empty), removed (``del``) or added (``ins``)."""
+    """Text of a compared line: kept (``mark`` empty), removed or added (``mark`` the HTML
+    element that marks it: ``del``, ``ins``)."""
 
     mark: str
     text: str
+
+
+KEPT, REMOVED, ADDED = "", "del", "ins"
 
 
 #: one line of a comparison, as its pieces
@@ -337,9 +352,9 @@ def compare_lines(old: list[str], new: list[str]) -> tuple[list[DiffLine], list[
                 left.append(a)
                 right.append(b)
             elif one is not None:
-                left.append((Piece("del", one),))
+                left.append((Piece(REMOVED, one),))
             elif two is not None:
-                right.append((Piece("ins", two),))
+                right.append((Piece(ADDED, two),))
         olds.clear()
         news.clear()
 
@@ -347,8 +362,8 @@ def compare_lines(old: list[str], new: list[str]) -> tuple[list[DiffLine], list[
         i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
         if op.tag == "equal":
             flush()
-            left.extend((Piece("", line),) for line in old[i1:i2])
-            right.extend((Piece("", line),) for line in new[j1:j2])
+            left.extend((Piece(KEPT, line),) for line in old[i1:i2])
+            right.extend((Piece(KEPT, line),) for line in new[j1:j2])
         else:
             olds.extend(old[i1:i2])
             news.extend(new[j1:j2])
@@ -370,19 +385,19 @@ _PIECES = re.compile(r"\w+|\s+|[^\w\s]")
 def _characters(one: str, two: str) -> tuple[DiffLine, DiffLine]:
     """Two versions of a line, the words and characters that differ marked."""
     if len(one) > CHARACTER_DIFF_LIMIT or len(two) > CHARACTER_DIFF_LIMIT:
-        return (Piece("del", one),), (Piece("ins", two),)
+        return (Piece(REMOVED, one),), (Piece(ADDED, two),)
     a, b = _PIECES.findall(one), _PIECES.findall(two)
     left, right = [], []
     for op in Indel.opcodes(a, b):
         i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
         if op.tag == "equal":
-            left.append(Piece("", "".join(a[i1:i2])))
-            right.append(Piece("", "".join(b[j1:j2])))
+            left.append(Piece(KEPT, "".join(a[i1:i2])))
+            right.append(Piece(KEPT, "".join(b[j1:j2])))
             continue
         if i2 > i1:
-            left.append(Piece("del", "".join(a[i1:i2])))
+            left.append(Piece(REMOVED, "".join(a[i1:i2])))
         if j2 > j1:
-            right.append(Piece("ins", "".join(b[j1:j2])))
+            right.append(Piece(ADDED, "".join(b[j1:j2])))
     return tuple(left), tuple(right)
 
 
