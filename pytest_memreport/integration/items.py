@@ -285,18 +285,17 @@ class MemreportItem(pytest.Item):
         if outcome.verdict == "skip":
             # Located at the item (its report line), not at this line of items.py;
             # pytest prints that location, so the headline's own is left out.
-            raise pytest.skip.Exception(render.printable(_LOCATION_PREFIX.sub("", outcome.headline, count=1)),
-                                        _use_item_location=True)
+            raise pytest.skip.Exception(render.printable(_unlocated(outcome)), _use_item_location=True)
         if outcome.verdict == "warn":
-            self.warn_at(self.line, outcome.headline)
+            self.warn_at(self.line, _unlocated(outcome))
 
     def warn_at(self, line: int, message: str) -> None:
         # Attributed to the report line, so pytest's warning summary points there (and says
         # where once: the message drops its own location).
         filename = str(self.path)
         _no_source_echo(filename)
-        warnings.warn_explicit(MemreportWarning(render.printable(_LOCATION_PREFIX.sub("", message, count=1))),
-                               MemreportWarning, filename=filename, lineno=line)
+        warnings.warn_explicit(MemreportWarning(render.printable(message)), MemreportWarning, filename=filename,
+                               lineno=line)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):
@@ -365,6 +364,12 @@ class LineFailure:
 
     def __str__(self) -> str:
         return str(self.reprcrash)
+
+
+def _unlocated(outcome: Outcome) -> str:
+    """What an outcome says without its place (pytest shows the item's): its message, else
+    (an outcome whose headline was composed elsewhere) the headline less a ``file:line:`` opening."""
+    return outcome.message or _LOCATION_PREFIX.sub("", outcome.headline, count=1)
 
 
 def one_line_failure(item: MemreportItem, headline: str) -> LineFailure:
@@ -460,7 +465,7 @@ class EvidenceGroupItem(ReportItem):
                 part = self._part(engine, kind, evidence)
                 self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
-                    self.warn_at(evidence.line, part.headline)
+                    self.warn_at(evidence.line, _unlocated(part))
                 parts.append(part)
         record_id = self.record.id if self.record else ""
         self.conclude(group_outcome(self.report, record_id, self.line, parts))
@@ -494,7 +499,7 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
     ``part``: one of several checks of a record's item (whose outcome is not the item's)."""
     speaks = outcome.verdict in ("fail", "warn")
     return {"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
-            "headline": outcome.headline if speaks else "",
+            "headline": outcome.headline if speaks else "", "message": outcome.message if speaks else "",
             "location": str(outcome.properties.get("location") or ""),
             "payload": outcome.payload}
 
@@ -595,7 +600,7 @@ class ClaimsItem(ReportItem):
         claims = engine.claims_for(self.report)
         entries = [(0, message) for message in claims.errors]
         for line, message in claims.warnings:  # given at their lines; they do not fail the item
-            self.warn_at(line, f"{self.report.path}:{line}: {message}")
+            self.warn_at(line, message)
         index = engine.claims_index()  # every loaded report's IDs gathered once, not per report
         declared = index.declared() or self.report.declared_ids()
         for file, line, rid in index.unknown_records(claims.files, self.report.declared_ids()):

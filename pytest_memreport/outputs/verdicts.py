@@ -41,6 +41,8 @@ class CheckVerdict:
     place: Place
     payload: dict
     nodeid: str = ""
+    #: the headline without its place, as the check said it (empty: not said apart)
+    text: str = ""
 
     @property
     def kind(self) -> str:
@@ -66,6 +68,8 @@ class CheckVerdict:
     @property
     def message(self) -> str:
         """The headline without its ``file:line:`` opening (the place says it already)."""
+        if self.text:
+            return self.text
         for prefix in (f"{self.place.file}:{self.place.line}: ", f"{self.report}:{self.place.line}: "):
             if self.headline.startswith(prefix):
                 return self.headline[len(prefix):]
@@ -133,4 +137,5 @@ def verdicts_of_entry(entry: dict, outcome: str, nodeid: str) -> list[CheckVerdi
         if located:
             return [CheckVerdict(Verdict.FAIL, m.group(0), Place(m.group("file"), int(m.group("line"))), payload,
                                  nodeid) for m in located]
-    return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid)]
+    return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid,
+                         str(entry.get("message") or ""))]
