@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from pytest_memreport import __version__
+from dialect_texts import record_report, review_report, run_report
 from repo_builder import RepoBuilder
 
 GOLD = Path(__file__).resolve().parent / "gold"
@@ -47,63 +48,6 @@ QUEUE_PY = "class Queue:\n    def push(self, item):\n        self.items.append(i
 OLD_PY = "def legacy():\n    return 'old'\n"
 CONFIG_PY = "DEBUG = False\n"
 HOSTILE = "<script>document.title='pwned'</script>"
-
-
-def record_report(pin: str, name: str, quote: str, cited: str) -> str:
-    return textwrap.dedent(f"""\
-        {name} memory report
-
-        Boundary and evidence
-
-        The target is the store at SRC-1 commit {pin}.
-
-        Operative objects
-
-        MEM-OBJ-{name.lower()}
-
-        Label: {name}
-
-        The store keeps the newest entries. SRC-1: pkg/store.py.
-
-        {quote} --- {cited}
-        """)
-
-
-def review_report(pin: str, path: str, lines: str, quote: str, title: str) -> str:
-    start, end = lines.split("-")
-    return textwrap.dedent(f"""\
-        # {title}
-
-        **Repository:** https://github.com/acme/store
-        **Reviewed commit:** [{pin}](https://github.com/acme/store/commit/{pin})
-
-        ## Findings
-
-        The code lives in [{path}](https://github.com/acme/store/blob/{pin}/{path}#L{start}-L{end}).
-
-        > {quote}
-        > --- [{path}](https://github.com/acme/store/blob/{pin}/{path}#L{start}-L{end})
-        """)
-
-
-def run_report(pin: str, anchor: str, title: str) -> str:
-    return textwrap.dedent(f"""\
-        # Analysis run: {title}
-
-        **Revision:** `{pin}`
-
-        ## Source register
-
-        | Source | Repository | Revision | Path |
-        | --- | --- | --- | --- |
-        | SRC-01 | https://github.com/acme/store | `{pin}` | |
-
-        ## Objects
-
-        | ID | Label | Anchors | Status |
-        | --- | --- | --- | --- |
-        | OBJ-1 | {title} | `{anchor}` | implementation conclusion status: afforded. |
-        """)
 
 
 FRESH_CLAIMS = """schema: memreport-claims/1
