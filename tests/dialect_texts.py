@@ -5,6 +5,22 @@ from __future__ import annotations
 
 import textwrap
 
+#: the target's store and its queue, at the pin
+STORE_PY = textwrap.dedent("""\
+    LIMIT = 200
+
+
+    def keep(entries):
+        return entries[-LIMIT:]
+
+
+    def drop(entries):
+        return []
+    """)
+QUEUE_PY = "class Queue:\n    def push(self, item):\n        self.items.append(item)\n"
+#: a quotation that is markup
+HOSTILE = "<script>document.title='pwned'</script>"
+
 
 def record_report(pin: str, name: str, quote: str, cited: str, record_id: str | None = None) -> str:
     return textwrap.dedent(f"""\

@@ -21,33 +21,19 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from pytest_memreport import __version__
-from dialect_texts import record_report, review_report, run_report
+from dialect_texts import HOSTILE, QUEUE_PY, STORE_PY, record_report, review_report, run_report
 from repo_builder import RepoBuilder
 
 GOLD = Path(__file__).resolve().parent / "gold"
 UPDATE = os.environ.get("MEMREPORT_GOLD_UPDATE") == "1"
 
-STORE_PY = textwrap.dedent("""\
-    LIMIT = 200
-
-
-    def keep(entries):
-        return entries[-LIMIT:]
-
-
-    def drop(entries):
-        return []
-    """)
-QUEUE_PY = "class Queue:\n    def push(self, item):\n        self.items.append(item)\n"
 OLD_PY = "def legacy():\n    return 'old'\n"
 CONFIG_PY = "DEBUG = False\n"
-HOSTILE = "<script>document.title='pwned'</script>"
 
 
 FRESH_CLAIMS = """schema: memreport-claims/1

@@ -10,31 +10,17 @@ from __future__ import annotations
 import html.parser
 import shutil
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import dialect_texts
-from dialect_texts import review_report, run_report
+from dialect_texts import HOSTILE, QUEUE_PY, STORE_PY, review_report, run_report
 from pytest_memreport.outputs import html as site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (.ci/run installs it)")
 
-STORE_PY = textwrap.dedent("""\
-    LIMIT = 200
-
-
-    def keep(entries):
-        return entries[-LIMIT:]
-
-
-    def drop(entries):
-        return []
-    """)
-QUEUE_PY = "class Queue:\n    def push(self, item):\n        self.items.append(item)\n"
-HOSTILE = "<script>document.title='pwned'</script>"
 
 
 def record_report(pin: str, quote: str, name: str) -> str:
