@@ -10,86 +10,21 @@ from __future__ import annotations
 import html.parser
 import shutil
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
 
+import dialect_texts
+from dialect_texts import HOSTILE, QUEUE_PY, STORE_PY, review_report, run_report
 from pytest_memreport.outputs import html as site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (.ci/run installs it)")
 
-STORE_PY = textwrap.dedent("""\
-    LIMIT = 200
-
-
-    def keep(entries):
-        return entries[-LIMIT:]
-
-
-    def drop(entries):
-        return []
-    """)
-QUEUE_PY = "class Queue:\n    def push(self, item):\n        self.items.append(item)\n"
-HOSTILE = "<script>document.title='pwned'</script>"
 
 
 def record_report(pin: str, quote: str, name: str) -> str:
-    return textwrap.dedent(f"""\
-        {name} memory report
-
-        Boundary and evidence
-
-        The target is the store at SRC-1 commit {pin}.
-
-        Operative objects
-
-        MEM-OBJ-{name}
-
-        Label: {name}
-
-        The store keeps the newest entries. SRC-1: pkg/store.py.
-
-        {quote} --- pkg/store.py:4-5
-        """)
-
-
-def review_report(pin: str, path: str, lines: str, quote: str, title: str) -> str:
-    start, end = lines.split("-")
-    return textwrap.dedent(f"""\
-        # {title}
-
-        **Repository:** https://github.com/acme/store
-        **Reviewed commit:** [{pin}](https://github.com/acme/store/commit/{pin})
-
-        ## Findings
-
-        The code lives in [{path}](https://github.com/acme/store/blob/{pin}/{path}#L{start}-L{end}).
-
-        > {quote}
-        > --- [{path}](https://github.com/acme/store/blob/{pin}/{path}#L{start}-L{end})
-        """)
-
-
-def run_report(pin: str, anchor: str, title: str) -> str:
-    return textwrap.dedent(f"""\
-        # Analysis run: {title}
-
-        **Revision:** `{pin}`
-
-        ## Source register
-
-        | Source | Repository | Revision | Path |
-        | --- | --- | --- | --- |
-        | SRC-01 | https://github.com/acme/store | `{pin}` | |
-
-        ## Objects
-
-        | ID | Label | Anchors | Status |
-        | --- | --- | --- | --- |
-        | OBJ-1 | {title} | `{anchor}` | implementation conclusion status: afforded. |
-        """)
+    return dialect_texts.record_report(pin, name, quote, "pkg/store.py:4-5", record_id=f"MEM-OBJ-{name}")
 
 
 @pytest.fixture

@@ -27,7 +27,19 @@ def test_license_file_matches_pyproject_and_type_hints_are_shipped():
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
     assert "License :: OSI Approved :: MIT License" in PYPROJECT["project"]["classifiers"]
     assert (ROOT / "pytest_memreport" / "py.typed").is_file()
-    assert PYPROJECT["tool"]["setuptools"]["package-data"]["pytest_memreport"] == ["py.typed"]
+    assert PYPROJECT["tool"]["setuptools"]["package-data"]["pytest_memreport"] == ["py.typed", "outputs/templates/*"]
+
+
+def test_the_html_templates_are_package_data():
+    """The site's markup lives in template files, shipped with the package (``package-data``)."""
+    import fnmatch
+
+    templates = ROOT / "pytest_memreport" / "outputs" / "templates"
+    names = sorted(p.name for p in templates.iterdir())
+    assert {"page.html", "index.html", "report.html", "detail.html", "diff.html", "style.css", "index.js"} <= set(names)
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["pytest_memreport"]
+    assert all(any(fnmatch.fnmatch(f"outputs/templates/{name}", p) for p in patterns) for name in names)
+    assert any(dependency.startswith("Jinja2") for dependency in PYPROJECT["project"]["dependencies"])
 
 
 def test_the_changelog_names_the_current_version():

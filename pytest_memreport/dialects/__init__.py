@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from ..errors import MemreportError
 from ..model import Finding, Report
 from ..model import Run
 from . import core, forms, inputs, notes, records, review, runs, tables
@@ -24,9 +25,11 @@ __all__ = ["DIALECTS", "ReportError", "decode_report", "detect", "detect_dialect
            "read_report", "read_report_bytes"]
 
 
-class ReportError(Exception):
+class ReportError(MemreportError):
     """A report that cannot be read or parsed at all; the message is one line
     naming the file and what to do."""
+
+    code = "MR102"
 
 
 #: dialect name -> parser: record reports (docs/FORMATS.md §1), reviews (§2), analysis tables (§3), notes (§4).

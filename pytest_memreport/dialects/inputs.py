@@ -12,14 +12,18 @@ from __future__ import annotations
 import os
 import stat
 
+from ..errors import MemreportError
+
 #: the largest report read (reports are hand-written text; the largest real ones are ~1 MB)
 MAX_REPORT_BYTES = 64 * 1024 * 1024
 #: the largest claims file read
 MAX_CLAIMS_BYTES = 8 * 1024 * 1024
 
 
-class InputRefused(Exception):
+class InputRefused(MemreportError):
     """The input is not a regular file, or is too large; ``reason`` says which, without the name."""
+
+    code = "MR103"
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

@@ -75,11 +75,12 @@ class Engine:
     ``paths`` are the reports of the run; ``results`` the results kept across runs
     (none by default); ``corrects_anchors``: the run writes or previews its corrections
     (a quotation outside its cited lines is corrected, so it warns rather than fails);
-    ``progress`` is told of long-running steps (the plugin points it at the terminal).
+    ``progress(message, detail)`` is told of long-running steps (the plugin points it at the
+    terminal); ``detail`` marks a step of seconds (a history walk, a search), not of minutes.
     """
 
     def __init__(self, options: RunOptions, paths: Iterable[Path] = (), *, results: ResultCache | None = None,
-                 corrects_anchors: bool = False, progress: Callable[[str], None] | None = None) -> None:
+                 corrects_anchors: bool = False, progress: Callable[[str, bool], None] | None = None) -> None:
         self.options = options
         self.timing = Timing()
         #: every cache of the run's data (parses, text indexes, compiled quotations, word
@@ -93,11 +94,11 @@ class Engine:
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)
-        self.paths = PathResolver(self.reports, self.bindings, self._announce)
+        self.paths = PathResolver(self.reports, self.bindings, self._announce_detail)
         self.plan = Plan(self.reports, self.bindings)
         self.pins = PinChecks(options, self.bindings, self.paths, self.plan, self.results, self.timing)
         self.drift = DriftChecks(options, self.reports, self.bindings, self.pins, self.plan, self.results,
-                                 self.timing, self._announce)
+                                 self.timing, self._announce_detail)
         self.predicates = PredicateChecks(options, self.bindings, self.claims, self.results, self.timing)
         self.observations = ObservationRuns(self.bindings, self.claims, self.pins, self.timing, self._announce)
         #: ``(report path, evidence as written)`` -> what is checked (:meth:`prepared`)
@@ -356,9 +357,12 @@ class Engine:
             phases.add("results_computed", self.results.misses)
         return phases.as_json()
 
-    def _announce(self, message: str) -> None:
+    def _announce(self, message: str, detail: bool = False) -> None:
         if self._progress is not None:
-            self._progress(message)
+            self._progress(message, detail)
+
+    def _announce_detail(self, message: str) -> None:
+        self._announce(message, detail=True)
 
     def close(self) -> None:
         """Close every repository and let go of what the run kept (memory, not state)."""

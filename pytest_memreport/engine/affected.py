@@ -36,6 +36,7 @@ from typing import Callable
 from ..checks import predicate_follow, predicates
 from ..dialects import ReportError
 from ..dialects.claims import Predicate
+from ..errors import MemreportError
 from ..gitstore import GitStore, RepoError, RevisionError
 from ..gitstore.history import LogCommit
 from ..model import Evidence, Report
@@ -46,8 +47,10 @@ from .reports import ReportSet
 from .repositories import TargetRepositories
 
 
-class AffectedError(Exception):
+class AffectedError(MemreportError):
     """The range cannot be checked (one line naming the option and what to do): a usage error."""
+
+    code = "MR601"
 
 
 @dataclass(frozen=True)

@@ -184,6 +184,7 @@ class Bindings:
                 found = AGAINST_WORKTREE if wanted.lower() == AGAINST_WORKTREE else store.resolve(wanted)
             except RevisionError as exc:
                 found = RevisionError(f"--memreport-against {wanted}: {exc}")
+                found.__cause__ = exc  # what the store said, for a message naming the option once
             self._against[store.path] = found
         if isinstance(found, RevisionError):
             raise found

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..checks import drift, symbolrefs, verify
+from ..errors import MemreportError
 from ..gitstore import GitStore, RepoError
 from ..model import Evidence, EvidenceKind, Report
 from ..options import AGAINST_WORKTREE, RunOptions
@@ -33,8 +34,10 @@ from .reports import ReportSet
 from .timing import Timing
 
 
-class _Unkept(Exception):
+class _Unkept(MemreportError):
     """A result that depends on git failing to read something: used this run, never kept."""
+
+    code = "MR404"
 
     def __init__(self, result) -> None:
         super().__init__()

@@ -7,10 +7,16 @@ to report a usage error instead of a traceback.
 
 from __future__ import annotations
 
+from ..errors import MemreportError
 
-class RepoError(Exception):
+
+class RepoError(MemreportError):
     """The target repository cannot be used; the message says which path and what to do."""
 
+    code = "MR201"
 
-class RevisionError(Exception):
+
+class RevisionError(MemreportError):
     """A revision does not name a commit in the target repository (says whether the clone is shallow)."""
+
+    code = "MR202"

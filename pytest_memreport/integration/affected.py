@@ -114,8 +114,9 @@ class AffectedItem(DriftItem):
         result = engine.drift_result(report, evidence)
         outcome = DriftItem.check(engine, report, evidence)  # the drift from the base, as any run's
         if not pin.ok and not (result is not None and result.status == drift_checks.AHEAD):
-            title = f"{render.location(report, evidence.line)}: {render.evidence_title(evidence)}"
-            outcome = dataclasses.replace(outcome, headline=_before_the_range(engine, title, pin.status))
+            said = _before_the_range(engine, render.evidence_title(evidence), pin.status)
+            outcome = dataclasses.replace(outcome, headline=f"{render.location(report, evidence.line)}: {said}",
+                                          message=said)
         return _with_range(outcome, engine)
 
 
@@ -130,9 +131,10 @@ class AffectedPredicateItem(PredicateItem):
         if before is None or not before.ok:
             outcome = predicate_outcome(self.report, self.predicate, before, problem, "pin")
             why = problem or ("the search could not run" if before is not None and before.error else "it fails")
-            title = f"{self.predicate.file}:{self.predicate.line}: {self.predicate.owner} {self.predicate.kind} predicate"
-            return _with_range(dataclasses.replace(outcome, verdict="skip",
-                                                   headline=_before_the_range(engine, title, why)), engine)
+            said = _before_the_range(engine, f"{self.predicate.owner} {self.predicate.kind} predicate", why)
+            return _with_range(dataclasses.replace(outcome, verdict="skip", message=said,
+                                                   headline=f"{self.predicate.file}:{self.predicate.line}: {said}"),
+                               engine)
         result, problem = engine.predicate_result(self.report, self.predicate, True)
         outcome = predicate_outcome(self.report, self.predicate, result, problem, "against")
         if outcome.verdict != "fail" or result is None or result.error:

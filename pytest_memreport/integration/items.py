@@ -22,6 +22,7 @@ from ..checks import structure
 from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
 from ..dialects import ReportError
 from ..engine import Engine
+from ..errors import MemreportError, MemreportWarning
 from ..gitstore import RepoError, RevisionError
 from ..model import Evidence, Record, Report
 from .outcomes import (
@@ -45,8 +46,10 @@ ENGINE_KEY = pytest.StashKey[Engine]()
 _LOCATION_PREFIX = re.compile(r"^\S+:\d+: ")
 
 
-class CheckFailed(Exception):
+class CheckFailed(MemreportError):
     """Raised by an item whose check failed; carries the lines to show."""
+
+    code = "MR304"
 
     def __init__(self, outcome: Outcome) -> None:
         super().__init__(outcome.headline)
@@ -306,10 +309,9 @@ class MemreportItem(pytest.Item):
         if outcome.verdict == "skip":
             # Located at the item (its report line), not at this line of items.py;
             # pytest prints that location, so the headline's own is left out.
-            raise pytest.skip.Exception(render.printable(_LOCATION_PREFIX.sub("", outcome.headline, count=1)),
-                                        _use_item_location=True)
+            raise pytest.skip.Exception(render.printable(_unlocated(outcome)), _use_item_location=True)
         if outcome.verdict == "warn":
-            self.warn_at(self.line, outcome.headline)
+            self.warn_at(self.line, _unlocated(outcome))
 
     def warn_at(self, line: int, message: str) -> None:
         # Attributed to the report line, so pytest's warning summary points there (and says
@@ -379,6 +381,12 @@ class LineFailure:
         return str(self.reprcrash)
 
 
+def _unlocated(outcome: Outcome) -> str:
+    """What an outcome says without its place (pytest shows the item's): its message, else
+    (an outcome whose headline was composed elsewhere) the headline less a ``file:line:`` opening."""
+    return outcome.message or _LOCATION_PREFIX.sub("", outcome.headline, count=1)
+
+
 def one_line_failure(item: MemreportItem, headline: str) -> LineFailure:
     match = _LOCATION_PREFIX.match(headline)
     path, line, message = str(item.path), item.line, headline
@@ -387,10 +395,6 @@ def one_line_failure(item: MemreportItem, headline: str) -> LineFailure:
         path, _, number = where.rpartition(":")
         line, message = int(number), headline[match.end():]
     return LineFailure(CrashLine(path, line, message))
-
-
-class MemreportWarning(UserWarning):
-    """A check that holds with a caveat (e.g. the enclosing function changed)."""
 
 
 class ReportItem(MemreportItem):
@@ -502,7 +506,7 @@ class EvidenceGroupItem(ReportItem):
                 part = self._part(engine, kind, evidence)
                 self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
-                    self.warn_at(evidence.line, part.headline)
+                    self.warn_at(evidence.line, _unlocated(part))
                 parts.append(part)
         record_id = self.record.id if self.record else ""
         self.conclude(group_outcome(self.report, record_id, self.line, parts))
@@ -537,7 +541,7 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
     ``part``: one of several checks of a record's item (whose outcome is not the item's)."""
     speaks = outcome.verdict in ("fail", "warn")
     return {"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
-            "headline": outcome.headline if speaks else "",
+            "headline": outcome.headline if speaks else "", "message": outcome.message if speaks else "",
             "location": str(outcome.properties.get("location") or ""),
             "payload": outcome.payload}
 

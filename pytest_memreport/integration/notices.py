@@ -6,9 +6,13 @@ import warnings
 
 import pytest
 
+from ..errors import MemreportWarning
 
-class MemreportConfigWarning(UserWarning):
+
+class MemreportConfigWarning(MemreportWarning):
     """Something about the run's reports or options worth saying, not worth refusing the run."""
+
+    code = "MR901"
 
 
 def config_warning(config: pytest.Config, message: str, filename: str, lineno: int = 1) -> None:

@@ -31,6 +31,17 @@ class Outcome:
     payload: dict = field(default_factory=dict)
     #: plain str values for JUnit properties: record, evidence, status, location
     properties: dict = field(default_factory=dict)
+    #: the headline without the place it opens with (``file:line: ``), for formats that show
+    #: the place apart (SARIF, annotations, summaries, pytest's skip and warning lines);
+    #: empty when the headline opens with no place
+    message: str = ""
+
+
+def _at(verdict: str, location: str, message: str, details: tuple[str, ...] = (), payload: dict | None = None,
+        properties: dict | None = None) -> Outcome:
+    """An outcome whose headline is ``location: message``, the message kept apart."""
+    return Outcome(verdict, f"{location}: {message}", tuple(details), payload if payload is not None else {},
+                   properties if properties is not None else {}, message)
 
 
 def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
@@ -90,35 +101,35 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     loc = render.location(report, evidence.line)
     if result.status == verify.COMMIT_MISSING:
         # The source item fails once with the reason; its evidence is not checkable.
-        return Outcome("skip", f"{loc}: not checked: {binding.problem}", payload=payload, properties=props)
+        return _at("skip", loc, f"not checked: {binding.problem}", payload=payload, properties=props)
     if result.status == verify.FILE_MISSING and evidence.role is EvidenceRole.MENTION:
         # A backticked word that looks like a path is evidence only if the pin has it; the JSON says
         # what the item says (not evidence), not the file check that decided it.
         reason = f"`{evidence.path}` is not a path at the pin"
         payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
-        return Outcome("skip", f"{loc}: {reason}; not evidence",
-                       payload=payload, properties=_properties(report, evidence, NOT_EVIDENCE))
+        return _at("skip", loc, f"{reason}; not evidence", payload=payload,
+                   properties=_properties(report, evidence, NOT_EVIDENCE))
     if result.status == verify.AMBIGUOUS:
         # A bare name many files share: the report does not say which, so nothing is wrong with
         # the target; said as a warning, never a failure that makes the document stale.
-        return Outcome("warn", f"{loc}: {owner}{render.evidence_title(evidence)} is ambiguous: {result.message}",
-                       payload=payload, properties=props)
+        return _at("warn", loc, f"{owner}{render.evidence_title(evidence)} is ambiguous: {result.message}",
+                   payload=payload, properties=props)
     if result.ok and result.misplaced:
         # The quote is real, the anchor is not: a reader following it sees other code.
-        headline = (f"{loc}: {owner}{render.evidence_title(evidence)} outside its cited lines at "
-                    f"{_where(binding, result.rev, evidence.path)}: {result.message}")
+        message = (f"{owner}{render.evidence_title(evidence)} outside its cited lines at "
+                   f"{_where(binding, result.rev, evidence.path)}: {result.message}")
         fix = ("  --memreport-write corrects the anchor to the lines where the quotation is" if corrects_anchors
                else "  correct the anchor to the lines where the quotation is (--memreport-write does it)")
         details = [f"  {result.message}", fix]
         if evidence.kind is EvidenceKind.QUOTE:
             details.append(f"  quotation: {render.clip(evidence.text or '')}")
-        return Outcome("warn" if corrects_anchors else "fail", headline, tuple(details), payload, props)
+        return _at("warn" if corrects_anchors else "fail", loc, message, tuple(details), payload, props)
     if result.ok:
         notes = [result.message]
         if result.note:
             notes.append(result.note)
         return Outcome("pass", "; ".join(notes), payload=payload, properties=props)
-    headline = f"{loc}: {owner}{render.evidence_title(evidence)} {result.status} at {_where(binding, result.rev, evidence.path)}"
+    message = f"{owner}{render.evidence_title(evidence)} {result.status} at {_where(binding, result.rev, evidence.path)}"
     details = [f"  {result.message}"]
     if result.note:  # e.g. read as Latin-1: a reason an accented quote may not match
         details.append(f"  {result.note}")
@@ -132,7 +143,7 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
         if diff:
             details.append("  difference (- report, + file):")
             details.extend(render.indent(diff))
-    return Outcome("fail", headline, tuple(details), payload, props)
+    return _at("fail", loc, message, tuple(details), payload, props)
 
 
 #: the pin status of a mention that looks like a path but is no evidence of the target
@@ -143,8 +154,8 @@ def not_evidence_outcome(report: Report, evidence: Evidence, reason: str) -> Out
     """The one skipped item of a mention that is no target evidence (no drift item)."""
     payload = _evidence_payload(report, evidence, "pin")
     payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
-    return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
-                   properties=_properties(report, evidence, NOT_EVIDENCE))
+    return _at("skip", render.location(report, evidence.line), f"not evidence: {reason}", payload=payload,
+               properties=_properties(report, evidence, NOT_EVIDENCE))
 
 
 def not_evidence_drift_outcome(report: Report, evidence: Evidence, reason: str) -> Outcome:
@@ -179,9 +190,9 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
         # The pin item fails; this one says how to make the report true.
         payload["at_against"] = drift.as_json()
         owner = f"{evidence.owner} " if evidence.owner else ""
-        return Outcome("pass", f"{loc}: {owner}{render.evidence_title(evidence)} {drift.message}; re-pin with "
-                       f"--memreport-repin {render.short(drift.rev)} --memreport-write",
-                       payload=payload, properties=_properties(report, evidence, drift.status))
+        return _at("pass", loc, f"{owner}{render.evidence_title(evidence)} {drift.message}; re-pin with "
+                   f"--memreport-repin {render.short(drift.rev)} --memreport-write",
+                   payload=payload, properties=_properties(report, evidence, drift.status))
     if not pin.ok or drift is None:
         if pin.status == verify.COMMIT_MISSING:
             why = binding.problem
@@ -190,8 +201,8 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
         else:
             why = f"{pin.status} at the pin"
         payload["at_against"] = {"rev": None, "status": "not-checked", "path": None, "lines": None, "candidates": []}
-        return Outcome("skip", f"{loc}: drift not checked: {why}", payload=payload,
-                       properties=_properties(report, evidence, "not-checked"))
+        return _at("skip", loc, f"drift not checked: {why}", payload=payload,
+                   properties=_properties(report, evidence, "not-checked"))
     payload["at_against"] = drift.as_json()
     payload["target"] = {"repo": binding.repo_label or None, "rev": drift.rev}
     props = _properties(report, evidence, drift.status)
@@ -199,18 +210,18 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
     if moved_to:
         props["new_location"] = moved_to
     owner = f"{evidence.owner} " if evidence.owner else ""
-    title = f"{loc}: {owner}{render.evidence_title(evidence)}"
+    title = f"{owner}{render.evidence_title(evidence)}"
     if drift.status not in DRIFT_PASSING:
         details = [f"  {line}" for line in drift.explain()]
         if evidence.kind is EvidenceKind.QUOTE:
             details.insert(0, f"  quotation: {render.clip(evidence.text or '')}")
         verdict = "refused" if drift.status == "not-checked" else drift.status
-        return Outcome("fail", f"{title} {verdict} at {render.short(drift.rev)}", tuple(details), payload, props)
+        return _at("fail", loc, f"{title} {verdict} at {render.short(drift.rev)}", tuple(details), payload, props)
     if getattr(drift, "enclosing_changed", False):
         head = f"{title}: enclosing definition changed at {render.short(drift.rev)} ({drift.symbol_name()})"
         explained = tuple(f"  {line}" for line in drift.explain())
-        return Outcome("fail" if strict else "warn", head, explained, payload, props)
-    return Outcome("pass", f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
+        return _at("fail" if strict else "warn", loc, head, explained, payload, props)
+    return _at("pass", loc, f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)
 
 
 #: verdicts from worst to best; a group's status is that of its worst part
@@ -272,13 +283,13 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     if binding.problem:
         return Outcome("fail", binding.problem, payload=payload, properties=props)
     if against_problem:
-        return Outcome("fail", f"{render.location(report, binding.line or 1)}: {against_problem}",
-                       payload=payload, properties=props)
+        return _at("fail", render.location(report, binding.line or 1), against_problem,
+                   payload=payload, properties=props)
     if incomplete:
         # The clone lacks objects: what it has is checked, the rest is unreadable.
         payload["source"]["incomplete"] = incomplete
-        return Outcome("warn", f"{render.location(report, binding.line or 1)}: {incomplete}", payload=payload,
-                       properties=props)
+        return _at("warn", render.location(report, binding.line or 1), incomplete, payload=payload,
+                   properties=props)
     return Outcome("pass", f"{binding.source_id} pinned at {binding.pin}", payload=payload, properties=props)
 
 
@@ -295,14 +306,13 @@ def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: in
                "sources": sources}
     props = {"record": "", "evidence": "unchecked", "status": code, "location": render.location(report, line)}
     if required:
-        return Outcome("fail", f"{render.location(report, line)}: not checked (--memreport-require-checked): "
-                       f"{reason}", payload=payload, properties=props)
-    if not allowed and any(b.stated_pin for b in bindings):
-        return Outcome("fail", f"{render.location(report, line)}: not checked: {reason} (the report cites code "
-                       "at a commit and none of it was checked; --memreport-allow-unchecked skips it instead)",
-                       payload=payload, properties=props)
-    return Outcome("skip", f"{render.location(report, line)}: not checked: {reason}",
+        return _at("fail", render.location(report, line), f"not checked (--memreport-require-checked): {reason}",
                    payload=payload, properties=props)
+    if not allowed and any(b.stated_pin for b in bindings):
+        return _at("fail", render.location(report, line), f"not checked: {reason} (the report cites code at a "
+                   "commit and none of it was checked; --memreport-allow-unchecked skips it instead)",
+                   payload=payload, properties=props)
+    return _at("skip", render.location(report, line), f"not checked: {reason}", payload=payload, properties=props)
 
 
 def _unprefixed(report: Report, message: str) -> str:
@@ -333,17 +343,17 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
              "status": "error" if result is None or result.error else ("ok" if result.ok else "failed"),
              "location": loc}
     if result is None:
-        return Outcome("skip", f"{loc}: {predicate.kind} not checked: {problem}", payload=payload, properties=props)
-    title = f"{loc}: {predicate.owner} {predicate.kind} predicate"
+        return _at("skip", loc, f"{predicate.kind} not checked: {problem}", payload=payload, properties=props)
+    title = f"{predicate.owner} {predicate.kind} predicate"
     moved = ""
     if result.followed:
         payload["followed"] = [list(pair) for pair in result.followed]
         moved = " (followed " + ", ".join(f"{old} -> {new}" for old, new in result.followed) + ")"
     if result.ok:
-        return Outcome("pass", f"{title} holds at {rev_label}{moved}", payload=payload, properties=props)
+        return _at("pass", loc, f"{title} holds at {rev_label}{moved}", payload=payload, properties=props)
     verb = "could not be checked" if result.error else "does not hold"
     details = tuple(f"  {line}" for line in result.message.split("\n"))
-    return Outcome("fail", f"{title} {verb} at {rev_label}{moved}", details, payload, props)
+    return _at("fail", loc, f"{title} {verb} at {rev_label}{moved}", details, payload, props)
 
 
 def predicate_json(result, problem: str | None) -> dict:
@@ -387,21 +397,21 @@ def observation_outcome(report: Report, record, observation, result, problem: st
     props = {"record": observation.record_id, "evidence": f"observe:{command}", "location": loc}
     if not enabled:
         payload["observation"] = None
-        return Outcome("skip", f"{loc}: observation `{command}` not run; add --memreport-run to run it at the pin",
-                       payload=payload, properties={**props, "status": "not-run"})
+        return _at("skip", loc, f"observation `{command}` not run; add --memreport-run to run it at the pin",
+                   payload=payload, properties={**props, "status": "not-run"})
     if result is None:
         payload["observation"] = None
-        return Outcome("skip", f"{loc}: observation not run: {problem}", payload=payload,
-                       properties={**props, "status": "not-run"})
+        return _at("skip", loc, f"observation not run: {problem}", payload=payload,
+                   properties={**props, "status": "not-run"})
     payload["observation"] = result.as_json()
     props["status"] = result.status
     if result.ok:
         how = " and executed the quoted lines" if result.coverage is not None else ""
-        return Outcome("pass", f"{loc}: `{command}` passed at {render.short(result.pin)}{how}", payload=payload,
-                       properties=props)
+        return _at("pass", loc, f"`{command}` passed at {render.short(result.pin)}{how}", payload=payload,
+                   properties=props)
     details = [f"  {result.message}"]
     if result.output_tail:
         details.append("  output (last lines):")
         details.extend(render.indent(result.output_tail.rstrip("\n"), "    | "))
-    return Outcome("fail", f"{loc}: {observation.owner} observation `{command}` {result.status} at {render.short(result.pin)}",
-                   tuple(details), payload, props)
+    return _at("fail", loc, f"{observation.owner} observation `{command}` {result.status} at "
+               f"{render.short(result.pin)}", tuple(details), payload, props)

@@ -137,7 +137,7 @@ def check_against(engine: Engine) -> None:
             engine.against_rev(store)
             return
         except RevisionError as exc:
-            problem = problem or str(exc).removeprefix(f"--memreport-against {wanted}: ")
+            problem = problem or str(exc.__cause__ or exc)  # the store's own words, without the option
     if stores:
         raise pytest.UsageError(f"--memreport-against {wanted}: resolves in none of the {len(stores)} target "
                                 f"repositories: {problem}")
@@ -149,10 +149,6 @@ def unused_mappings(engine: Engine):
     if not repo_map or not repo_map.mappings:
         return []
     return repo_map.unused(engine.all_repositories_named())
-
-
-#: progress lines shown only with -v: steps of seconds, not of minutes
-_VERBOSE_ONLY = ("memreport: following", "memreport: searching", "memreport: mapped")
 
 
 class ProgressLines:
@@ -170,9 +166,10 @@ class ProgressLines:
         self.item_running = False
         self._pending: list[str] = []
 
-    def write(self, message: str) -> None:
+    def write(self, message: str, detail: bool = False) -> None:
+        """Show ``message``; a ``detail`` (a step of seconds, not of minutes) only with ``-v``."""
         reporter = self._config.pluginmanager.get_plugin("terminalreporter")
-        if self._silent or reporter is None or (message.startswith(_VERBOSE_ONLY) and not self._verbose):
+        if self._silent or reporter is None or (detail and not self._verbose):
             return
         if self._verbose and self.item_running:
             self._pending.append(message)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..dialects.core.links import repository_of
 from ..engine import Engine
+from ..errors import MemreportError
 from ..gitstore import RepoError, RevisionError
 from ..model import Report
 from ..outputs import preview, rewrite, writeback
@@ -146,7 +147,7 @@ def write_back(engine: Engine, reports: list[Report], log, repin: str | None, di
             continue
         try:
             planned.append(_Planned(report, original, _plan(engine, report, log, repin, original), ()))
-        except (writeback.WritebackError, RevisionError, RepoError) as exc:
+        except MemreportError as exc:  # a refused edit, an unreadable repository or revision
             out.messages.append(f"{report.path}: not written: {exc}")
             out.failed = True
     blocked_runs = {getattr(p.report, "run", None) for p in planned if p.plan.blockers} - {None}
@@ -160,7 +161,7 @@ def write_back(engine: Engine, reports: list[Report], log, repin: str | None, di
     for item in planned:
         try:
             _write(item, engine.options.rootdir, repin, diff, out)
-        except (writeback.WritebackError, RevisionError, RepoError) as exc:
+        except MemreportError as exc:  # a refused edit, an unreadable repository or revision
             out.messages.append(f"{item.report.path}: not written: {exc}")
             out.failed = True
     if out.previewed:

@@ -30,6 +30,7 @@ from types import FrameType
 from typing import Any, Callable, TextIO
 
 from ..text.render import printable
+from .kinds import Verdict
 from .verdicts import CheckVerdict
 
 #: GitHub's command per verdict
@@ -81,9 +82,9 @@ def annotation(verdict: CheckVerdict, rootdir: Path, workspace: str | None) -> s
 def annotations(verdicts: list[CheckVerdict], rootdir: Path, workspace: str | None) -> list[str]:
     """Errors first, then warnings, each in file and line order; when GitHub will not
     show them all, a notice that says how many there are and where to find them."""
-    ordered = sorted(verdicts, key=lambda v: (v.verdict != "fail", v.sort_key()))
+    ordered = sorted(verdicts, key=lambda v: (v.verdict != Verdict.FAIL, v.sort_key()))
     lines = [annotation(v, rootdir, workspace) for v in ordered]
-    errors = sum(1 for v in ordered if v.verdict == "fail")
+    errors = sum(1 for v in ordered if v.verdict == Verdict.FAIL)
     warnings = len(ordered) - errors
     if errors > STEP_LIMIT or warnings > STEP_LIMIT:
         lines.append(f"::notice title=memreport::{errors} failures and {warnings} warnings in all; GitHub shows "

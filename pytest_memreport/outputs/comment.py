@@ -23,11 +23,13 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from .. import repomap
+from ..errors import MemreportError
 from ..model import Report
 from ..text.render import printable
 from .annotations import workspace_path
 from .staleness import FRESH, PARTIAL, STALE, Row
 from .stepsummary import markdown_text, totals
+from .kinds import Verdict
 from .verdicts import CheckVerdict, Place
 
 #: the hidden first line the poster finds its comment by
@@ -42,8 +44,10 @@ _RESERVE = 1024
 DEFAULT_SERVER = "https://github.com"
 
 
-class BaseRunError(Exception):
+class BaseRunError(MemreportError):
     """A base run's results that cannot be read; the message is one line naming the option."""
+
+    code = "MR503"
 
 
 def read_base(path: str | os.PathLike, option: str = "--memreport-comment-base") -> dict[str, str]:
@@ -192,8 +196,8 @@ def render(rows: Sequence[Row], verdicts: Sequence[CheckVerdict], base: Mapping[
            links: Links = Links(), limit: int = LIMIT) -> str:
     """The comment: the marker, a heading, what changed since the base run, the totals,
     then every failing piece of evidence (as many as fit within ``limit`` characters)."""
-    failing = sorted((v for v in verdicts if v.verdict == "fail"), key=CheckVerdict.sort_key)
-    warnings = sum(1 for v in verdicts if v.verdict == "warn")
+    failing = sorted((v for v in verdicts if v.verdict == Verdict.FAIL), key=CheckVerdict.sort_key)
+    warnings = sum(1 for v in verdicts if v.verdict == Verdict.WARN)
     head = [MARKER, f"## {markdown_text(_heading(rows, len(failing)))}", ""]
     changed_lines: list[str] = []
     if base is None:

@@ -47,11 +47,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import MemreportError
 from ..text.render import printable
 
 
-class OutputError(Exception):
+class OutputError(MemreportError):
     """An output file that cannot be written; the message is one line naming the option."""
+
+    code = "MR501"
 
 
 @dataclass(frozen=True)

@@ -16,25 +16,35 @@ filtering the index; the site needs no server and no network.
 
 Rendering is pure: :func:`render_site` takes the results, the reports' texts and
 a function reading a file at a revision (the session's, through the engine's
-repositories), and returns the pages; :func:`write_site` owns the folder.
+repositories), and returns the pages; :func:`write_site` owns the folder. The
+markup is in Jinja2 templates (``outputs/templates/``: ``page.html`` around
+``index.html`` and ``report.html``, ``detail.html`` beside a piece of evidence,
+``diff.html`` for compared lines, the style sheet and the index's script), which
+receive plain values (:class:`IndexRow`, :class:`PageLine`, :class:`Detail`) and
+escape every one (:func:`escape`).
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import os
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from html import escape as html_escape
 from pathlib import Path
 from typing import Callable
 
+import jinja2
+from markupsafe import Markup
 from rapidfuzz.distance import Indel
 
 from ..text.render import printable
+from .kinds import CheckOutcome, Drift, PinStatus, ReportState
 from . import files
 from .files import OutputError, OutputFile
 
@@ -46,11 +56,22 @@ SHOWN_LINES = 60
 #: the longest line compared character by character (longer ones are marked whole)
 CHARACTER_DIFF_LIMIT = 2_000
 #: drift classes that pass, yet the evidence now lives elsewhere
-MOVED = frozenset({"moved", "relocated", "renamed", "shifted"})
+MOVED = frozenset({Drift.MOVED, Drift.RELOCATED, Drift.RENAMED, Drift.SHIFTED})
 #: drift classes that fail: the evidence no longer holds at the against-revision
-BROKEN = frozenset({"modified", "changed", "deleted", "unreadable", "missing", "file-missing"})
+BROKEN = frozenset({Drift.MODIFIED, Drift.CHANGED, Drift.DELETED, Drift.UNREADABLE, Drift.MISSING, Drift.FILE_MISSING})
 #: the order of states on the index: what needs attention first
-STATE_RANK = {"stale": 0, "unchecked": 1, "fresh": 2}
+STATE_RANK = {ReportState.STALE: 0, ReportState.UNCHECKED: 1, ReportState.FRESH: 2}
+#: pin statuses of evidence that was not checked (the site shows it as skipped)
+_NOT_CHECKED = frozenset({PinStatus.NOT_EVIDENCE, PinStatus.NOT_CHECKED})
+
+
+class Shown(StrEnum):
+    """How the site shows a piece of evidence (a badge and its line's colour), worst first."""
+
+    FAIL = "fail"
+    MOVED = "moved"
+    PASS = "pass"
+    SKIP = "skip"
 
 
 #: line breaks as character references: the same text in a browser, no line of its own in
@@ -70,25 +91,25 @@ class Mark:
     """One piece of evidence as the site shows it."""
 
     line: int
-    outcome: str  # pass | fail | moved | skip
+    outcome: Shown
     title: str
     evidence: dict
+    #: what the page shows beside it, when it failed or moved
+    detail: "Detail | None" = None
 
 
-def outcome_of(evidence: dict) -> str:
-    """``pass``, ``fail``, ``moved`` or ``skip`` for one evidence entry of the JSON."""
-    pin = evidence.get("at_pin") or {}
-    status = pin.get("status")
-    if status in ("not-evidence", "not-checked"):
-        return "skip"
-    if status != "found":
-        return "fail"
-    drift = (evidence.get("at_against") or {}).get("status")
-    if drift in BROKEN:
-        return "fail"
-    if drift in MOVED:
-        return "moved"
-    return "pass"
+def outcome_of(evidence: dict) -> Shown:
+    """How the site shows one evidence entry of the JSON."""
+    check = CheckOutcome.of(evidence)
+    if check.at_pin in _NOT_CHECKED:
+        return Shown.SKIP
+    if check.at_pin is not PinStatus.FOUND:
+        return Shown.FAIL
+    if check.at_against in BROKEN:
+        return Shown.FAIL
+    if check.at_against in MOVED:
+        return Shown.MOVED
+    return Shown.PASS
 
 
 def _all_evidence(report: dict) -> list[dict]:
@@ -114,7 +135,7 @@ def _drift_counts(report: dict) -> Counter:
         status = (evidence.get("at_against") or {}).get("status")
         if status:
             counts[status] += 1
-        elif (evidence.get("at_pin") or {}).get("status") not in (None, "found", "not-evidence", "not-checked"):
+        elif (evidence.get("at_pin") or {}).get("status") not in (None, PinStatus.FOUND, *_NOT_CHECKED):
             counts[f"pin {evidence['at_pin']['status']}"] += 1
     return counts
 
@@ -127,47 +148,85 @@ def _repositories(report: dict) -> list[tuple[str, str]]:
     return [(str(s.get("id") or "?"), str(s.get("pin") or "")) for s in report.get("sources", [])]
 
 
+@dataclass(frozen=True)
+class IndexRow:
+    """One report's row of the index."""
+
+    path: str
+    page: str
+    state: str
+    rank: int
+    failing: int
+    reason: str
+    counts: str
+    repositories: list[tuple[str, str]]
+
+    @property
+    def repository_list(self) -> str:
+        """The row's repositories, one a line (the filter's ``data-repos``)."""
+        return "\n".join(repo for repo, _ in self.repositories)
+
+
 def _index(data: dict) -> str:
     reports = data.get("reports", [])
     rows = []
     states: Counter = Counter()
-    repositories: set[str] = set()
     for report in sorted(reports, key=lambda r: (STATE_RANK.get(r.get("state", ""), 3), -_failing(r), r["path"])):
-        state = report.get("state", "unchecked")
+        state = report.get("state", ReportState.UNCHECKED)
         states[state] += 1
         counts = _drift_counts(report)
-        repos = _repositories(report)
-        repositories.update(repo for repo, _ in repos)
-        shown_counts = ", ".join(f"{n} {kind}" for kind, n in counts.most_common()) or "—"
-        shown_repos = "<br>".join(f"{escape(repo)} <code>{escape(pin[:12])}</code>" for repo, pin in repos) or "—"
-        rows.append(
-            f'<tr class="state-{escape(state)}" data-state="{escape(state)}" '
-            f'data-repos="{escape(chr(10).join(repo for repo, _ in repos))}" '
-            f'data-rank="{STATE_RANK.get(state, 3)}" data-failing="{_failing(report)}">'
-            f'<td><a href="{page_name(report["path"])}">{escape(printable(report["path"]))}</a></td>'
-            f'<td class="state">{escape(state)}</td><td>{escape(str(report.get("reason") or ""))}</td>'
-            f"<td>{escape(shown_counts)}</td><td>{shown_repos}</td></tr>")
-    totals = ", ".join(f"{states[s]} {s}" for s in ("stale", "unchecked", "fresh") if states[s])
-    options = "".join(f'<option value="{escape(r)}">{escape(r)}</option>' for r in sorted(repositories))
-    body = f"""<h1>memreport</h1>
-<p class="totals" id="totals">{len(reports)} report(s): {escape(totals or "none")}</p>
-<form class="filters">
-<label>state <select id="state-filter"><option value="">all</option><option>stale</option>
-<option>unchecked</option><option>fresh</option></select></label>
-<label>repository <select id="repo-filter"><option value="">all</option>{options}</select></label>
-</form>
-<table id="reports"><thead><tr><th data-sort="path">report</th><th data-sort="rank">state</th><th>why</th>
-<th data-sort="failing">by drift class</th><th>repositories and pins</th></tr></thead>
-<tbody>{"".join(rows)}</tbody></table>
-<script>{_SCRIPT}</script>"""
-    return _page("memreport: reports", body)
+        rows.append(IndexRow(
+            path=printable(report["path"]), page=page_name(report["path"]), state=state,
+            rank=STATE_RANK.get(state, 3), failing=_failing(report), reason=str(report.get("reason") or ""),
+            counts=", ".join(f"{n} {kind}" for kind, n in counts.most_common()), repositories=_repositories(report)))
+    totals = ", ".join(f"{states[s]} {s}" for s in STATE_RANK if states[s])
+    repositories = sorted({repo for row in rows for repo, _ in row.repositories})
+    return _render("index.html", title="memreport: reports", rows=rows, totals=totals, repositories=repositories)
 
 
 def _failing(report: dict) -> int:
-    return sum(outcome_of(e) == "fail" for e in _all_evidence(report))
+    return sum(outcome_of(e) is Shown.FAIL for e in _all_evidence(report))
 
 
 # -- a report's page ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sides:
+    """The cited lines at the pin and at the against-revision, compared (:func:`compare_lines`)."""
+
+    old_path: str
+    old_lines: object
+    new_path: str
+    new_lines: object
+    old: list[DiffLine]
+    new: list[DiffLine]
+
+
+@dataclass(frozen=True)
+class Detail:
+    """What the page shows beside a failing or moved piece of evidence (``detail.html``)."""
+
+    kind: str
+    path: str
+    at_pin: str
+    at_against: str | None
+    quoted: str | None
+    sides: Sides | None
+    candidate: dict | None
+    went: dict | None
+    broken_by: dict | None
+    message: str | None
+
+
+@dataclass(frozen=True)
+class PageLine:
+    """One line of the report's text with the evidence marked at it."""
+
+    number: int
+    text: str
+    worst: str
+    marks: list[Mark]
 
 
 def _marks(report: dict) -> dict[int, list[Mark]]:
@@ -184,76 +243,53 @@ def _marks(report: dict) -> dict[int, list[Mark]]:
 
 def _report_page(report: dict, text: str | None, read: ReadFile) -> str:
     marks = _marks(report)
-    lines = (text or "").splitlines() or [""]
-    rows = []
-    for number, line in enumerate(lines, start=1):
-        here = marks.get(number, [])
-        worst = _worst(here)
-        badges = "".join(f'<span class="badge {m.outcome}" title="{escape(m.title)}">{escape(m.outcome)}</span>'
-                         for m in here)
-        rows.append(f'<tr id="L{number}" class="{worst}"><td class="num"><a href="#L{number}">{number}</a></td>'
-                    f'<td class="src">{escape(line)}</td><td class="badges">{badges}</td></tr>')
-        for mark in here:
-            if mark.outcome in ("fail", "moved"):
-                rows.append(f'<tr class="detail {mark.outcome}"><td></td><td colspan="2">'
-                            f"{_detail(report, mark.evidence, read)}</td></tr>")
-    repos = ", ".join(f"{escape(repo)} at <code>{escape(pin[:12])}</code>" for repo, pin in _repositories(report))
+    lines = []
+    for number, line in enumerate((text or "").splitlines() or [""], start=1):
+        here = [replace(mark, detail=_detail(report, mark.evidence, read)) if mark.outcome in (Shown.FAIL, Shown.MOVED)
+                else mark for mark in marks.get(number, [])]
+        lines.append(PageLine(number, line, _worst(here), here))
     against = report.get("against")
-    body = f"""<p><a href="index.html">all reports</a></p>
-<h1>{escape(printable(report["path"]))}</h1>
-<p class="state-{escape(str(report.get("state")))}"><span class="state">{escape(str(report.get("state")))}</span>
-{escape(str(report.get("reason") or ""))}</p>
-<p>{repos or "no repository"}{f" — drift against <code>{escape(str(against)[:12])}</code>" if against else ""}</p>
-<table class="report"><tbody>{"".join(rows)}</tbody></table>"""
-    return _page(f"memreport: {printable(report['path'])}", body)
+    return _render("report.html", title=f"memreport: {printable(report['path'])}", path=printable(report["path"]),
+                   state=str(report.get("state")), reason=str(report.get("reason") or ""),
+                   repositories=_repositories(report), against=str(against) if against else None, lines=lines)
 
 
 def _worst(marks: list[Mark]) -> str:
-    for outcome in ("fail", "moved", "pass", "skip"):
-        if any(m.outcome == outcome for m in marks):
+    for outcome in Shown:
+        if any(m.outcome is outcome for m in marks):
             return outcome
     return ""
 
 
-def _detail(report: dict, evidence: dict, read: ReadFile) -> str:
+def _detail(report: dict, evidence: dict, read: ReadFile) -> Detail:
     """Beside a failing or moved piece of evidence: both sides, the candidate, the commit."""
     pin = evidence.get("at_pin") or {}
     against = evidence.get("at_against") or {}
     repo, pin_rev = _source_of(report, evidence)
-    parts = [f'<div class="what">{escape(str(evidence.get("kind")))} <code>{escape(str(evidence.get("path")))}</code>'
-             f' — at pin: <b>{escape(str(pin.get("status")))}</b>'
-             + (f', at against: <b>{escape(str(against.get("status")))}</b>' if against else "") + "</div>"]
-    if evidence.get("text"):
-        parts.append(f'<div class="quote">quoted: <code>{escape(str(evidence["text"]))}</code></div>')
     old_lines = pin.get("lines") or evidence.get("cited_lines")
     old_text = _cut(read(repo, pin_rev, str(evidence.get("path"))), old_lines) if repo and pin_rev else None
     new_path = against.get("path") or evidence.get("path")
     # Where the evidence is now, else where its nearest candidate is, else the same lines.
     new_lines = against.get("lines") or (against.get("candidate") or {}).get("lines") or old_lines
     new_text = _cut(read(repo, str(against.get("rev")), str(new_path)), new_lines) \
-        if repo and against.get("rev") and against.get("status") not in ("deleted",) else None
+        if repo and against.get("rev") and against.get("status") != Drift.DELETED else None
+    sides = None
     if old_text is not None or new_text is not None:
-        old_html, new_html = side_by_side(old_text or [], new_text or [])
-        parts.append(
-            '<table class="sides"><tr>'
-            f'<th>at the pin: {escape(str(evidence.get("path")))}{_range(old_lines)}</th>'
-            f'<th>at the against-revision: {escape(str(new_path))}{_range(new_lines)}</th>'
-            f'</tr><tr><td><pre>{old_html}</pre></td><td><pre>{new_html}</pre></td></tr></table>')
+        old, new = compare_lines(old_text or [], new_text or [])
+        sides = Sides(str(evidence.get("path")), old_lines, str(new_path), new_lines, old, new)
     candidate = against.get("candidate") or pin.get("candidate")
-    if candidate:
-        parts.append(f'<div class="candidate">nearest candidate{_range(candidate.get("lines"))}: '
-                     f'<code>{escape(str(candidate.get("text", "")))}</code></div>')
-    if against.get("status") in MOVED and against.get("path"):
-        parts.append(f'<div class="went">went to <code>{escape(str(against["path"]))}</code>'
-                     f'{_range(against.get("lines"))}</div>')
     broken = against.get("broken_by")
-    if broken:
-        parts.append(f'<div class="commit">broken by <code>{escape(str(broken.get("commit", ""))[:12])}</code> '
-                     f'{escape(str(broken.get("subject", "")))} — {escape(str(broken.get("author", "")))}, '
-                     f'{escape(str(broken.get("date", "")))}</div>')
-    if pin.get("message") or against.get("message"):
-        parts.append(f'<div class="message">{escape(str(against.get("message") or pin.get("message")))}</div>')
-    return "".join(parts)
+    message = against.get("message") or pin.get("message")
+    return Detail(
+        kind=str(evidence.get("kind")), path=str(evidence.get("path")), at_pin=str(pin.get("status")),
+        at_against=str(against.get("status")) if against else None,
+        quoted=str(evidence["text"]) if evidence.get("text") else None, sides=sides,
+        candidate={"lines": candidate.get("lines"), "text": str(candidate.get("text", ""))} if candidate else None,
+        went={"path": str(against["path"]), "lines": against.get("lines")}
+        if against.get("status") in MOVED and against.get("path") else None,
+        broken_by={key: str(broken.get(key, "")) for key in ("commit", "subject", "author", "date")}
+        if broken else None,
+        message=str(message) if message else None)
 
 
 def _source_of(report: dict, evidence: dict) -> tuple[str | None, str | None]:
@@ -268,13 +304,6 @@ def _source_of(report: dict, evidence: dict) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _range(lines) -> str:
-    if not lines:
-        return ""
-    start, end = lines[0], lines[-1]
-    return f":{start}" if start == end else f":{start}-{end}"
-
-
 def _cut(text: str | None, lines) -> list[str] | None:
     """The cited lines of ``text`` (at most :data:`SHOWN_LINES`), ``None`` when unreadable."""
     if text is None:
@@ -286,14 +315,30 @@ def _cut(text: str | None, lines) -> list[str] | None:
     return all_lines[start - 1:min(end, start - 1 + SHOWN_LINES)]
 
 
-def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
-    """Both sides as escaped HTML, lines and characters that differ marked (``del``/``ins``).
+@dataclass(frozen=True)
+class Piece:
+    """Text of a compared line: kept (``mark`` empty), removed or added (``mark`` the HTML
+    element that marks it: ``del``, ``ins``)."""
+
+    mark: str
+    text: str
+
+
+KEPT, REMOVED, ADDED = "", "del", "ins"
+
+
+#: one line of a comparison, as its pieces
+DiffLine = tuple[Piece, ...]
+
+
+def compare_lines(old: list[str], new: list[str]) -> tuple[list[DiffLine], list[DiffLine]]:
+    """Both sides, lines and characters that differ marked (``del``/``ins``).
 
     Lines are aligned by rapidfuzz's Indel opcodes (both sides are at most
     :data:`SHOWN_LINES` lines); a replaced line is compared character by character."""
     old, new = old[:SHOWN_LINES], new[:SHOWN_LINES]
-    left: list[str] = []
-    right: list[str] = []
+    left: list[DiffLine] = []
+    right: list[DiffLine] = []
     olds: list[str] = []
     news: list[str] = []
 
@@ -307,9 +352,9 @@ def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
                 left.append(a)
                 right.append(b)
             elif one is not None:
-                left.append(f"<del>{escape(one)}</del>")
+                left.append((Piece(REMOVED, one),))
             elif two is not None:
-                right.append(f"<ins>{escape(two)}</ins>")
+                right.append((Piece(ADDED, two),))
         olds.clear()
         news.clear()
 
@@ -317,36 +362,64 @@ def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
         i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
         if op.tag == "equal":
             flush()
-            left.extend(escape(line) for line in old[i1:i2])
-            right.extend(escape(line) for line in new[j1:j2])
+            left.extend((Piece(KEPT, line),) for line in old[i1:i2])
+            right.extend((Piece(KEPT, line),) for line in new[j1:j2])
         else:
             olds.extend(old[i1:i2])
             news.extend(new[j1:j2])
     flush()
-    return "\n".join(left), "\n".join(right)
+    return left, right
+
+
+def side_by_side(old: list[str], new: list[str]) -> tuple[str, str]:
+    """Both sides as escaped HTML (``diff.html``), lines and characters that differ marked."""
+    left, right = compare_lines(old, new)
+    lines = _environment().get_template("diff.html").module.lines  # type: ignore[attr-defined]
+    return str(lines(left)), str(lines(right))
 
 
 #: the pieces a changed line is compared by: words, runs of spaces, single other characters
 _PIECES = re.compile(r"\w+|\s+|[^\w\s]")
 
 
-def _characters(one: str, two: str) -> tuple[str, str]:
+def _characters(one: str, two: str) -> tuple[DiffLine, DiffLine]:
     """Two versions of a line, the words and characters that differ marked."""
     if len(one) > CHARACTER_DIFF_LIMIT or len(two) > CHARACTER_DIFF_LIMIT:
-        return f"<del>{escape(one)}</del>", f"<ins>{escape(two)}</ins>"
+        return (Piece(REMOVED, one),), (Piece(ADDED, two),)
     a, b = _PIECES.findall(one), _PIECES.findall(two)
     left, right = [], []
     for op in Indel.opcodes(a, b):
         i1, i2, j1, j2 = op.src_start, op.src_end, op.dest_start, op.dest_end
         if op.tag == "equal":
-            left.append(escape("".join(a[i1:i2])))
-            right.append(escape("".join(b[j1:j2])))
+            left.append(Piece(KEPT, "".join(a[i1:i2])))
+            right.append(Piece(KEPT, "".join(b[j1:j2])))
             continue
         if i2 > i1:
-            left.append(f"<del>{escape(''.join(a[i1:i2]))}</del>")
+            left.append(Piece(REMOVED, "".join(a[i1:i2])))
         if j2 > j1:
-            right.append(f"<ins>{escape(''.join(b[j1:j2]))}</ins>")
-    return "".join(left), "".join(right)
+            right.append(Piece(ADDED, "".join(b[j1:j2])))
+    return tuple(left), tuple(right)
+
+
+# -- the templates -----------------------------------------------------------------------------
+
+
+def _escaped(value: object) -> object:
+    """Every value a template shows, through :func:`escape` (line breaks and control characters
+    too, which Jinja's own escaping keeps); markup the templates made (a macro's) as it is."""
+    return value if isinstance(value, Markup) else Markup(escape(str(value)))
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    """The site's templates (``outputs/templates/``, package data), autoescaped."""
+    return jinja2.Environment(loader=jinja2.PackageLoader("pytest_memreport.outputs", "templates"),
+                              autoescape=True, finalize=_escaped, keep_trailing_newline=True,
+                              undefined=jinja2.StrictUndefined)
+
+
+def _render(template: str, **values) -> str:
+    return _environment().get_template(template).render(**values)
 
 
 # -- the site ----------------------------------------------------------------------------------
@@ -418,7 +491,7 @@ def _owned(folder: Path) -> set[str]:
 
 def render_site(data: dict, texts: dict[str, str], read: ReadFile) -> dict[str, str]:
     """Every page of the site by file name: ``index.html`` and one page per report."""
-    pages = {"index.html": _index(data), "style.css": _STYLE}
+    pages = {"index.html": _index(data), "style.css": _render("style.css")}
     for report in data.get("reports", []):
         pages[page_name(report["path"])] = _report_page(report, texts.get(report["path"]), read)
     return pages
@@ -454,44 +527,3 @@ def write_site(folder: Path, pages: dict[str, str]) -> str:
 def _write_manifest(folder: Path, names: set[str]) -> None:
     text = "\n".join([_MANIFEST_HEAD, *sorted(n for n in names if _SITE_FILE.match(n))]) + "\n"
     files.replace_file(folder / MARKER, text.encode("utf-8"))
-
-
-def _page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<link rel="stylesheet" href="style.css"></head><body>{body}</body></html>\n')
-
-
-_STYLE = """body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#1d1d1f;background:#fff}
-h1{font-size:1.4em}code,pre,td.src{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
-table{border-collapse:collapse}#reports{width:100%}#reports th,#reports td{border-bottom:1px solid #ddd;
-padding:.35em .6em;text-align:left;vertical-align:top}#reports th[data-sort]{cursor:pointer;text-decoration:underline dotted}
-.state{font-weight:600}.state-stale .state{color:#b3261e}.state-fresh .state{color:#1b7f3b}
-.state-unchecked .state{color:#8a6d00}.filters label{margin-right:1.5em}.totals{font-weight:600}
-table.report td{padding:0 .5em;vertical-align:top}td.num{color:#888;text-align:right;user-select:none}
-td.src{white-space:pre-wrap;word-break:break-word}tr.fail td.src{background:#fde7e6}
-tr.moved td.src{background:#fff4d6}tr.pass td.src{background:#e8f6ec}tr.skip td.src{background:#f1f1f1}
-.badge{display:inline-block;border-radius:3px;padding:0 .4em;margin-right:.2em;font-size:11px;color:#fff}
-.badge.fail{background:#b3261e}.badge.moved{background:#a66b00}.badge.pass{background:#1b7f3b}
-.badge.skip{background:#777}tr.detail td{padding:.4em .5em 1em}table.sides{width:100%;table-layout:fixed}
-table.sides td,table.sides th{border:1px solid #ddd;vertical-align:top;text-align:left;padding:.3em}
-table.sides pre{margin:0;white-space:pre-wrap;word-break:break-word}del{background:#fbb;text-decoration:none}
-ins{background:#bfb;text-decoration:none}.commit,.candidate,.went,.message,.quote{margin-top:.3em}
-"""
-
-# Sorting and filtering only; a hash such as ``#state=stale&repo=acme/widget`` sets the filters.
-_SCRIPT = """(function(){
-var table=document.getElementById('reports'),body=table.tBodies[0];
-var state=document.getElementById('state-filter'),repo=document.getElementById('repo-filter');
-function apply(){var s=state.value,r=repo.value;Array.prototype.forEach.call(body.rows,function(row){
-var ok=(!s||row.dataset.state===s)&&(!r||row.dataset.repos.split('\\n').indexOf(r)>=0);
-row.hidden=!ok;});}
-var hash=new URLSearchParams(location.hash.slice(1));
-if(hash.get('state'))state.value=hash.get('state');if(hash.get('repo'))repo.value=hash.get('repo');
-state.onchange=apply;repo.onchange=apply;apply();
-Array.prototype.forEach.call(table.tHead.rows[0].cells,function(cell){if(!cell.dataset.sort)return;
-cell.onclick=function(){var key=cell.dataset.sort,rows=Array.prototype.slice.call(body.rows);
-rows.sort(function(a,b){if(key==='path')return a.cells[0].textContent.localeCompare(b.cells[0].textContent);
-if(key==='failing')return b.dataset.failing-a.dataset.failing;return a.dataset.rank-b.dataset.rank;});
-rows.forEach(function(row){body.appendChild(row);});};});
-})();"""

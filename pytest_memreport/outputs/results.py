@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .claims_json import claims_json
+from .kinds import CheckType, Outcome, PinStatus, RunEnd
 from ..model import Evidence, EvidenceKind, Record, Report
 
 SCHEMA = "memreport/1"
@@ -37,7 +38,7 @@ class RunState:
     @property
     def unrun_reason(self) -> str:
         """The JSON's reason for a report none of whose checks ran."""
-        if self.state == "complete":
+        if self.state == RunEnd.COMPLETE:
             return NOT_SELECTED
         return f"not checked: the run {self.state} ({self.reason})"
 
@@ -49,13 +50,13 @@ def run_state(exit_status: int, collection_errors: int) -> RunState:
     """The run's state from pytest's exit status and its count of collection errors."""
     status = int(exit_status)
     if status == _INTERNAL_ERROR:
-        return RunState("crashed", status, "an internal error; see the INTERNALERROR lines")
+        return RunState(RunEnd.CRASHED, status, "an internal error; see the INTERNALERROR lines")
     if status == _INTERRUPTED and collection_errors:
         plural = "s" if collection_errors != 1 else ""
-        return RunState("crashed", status, f"{collection_errors} error{plural} during collection; no check ran")
+        return RunState(RunEnd.CRASHED, status, f"{collection_errors} error{plural} during collection; no check ran")
     if status == _INTERRUPTED:
-        return RunState("interrupted", status, "stopped before every check ran")
-    return RunState("complete", status)
+        return RunState(RunEnd.INTERRUPTED, status, "stopped before every check ran")
+    return RunState(RunEnd.COMPLETE, status)
 
 
 class ResultLog:
@@ -81,17 +82,17 @@ class ResultLog:
         self.payloads[report][(kind, key)] = payload
         self.results[report].append((payload, outcome))
         self.outcomes[report][f"{kind}:{outcome}"] += 1
-        if kind == "pin" and payload["at_pin"]["status"] == "not-evidence":
+        if kind == CheckType.PIN and payload["at_pin"]["status"] == PinStatus.NOT_EVIDENCE:
             self.not_evidence[report] += 1  # counted on their own, never as a pin status
-        elif kind == "pin":
+        elif kind == CheckType.PIN:
             self.pin[report][payload["at_pin"]["status"]] += 1
-            if payload.get("language", "") is None and payload["at_pin"]["status"] == "found":
+            if payload.get("language", "") is None and payload["at_pin"]["status"] == PinStatus.FOUND:
                 suffix = payload.get("path", "").rsplit("/", 1)[-1]
                 suffix = "*." + suffix.rsplit(".", 1)[-1] if "." in suffix else suffix
                 self.text_only[suffix] += 1
-        if kind == "drift":
+        if kind == CheckType.DRIFT:
             self.drift[report][payload["at_against"]["status"]] += 1
-        if outcome == "failed" and headline:
+        if outcome == Outcome.FAILED and headline:
             self.failures[report].append(headline)
 
     def entries(self, report: str) -> list[tuple[dict, str]]:
@@ -106,15 +107,15 @@ class ResultLog:
 
 def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | None = None) -> dict:
     key = key or evidence.key
-    pin = log.get(report, "pin", key)
-    drift = log.get(report, "drift", key)
+    pin = log.get(report, CheckType.PIN, key)
+    drift = log.get(report, CheckType.DRIFT, key)
     out = {
         "kind": evidence.kind.value,
         "path": evidence.path,
         "text": evidence.text,
         "line": evidence.line,
         "cited_lines": evidence.cited_lines.as_list() if evidence.cited_lines else None,
-        "at_pin": pin["at_pin"] if pin else {"status": "not-checked", "lines": None},
+        "at_pin": pin["at_pin"] if pin else {"status": PinStatus.NOT_CHECKED, "lines": None},
     }
     if evidence.source:
         out["source"] = evidence.source
@@ -136,8 +137,8 @@ def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) 
     out = []
     for item in evidence:
         key = item.key
-        pin = log.get(report, "pin", key)
-        if item.kind is EvidenceKind.SYMBOL and pin is None and log.get(report, "drift", key) is None:
+        pin = log.get(report, CheckType.PIN, key)
+        if item.kind is EvidenceKind.SYMBOL and pin is None and log.get(report, CheckType.DRIFT, key) is None:
             continue  # (checked from a range's base, it has a drift result only: --memreport-affected)
         if pin is not None and pin.get("path") and pin["path"] != item.path:
             item = replace(item, path=pin["path"])  # resolved at collection (symbol, basename)
@@ -167,8 +168,8 @@ def report_json(report: Report, log: ResultLog) -> dict:
     """One report's entry in the results."""
     sources = []
     against = None
-    by_source = {p["source"]["id"]: p for p in log.of_type(report.path, "source")}
-    for unchecked in log.of_type(report.path, "unchecked"):  # a report no repository could check
+    by_source = {p["source"]["id"]: p for p in log.of_type(report.path, CheckType.SOURCE)}
+    for unchecked in log.of_type(report.path, CheckType.UNCHECKED):  # a report no repository could check
         for seen in unchecked.get("sources", []):
             by_source.setdefault(seen["id"], {"source": seen, "against": None})
     for source in report.sources:

@@ -26,8 +26,9 @@ from pathlib import Path
 from ..checks import observe
 from . import repin as repinning
 from . import writeback
+from .kinds import CheckType, PinStatus
 from .lineindex import LineIndex, resolve_overlaps
-from ..model import Report, predicate_key
+from ..model import EvidenceKind, Report, predicate_key
 from .results import ResultLog
 from .repin import RepinTarget
 
@@ -133,7 +134,7 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
             build.changes.append(f"{report.path}: {source.id} pin {source.old[:12]} -> {repin.new[:12]}")
     unwritten = []
     for evidence, move in sorted(moves.items(), key=lambda item: item[0].line):
-        line = evidence.end_line if evidence.kind.value == "quote" else evidence.line
+        line = evidence.end_line if evidence.kind is EvidenceKind.QUOTE else evidence.line
         old = move.old_path + (f":{move.old_lines}" if move.old_lines else "")
         new = move.new_path + (f":{move.new_lines}" if move.new_lines else "")
         if repinning.unwritten(evidence, move, line, found.placed):
@@ -165,7 +166,7 @@ def _claims_edits(report: Report, claims: ClaimsInput, log: ResultLog, repin: Re
 
 def _observation_results(report: Report, log: ResultLog, record_id: str):
     """The record's observation results, or ``None`` when any observation did not run."""
-    payloads = [p for p in log.of_type(report.path, "observe") if p.get("record") == record_id]
+    payloads = [p for p in log.of_type(report.path, CheckType.OBSERVE) if p.get("record") == record_id]
     if not payloads or any(p.get("observation") is None for p in payloads):
         return None
     return [observe.ObservationResult.from_json(p["observation"]) for p in payloads]
@@ -174,11 +175,11 @@ def _observation_results(report: Report, log: ResultLog, record_id: str):
 def _predicates_hold(report: Report, log: ResultLog, record_id: str, predicates: dict | None) -> list[_Found]:
     """Whether each predicate of the record held at the pin: one failing (or not run) blocks promotion."""
     if predicates is not None:
-        return [_Found(bool(seen and seen["at_pin"]["status"] == "holds"))
-                for seen in (log.get(report.path, "predicate-pin", predicate_key(p))
+        return [_Found(bool(seen and seen["at_pin"]["status"] == PinStatus.HOLDS))
+                for seen in (log.get(report.path, CheckType.PREDICATE_PIN, predicate_key(p))
                              for p in predicates.get(record_id, ()))]
-    return [_Found(p["at_pin"]["status"] == "holds")
-            for p in log.of_type(report.path, "predicate-pin") if p.get("record") == record_id]
+    return [_Found(p["at_pin"]["status"] == PinStatus.HOLDS)
+            for p in log.of_type(report.path, CheckType.PREDICATE_PIN) if p.get("record") == record_id]
 
 
 def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, predicates: dict | None) -> list[str]:
@@ -191,8 +192,8 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, pred
             continue
         pins = []
         for evidence in record.evidence:
-            seen = log.get(report.path, "pin", evidence.key)
-            pins.append(_Found(bool(seen and seen["at_pin"]["status"] == "found")))
+            seen = log.get(report.path, CheckType.PIN, evidence.key)
+            pins.append(_Found(bool(seen and seen["at_pin"]["status"] == PinStatus.FOUND)))
         pins.extend(_predicates_hold(report, log, record.id, predicates))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):

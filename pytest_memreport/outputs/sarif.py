@@ -25,6 +25,7 @@ from .. import __version__
 from ..text.render import printable, short
 from . import jsontext
 from .annotations import workspace_path
+from .kinds import ENCLOSING_CHANGED, CheckType, Verdict, check_type
 from .verdicts import CheckVerdict
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -72,7 +73,7 @@ def _rule(status: str) -> dict:
         "fullDescription": {"text": text},
         "help": {"text": f"{text} Fix the report (or re-pin it with --memreport-repin REV --memreport-write "
                          "when everything holds at REV), then run pytest --memreport again."},
-        "defaultConfiguration": {"level": "warning" if status == "enclosing-changed" else "error"},
+        "defaultConfiguration": {"level": "warning" if status == ENCLOSING_CHANGED else "error"},
     }
 
 
@@ -80,12 +81,12 @@ def _identity(verdict: CheckVerdict) -> str:
     """What a result is about, without line numbers, revisions or messages."""
     payload = verdict.payload
     key = str(payload.get("key", ""))
-    if verdict.kind in ("pin", "drift"):
+    if verdict.type.is_evidence:
         # the evidence key (kind:line:path:cited:source:pin) without its line, and the quote's digest
         return "\0".join([_KEY_LINE.sub(r"\1:", key), str(payload.get("text_digest") or "")])
-    if verdict.kind.startswith("predicate") or verdict.kind == "observe":
+    if verdict.type.is_predicate or verdict.type is CheckType.OBSERVE:
         return _ENTRY_LINE.sub(r":\1", key)  # claims-file:line:index, without the line
-    return verdict.message if verdict.kind in ("structure", "references", "claims", "error") else key
+    return verdict.message if verdict.type.is_listing or verdict.type is CheckType.ERROR else key
 
 
 def fingerprints(verdicts: list[CheckVerdict]) -> list[str]:
@@ -101,7 +102,7 @@ def fingerprints(verdicts: list[CheckVerdict]) -> list[str]:
 
 
 def _lines_of(payload: dict) -> list | None:
-    if payload.get("type") == "drift":
+    if check_type(payload) is CheckType.DRIFT:
         against = payload.get("at_against") or {}
         if against.get("lines"):
             return against["lines"]
@@ -115,11 +116,11 @@ def _lines_of(payload: dict) -> list | None:
 def target_place(verdict: CheckVerdict) -> tuple[str, str, list | None] | None:
     """``(owner/name@rev:path:lines, path, lines)`` for an evidence check, else ``None``."""
     payload = verdict.payload
-    if verdict.kind not in ("pin", "drift"):
+    if not verdict.type.is_evidence:
         return None
     target = payload.get("target") or {}
     path = str(payload.get("path") or "")
-    if verdict.kind == "drift" and (payload.get("at_against") or {}).get("path"):
+    if verdict.type is CheckType.DRIFT and (payload.get("at_against") or {}).get("path"):
         path = payload["at_against"]["path"]
     lines = _lines_of(payload)
     if lines and len(lines) == 2:
@@ -166,7 +167,7 @@ def result(verdict: CheckVerdict, rule_index: int, fingerprint: str, rootdir: Pa
     out: dict = {
         "ruleId": rule_id(verdict.status),
         "ruleIndex": rule_index,
-        "level": "error" if verdict.verdict == "fail" else "warning",
+        "level": "error" if verdict.verdict == Verdict.FAIL else "warning",
         "message": {"text": printable(verdict.message) or verdict.status},
         "locations": [{
             "physicalLocation": {

@@ -26,17 +26,21 @@ from typing import Any
 
 from ..model import Report
 from ..text.render import printable
+from .kinds import ENCLOSING_CHANGED, CheckOutcome, CheckType, Drift, Outcome, PinStatus, ReportState, check_type
 
-FRESH, STALE, PARTIAL, UNCHECKED = "fresh", "stale", "partial", "unchecked"
+FRESH, STALE, PARTIAL, UNCHECKED = ReportState.FRESH, ReportState.STALE, ReportState.PARTIAL, ReportState.UNCHECKED
 #: the order rows are listed in: what needs attention first
 STATE_ORDER = (STALE, UNCHECKED, PARTIAL, FRESH)
 #: failure kinds that say a source could not be read, not that its evidence drifted
 UNREAD = frozenset({"pin-missing", "no-repository", "unpinned", "against-missing", "commit-missing", "unreadable"})
 
 #: payload types whose items check evidence against a repository
-CHECK_TYPES = frozenset({"pin", "drift", "predicate-pin", "predicate-against", "observe", "error"})
+CHECK_TYPES = frozenset({CheckType.PIN, CheckType.DRIFT, CheckType.PREDICATE_PIN, CheckType.PREDICATE_AGAINST,
+                         CheckType.OBSERVE, CheckType.ERROR})
 #: drift statuses that pass yet say the evidence now lives elsewhere
-MOVED = frozenset({"moved", "relocated", "renamed"})
+MOVED = frozenset({Drift.MOVED, Drift.RELOCATED, Drift.RENAMED})
+#: drift statuses that pass: the evidence is still there (an enclosing definition may have changed)
+_HOLDING = frozenset({Drift.UNCHANGED, Drift.SHIFTED, *MOVED})
 #: an unchecked report's reason by code, for a line that stands for several reports
 REASONS = {
     "no-repository": "no repository (give --memreport-repo-template TEMPLATE or --memreport-repo OWNER/NAME=PATH)",
@@ -134,28 +138,28 @@ def _counts(failing: tuple[tuple[str, int], ...]) -> str:
 
 def failure_kind(payload: dict) -> str:
     """What a failed check is counted as: its evidence status, or the kind of check."""
-    kind = payload.get("type", "")
-    if kind == "pin":
+    kind = check_type(payload)
+    if kind is CheckType.PIN:
         return str(payload.get("at_pin", {}).get("status") or "failed")
-    if kind == "drift":
+    if kind is CheckType.DRIFT:
         at = payload.get("at_against", {})
         status = str(at.get("status") or "failed")
-        if status == "not-checked":
+        if status == Drift.NOT_CHECKED:
             return "refused"
-        if at.get("enclosing_changed") and status in ("unchanged", "shifted", "moved", "relocated", "renamed"):
-            return "enclosing-changed"  # failing under --memreport-strict
+        if at.get("enclosing_changed") and status in _HOLDING:
+            return ENCLOSING_CHANGED  # failing under --memreport-strict
         return status
-    if kind.startswith("predicate"):
+    if kind.is_predicate:
         return "predicate"
-    if kind == "observe":
+    if kind is CheckType.OBSERVE:
         return "observation"
-    if kind == "report-error":
+    if kind is CheckType.REPORT_ERROR:
         return "unreadable"
-    if kind == "source":  # one source of a checked report: its pin, or the against-revision
+    if kind is CheckType.SOURCE:  # one source of a checked report: its pin, or the against-revision
         status = payload.get("source", {}).get("pin_status")
         return {"ok": "against-missing", "missing-commit": "pin-missing", "no-repo": "no-repository"}.get(
             status, str(status or "source"))
-    return kind or "failed"
+    return str(payload.get("type") or "failed")
 
 
 def _ordered(counts: Counter) -> tuple[tuple[str, int], ...]:
@@ -191,43 +195,44 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
     unread: Counter = Counter()
     #: pins a failing source item already says the clone lacks
     unread_pins = {(p.get("source") or {}).get("pin") for p, outcome in entries
-                   if p.get("type") == "source" and outcome in ("failed", "skipped")}
+                   if check_type(p) is CheckType.SOURCE and outcome in (Outcome.FAILED, Outcome.SKIPPED)}
     for payload, outcome in entries:
-        kind = payload.get("type", "")
-        if kind == "pin" and (payload.get("at_pin") or {}).get("status") == "not-evidence":
+        check = CheckOutcome.of(payload)
+        kind = check.type
+        if kind is CheckType.PIN and check.at_pin is PinStatus.NOT_EVIDENCE:
             not_evidence += 1
             continue
-        if kind == "drift" and outcome == "passed" and (payload.get("at_against") or {}).get("status") == "modified":
+        if kind is CheckType.DRIFT and outcome == Outcome.PASSED and check.at_against is Drift.MODIFIED:
             modified += 1
-        if kind == "unchecked":
+        if kind is CheckType.UNCHECKED:
             unchecked = payload
             continue  # failing under --memreport-require-checked: the state says it already
-        if kind == "source" and outcome == "skipped":
+        if kind is CheckType.SOURCE and outcome == Outcome.SKIPPED:
             unread[failure_kind(payload)] += 1  # a repository named by URL that nothing maps to a clone
             continue
-        if kind == "pin" and outcome == "skipped" and (payload.get("at_pin") or {}).get("status") == "commit-missing" \
+        if kind is CheckType.PIN and outcome == Outcome.SKIPPED and check.at_pin is PinStatus.COMMIT_MISSING \
                 and (payload.get("target") or {}).get("rev") not in unread_pins:
-            unread["commit-missing"] += 1  # a linked commit the clone lacks (its source's own pin is said once)
-        if outcome == "failed":
+            unread[PinStatus.COMMIT_MISSING.value] += 1  # a linked commit the clone lacks (its pin is said once)
+        if outcome == Outcome.FAILED:
             failing[failure_kind(payload)] += 1
         if kind in CHECK_TYPES:
-            if outcome in ("passed", "failed"):
+            if outcome in (Outcome.PASSED, Outcome.FAILED):
                 checked += 1
                 if payload.get("record"):
                     guarded.add(payload["record"])
             else:
                 skipped_checks += 1
-        if kind == "drift" and outcome == "passed":
+        if kind is CheckType.DRIFT and outcome == Outcome.PASSED:
             move = _move(payload)
             if move is not None:
                 moves.append(move)
     unread_checks = 0
     if checked:
         # What could not be read says nothing about the target: partly unchecked, never stale.
-        for kind in UNREAD & set(failing):
-            count = failing.pop(kind)
-            unread[kind] += count
-            unread_checks += count if kind == "unreadable" else 0  # a check that ran and could not read
+        for unread_kind in UNREAD & set(failing):
+            count = failing.pop(unread_kind)
+            unread[unread_kind] += count
+            unread_checks += count if unread_kind == Drift.UNREADABLE else 0  # a check that ran and could not read
     ordered = tuple(sorted(failing.items(), key=lambda kc: (-kc[1], kc[0])))
     common: dict[str, Any] = dict(failing=ordered, records_total=records_total, records_guarded=len(guarded),
                   modified=modified, not_evidence=not_evidence,

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from ..text.render import printable
 from .staleness import Row
+from .kinds import ReportState, Verdict
 from .verdicts import CheckVerdict
 
 #: how a reviewer reads the table: what needs work first
@@ -50,11 +51,11 @@ def _ordered(rows: Iterable) -> list:
 
 def _cells(rows: list) -> list[tuple[str, str, str]]:
     """(state, report, why) cells; unchecked reports of one reason beyond a handful are one row."""
-    groups = Counter(row.reason_code or row.summary for row in rows if row.state == "unchecked")
+    groups = Counter(row.reason_code or row.summary for row in rows if row.state == ReportState.UNCHECKED)
     cells, done = [], set()
     for row in rows:
         code = row.reason_code or row.summary
-        if row.state == "unchecked" and groups[code] > HANDFUL:
+        if row.state == ReportState.UNCHECKED and groups[code] > HANDFUL:
             if code not in done:
                 done.add(code)
                 cells.append(("unchecked", f"{groups[code]} reports", markdown_text(row.summary)))
@@ -78,8 +79,8 @@ def totals(rows: list) -> str:
 
 
 def _verdict_lines(verdicts: list[CheckVerdict]) -> list[str]:
-    ordered = sorted(verdicts, key=lambda v: (v.verdict != "fail", v.sort_key()))
-    out = [f"- **{'error' if v.verdict == 'fail' else 'warning'}** "
+    ordered = sorted(verdicts, key=lambda v: (v.verdict != Verdict.FAIL, v.sort_key()))
+    out = [f"- **{'error' if v.verdict == Verdict.FAIL else 'warning'}** "
            f"{markdown_text(v.place.file)}:{v.place.line}: {markdown_text(v.message)}"
            for v in ordered[:LISTED_VERDICTS]]
     if len(ordered) > LISTED_VERDICTS:
@@ -110,7 +111,7 @@ def render(rows: Iterable[Row] | None, verdicts: Sequence[CheckVerdict] = (),
                 f"{markdown_text(', '.join(move.to))}" for report, move in moves]
         out += ["", "</details>", ""]
     if verdicts:
-        failed = sum(1 for v in verdicts if v.verdict == "fail")
+        failed = sum(1 for v in verdicts if v.verdict == Verdict.FAIL)
         out += [f"<details><summary>{failed} failures, {len(verdicts) - failed} warnings</summary>", ""]
         out += _verdict_lines(list(verdicts))
         out += ["", "</details>", ""]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, Verdict, check_type
+
 #: ``file:line`` at the end of a location (a file name may itself hold ``:``)
 _LOCATION = re.compile(r"^(?P<file>.+):(?P<line>\d+)$")
 #: ``file:line: message``, the documented shape of a claims-file problem
@@ -39,10 +41,16 @@ class CheckVerdict:
     place: Place
     payload: dict
     nodeid: str = ""
+    #: the headline without its place, as the check said it (empty: not said apart)
+    text: str = ""
 
     @property
     def kind(self) -> str:
         return str(self.payload.get("type", ""))
+
+    @property
+    def type(self) -> CheckType:
+        return check_type(self.payload)
 
     @property
     def report(self) -> str:
@@ -60,37 +68,47 @@ class CheckVerdict:
     @property
     def message(self) -> str:
         """The headline without its ``file:line:`` opening (the place says it already)."""
+        if self.text:
+            return self.text
         for prefix in (f"{self.place.file}:{self.place.line}: ", f"{self.report}:{self.place.line}: "):
             if self.headline.startswith(prefix):
                 return self.headline[len(prefix):]
         return self.headline
 
+    @property
+    def failed(self) -> bool:
+        return self.verdict == Verdict.FAIL
+
+    @property
+    def warned(self) -> bool:
+        return self.verdict == Verdict.WARN
+
     def sort_key(self) -> tuple:
         return (self.place.file, self.place.line, self.kind, str(self.payload.get("key", "")), self.headline)
 
 
-def status_of(payload: dict, verdict: str = "fail") -> str:
+def status_of(payload: dict, verdict: str = Verdict.FAIL) -> str:
     """The status word of a check's payload, for titles and rule ids."""
-    kind = payload.get("type", "")
-    if kind == "pin":
+    kind = check_type(payload)
+    if kind is CheckType.PIN:
         return str(payload.get("at_pin", {}).get("status") or "failed")
-    if kind == "drift":
+    if kind is CheckType.DRIFT:
         against = payload.get("at_against", {})
-        if verdict == "warn" and against.get("enclosing_changed"):
-            return "enclosing-changed"
+        if verdict == Verdict.WARN and against.get("enclosing_changed"):
+            return ENCLOSING_CHANGED
         status = against.get("status") or "failed"
-        return "refused" if status == "not-checked" else str(status)
-    if kind == "source":
+        return "refused" if status == Drift.NOT_CHECKED else str(status)
+    if kind is CheckType.SOURCE:
         return str(payload.get("source", {}).get("pin_status") or "failed")
-    if kind.startswith("predicate"):
+    if kind.is_predicate:
         result = payload.get("at_against") or payload.get("at_pin") or {}
-        return "predicate-error" if result.get("status") == "error" else "predicate-fails"
-    if kind == "observe":
+        return "predicate-error" if result.get("status") == PinStatus.ERROR else "predicate-fails"
+    if kind is CheckType.OBSERVE:
         observed = payload.get("observation") or {}
         return f"observation-{observed.get('status') or 'failed'}"
-    if kind in ("structure", "references", "claims"):
-        return kind
-    return kind or "error"
+    if kind.is_listing:
+        return str(kind)
+    return str(payload.get("type") or "error")
 
 
 def place_of(location: str, payload: dict) -> Place:
@@ -108,15 +126,16 @@ def verdicts_of_entry(entry: dict, outcome: str, nodeid: str) -> list[CheckVerdi
     line (every problem is ``file:line: message``), so it is shown where it is fixed.
     """
     verdict = entry.get("verdict", "")
-    if outcome == "failed":
-        verdict = "fail"  # also a warning turned into an error by -W error
-    if verdict not in ("fail", "warn"):
+    if outcome == Outcome.FAILED:
+        verdict = Verdict.FAIL  # also a warning turned into an error by -W error
+    if verdict not in (Verdict.FAIL, Verdict.WARN):
         return []
     payload = entry.get("payload") or {}
     headline = entry.get("headline") or nodeid
-    if payload.get("type") == "claims" and verdict == "fail":
+    if check_type(payload) is CheckType.CLAIMS and verdict == Verdict.FAIL:
         located = [m for m in map(_LOCATED_MESSAGE.match, payload.get("claims", {}).get("errors", ())) if m]
         if located:
-            return [CheckVerdict("fail", m.group(0), Place(m.group("file"), int(m.group("line"))), payload, nodeid)
-                    for m in located]
-    return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid)]
+            return [CheckVerdict(Verdict.FAIL, m.group(0), Place(m.group("file"), int(m.group("line"))), payload,
+                                 nodeid) for m in located]
+    return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid,
+                         str(entry.get("message") or ""))]

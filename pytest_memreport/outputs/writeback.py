@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from ..errors import MemreportError
 from ..model import Status
 from .files import keep_owner
 
@@ -36,8 +37,10 @@ _BOM = b"\xef\xbb\xbf"
 _TEMP_SUFFIX = ".memreport-tmp"
 
 
-class WritebackError(Exception):
+class WritebackError(MemreportError):
     """A report edit that cannot be made safely; the message is one line for the user."""
+
+    code = "MR502"
 
 
 @dataclass(frozen=True)

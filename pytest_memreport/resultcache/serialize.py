@@ -25,13 +25,19 @@ import types
 import typing
 from typing import Any, Callable
 
+from ..errors import MemreportError
 
-class NotKeepable(TypeError):
+
+class NotKeepable(MemreportError, TypeError):
     """A value its declared type does not describe (it is not written)."""
 
+    code = "MR401"
 
-class Unreadable(ValueError):
+
+class Unreadable(MemreportError, ValueError):
     """Data that is not what :func:`dump` writes for the type asked for."""
+
+    code = "MR402"
 
 
 _NoneType = type(None)

@@ -25,6 +25,8 @@ import stat
 from pathlib import Path
 from typing import Callable
 
+from ..errors import MemreportError
+
 #: bump when the tables change
 FORMAT = 2
 #: the database's file name in the cache folder
@@ -47,8 +49,10 @@ _SCHEMA = (
 Warn = Callable[[str, str], None]
 
 
-class StoreBroken(Exception):
+class StoreBroken(MemreportError):
     """The database failed under us: the rest of the run keeps nothing."""
+
+    code = "MR403"
 
 
 class ResultStore:

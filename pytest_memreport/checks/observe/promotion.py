@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...errors import MemreportError
 from ...model import Record, Status
 from ...text.layout import bullet_prefix, is_table_row
 from .results import FAILED, NOT_FOUND, PASSED, TIMEOUT, ObservationResult
@@ -26,8 +27,10 @@ OBSERVED = "observed"
 _RESTS_ON_OBSERVATION = ("observed", "causally supported")
 
 
-class PromotionError(ValueError):
+class PromotionError(MemreportError, ValueError):
     """A promotion the method forbids (e.g. on the implementation axis); one-line message."""
+
+    code = "MR303"
 
 
 def axis_problem(axis: str) -> str | None:

@@ -13,6 +13,8 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...errors import MemreportError
+
 PASSED = "passed"
 FAILED = "failed"
 TIMEOUT = "timeout"
@@ -92,8 +94,10 @@ def display_command(run: Sequence[str] | str) -> str:
     return run if isinstance(run, str) else shlex.join(run)
 
 
-class CannotRun(Exception):
+class CannotRun(MemreportError):
     """The observation cannot be started; ``status`` and a one-line message."""
+
+    code = "MR301"
 
     def __init__(self, status: str, message: str) -> None:
         super().__init__(message)

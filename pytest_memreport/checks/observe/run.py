@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ...errors import MemreportError
 from ...model import LineRange
 from . import linehits, process
 from .coverage import coverage_argv, coverage_report, covers_message, require_coverage
@@ -127,8 +128,10 @@ def run_observation(
         return result(ERROR, f"{where}{err}")
 
 
-class _CheckoutError(Exception):
+class _CheckoutError(MemreportError):
     """The pin could not be checked out into a temporary worktree."""
+
+    code = "MR302"
 
 
 @contextlib.contextmanager

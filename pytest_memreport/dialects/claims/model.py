@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...errors import MemreportError
+
 #: The schema string this package reads. New optional keys keep ``/1``; any
 #: change in the meaning of an existing key bumps the version.
 SCHEMA = "memreport-claims/1"
@@ -39,12 +41,14 @@ CLAIMS_SUFFIX = ".claims.yaml"
 REPORT = ""
 
 
-class ClaimsError(Exception):
+class ClaimsError(MemreportError):
     """Bad claims input: one or more problems, each one line ``file:line: problem; fix``.
 
     ``messages`` holds every problem found (a claims file is validated in full,
     not up to its first mistake); ``message`` is them joined by newlines.
     """
+
+    code = "MR104"
 
     def __init__(self, messages: str | list[str] | tuple[str, ...]) -> None:
         self.messages: tuple[str, ...] = (messages,) if isinstance(messages, str) else tuple(messages)

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ...errors import MemreportError
 from .model import ClaimsError
 
 #: longest number written in a claims file (digits and signs): far beyond any
@@ -39,17 +40,21 @@ _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _RESOLVER = yaml.SafeLoader("")
 
 
-class Bad(Exception):
+class Bad(MemreportError):
     """One value is wrong; ``message`` is the full ``file:line: ...`` line, or
     ``None`` when the problem was already reported (e.g. a refused tag)."""
+
+    code = "MR105"
 
     def __init__(self, message: str | None) -> None:
         super().__init__(message or "")
         self.message = message
 
 
-class _TooLarge(Exception):
+class _TooLarge(MemreportError):
     """The document expands beyond the budget: validation stops."""
+
+    code = "MR106"
 
 
 @dataclass

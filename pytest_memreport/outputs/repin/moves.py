@@ -15,11 +15,12 @@ Two sources of change, both only from what this run established:
 from __future__ import annotations
 
 from ...model import Evidence, EvidenceKind, LineRange, Report
+from ..kinds import CheckType, Drift, PinStatus
 from ..results import ResultLog
 from .target import Move, RepinTarget, same_commit
 
 #: drift statuses whose new location is the evidence's, to be written
-_FOLLOWED = frozenset({"unchanged", "shifted", "moved", "relocated"})
+_FOLLOWED = frozenset({Drift.UNCHANGED, Drift.SHIFTED, Drift.MOVED, Drift.RELOCATED})
 
 
 def repinned(evidence: Evidence, report: Report, target: RepinTarget | None) -> bool:
@@ -50,7 +51,7 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
         if evidence.kind is EvidenceKind.SYMBOL:
             continue  # a name, not a location
         key = evidence.key
-        pin = log.get(report.path, "pin", key)
+        pin = log.get(report.path, CheckType.PIN, key)
         if pin is None:
             continue
         at_pin = pin["at_pin"]
@@ -61,10 +62,10 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
             fixed = None  # another citation beside it names those lines: the author cited both
         move = None
         if repinned(evidence, report, target):
-            drift = log.get(report.path, "drift", key)
+            drift = log.get(report.path, CheckType.DRIFT, key)
             if drift is not None:
                 move = _followed(evidence, old, at_pin, drift["at_against"], fixed)
-        elif fixed is not None and at_pin.get("status") not in ("missing", "file-missing"):
+        elif fixed is not None and at_pin.get("status") not in (PinStatus.MISSING, PinStatus.FILE_MISSING):
             move = Move(old, old, evidence.cited_lines, fixed, corrected=True, found=fixed)
         if move is not None and move.changes:
             out[evidence] = move
@@ -77,7 +78,7 @@ def _cited_by_line(report: Report, log: ResultLog) -> dict[int, list[tuple[str, 
     for evidence in report.all_evidence():
         if evidence.cited_lines is None:
             continue
-        pin = log.get(report.path, "pin", evidence.key)
+        pin = log.get(report.path, CheckType.PIN, evidence.key)
         path = (pin or {}).get("path") or evidence.path
         for line in range(evidence.line, evidence.end_line + 1):
             out.setdefault(line, []).append((path, evidence.cited_lines))
@@ -94,7 +95,7 @@ def _cited_beside(cited: dict, evidence: Evidence, path: str, found: LineRange) 
 
 def _followed(evidence: Evidence, old: str, at_pin: dict, now: dict, fixed: LineRange | None) -> Move | None:
     status = now.get("status")
-    if status not in _FOLLOWED or (status == "relocated" and len(now.get("candidates") or ()) > 1):
+    if status not in _FOLLOWED or (status == Drift.RELOCATED and len(now.get("candidates") or ()) > 1):
         return None
     path = now.get("path") or old
     cited = evidence.cited_lines

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ...dialects.core.anchors import expand_braces
 from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report
+from ..kinds import LinkKind
 from ..lineindex import CharEdit, LineIndex
 from .citations import citation_changes, continuation_changes, has_range, occurrences, written_after
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
@@ -197,13 +198,13 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     pinned = target.repository(link.repo_id) if target is not None else None
     repins = pinned is not None and link.ref_is_sha and same_commit(link.ref, pinned.old)
     path = link.path.rstrip("/")
-    move = by_link.get((repo, path, link.lines)) if link.kind != "commit" else None
-    if move is None and repins and link.kind != "commit":
+    move = by_link.get((repo, path, link.lines)) if link.kind != LinkKind.COMMIT else None
+    if move is None and repins and link.kind != LinkKind.COMMIT:
         move = by_link.get((repo, path, None))
     if not repins and (move is None or not move.corrected):
         return []  # another repository, or a commit cited on purpose: as written
     new_path = path
-    if repins and link.kind != "commit":
+    if repins and link.kind != LinkKind.COMMIT:
         new_path = move.new_path if move is not None else files.get(path, path)
     url = rewritten_url(span.url, link, target.new if repins and target is not None else None, move, new_path)
     changes = []
@@ -213,7 +214,7 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
             placed.add((path, link.lines))
         if new_path != path:
             placed.add(("path", path))
-    if link.kind == "commit":
+    if link.kind == LinkKind.COMMIT:
         return changes
     label = definition_label(text, span.start)
     if label is not None:

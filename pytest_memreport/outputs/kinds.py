@@ -1,0 +1,163 @@
+"""The words of the results model as typed constants: what kind of check a payload is, how
+pytest ended it, what it says to a reviewer, the status at the pin, the drift class, a
+predicate's and a report's state.
+
+Each is a :class:`~enum.StrEnum` whose values are the words the JSON (``memreport/1``,
+docs/JSON.md) has always carried, so a payload serialises unchanged and a member equals
+its word; outputs compare against members, never against string literals, and read a
+payload's words once through :func:`check_type` and :class:`CheckOutcome`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class CheckType(StrEnum):
+    """A check payload's ``type``."""
+
+    PIN = "pin"
+    DRIFT = "drift"
+    SOURCE = "source"
+    PREDICATE_PIN = "predicate-pin"
+    PREDICATE_AGAINST = "predicate-against"
+    OBSERVE = "observe"
+    STRUCTURE = "structure"
+    REFERENCES = "references"
+    CLAIMS = "claims"
+    REPORT_ERROR = "report-error"
+    UNCHECKED = "unchecked"
+    ERROR = "error"  # a check that raised: an internal error, never a pass
+    OTHER = ""  # a payload without a type (or one this version does not know)
+
+    @property
+    def is_predicate(self) -> bool:
+        return self in (CheckType.PREDICATE_PIN, CheckType.PREDICATE_AGAINST)
+
+    @property
+    def is_evidence(self) -> bool:
+        """A pin or drift check of one piece of evidence."""
+        return self in (CheckType.PIN, CheckType.DRIFT)
+
+    @property
+    def is_listing(self) -> bool:
+        """A check of the report set as a whole: record structure, references, claims input."""
+        return self in (CheckType.STRUCTURE, CheckType.REFERENCES, CheckType.CLAIMS)
+
+
+class Outcome(StrEnum):
+    """How pytest ended an item (the report's ``outcome``)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class Verdict(StrEnum):
+    """What a check says to a reviewer (a check entry's ``verdict``)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    WARN = "warn"
+    SKIP = "skip"
+
+
+class PinStatus(StrEnum):
+    """``at_pin.status`` of a piece of evidence (and a predicate's, ``holds``/``fails``)."""
+
+    FOUND = "found"
+    MISSING = "missing"
+    FILE_MISSING = "file-missing"
+    COMMIT_MISSING = "commit-missing"
+    REFUSED = "refused"
+    UNREADABLE = "unreadable"
+    AMBIGUOUS = "ambiguous"
+    NOT_EVIDENCE = "not-evidence"
+    NOT_CHECKED = "not-checked"
+    HOLDS = "holds"
+    FAILS = "fails"
+    ERROR = "error"
+
+
+class Drift(StrEnum):
+    """``at_against.status``: a piece of evidence's drift class."""
+
+    UNCHANGED = "unchanged"
+    SHIFTED = "shifted"
+    MOVED = "moved"
+    RELOCATED = "relocated"
+    RENAMED = "renamed"
+    MODIFIED = "modified"
+    CHANGED = "changed"
+    DELETED = "deleted"
+    UNREADABLE = "unreadable"
+    MISSING = "missing"
+    FILE_MISSING = "file-missing"
+    NOT_CHECKED = "not-checked"
+    AHEAD = "ahead"
+    DIVERGED = "diverged"
+
+
+#: the status of a passing piece of evidence whose enclosing definition changed (a warning;
+#: a failure under ``--memreport-strict``)
+ENCLOSING_CHANGED = "enclosing-changed"
+
+
+class LinkKind(StrEnum):
+    """What a repository link in a report points at (``RepositoryLink.kind``)."""
+
+    BLOB = "blob"
+    TREE = "tree"
+    COMMIT = "commit"
+
+
+class ReportState(StrEnum):
+    """A report's state in the staleness table, the JSON and the site."""
+
+    FRESH = "fresh"
+    STALE = "stale"
+    PARTIAL = "partial"
+    UNCHECKED = "unchecked"
+
+
+class RunEnd(StrEnum):
+    """How the run ended (the JSON's ``run.state``)."""
+
+    COMPLETE = "complete"
+    CRASHED = "crashed"
+    INTERRUPTED = "interrupted"
+
+
+def check_type(payload: dict) -> CheckType:
+    """A payload's ``type`` as a member (:attr:`CheckType.OTHER` for one not known)."""
+    try:
+        return CheckType(payload.get("type") or "")
+    except ValueError:
+        return CheckType.OTHER
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """One check's words, read once from its payload: its type, the status at the pin and
+    the status at the against-revision (``None`` where the payload has none; a word this
+    version does not know stays a plain string)."""
+
+    type: CheckType
+    at_pin: str | None
+    at_against: str | None
+
+    @classmethod
+    def of(cls, payload: dict) -> CheckOutcome:
+        pin = (payload.get("at_pin") or {}).get("status")
+        against = (payload.get("at_against") or {}).get("status")
+        return cls(check_type(payload), _member(PinStatus, pin), _member(Drift, against))
+
+
+def _member(kind: type[StrEnum], word):
+    if word is None:
+        return None
+    try:
+        return kind(word)
+    except ValueError:
+        return str(word)

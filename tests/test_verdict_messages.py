@@ -1,0 +1,28 @@
+"""A check's message is kept apart from the place its headline opens with: outputs that show
+the place on their own (pytest's skip lines, SARIF, annotations, summaries) take the message,
+never the headline with a ``file:line:`` cut off by a pattern (which a path with a space defeated)."""
+
+from __future__ import annotations
+
+from ci_support import build
+
+from pytest_memreport.outputs.verdicts import verdicts_of_entry
+
+
+def test_a_skip_line_names_a_spaced_path_once(pytester, make_repo):
+    (pytester.path / "my notes").mkdir()
+    base = build(pytester, make_repo, name="my notes/store.txt")
+    result = pytester.runpytest(*base.args("--memreport-pin", "0" * 40, "-rs"))
+    skipped = [line for line in result.stdout.lines if line.startswith("SKIPPED")]
+    assert skipped, result.stdout.str()[-2000:]
+    assert all(line.count("my notes/store.txt:") == 1 for line in skipped), skipped
+    assert any("my notes/store.txt:5: not checked: revision" in line for line in skipped), skipped
+
+
+def test_a_verdict_says_the_checks_own_message():
+    entry = {"verdict": "fail", "headline": "odd place:3: MEM-OBJ-a quotation missing at abc",
+             "message": "MEM-OBJ-a quotation missing at abc", "location": "odd place:3",
+             "payload": {"type": "pin", "report": "odd place", "at_pin": {"status": "missing"}}}
+    [verdict] = verdicts_of_entry(entry, "failed", "odd place::quote@L3")
+    assert verdict.message == "MEM-OBJ-a quotation missing at abc"
+    assert verdict.place.line == 3 and verdict.status == "missing"
