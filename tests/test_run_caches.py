@@ -101,7 +101,7 @@ def test_two_engines_one_after_the_other_and_interleaved_give_the_same_results(r
 
 
 #: module-level functools caches that hold fixed data (languages, grammars, structs, types,
-#: the code's identity, pytest's mark decorators): never a report's or a target's
+#: the code's identity, pytest's mark decorators, the HTML templates): never a report's or a target's
 STATIC_CACHES = {
     ("text/syntax/languages.py", "_language"),
     ("text/syntax/parsing.py", "_parser"),
@@ -112,6 +112,7 @@ STATIC_CACHES = {
     ("resultcache/serialize.py", "_hints"),
     ("resultcache/identity.py", "code_identity"),
     ("integration/items.py", "_mark"),
+    ("outputs/html.py", "_environment"),  # the package's own Jinja templates, loaded once
 }
 
 #: constructors of mutable caches that must not be called at a module's top level
