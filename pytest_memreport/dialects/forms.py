@@ -64,6 +64,8 @@ _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head
 _SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
+#: a URL, as far as a line-citation test must see it
+_URL = re.compile(r"https?://[^\s)>\]]+")
 #: a link into a repository's files
 _FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
 #: dialects that read links into repositories themselves, and those that read ``path:12``
@@ -72,7 +74,8 @@ _READ_ANCHORS = frozenset({"tables"})
 _READ_QUOTE_TIES = frozenset({"notes", "tables"})
 
 
-def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ()) -> Reading:
+def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
+         front: dict | None = None) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
     ``dialect`` does not read itself, and its pins."""
     evidence: list[Evidence] = []
@@ -112,14 +115,14 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = ())
     for reader in readers:
         evidence.extend(reader(path, text))
     pins: list[pinforms.PinStatement] = []
-    front = None
     end = 0
     own: str | None = None  # the repository the front matter names for the document
     if text.startswith("---"):
         head = core.numbered_lines("\n".join(text.split("\n", _FRONT_MATTER_LINES)[:_FRONT_MATTER_LINES]))
         end = core.front_matter_end(head) or 0
         if end:
-            front = core.front_matter_mapping(head, end, [])
+            if front is None:  # the dialect's own reading of it, when it kept one (YAML read once)
+                front = core.front_matter_mapping(head, end, [])
             if front:
                 pins.extend(pinforms.front_matter_pins(front, 1))
                 named = pinforms.front_matter_repository(front)
@@ -262,8 +265,13 @@ def _may_state_a_pin(line: str) -> bool:
 
 
 def _may_cite_lines(line: str) -> bool:
-    # Substring tests first: they run in C over the line; the pattern only where one holds.
-    return (":" in line or "#L" in line or "line" in line.lower()) and _LINE_CITATION.search(line) is not None
+    # Substring tests first: they run in C over the line; the pattern only where one holds. A
+    # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
+    if not (":" in line or "#L" in line or "line" in line.lower()):
+        return False
+    if "://" in line:
+        line = _URL.sub(" ", line)
+    return _LINE_CITATION.search(line) is not None
 
 
 def _citing_lines(text: str) -> str:
@@ -352,7 +360,8 @@ def _covers(known: Evidence, found: Evidence) -> bool:
 def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Report:
     """``report`` as its dialect read it, with the evidence and pins the universal forms
     find that the dialect did not: new evidence inside a record belongs to it."""
-    reading = read(report.path, text, report.dialect, readers)
+    front = report.meta.get("front_matter")
+    reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None)
     sources = _with_pins(report, reading)
     if reading.stated_date and "stated-date" not in report.meta:
         report.meta["stated-date"] = reading.stated_date
