@@ -134,7 +134,11 @@ class GitStore:
         Raises :class:`RepoError` when ``path`` is missing, not in a repository,
         or refused by git's ``safe.directory`` ownership check.
         """
-        where = Path(path).expanduser().absolute()
+        try:
+            where = Path(path).expanduser().absolute()
+        except RuntimeError:  # no HOME, and a uid with no passwd entry
+            raise RepoError(f"{path}: `~` cannot be expanded: there is no home directory; give an absolute path") \
+                from None
         try:
             is_dir, exists = where.is_dir(), where.exists()
         except OSError as exc:  # a name too long for the file system, a loop of links

@@ -1,0 +1,104 @@
+"""The environment a run meets, as users meet it: git variables a hook or a CI wrapper
+set, a target configuration that never ends, a non-UTF-8 locale, no home directory,
+Git LFS pointers, a sparse checkout, and a repository name too long for a file name.
+Each case reads the target as stored, or ends in one clear line."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hostile_support import assert_clean, line_of, records_report, run_report
+
+
+def git(*args: str, cwd=None, env=None) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def review(repo: str, sha: str, path: str) -> str:
+    return (f"# A review\n\n**Repository:** https://github.com/{repo}\n"
+            f"**Reviewed commit:** [{sha}](https://github.com/{repo}/commit/{sha})\n\n## Finding\n\n"
+            f"The behaviour lives in [{path}](https://github.com/{repo}/blob/{sha}/{path}#L1).\n")
+
+
+# -- 13. a repository name too long for a file name ----------------------------------------
+
+
+def test_a_300_character_repository_name_in_a_review_is_one_line(pytester, make_repo, tmp_path):
+    repo = make_repo("target")
+    sha = repo.commit({"a.py": "A = 1\n"}, "a")
+    named = "acme/" + "w" * 300
+    (tmp_path / "clones" / "acme").mkdir(parents=True)  # the owner's folder exists: the name is looked up in it
+    (pytester.path / "review.md").write_text(review(named, sha, "a.py"), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "review.md",
+                                f"--memreport-repo-template={tmp_path}/clones/{{owner}}/{{name}}", "-rA")
+    out = assert_clean(result)
+    assert result.ret != 0
+    assert re.search(r"review\.md:4: not checked: no local clone for acme/w{300}: \S+: file name too long \(from --memreport-repo-template", out), out[-3000:]
+
+
+# -- a plugin run in a process of its own, in the environment under test --------------------
+
+
+def plugin_run(cwd: Path, *args: str, env: dict[str, str], prefix: tuple[str, ...] = (), timeout: float = 120):
+    """``pytest ARGS`` in a subprocess (the plugin loaded from this checkout) with exactly
+    ``env`` (plus the import path), bounded in time: a hang fails the test, never stalls it."""
+    full = {**env, "PYTHONPATH": os.pathsep.join(sys.path), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([*prefix, sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
+                          env=full, capture_output=True, timeout=timeout)
+
+
+def _plain_environment() -> dict[str, str]:
+    """This process's environment without what a run under test must not see."""
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith(("PYTEST_", "GITHUB_", "GIT_")) and k not in ("PYTHONPATH",)}
+
+
+# -- 5. no home directory ------------------------------------------------------------------
+
+
+#: a uid no passwd entry names; the process keeps the right to read the interpreter's folders
+NO_PASSWD_UID = 54321
+
+
+def _homeless(tmp_path: Path) -> tuple[tuple[str, ...], Path]:
+    """A command prefix that runs as a uid with no passwd entry, and a folder it may write."""
+    import pwd
+
+    if os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists():
+        pytest.skip("needs root and setpriv to run as a uid with no passwd entry")
+    with pytest.raises(KeyError):
+        pwd.getpwuid(NO_PASSWD_UID)
+    folder = tmp_path / "homeless"
+    folder.mkdir()
+    folder.chmod(0o777)
+    prefix = ("/usr/bin/setpriv", f"--reuid={NO_PASSWD_UID}", f"--regid={NO_PASSWD_UID}", "--clear-groups",
+              "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search")
+    return prefix, folder
+
+
+@pytest.mark.parametrize("given", ["template", "mapping", "ini"])
+def test_a_tilde_without_a_home_directory_is_one_line(tmp_path, given):
+    prefix, folder = _homeless(tmp_path)
+    (folder / "review.md").write_text(review("acme/widget", "a" * 40, "a.py"), encoding="utf-8")
+    args = ["--memreport", "review.md"]
+    if given == "template":
+        args.append("--memreport-repo-template=~/src/{owner}/{name}")
+    elif given == "mapping":
+        args.append("--memreport-repo=acme/widget=~/clones/widget")
+    else:
+        (folder / "pytest.ini").write_text("[pytest]\nmemreport_repos =\n    acme/widget = ~/clones/widget\n")
+    env = {k: v for k, v in _plain_environment().items() if k != "HOME"}
+    result = plugin_run(folder, *args, env=env, prefix=prefix)
+    out = (result.stdout + result.stderr).decode("utf-8", "replace")
+    assert "Traceback" not in out and "INTERNALERROR" not in out, out[-3000:]
+    lines = [line for line in out.splitlines() if "cannot be expanded" in line]
+    assert len(lines) == 1, out[-3000:]
+    assert "`~` cannot be expanded: there is no home directory" in lines[0]
+    assert lines[0].endswith("give an absolute path")
+    assert result.returncode not in (0, 1), out[-3000:]  # a usage error, before any check
