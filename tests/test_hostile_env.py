@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hostile_support import assert_clean, line_of, records_report, run_report
+from hostile_support import assert_clean, evidence_results, line_of, records_report, run_report
+from test_interruptions import STORE_PY, claims_text, report_text
 
 
 def git(*args: str, cwd=None, env=None) -> str:
@@ -102,3 +103,103 @@ def test_a_tilde_without_a_home_directory_is_one_line(tmp_path, given):
     assert "`~` cannot be expanded: there is no home directory" in lines[0]
     assert lines[0].endswith("give an absolute path")
     assert result.returncode not in (0, 1), out[-3000:]  # a usage error, before any check
+
+
+# -- 1. no hook of any repository runs ---------------------------------------------------------
+
+
+HOOKS = ("post-index-change", "reference-transaction", "post-checkout", "post-commit")
+
+
+@pytest.fixture
+def hooked(make_repo, tmp_path):
+    """A target whose committed ``.githooks`` folder holds hooks that leave a witness file,
+    and a report with one observation (``--memreport-run`` checks the pin out)."""
+    witness = tmp_path / "witness"
+    witness.mkdir()
+    repo = make_repo("target")
+    hooks = {f".githooks/{name}": f"#!/bin/sh\ntouch '{witness}/{name}'\n" for name in HOOKS}
+    pin = repo.commit({"store.py": STORE_PY, **hooks}, "store")
+    for name in HOOKS:
+        (repo.path / ".githooks" / name).chmod(0o755)
+        git("add", f".githooks/{name}", cwd=repo.path)
+    pin = repo.commit(message="executable hooks")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "report.md").write_text(report_text(pin), encoding="utf-8")
+    (work / "report.claims.yaml").write_text(claims_text("true"), encoding="utf-8")
+    return repo, work, witness
+
+
+@pytest.mark.parametrize("carried", ["parameters", "count"])
+def test_configuration_in_the_environment_runs_no_hook_of_the_checkout(hooked, carried):
+    """As under a hook or a CI wrapper that passes ``-c core.hooksPath=...`` on: git hands
+    it to every git below it through ``GIT_CONFIG_PARAMETERS`` (or ``GIT_CONFIG_COUNT``)."""
+    repo, work, witness = hooked
+    if carried == "parameters":
+        config = {"GIT_CONFIG_PARAMETERS": "'core.hooksPath'='.githooks'"}
+    else:
+        config = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.hooksPath", "GIT_CONFIG_VALUE_0": ".githooks"}
+    # the environment does run the committed hooks for git itself
+    subprocess.run(["git", "-C", str(repo.path), "commit", "-q", "--allow-empty", "-m", "hooked"],
+                   env={**_plain_environment(), **config}, check=True)
+    assert (witness / "post-commit").exists()
+    for ran in witness.iterdir():
+        ran.unlink()
+    before = repo.state()
+    result = plugin_run(work, "--memreport", "report.md", f"--memreport-repo={repo.path}", "--memreport-run",
+                        "-rA", env={**_plain_environment(), **config})
+    out = (result.stdout + result.stderr).decode("utf-8", "replace")
+    assert result.returncode == 0, out[-3000:]
+    assert "observe[0] PASSED" in out or "observe[0]" in out, out[-3000:]
+    assert sorted(p.name for p in witness.iterdir()) == []
+    assert repo.state() == before
+
+
+# -- 2. git variables that select another repository ----------------------------------------
+
+
+#: every variable that points git at a repository, object store, index, namespace or
+#: configuration other than the target's (GIT_CONFIG_GLOBAL/SYSTEM are the user's own: kept)
+def outer_variables(outer: Path) -> dict[str, str]:
+    return {
+        "GIT_DIR": str(outer / ".git"),
+        "GIT_WORK_TREE": str(outer),
+        "GIT_INDEX_FILE": str(outer / ".git" / "index"),
+        "GIT_OBJECT_DIRECTORY": str(outer / ".git" / "objects"),
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(outer / ".git" / "objects"),
+        "GIT_COMMON_DIR": str(outer / ".git"),
+        "GIT_NAMESPACE": "elsewhere",
+        "GIT_CONFIG": str(outer / ".git" / "config"),
+        "GIT_CONFIG_PARAMETERS": "'core.repositoryformatversion'='9'",
+    }
+
+
+@pytest.fixture
+def inside_a_hook(make_repo, tmp_path):
+    """A target with one file, and another repository a hook's variables would name."""
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    outer = make_repo("outer")
+    outer.commit({"other.py": "OTHER = 1\n"}, "other")
+    return repo, pin, outer
+
+
+@pytest.mark.parametrize("variables", ["GIT_OBJECT_DIRECTORY", "all"])
+def test_variables_of_a_hook_do_not_move_the_reads(pytester, inside_a_hook, monkeypatch, variables):
+    repo, pin, outer = inside_a_hook
+    chosen = outer_variables(outer.path)
+    if variables != "all":
+        chosen = {variables: chosen[variables]}
+    for name, value in chosen.items():
+        monkeypatch.setenv(name, value)
+    text = records_report(pin, "return [e for e in entries if e != key] --- store.py",
+                          "return [e for e in entries if e == key] --- store.py")
+    result = run_report(pytester, text, repo.path, "--memreport-against", "HEAD",
+                        f"--memreport-json={pytester.path / 'out.json'}")
+    assert_clean(result)
+    found = evidence_results(pytester.path / "out.json")
+    assert found[(line_of(0), "quote", "store.py")]["at_pin"]["status"] == "found", found
+    assert found[(line_of(0), "quote", "store.py")]["at_against"]["status"] == "unchanged", found
+    assert found[(line_of(1), "quote", "store.py")]["at_pin"]["status"] == "missing", found  # a false one still fails
+    assert "missing or corrupt" not in result.stdout.str()

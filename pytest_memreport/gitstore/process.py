@@ -53,8 +53,18 @@ LOCATION_VARIABLES = frozenset(
         "GIT_INTERNAL_SUPER_PREFIX",
     }
 )
+#: Configuration the calling environment passes to every git below it: a hook or a CI
+#: wrapper run as ``git -c core.hooksPath=...`` hands its settings on this way, and they
+#: would outrank the target's files (a ``core.hooksPath`` naming the target's committed
+#: hooks ran them in an observation's checkout). The plugin's own settings travel as
+#: ``-c`` and through :meth:`GitRunner.with_config`, counted from zero. The user's own
+#: configuration files (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_SYSTEM``, ``GIT_CONFIG_NOSYSTEM``,
+#: like ``HOME``) stay: git never sets them for a hook, and ``git config --global`` writes
+#: the ``safe.directory`` a refusal asks for into the file they name.
+CONFIG_VARIABLES = frozenset({"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"})
+_CONFIG_PREFIXES = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
 # ...and a diff program of the calling environment must not run on our reads.
-_DROPPED_VARIABLES = LOCATION_VARIABLES | {"GIT_EXTERNAL_DIFF"}
+_DROPPED_VARIABLES = LOCATION_VARIABLES | CONFIG_VARIABLES | {"GIT_EXTERNAL_DIFF"}
 
 # Keep git from writing anything as a side effect of reading.
 QUIET_ENVIRONMENT = {
@@ -70,15 +80,44 @@ QUIET_ENVIRONMENT = {
     "GIT_GRAFT_FILE": os.path.join(os.devnull, "no-grafts"),
 }
 _QUIET_CONFIG = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.fsmonitor=false",
+                 # no hook of any repository runs: none is found below the null device
+                 "-c", f"core.hooksPath={os.devnull}",
                  # log messages and names re-encoded to what the parsers read
                  "-c", "i18n.logOutputEncoding=UTF-8")
 
 _SAFE_DIRECTORY_HINT = re.compile(r"safe\.directory (\S[^\n]*)")
 
 
+def dropped(name: str) -> bool:
+    """Whether the calling environment's variable ``name`` is kept from git."""
+    return name in _DROPPED_VARIABLES or name.startswith(_CONFIG_PREFIXES)
+
+
 def environment() -> dict[str, str]:
     """The calling environment without git location variables, plus the quiet settings."""
-    env = {k: v for k, v in os.environ.items() if k not in _DROPPED_VARIABLES}
+    env = {k: v for k, v in os.environ.items() if not dropped(k)}
+    env.update(QUIET_ENVIRONMENT)
+    return env
+
+
+def overriding_environment(git_dir: Path, common_dir: Path, work_tree: Path) -> dict[str, str]:
+    """For a program that only adds to the calling environment (gitpython's persistent
+    ``cat-file``, which copies ``os.environ`` and updates it): what undoes each variable
+    :func:`environment` drops, as far as the program can tell. Variables that name a
+    place name this repository's own; the rest are emptied (git then reads its default),
+    ``GIT_CONFIG_COUNT`` is zero and replace refs are the default ones (switched off
+    anyway). Plus the quiet settings."""
+    own = {
+        "GIT_DIR": str(git_dir),
+        "GIT_COMMON_DIR": str(common_dir),
+        "GIT_OBJECT_DIRECTORY": str(common_dir / "objects"),
+        "GIT_INDEX_FILE": str(git_dir / "index"),
+        "GIT_WORK_TREE": str(work_tree),
+        "GIT_CONFIG_COUNT": "0",
+        "GIT_REPLACE_REF_BASE": "refs/replace/",
+    }
+    env = {name: own.get(name, "") for name in os.environ if dropped(name)}
+    env["GIT_DIR"] = own["GIT_DIR"]
     env.update(QUIET_ENVIRONMENT)
     return env
 

@@ -71,7 +71,7 @@ class GitStore:
                             f"(supported: {', '.join(OBJECT_FORMATS)})")
         #: ``sha1`` or ``sha256``: object ids are 40 or 64 hex digits
         self.object_format = format_name
-        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
+        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name, common_dir)
         self._history = History(self._runner, self.resolve, self.snapshot)
         self._hunks = Hunks(self._history, WORKTREE, self.disk_tree)
         self._patches = Patches(self._runner, self._history)
