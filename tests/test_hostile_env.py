@@ -5,6 +5,7 @@ Each case reads the target as stored, or ends in one clear line."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import subprocess
@@ -203,3 +204,31 @@ def test_variables_of_a_hook_do_not_move_the_reads(pytester, inside_a_hook, monk
     assert found[(line_of(0), "quote", "store.py")]["at_against"]["status"] == "unchanged", found
     assert found[(line_of(1), "quote", "store.py")]["at_pin"]["status"] == "missing", found  # a false one still fails
     assert "missing or corrupt" not in result.stdout.str()
+
+
+# -- 3. a configuration that never ends ------------------------------------------------------------
+
+
+def test_a_configuration_including_a_fifo_ends_in_one_line_naming_the_repository(make_repo, tmp_path):
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    fifo = tmp_path / "never-written"
+    os.mkfifo(fifo)
+    with (repo.path / ".git" / "config").open("a", encoding="utf-8") as config:
+        config.write(f"[include]\n\tpath = {fifo}\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "report.md").write_text(report_text(pin), encoding="utf-8")
+    result = plugin_run(work, "--memreport", "report.md", f"--memreport-repo={repo.path}",
+                        env=_plain_environment(), timeout=180)  # a hang fails here, after 3 minutes at most
+    out = (result.stdout + result.stderr).decode("utf-8", "replace")
+    assert "Traceback" not in out and "INTERNALERROR" not in out, out[-3000:]
+    lines = [line for line in out.splitlines() if "did not finish within" in line]
+    assert lines, out[-3000:]
+    assert all(f"{repo.path}: `git rev-parse` did not finish within 10 s and was stopped" in line for line in lines)
+    assert "`include.path`" in lines[0]
+    assert result.returncode != 0
+    # and no git is left waiting on the FIFO: nothing has it open for reading
+    with pytest.raises(OSError) as no_reader:
+        os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    assert no_reader.value.errno == errno.ENXIO

@@ -137,6 +137,25 @@ def raise_if_refused(stderr: bytes, path: Path) -> None:
 #: what a missing git executable means to the user
 _NO_GIT = "git is not installed or not on PATH: install git to check reports"
 
+#: How long the command that opens a repository may take. It reads the
+#: configuration and a few files, in milliseconds; a configuration that includes a
+#: FIFO or a device (``include.path``) would keep every git command waiting forever.
+OPEN_SECONDS = 10.0
+#: How long any other git command may take: far beyond the slowest history or
+#: checkout a large target needs, so that only a command that waits on something
+#: that never comes ends with :func:`timed_out` instead of hanging the run.
+COMMAND_SECONDS = 900.0
+
+
+def timed_out(args: list[str], where: Path, seconds: float) -> RepoError:
+    """The one line for a git command stopped at its time limit, naming the repository."""
+    name = next((a for a in args if not a.startswith("-") and "=" not in a), "git")
+    return RepoError(
+        f"{where}: `git {name}` did not finish within {seconds:g} s and was stopped: the repository's "
+        "configuration may read a FIFO or a device (an `include.path` or `includeIf` entry), or its file "
+        "system does not answer; fix the configuration or give another clone"
+    )
+
 
 def _argv(args: list[str]) -> list[str]:
     """A git command line that takes no lock and shows nothing interactive."""
@@ -144,16 +163,20 @@ def _argv(args: list[str]) -> list[str]:
 
 
 def execute(
-    args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None
+    args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None,
+    seconds: float = COMMAND_SECONDS,
 ) -> subprocess.CompletedProcess[bytes]:
-    """One quiet git command; its exit status is the caller's to judge."""
+    """One quiet git command; its exit status is the caller's to judge. Stopped after
+    ``seconds`` (a :class:`RepoError` saying so)."""
     try:
         return subprocess.run(
             _argv(args), cwd=cwd, env=env, capture_output=True,
-            input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
+            input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL, timeout=seconds,
         )
     except FileNotFoundError:
         raise RepoError(_NO_GIT) from None
+    except subprocess.TimeoutExpired:  # run() has killed and reaped it
+        raise timed_out(args, cwd, seconds) from None
 
 
 def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
@@ -170,18 +193,20 @@ def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> sub
     except FileNotFoundError:
         raise RepoError(_NO_GIT) from None
     try:
-        out, err = proc.communicate()
-    except BaseException:
+        out, err = proc.communicate(timeout=COMMAND_SECONDS)
+    except BaseException as exc:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise timed_out(args, cwd, COMMAND_SECONDS) from None
         raise
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def git_or_repo_error(args: list[str], where: Path, env: dict[str, str]) -> bytes:
     """stdout of a command that opens the repository at ``where``; a :class:`RepoError` saying why it cannot."""
-    result = execute(args, where, env)
+    result = execute(args, where, env, seconds=OPEN_SECONDS)
     if result.returncode != 0:
         raise_if_refused(result.stderr, where)
         if b"not a git repository" in result.stderr:
@@ -202,14 +227,20 @@ class StartedGit:
     stdout: IO[bytes]
     stderr: IO[bytes]
     counts: GitCounts
+    #: the repository it runs in (for the message of a command stopped at its time limit)
+    where: Path
+    began: float
 
     def result(self) -> subprocess.CompletedProcess[bytes]:
-        """The command's answer once it has ended (the wait counts as time spent on git)."""
+        """The command's answer once it has ended (the wait counts as time spent on git);
+        stopped :data:`COMMAND_SECONDS` after it started."""
         began = time.perf_counter()
         try:
-            self.process.wait()
-        except BaseException:
+            self.process.wait(timeout=max(0.0, self.began + COMMAND_SECONDS - time.monotonic()))
+        except BaseException as exc:
             self.close()
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise timed_out(self.args[len(_argv([])):], self.where, COMMAND_SECONDS) from None
             raise
         self.counts.waited(time.perf_counter() - began)
         try:
@@ -335,7 +366,7 @@ class GitRunner:
             if isinstance(exc, FileNotFoundError):
                 raise RepoError(_NO_GIT) from None
             raise
-        return StartedGit(argv, process, stdout, stderr, self.counts)
+        return StartedGit(argv, process, stdout, stderr, self.counts, self.path, time.monotonic())
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""
