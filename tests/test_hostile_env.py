@@ -232,3 +232,62 @@ def test_a_configuration_including_a_fifo_ends_in_one_line_naming_the_repository
     with pytest.raises(OSError) as no_reader:
         os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
     assert no_reader.value.errno == errno.ENXIO
+
+
+# -- 8. Git LFS pointers ------------------------------------------------------------------------
+
+
+LFS_CONTENT = "region,limit\nnorth,200\nsouth,300\n" * 40
+
+
+def lfs_pointer(content: bytes) -> bytes:
+    """The pointer git-lfs stores in place of ``content`` (its spec, v1)."""
+    import hashlib
+
+    return (f"version https://git-lfs.github.com/spec/v1\noid sha256:{hashlib.sha256(content).hexdigest()}\n"
+            f"size {len(content)}\n").encode()
+
+
+@pytest.fixture
+def lfs_target(make_repo):
+    """A target whose ``limits.csv`` is stored with Git LFS: the blob at the pin is its pointer
+    (committed by git-lfs itself when it is installed, else written as git-lfs writes it)."""
+    import shutil
+
+    repo = make_repo("target")
+    repo.commit({"store.py": STORE_PY}, "store")
+    if shutil.which("git-lfs"):
+        git("lfs", "install", "--local", cwd=repo.path)
+        git("lfs", "track", "*.csv", cwd=repo.path)
+        pin = repo.commit({".gitattributes": (repo.path / ".gitattributes").read_text(), "limits.csv": LFS_CONTENT},
+                          "limits in LFS")
+    else:
+        pin = repo.commit({".gitattributes": "*.csv filter=lfs diff=lfs merge=lfs -text\n",
+                           "limits.csv": lfs_pointer(LFS_CONTENT.encode())}, "limits in LFS")
+    stored = git("cat-file", "-p", f"{pin}:limits.csv", cwd=repo.path)
+    assert stored.startswith("version https://git-lfs.github.com/spec/v1\n") and f"size {len(LFS_CONTENT)}" in stored
+    return repo, pin
+
+
+def test_a_quotation_of_a_file_stored_with_lfs_says_its_content_is_not_in_git(pytester, lfs_target):
+    repo, pin = lfs_target
+    text = records_report(pin, "north,200 --- limits.csv", "return [e for e in entries if e != key] --- store.py")
+    result = run_report(pytester, text, repo.path, "--memreport-against", "HEAD",
+                        f"--memreport-json={pytester.path / 'out.json'}")
+    out = assert_clean(result)
+    found = evidence_results(pytester.path / "out.json")
+    lfs = found[(line_of(0), "quote", "limits.csv")]["at_pin"]
+    assert lfs["status"] == "unreadable" and "candidate" not in lfs, lfs
+    assert "limits.csv at the pin is a Git LFS pointer: its content is not in git" in out
+    assert "nearest candidate" not in out and "size 1" not in out  # not an ordinary miss near the pointer's lines
+    assert found[(line_of(1), "quote", "store.py")]["at_pin"]["status"] == "found"
+    assert result.ret == 1
+
+
+def test_a_pointer_quoted_as_it_is_stored_is_found(pytester, lfs_target):
+    """The pointer's own lines are what git holds: quoting them is a true quotation."""
+    repo, pin = lfs_target
+    result = run_report(pytester, records_report(pin, "version https://git-lfs.github.com/spec/v1 --- limits.csv"),
+                        repo.path, "--memreport-against", "none")
+    assert_clean(result)
+    assert result.ret == 0
