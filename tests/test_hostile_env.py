@@ -291,3 +291,36 @@ def test_a_pointer_quoted_as_it_is_stored_is_found(pytester, lfs_target):
                         repo.path, "--memreport-against", "none")
     assert_clean(result)
     assert result.ret == 0
+
+
+# -- 9. sparse checkouts -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def sparse_target(make_repo):
+    """A target checked out sparsely (cone: ``src``), so ``docs/limits.md`` is not on disk
+    while ``git status`` is clean; plus a file marked skip-worktree by hand."""
+    repo = make_repo("target")
+    pin = repo.commit({"src/store.py": STORE_PY, "docs/limits.md": "The limit is 200 entries.\n",
+                       "setup.cfg": "[metadata]\nname = store\n"}, "store")
+    git("sparse-checkout", "set", "--cone", "src", cwd=repo.path)
+    git("update-index", "--skip-worktree", "setup.cfg", cwd=repo.path)
+    (repo.path / "setup.cfg").unlink()
+    assert not (repo.path / "docs").exists() and not (repo.path / "setup.cfg").exists()
+    assert git("status", "--porcelain", cwd=repo.path) == ""
+    return repo, pin
+
+
+def test_a_file_outside_the_sparse_cone_is_read_from_the_index_not_deleted(pytester, sparse_target):
+    repo, pin = sparse_target
+    text = records_report(pin, "The limit is 200 entries. --- docs/limits.md", "name = store --- setup.cfg",
+                          "return [e for e in entries if e != key] --- src/store.py")
+    result = run_report(pytester, text, repo.path, "--memreport-against", "worktree",
+                        f"--memreport-json={pytester.path / 'out.json'}")
+    assert_clean(result)
+    found = evidence_results(pytester.path / "out.json")
+    for index, path in enumerate(["docs/limits.md", "setup.cfg", "src/store.py"]):
+        evidence = found[(line_of(index), "quote", path)]
+        assert evidence["at_pin"]["status"] == "found", evidence
+        assert evidence["at_against"]["status"] == "unchanged", evidence
+    assert result.ret == 0

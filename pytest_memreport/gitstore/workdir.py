@@ -22,7 +22,7 @@ from ..text.textfile import TextFile
 from .catfile import BlobReader
 from .indexfile import read_stat_cache
 from .objects import OBJECT_FORMATS, TreeEntry, blob_oid
-from .paths import normalize_path, prefixes
+from .paths import git_path, normalize_path, prefixes
 from .process import GitRunner
 from .snapshot import WORKTREE, Snapshot
 
@@ -47,6 +47,7 @@ class WorktreeSnapshot(Snapshot):
         #: files read and hashed to write the working tree's tree (a cost, for tests)
         self.files_hashed = 0
         self._files: list[str] | None = None
+        self._skipped: dict[str, tuple[str, str]] | None = None
 
     def __repr__(self) -> str:
         return f"WorktreeSnapshot({self._root})"
@@ -77,8 +78,34 @@ class WorktreeSnapshot(Snapshot):
     def refuse_reason(self, path: str) -> str | None:
         return self._locate(path)[2]
 
+    def skip_worktree(self) -> dict[str, tuple[str, str]]:
+        """The index's skip-worktree entries (outside a sparse checkout's cone, or marked
+        by hand), path -> ``(mode, object id)``: git leaves them off the disk and
+        reports them clean, so they are read from the index (one ``ls-files``, cached)."""
+        if self._skipped is None:
+            out = self._runner.run(["ls-files", "-z", "--stage", "-t"])
+            skipped: dict[str, tuple[str, str]] = {}
+            for record in out.split(b"\0"):
+                meta, tab, raw = record.partition(b"\t")
+                fields = meta.decode("ascii", "replace").split()
+                if tab and len(fields) == 4 and fields[0] == "S" and fields[1] in ("100644", "100755"):
+                    skipped.setdefault(git_path(raw), (fields[1], fields[2]))
+            self._skipped = skipped
+        return self._skipped
+
+    def _from_index(self, clean: str) -> TreeEntry | None:
+        """The skip-worktree entry ``clean`` (a file), or the folder holding some."""
+        skipped = self.skip_worktree()
+        if clean in skipped:
+            return TreeEntry(clean, skipped[clean][1], "file")
+        if any(path.startswith(clean + "/") for path in skipped):
+            return TreeEntry(clean, "", "dir")
+        return None
+
     def entry(self, path: str) -> TreeEntry | None:
-        clean, found, _ = self._locate(path)
+        clean, found, reason = self._locate(path)
+        if clean is not None and found is None and reason is None:
+            return self._from_index(clean)
         if clean is None or found is None:
             return None
         mode = found.st_mode
@@ -96,7 +123,10 @@ class WorktreeSnapshot(Snapshot):
         return None  # sockets, FIFOs, devices: nothing a report can quote
 
     def read(self, path: str, literal: bool = False) -> TextFile | None:
-        clean, found, _ = self._locate(path, literal)
+        clean, found, reason = self._locate(path, literal)
+        if clean is not None and found is None and reason is None:
+            skipped = self.skip_worktree().get(clean)
+            return self._reader.read_blob(clean, skipped[1], None) if skipped is not None else None
         if clean is None or found is None or not stat.S_ISREG(found.st_mode):
             return None
         if found.st_size > self._reader.max_file_bytes:
@@ -215,6 +245,8 @@ class WorktreeSnapshot(Snapshot):
             for name in names:
                 clean, found, reason = self._locate(name, literal=True)
                 if clean and found is not None and reason is None and stat.S_ISREG(found.st_mode):
+                    kept.append(clean)
+                elif clean and found is None and reason is None and clean in self.skip_worktree():
                     kept.append(clean)
             self._files = sorted(kept)
         return list(self._files)
