@@ -324,3 +324,59 @@ def test_a_file_outside_the_sparse_cone_is_read_from_the_index_not_deleted(pytes
         assert evidence["at_pin"]["status"] == "found", evidence
         assert evidence["at_against"]["status"] == "unchanged", evidence
     assert result.ret == 0
+
+
+# -- 4. a locale that is not UTF-8 -------------------------------------------------------------------
+
+
+def _locale_environment(name: str) -> dict[str, str]:
+    """The plain environment under the locale ``name``, Python's UTF-8 mode off; skips
+    the test when the locale does not exist here or Python would use UTF-8 anyway."""
+    env = {k: v for k, v in _plain_environment().items()
+           if k not in ("PYTHONIOENCODING", "PYTHONUTF8", "LANG", "LANGUAGE") and not k.startswith("LC_")}
+    env.update(LC_ALL=name, PYTHONUTF8="0")
+    probe = subprocess.run([sys.executable, "-c", "import locale, sys; locale.setlocale(locale.LC_ALL, ''); "
+                            "print(sys.getfilesystemencoding())"], env=env, capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"no {name} locale here (.ci/run makes one with localedef)")
+    if probe.stdout.strip().lower().replace("-", "") == "utf8":
+        pytest.skip(f"Python uses UTF-8 under {name}")
+    return env
+
+
+@pytest.mark.parametrize("locale_name", ["en_US.ISO-8859-1", "C"])
+def test_non_ascii_paths_hold_and_are_repinned_under_a_non_utf8_locale(make_repo, tmp_path, locale_name):
+    env = _locale_environment(locale_name)
+    repo = make_repo("target")
+    pin = repo.commit({"rép → 1.py": STORE_PY, "dossier é/limits.py": "LIMIT = 200\n"}, "store")
+    repo.move("rép → 1.py", "rép → 2.py")
+    head = repo.commit(message="rename")
+    work = tmp_path / "work"
+    work.mkdir()
+    report = work / "rép 1.md"
+    report.write_text(records_report(pin, "return [e for e in entries if e != key] --- rép → 1.py",
+                                     "LIMIT = 200 --- dossier é/limits.py"), encoding="utf-8")
+    result = plugin_run(work, "--memreport", report.name, f"--memreport-repo={repo.path}", "-rA",
+                        "--memreport-json=out.json", env=env)
+    out = (result.stdout + result.stderr).decode("utf-8", "replace")
+    assert result.returncode == 0, out[-3000:]
+    assert "Traceback" not in out, out[-3000:]
+    found = evidence_results(work / "out.json")
+    moved = found[(line_of(0), "quote", "rép → 1.py")]
+    assert moved["at_pin"]["status"] == "found", moved
+    assert moved["at_against"]["path"] == "rép → 2.py", moved
+    assert found[(line_of(1), "quote", "dossier é/limits.py")]["at_pin"]["status"] == "found"
+    # a worktree read goes to the same files on disk
+    worktree = plugin_run(work, "--memreport", report.name, f"--memreport-repo={repo.path}",
+                          "--memreport-against", "worktree", "--memreport-json=worktree.json", env=env)
+    assert worktree.returncode == 0, (worktree.stdout + worktree.stderr).decode("utf-8", "replace")[-3000:]
+    on_disk = evidence_results(work / "worktree.json")[(line_of(1), "quote", "dossier é/limits.py")]
+    assert on_disk["at_against"]["status"] == "unchanged", on_disk
+    # the re-pin writes the new name's UTF-8 bytes
+    repin = plugin_run(work, "--memreport", report.name, f"--memreport-repo={repo.path}", "--memreport-write",
+                       "--memreport-repin", "HEAD", env=env)
+    assert repin.returncode == 0, (repin.stdout + repin.stderr).decode("utf-8", "replace")[-3000:]
+    written = report.read_bytes()
+    assert "--- rép → 2.py".encode() in written and head.encode() in written
+    assert written.decode("utf-8") == report.read_text(encoding="utf-8")  # valid UTF-8 throughout
+    assert "rÃ©p".encode() not in written and b"\xe9" not in written

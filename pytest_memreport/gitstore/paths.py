@@ -63,3 +63,9 @@ def git_path(raw: bytes) -> str:
     turn ``é`` into ``\\udcc3\\udca9`` or ``Ã©``); bytes that are not UTF-8 stay
     recoverable as surrogate escapes."""
     return raw.decode("utf-8", "surrogateescape")
+
+
+def disk_path(path: str) -> bytes:
+    """A repository path (as :func:`git_path` gives it, or a report wrote it) as the
+    bytes of its file name on disk, for the same reason."""
+    return path.encode("utf-8", "surrogateescape")

@@ -157,9 +157,18 @@ def timed_out(args: list[str], where: Path, seconds: float) -> RepoError:
     )
 
 
-def _argv(args: list[str]) -> list[str]:
-    """A git command line that takes no lock and shows nothing interactive."""
-    return ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+def _argv(args: list[str]) -> list[str | bytes]:
+    """A git command line that takes no lock and shows nothing interactive.
+
+    Repository paths (and revisions, pathspecs, options) go to git as UTF-8, whatever
+    the locale: they come from git's output (:func:`.paths.git_path`) or a report's
+    UTF-8 text, and Python would encode them in the file system encoding (failing
+    for ``é`` under ``LC_ALL=C``, and writing another byte under Latin-1). An absolute
+    path is one of this machine's (a worktree folder, a scratch file) and keeps the
+    file system encoding it came in.
+    """
+    return ["git", "--no-optional-locks", *_QUIET_CONFIG,
+            *(os.fsencode(arg) if arg.startswith("/") else arg.encode("utf-8", "surrogateescape") for arg in args)]
 
 
 def execute(
@@ -222,7 +231,7 @@ class StartedGit:
     goes to temporary files, not pipes: git works on another core while this process
     goes on, and no pipe fills and stops git while the interpreter is busy elsewhere."""
 
-    args: list[str]
+    args: list[str | bytes]
     process: subprocess.Popen
     stdout: IO[bytes]
     stderr: IO[bytes]
@@ -240,7 +249,8 @@ class StartedGit:
         except BaseException as exc:
             self.close()
             if isinstance(exc, subprocess.TimeoutExpired):
-                raise timed_out(self.args[len(_argv([])):], self.where, COMMAND_SECONDS) from None
+                raise timed_out([os.fsdecode(a) for a in self.args[len(_argv([])):]], self.where,
+                                COMMAND_SECONDS) from None
             raise
         self.counts.waited(time.perf_counter() - began)
         try:
