@@ -128,7 +128,9 @@ def hooked(make_repo, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     (work / "report.md").write_text(report_text(pin), encoding="utf-8")
-    (work / "report.claims.yaml").write_text(claims_text("true"), encoding="utf-8")
+    # the target's own command does not get the outer configuration either
+    (work / "report.claims.yaml").write_text(
+        claims_text('test -z "$GIT_CONFIG_PARAMETERS$GIT_CONFIG_COUNT$GIT_CONFIG_KEY_0"'), encoding="utf-8")
     return repo, work, witness
 
 
