@@ -169,7 +169,7 @@ def build_options(
     ``template``/``repo_lines`` from the ini file (``template_ini``,
     ``repo_lines``) are relative to ``ini_dir``; from the command line, to ``rootdir``.
     """
-    given = {k: str(Path(v).expanduser()) for k, v in split_keyed(repos, "--memreport-repo").items()}
+    given = {k: str(expand_home(v, "--memreport-repo")) for k, v in split_keyed(repos, "--memreport-repo").items()}
     named = {k: v for k, v in given.items() if k is not None and "/" in k}
     repo_map = None
     if named or repo_lines or template or template_ini:  # loaded only when used: see plugin.py
@@ -193,6 +193,18 @@ def build_options(
         items=parse_items(items, items_ini),
         affected=affected,
     )
+
+
+def expand_home(value: str, origin: str) -> Path:
+    """``value`` as a path, a leading ``~`` expanded; :class:`OptionError` when there is no
+    home directory to expand it to (no ``HOME``, and a uid with no passwd entry, as in
+    some containers)."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:
+        head = value.split("/", 1)[0]
+        raise OptionError(f"{origin} {value!r}: `{head}` cannot be expanded: there is no home directory "
+                          "(HOME is unset and this user has no passwd entry); give an absolute path") from None
 
 
 def _repo_map(named: dict, rootdir: Path, base: Path, repo_lines: list[str], template: str | None,

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .model import Report
 from .errors import OptionError
+from .options import expand_home
 
 #: the keys a template may use
 TEMPLATE_KEYS = ("owner", "name")
@@ -80,6 +81,9 @@ def check_template(template: str | None, option: str) -> str | None:
             raise OptionError(f"{option} {template!r}: give {{{name}}} plainly (no format or conversion)")
     if "{name}" not in template:
         raise OptionError(f"{option} {template!r}: give {{name}} (and usually {{owner}}), e.g. ~/src/{{owner}}/{{name}}")
+    home = template.strip().split("/", 1)[0]
+    if home.startswith("~") and "{" not in home:
+        expand_home(template.strip(), option)  # no home to fill it from: a usage error before the run
     return template.strip()
 
 
@@ -100,7 +104,7 @@ def parse_repo_lines(lines: list[str], base: Path, origin: str) -> tuple[Mapping
                               "e.g. acme/widget = ../clones/widget")
         if not value:
             raise OptionError(f"{origin}: {key} has no path; give `{key} = PATH`")
-        path = Path(value).expanduser()
+        path = expand_home(value, f"{origin}: {key} =")
         mapping = Mapping(key, str(path if path.is_absolute() else base / path), f"{origin} ({key})")
         earlier = seen.get(key.casefold())
         if earlier is not None and earlier.path != mapping.path:
@@ -112,6 +116,13 @@ def parse_repo_lines(lines: list[str], base: Path, origin: str) -> tuple[Mapping
 
 def find_on_disk(path: Path) -> tuple[Path | None, str | None]:
     """``path``, or the one path that differs from it only in letter case; else why not."""
+    try:
+        return _find_on_disk(path)
+    except OSError as exc:  # a name too long for the file system, a loop of links
+        return None, f"{path}: {(exc.strerror or str(exc)).lower()}"
+
+
+def _find_on_disk(path: Path) -> tuple[Path | None, str | None]:
     if path.exists():
         return path, None
     parts = path.parts
@@ -173,7 +184,10 @@ class RepoMap:
         if problem is not None:
             return Lookup(None, origin, problem)  # never a path outside the template's folders
         owner, name = repo_id.split("/", 1)
-        formatted = Path(self.template.format(owner=owner, name=name)).expanduser()
+        try:
+            formatted = expand_home(self.template.format(owner=owner, name=name), origin)
+        except OptionError as exc:  # a ``~{owner}`` no user of that name fills
+            return Lookup(None, origin, str(exc))
         if not formatted.is_absolute():
             formatted = self.template_base / formatted
         found, problem = find_on_disk(formatted)

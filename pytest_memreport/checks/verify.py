@@ -8,6 +8,7 @@ same check for a commit and for a working tree.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..text import match, symbols
@@ -171,6 +172,12 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
         if found:
             note = "; ".join(filter(None, [note, "found once typography was set aside (emphasis, curly quotes, "
                                                  "a capital adapted to the sentence)"]))
+    if not found and is_lfs_pointer(text):
+        return PinResult(
+            UNREADABLE, rev, evidence.path, oid=textfile.oid,
+            message=f"{evidence.path} at the pin is a Git LFS pointer: its content is not in git "
+                    "(LFS keeps it on its own server), so no quotation of it can be checked",
+        )
     if not found:
         candidate = match.nearest(match.compile_quote(evidence.text or ""), text, key=textfile.oid or None)
         return PinResult(
@@ -188,6 +195,20 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
         symbol_known=with_symbol, misplaced=misplaced, by_typography=by_typography,
         message=_found_message(evidence, lines, inside, misplaced, by_tokens),
     )
+
+
+#: A Git LFS pointer file: what git stores in place of a file kept by LFS
+#: (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md: under 1024 bytes, a
+#: ``version`` line first, then sorted ``key value`` lines with ``oid`` and ``size``).
+_LFS_POINTER = re.compile(
+    r"version https://(?:git-lfs\.github\.com|hawser\.github\.com)/spec/v1\n"
+    r"(?:[a-z0-9.-]+ [^\n]*\n)*?oid sha256:[0-9a-f]{64}\n(?:[a-z0-9.-]+ [^\n]*\n)*?size \d+\n"
+    r"(?:[a-z0-9.-]+ [^\n]*\n)*")
+
+
+def is_lfs_pointer(text: str) -> bool:
+    """Whether a file's text is a Git LFS pointer (its content is not in git)."""
+    return len(text) < 1024 and _LFS_POINTER.fullmatch(text) is not None
 
 
 def occurrences(quote: str, text: str, path: str, key: str | None = None) -> tuple[tuple[LineRange, ...], bool]:

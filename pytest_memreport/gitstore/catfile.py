@@ -20,7 +20,7 @@ from ..text import textfile
 from ..text.textfile import TextFile
 from .errors import RepoError
 from .objects import TreeEntry, header_text
-from .process import QUIET_ENVIRONMENT, GitRunner
+from .process import GitRunner, overriding_environment
 
 if TYPE_CHECKING:
     import git
@@ -59,12 +59,13 @@ class BlobReader:
     """
 
     def __init__(self, runner: GitRunner, git_dir: Path, max_file_bytes: int, cache_bytes: int,
-                 format_name: str = "sha1") -> None:
+                 format_name: str = "sha1", common_dir: Path | None = None) -> None:
         self._runner = runner
         #: ``sha1`` or ``sha256``; gitpython's persistent reader parses SHA-1 ids only,
         #: so a SHA-256 repository is read through pipelined ``cat-file`` runs
         self.object_format = format_name
         self._git_dir = git_dir
+        self._common_dir = common_dir if common_dir is not None else git_dir
         self.max_file_bytes = max_file_bytes
         self.blobs = BlobCache(cache_bytes)
         self._reader: git.Git | None = None
@@ -104,9 +105,11 @@ class BlobReader:
             import git  # imported with the first single read: a run whose reads are all batched never needs it
 
             reader = git.Git(str(self._runner.path))
-            # GIT_DIR pins the persistent process to this repository whatever
-            # the surrounding environment says.
-            reader.update_environment(GIT_DIR=str(self._git_dir), **QUIET_ENVIRONMENT)
+            # gitpython adds to the calling environment and cannot drop a variable from it:
+            # each one a hook may set (GIT_OBJECT_DIRECTORY...) is given this repository's
+            # own value instead, so the persistent process reads this repository only.
+            reader.update_environment(**overriding_environment(self._git_dir, self._common_dir,
+                                                               self._runner.path))
             self._reader = reader
         return self._reader
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable, Iterator
 
 from ..text.textfile import TextFile
 from .catfile import PREFETCH_BYTES, BlobReader
 from .objects import TreeEntry
-from .paths import normalize_path, prefixes
+from .paths import git_path, normalize_path, prefixes
 from .process import GitRunner
 from .snapshot import Snapshot
 
@@ -32,7 +31,7 @@ def list_tree(runner: GitRunner, sha: str) -> dict[str, TreeEntry]:
         meta, _, raw_path = record.partition(b"\t")
         mode, _kind, oid, *rest = meta.decode("ascii").split()
         size = rest[0] if rest else "-"
-        path = os.fsdecode(raw_path)
+        path = git_path(raw_path)
         kind = _KIND_BY_MODE.get(mode, "file")
         # git prints "BAD" for a blob it cannot unpack (a corrupt object):
         # keep the entry; reading it raises RepoError with the remedy.

@@ -7,13 +7,13 @@ lacking blobs, which grep must not fetch); callers then read the files themselve
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Callable, Collection, Iterator
 from typing import Generic, TypeVar
 
 from .process import GitRunner, StartedGit
+from .paths import git_path
 
 Answer = TypeVar("Answer")
 
@@ -184,7 +184,7 @@ def _grep_path(raw: bytes, scope: list[str]) -> str:
     """A repository path from a grep line (``<sha>:`` prefixed for a commit)."""
     if scope and scope[0] != "--untracked":
         raw = raw[len(scope[0]) + 1 :]
-    return os.fsdecode(raw)
+    return git_path(raw)
 
 
 def _headed_words(out: bytes) -> Iterator[tuple[bytes, set[bytes]]]:

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import bisect
 
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .paths import normalize_path
+from .paths import git_path, normalize_path
 from .process import GitRunner
 from .snapshot import Snapshot
 
@@ -96,10 +95,10 @@ def parse_raw(tokens: list[bytes], i: int) -> tuple[Change | None, int]:
         return None, i + 1
     old_oid, new_oid, status = _oid(fields[2]), _oid(fields[3]), fields[4][:1]
     if status in ("R", "C") and i + 2 < len(tokens):
-        return Change(status, os.fsdecode(tokens[i + 1]), os.fsdecode(tokens[i + 2]), old_oid, new_oid), i + 3
+        return Change(status, git_path(tokens[i + 1]), git_path(tokens[i + 2]), old_oid, new_oid), i + 3
     if i + 1 >= len(tokens):
         return None, i + 1
-    path = os.fsdecode(tokens[i + 1])
+    path = git_path(tokens[i + 1])
     return Change(status, None if status == "A" else path, None if status == "D" else path,
                   old_oid, new_oid), i + 2
 
@@ -255,7 +254,7 @@ class History:
             known = self._changed.get(key)
         if known is None:
             out = self._runner.run(["diff-tree", "-r", "-z", "--no-ext-diff", "--no-renames", "--name-only", *key])
-            known = frozenset(os.fsdecode(p) for p in out.split(b"\0") if p)
+            known = frozenset(git_path(p) for p in out.split(b"\0") if p)
             with self._cache_lock:
                 self._changed[key] = known
         return set(known)

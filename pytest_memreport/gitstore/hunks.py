@@ -16,13 +16,13 @@ Two views, each one git command per (old, new) pair, cached:
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from dataclasses import dataclass
 
 from .errors import RepoError
 from .history import RENAME_LIMIT
+from .paths import git_path
 
 
 @dataclass(frozen=True)
@@ -117,11 +117,11 @@ def _parse_numstat(out: bytes) -> dict[str, LineCounts]:
         binary = added == b"-" or removed == b"-"
         counts = LineCounts(0 if binary else int(added), 0 if binary else int(removed), binary)
         if path:
-            found[os.fsdecode(path)] = counts
+            found[git_path(path)] = counts
             i += 1
         else:
             if i + 2 < len(tokens):
-                found[os.fsdecode(tokens[i + 2])] = counts
+                found[git_path(tokens[i + 2])] = counts
             i += 3
     return found
 
@@ -228,7 +228,7 @@ def _header_path(rest: bytes) -> str | None:
     size = (len(rest) - 5) // 2
     path = rest[2 : 2 + size]
     if size > 0 and rest == b"a/" + path + b" b/" + path:
-        return os.fsdecode(path)
+        return git_path(path)
     return None
 
 
@@ -247,7 +247,7 @@ def _path(text: bytes) -> str | None:
         return None
     if text.startswith(b'"') and text.endswith(b'"') and len(text) >= 2:
         text = _unquote(text[1:-1])
-    return os.fsdecode(text)
+    return git_path(text)
 
 
 def _unquote(body: bytes) -> bytes:

@@ -56,3 +56,17 @@ def prefixes(path: str) -> Iterator[str]:
     parts = path.split("/")
     for i in range(1, len(parts)):
         yield "/".join(parts[:i])
+
+
+def git_path(raw: bytes) -> str:
+    """A path as git gives it (bytes) as the text reports write: UTF-8, whatever the
+    locale's file system encoding (``os.fsdecode`` under ``LC_ALL=C`` or Latin-1 would
+    turn ``é`` into ``\\udcc3\\udca9`` or ``Ã©``); bytes that are not UTF-8 stay
+    recoverable as surrogate escapes."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def disk_path(path: str) -> bytes:
+    """A repository path (as :func:`git_path` gives it, or a report wrote it) as the
+    bytes of its file name on disk, for the same reason."""
+    return path.encode("utf-8", "surrogateescape")

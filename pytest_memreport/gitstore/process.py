@@ -53,8 +53,18 @@ LOCATION_VARIABLES = frozenset(
         "GIT_INTERNAL_SUPER_PREFIX",
     }
 )
+#: Configuration the calling environment passes to every git below it: a hook or a CI
+#: wrapper run as ``git -c core.hooksPath=...`` hands its settings on this way, and they
+#: would outrank the target's files (a ``core.hooksPath`` naming the target's committed
+#: hooks ran them in an observation's checkout). The plugin's own settings travel as
+#: ``-c`` and through :meth:`GitRunner.with_config`, counted from zero. The user's own
+#: configuration files (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_SYSTEM``, ``GIT_CONFIG_NOSYSTEM``,
+#: like ``HOME``) stay: git never sets them for a hook, and ``git config --global`` writes
+#: the ``safe.directory`` a refusal asks for into the file they name.
+CONFIG_VARIABLES = frozenset({"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"})
+_CONFIG_PREFIXES = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
 # ...and a diff program of the calling environment must not run on our reads.
-_DROPPED_VARIABLES = LOCATION_VARIABLES | {"GIT_EXTERNAL_DIFF"}
+_DROPPED_VARIABLES = LOCATION_VARIABLES | CONFIG_VARIABLES | {"GIT_EXTERNAL_DIFF"}
 
 # Keep git from writing anything as a side effect of reading.
 QUIET_ENVIRONMENT = {
@@ -70,15 +80,44 @@ QUIET_ENVIRONMENT = {
     "GIT_GRAFT_FILE": os.path.join(os.devnull, "no-grafts"),
 }
 _QUIET_CONFIG = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.fsmonitor=false",
+                 # no hook of any repository runs: none is found below the null device
+                 "-c", f"core.hooksPath={os.devnull}",
                  # log messages and names re-encoded to what the parsers read
                  "-c", "i18n.logOutputEncoding=UTF-8")
 
 _SAFE_DIRECTORY_HINT = re.compile(r"safe\.directory (\S[^\n]*)")
 
 
+def dropped(name: str) -> bool:
+    """Whether the calling environment's variable ``name`` is kept from git."""
+    return name in _DROPPED_VARIABLES or name.startswith(_CONFIG_PREFIXES)
+
+
 def environment() -> dict[str, str]:
     """The calling environment without git location variables, plus the quiet settings."""
-    env = {k: v for k, v in os.environ.items() if k not in _DROPPED_VARIABLES}
+    env = {k: v for k, v in os.environ.items() if not dropped(k)}
+    env.update(QUIET_ENVIRONMENT)
+    return env
+
+
+def overriding_environment(git_dir: Path, common_dir: Path, work_tree: Path) -> dict[str, str]:
+    """For a program that only adds to the calling environment (gitpython's persistent
+    ``cat-file``, which copies ``os.environ`` and updates it): what undoes each variable
+    :func:`environment` drops, as far as the program can tell. Variables that name a
+    place name this repository's own; the rest are emptied (git then reads its default),
+    ``GIT_CONFIG_COUNT`` is zero and replace refs are the default ones (switched off
+    anyway). Plus the quiet settings."""
+    own = {
+        "GIT_DIR": str(git_dir),
+        "GIT_COMMON_DIR": str(common_dir),
+        "GIT_OBJECT_DIRECTORY": str(common_dir / "objects"),
+        "GIT_INDEX_FILE": str(git_dir / "index"),
+        "GIT_WORK_TREE": str(work_tree),
+        "GIT_CONFIG_COUNT": "0",
+        "GIT_REPLACE_REF_BASE": "refs/replace/",
+    }
+    env = {name: own.get(name, "") for name in os.environ if dropped(name)}
+    env["GIT_DIR"] = own["GIT_DIR"]
     env.update(QUIET_ENVIRONMENT)
     return env
 
@@ -98,23 +137,55 @@ def raise_if_refused(stderr: bytes, path: Path) -> None:
 #: what a missing git executable means to the user
 _NO_GIT = "git is not installed or not on PATH: install git to check reports"
 
+#: How long the command that opens a repository may take. It reads the
+#: configuration and a few files, in milliseconds; a configuration that includes a
+#: FIFO or a device (``include.path``) would keep every git command waiting forever.
+OPEN_SECONDS = 10.0
+#: How long any other git command may take: far beyond the slowest history or
+#: checkout a large target needs, so that only a command that waits on something
+#: that never comes ends with :func:`timed_out` instead of hanging the run.
+COMMAND_SECONDS = 900.0
 
-def _argv(args: list[str]) -> list[str]:
-    """A git command line that takes no lock and shows nothing interactive."""
-    return ["git", "--no-optional-locks", *_QUIET_CONFIG, *args]
+
+def timed_out(args: list[str], where: Path, seconds: float) -> RepoError:
+    """The one line for a git command stopped at its time limit, naming the repository."""
+    name = next((a for a in args if not a.startswith("-") and "=" not in a), "git")
+    return RepoError(
+        f"{where}: `git {name}` did not finish within {seconds:g} s and was stopped: the repository's "
+        "configuration may read a FIFO or a device (an `include.path` or `includeIf` entry), or its file "
+        "system does not answer; fix the configuration or give another clone"
+    )
+
+
+def _argv(args: list[str]) -> list[str | bytes]:
+    """A git command line that takes no lock and shows nothing interactive.
+
+    Repository paths (and revisions, pathspecs, options) go to git as UTF-8, whatever
+    the locale: they come from git's output (:func:`.paths.git_path`) or a report's
+    UTF-8 text, and Python would encode them in the file system encoding (failing
+    for ``é`` under ``LC_ALL=C``, and writing another byte under Latin-1). An absolute
+    path is one of this machine's (a worktree folder, a scratch file) and keeps the
+    file system encoding it came in.
+    """
+    return ["git", "--no-optional-locks", *_QUIET_CONFIG,
+            *(os.fsencode(arg) if arg.startswith("/") else arg.encode("utf-8", "surrogateescape") for arg in args)]
 
 
 def execute(
-    args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None
+    args: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None,
+    seconds: float = COMMAND_SECONDS,
 ) -> subprocess.CompletedProcess[bytes]:
-    """One quiet git command; its exit status is the caller's to judge."""
+    """One quiet git command; its exit status is the caller's to judge. Stopped after
+    ``seconds`` (a :class:`RepoError` saying so)."""
     try:
         return subprocess.run(
             _argv(args), cwd=cwd, env=env, capture_output=True,
-            input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
+            input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL, timeout=seconds,
         )
     except FileNotFoundError:
         raise RepoError(_NO_GIT) from None
+    except subprocess.TimeoutExpired:  # run() has killed and reaped it
+        raise timed_out(args, cwd, seconds) from None
 
 
 def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
@@ -131,18 +202,20 @@ def execute_in_own_group(args: list[str], cwd: Path, env: dict[str, str]) -> sub
     except FileNotFoundError:
         raise RepoError(_NO_GIT) from None
     try:
-        out, err = proc.communicate()
-    except BaseException:
+        out, err = proc.communicate(timeout=COMMAND_SECONDS)
+    except BaseException as exc:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise timed_out(args, cwd, COMMAND_SECONDS) from None
         raise
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def git_or_repo_error(args: list[str], where: Path, env: dict[str, str]) -> bytes:
     """stdout of a command that opens the repository at ``where``; a :class:`RepoError` saying why it cannot."""
-    result = execute(args, where, env)
+    result = execute(args, where, env, seconds=OPEN_SECONDS)
     if result.returncode != 0:
         raise_if_refused(result.stderr, where)
         if b"not a git repository" in result.stderr:
@@ -158,19 +231,26 @@ class StartedGit:
     goes to temporary files, not pipes: git works on another core while this process
     goes on, and no pipe fills and stops git while the interpreter is busy elsewhere."""
 
-    args: list[str]
+    args: list[str | bytes]
     process: subprocess.Popen
     stdout: IO[bytes]
     stderr: IO[bytes]
     counts: GitCounts
+    #: the repository it runs in (for the message of a command stopped at its time limit)
+    where: Path
+    began: float
 
     def result(self) -> subprocess.CompletedProcess[bytes]:
-        """The command's answer once it has ended (the wait counts as time spent on git)."""
+        """The command's answer once it has ended (the wait counts as time spent on git);
+        stopped :data:`COMMAND_SECONDS` after it started."""
         began = time.perf_counter()
         try:
-            self.process.wait()
-        except BaseException:
+            self.process.wait(timeout=max(0.0, self.began + COMMAND_SECONDS - time.monotonic()))
+        except BaseException as exc:
             self.close()
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise timed_out([os.fsdecode(a) for a in self.args[len(_argv([])):]], self.where,
+                                COMMAND_SECONDS) from None
             raise
         self.counts.waited(time.perf_counter() - began)
         try:
@@ -296,7 +376,7 @@ class GitRunner:
             if isinstance(exc, FileNotFoundError):
                 raise RepoError(_NO_GIT) from None
             raise
-        return StartedGit(argv, process, stdout, stderr, self.counts)
+        return StartedGit(argv, process, stdout, stderr, self.counts, self.path, time.monotonic())
 
     def timed(self, args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         """Run one git command, timed, leaving its exit status to the caller (grep, pipelined reads)."""

@@ -71,7 +71,7 @@ class GitStore:
                             f"(supported: {', '.join(OBJECT_FORMATS)})")
         #: ``sha1`` or ``sha256``: object ids are 40 or 64 hex digits
         self.object_format = format_name
-        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name)
+        self._reader = BlobReader(self._runner, git_dir, max_file_bytes, cache_bytes, format_name, common_dir)
         self._history = History(self._runner, self.resolve, self.snapshot)
         self._hunks = Hunks(self._history, WORKTREE, self.disk_tree)
         self._patches = Patches(self._runner, self._history)
@@ -143,7 +143,11 @@ class GitStore:
         Raises :class:`RepoError` when ``path`` is missing, not in a repository,
         or refused by git's ``safe.directory`` ownership check.
         """
-        where = Path(path).expanduser().absolute()
+        try:
+            where = Path(path).expanduser().absolute()
+        except RuntimeError:  # no HOME, and a uid with no passwd entry
+            raise RepoError(f"{path}: `~` cannot be expanded: there is no home directory; give an absolute path") \
+                from None
         try:
             is_dir, exists = where.is_dir(), where.exists()
         except OSError as exc:  # a name too long for the file system, a loop of links

@@ -22,7 +22,7 @@ from ..text.textfile import TextFile
 from .catfile import BlobReader
 from .indexfile import read_stat_cache
 from .objects import OBJECT_FORMATS, TreeEntry, blob_oid
-from .paths import normalize_path, prefixes
+from .paths import disk_path, git_path, normalize_path, prefixes
 from .process import GitRunner
 from .snapshot import WORKTREE, Snapshot
 
@@ -47,6 +47,7 @@ class WorktreeSnapshot(Snapshot):
         #: files read and hashed to write the working tree's tree (a cost, for tests)
         self.files_hashed = 0
         self._files: list[str] | None = None
+        self._skipped: dict[str, tuple[str, str]] | None = None
 
     def __repr__(self) -> str:
         return f"WorktreeSnapshot({self._root})"
@@ -60,33 +61,64 @@ class WorktreeSnapshot(Snapshot):
             return clean, os.lstat(self._root), None
         for prefix in prefixes(clean):
             try:
-                above = os.lstat(self._root / prefix)
+                above = os.lstat(self._disk(prefix))
             except OSError:
                 return clean, None, None
             if stat.S_ISLNK(above.st_mode):
                 return clean, None, f"goes through a symlink at {prefix}"
             if not stat.S_ISDIR(above.st_mode):
                 return clean, None, None
-            if _is_nested_repository(self._root / prefix):
+            if _is_nested_repository(self._disk(prefix)):
                 return clean, None, f"inside the submodule at {prefix}"
         try:
-            return clean, os.lstat(self._root / clean), None
+            return clean, os.lstat(self._disk(clean)), None
         except OSError:
             return clean, None, None
 
     def refuse_reason(self, path: str) -> str | None:
         return self._locate(path)[2]
 
+    def _disk(self, clean: str) -> bytes:
+        """Where the repository path ``clean`` is on disk, as bytes: its name is UTF-8
+        whatever the locale (:func:`.paths.disk_path`)."""
+        return os.path.join(os.fsencode(self._root), disk_path(clean))
+
+    def skip_worktree(self) -> dict[str, tuple[str, str]]:
+        """The index's skip-worktree entries (outside a sparse checkout's cone, or marked
+        by hand), path -> ``(mode, object id)``: git leaves them off the disk and
+        reports them clean, so they are read from the index (one ``ls-files``, cached)."""
+        if self._skipped is None:
+            out = self._runner.run(["ls-files", "-z", "--stage", "-t"])
+            skipped: dict[str, tuple[str, str]] = {}
+            for record in out.split(b"\0"):
+                meta, tab, raw = record.partition(b"\t")
+                fields = meta.decode("ascii", "replace").split()
+                if tab and len(fields) == 4 and fields[0] == "S" and fields[1] in ("100644", "100755"):
+                    skipped.setdefault(git_path(raw), (fields[1], fields[2]))
+            self._skipped = skipped
+        return self._skipped
+
+    def _from_index(self, clean: str) -> TreeEntry | None:
+        """The skip-worktree entry ``clean`` (a file), or the folder holding some."""
+        skipped = self.skip_worktree()
+        if clean in skipped:
+            return TreeEntry(clean, skipped[clean][1], "file")
+        if any(path.startswith(clean + "/") for path in skipped):
+            return TreeEntry(clean, "", "dir")
+        return None
+
     def entry(self, path: str) -> TreeEntry | None:
-        clean, found, _ = self._locate(path)
+        clean, found, reason = self._locate(path)
+        if clean is not None and found is None and reason is None:
+            return self._from_index(clean)
         if clean is None or found is None:
             return None
         mode = found.st_mode
         if stat.S_ISLNK(mode):
-            target = os.fsencode(os.readlink(self._root / clean))
+            target = os.readlink(self._disk(clean))
             return TreeEntry(clean, blob_oid(target, self._reader.object_format), "symlink", len(target))
         if stat.S_ISDIR(mode):
-            if clean and _is_nested_repository(self._root / clean):
+            if clean and _is_nested_repository(self._disk(clean)):
                 return TreeEntry(clean, "", "submodule")
             return TreeEntry(clean, "", "dir")
         if stat.S_ISREG(mode):
@@ -96,7 +128,10 @@ class WorktreeSnapshot(Snapshot):
         return None  # sockets, FIFOs, devices: nothing a report can quote
 
     def read(self, path: str, literal: bool = False) -> TextFile | None:
-        clean, found, _ = self._locate(path, literal)
+        clean, found, reason = self._locate(path, literal)
+        if clean is not None and found is None and reason is None:
+            skipped = self.skip_worktree().get(clean)
+            return self._reader.read_blob(clean, skipped[1], None) if skipped is not None else None
         if clean is None or found is None or not stat.S_ISREG(found.st_mode):
             return None
         if found.st_size > self._reader.max_file_bytes:
@@ -150,7 +185,7 @@ class WorktreeSnapshot(Snapshot):
                 if not tab or len(fields) != 4:
                     continue
                 tag, mode, oid, _stage = fields
-                path = os.fsdecode(raw)
+                path = git_path(raw)
                 if path in entries:
                     continue  # an unmerged path is listed once per stage
                 if mode == "160000" or tag == "S":
@@ -175,14 +210,15 @@ class WorktreeSnapshot(Snapshot):
         written into ``objects`` when it is not ``oid``; ``None`` when it is not there.
         ``recorded(raw, lstat)`` (:meth:`.indexfile.StatCache.unchanged`) says whether
         the index's record of it (by its name as stored, ``raw``) still holds."""
-        folder, _, name = clean.rpartition("/")
+        folder, _, base = clean.rpartition("/")
+        name = disk_path(base)
         fd = walk.folder(folder)
         if fd is None:
             return None
         try:
             found = os.lstat(name, dir_fd=fd)
             if stat.S_ISLNK(found.st_mode):
-                target = os.fsencode(os.readlink(name, dir_fd=fd))
+                target = os.readlink(name, dir_fd=fd)
                 disk_oid = blob_oid(target, self._reader.object_format)
                 if disk_oid != oid:
                     _write_object(objects, disk_oid, b"blob", target)
@@ -210,18 +246,20 @@ class WorktreeSnapshot(Snapshot):
     def files(self) -> list[str]:
         if self._files is None:
             out = self._runner.run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-            names = {os.fsdecode(n) for n in out.split(b"\0") if n}
+            names = {git_path(n) for n in out.split(b"\0") if n}
             kept = []
             for name in names:
                 clean, found, reason = self._locate(name, literal=True)
                 if clean and found is not None and reason is None and stat.S_ISREG(found.st_mode):
                     kept.append(clean)
+                elif clean and found is None and reason is None and clean in self.skip_worktree():
+                    kept.append(clean)
             self._files = sorted(kept)
         return list(self._files)
 
 
-def _is_nested_repository(directory: Path) -> bool:
-    return os.path.lexists(directory / ".git")
+def _is_nested_repository(directory: bytes) -> bool:
+    return os.path.lexists(os.path.join(directory, b".git"))
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -239,7 +277,7 @@ def open_beneath(root: Path, clean: str) -> int:
     """
     current = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
-        *folders, name = clean.split("/")
+        *folders, name = disk_path(clean).split(b"/")
         for folder in folders:
             below = os.open(folder, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=current)
             os.close(current)
@@ -294,7 +332,7 @@ class _FolderWalk:
             below = None
             if above is not None:
                 try:
-                    below = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=above)
+                    below = os.open(disk_path(name), os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=above)
                 except OSError:
                     below = None
                 if below is not None and _holds_git(below):
@@ -313,7 +351,7 @@ def _holds_git(fd: int) -> bool:
     return True
 
 
-def _open_file(fd: int, name: str) -> tuple[int, int]:
+def _open_file(fd: int, name: bytes) -> tuple[int, int]:
     """A descriptor of the file ``name`` in the folder ``fd``, opened without following
     a symlink (nor blocking on a FIFO), and its size; ``OSError`` when it is not a
     regular file."""
@@ -321,11 +359,11 @@ def _open_file(fd: int, name: str) -> tuple[int, int]:
     found = os.fstat(file_fd)
     if not stat.S_ISREG(found.st_mode):
         os.close(file_fd)
-        raise OSError(f"{name} is not a regular file")
+        raise OSError(f"{name!r} is not a regular file")
     return file_fd, found.st_size
 
 
-def _hash_file(fd: int, name: str, hashing) -> str:
+def _hash_file(fd: int, name: bytes, hashing) -> str:
     """git's blob id of the file ``name`` in the folder ``fd``, read in chunks."""
     file_fd, size = _open_file(fd, name)
     try:
@@ -337,11 +375,11 @@ def _hash_file(fd: int, name: str, hashing) -> str:
     finally:
         os.close(file_fd)
     if read != size:
-        raise OSError(f"{name} changed while it was read")
+        raise OSError(f"{name!r} changed while it was read")
     return digest.hexdigest()
 
 
-def _store_file(fd: int, name: str, objects: Path, hashing) -> str:
+def _store_file(fd: int, name: bytes, objects: Path, hashing) -> str:
     """Write the file ``name`` in the folder ``fd`` as a loose blob into ``objects``,
     read once in chunks; its id."""
     file_fd, size = _open_file(fd, name)
@@ -359,7 +397,7 @@ def _store_file(fd: int, name: str, objects: Path, hashing) -> str:
     finally:
         os.close(file_fd)
     if read != size:
-        raise OSError(f"{name} changed while it was read")
+        raise OSError(f"{name!r} changed while it was read")
     oid = digest.hexdigest()
     (objects / oid[:2]).mkdir(exist_ok=True)
     os.replace(partial, objects / oid[:2] / oid[2:])
@@ -392,7 +430,7 @@ def _tree_objects(entries: dict[str, tuple[str, str]], format_name: str) -> tupl
     def build(node: dict) -> str:
         rows = []
         for name, value in node.items():
-            raw = os.fsencode(name)
+            raw = disk_path(name)
             if isinstance(value, dict):
                 # git sorts a tree's entries by name, a folder's name as if it ended in "/"
                 rows.append((raw + b"/", _TREE_MODE, raw, build(value)))

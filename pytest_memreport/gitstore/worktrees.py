@@ -36,16 +36,13 @@ def temporary_worktree(runner: GitRunner, common_dir: Path, sha: str) -> Iterato
     """
     base = Path(tempfile.mkdtemp(prefix="memreport-worktree-")).resolve()
     tree = base / "tree"
-    no_hooks = base / "no-hooks"
     try:
-        no_hooks.mkdir()
-        hooks_off = {"core.hooksPath": str(no_hooks)}
-        runner.with_config(runner.path, hooks_off).run(
-            ["worktree", "add", "--detach", "--no-checkout", "--quiet", str(tree), sha], own_group=True)
+        # (hooks are off for every git command: process._QUIET_CONFIG)
+        runner.run(["worktree", "add", "--detach", "--no-checkout", "--quiet", str(tree), sha], own_group=True)
         # Listed from inside the new worktree, so that configuration included
         # only there (``includeIf "gitdir:..."``) is seen as the checkout sees it.
-        inside = runner.with_config(tree, hooks_off)
-        settings = {**hooks_off, **_CHECKOUT_CONFIG, **_filters_off(inside)}
+        inside = runner.with_config(tree, {})
+        settings = {**_CHECKOUT_CONFIG, **_filters_off(inside)}
         runner.with_config(tree, settings).run(["reset", "--hard", "--quiet", "--no-recurse-submodules"],
                                                own_group=True)
         yield tree

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ...gitstore.process import LOCATION_VARIABLES
+from ...gitstore.process import dropped
 from .results import ERROR, CannotRun
 
 #: Inherited variables that belong to the outer pytest run, not to the target's:
@@ -38,7 +38,8 @@ def working_directory(tree: Path, cwd: str | None) -> Path:
 
 
 def environment(observation) -> dict[str, str]:
-    """This process's environment minus the outer run's and git's location variables, plus ``env``.
+    """This process's environment minus the outer run's, git's location variables and the
+    configuration an outer git hands on (``GIT_CONFIG_PARAMETERS``...), plus ``env``.
 
     Without ``GIT_DIR``, ``GIT_INDEX_FILE`` and the like (set when pytest runs
     from a git hook), git inside the command finds the temporary worktree's
@@ -46,8 +47,7 @@ def environment(observation) -> dict[str, str]:
     into the user's index. An ``env`` the observation declares is the claims
     author's choice and is kept.
     """
-    env = {k: v for k, v in os.environ.items()
-           if k not in _OUTER_RUN_VARIABLES and k not in LOCATION_VARIABLES}
+    env = {k: v for k, v in os.environ.items() if k not in _OUTER_RUN_VARIABLES and not dropped(k)}
     env.update(observation.env or {})
     env[OBSERVATION_ENV] = observation.record_id or "1"
     return env
