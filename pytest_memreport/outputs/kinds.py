@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..checks import verify
+
 
 class CheckType(StrEnum):
     """A check payload's ``type``."""
@@ -66,13 +68,14 @@ class Verdict(StrEnum):
 class PinStatus(StrEnum):
     """``at_pin.status`` of a piece of evidence (and a predicate's, ``holds``/``fails``)."""
 
-    FOUND = "found"
-    MISSING = "missing"
-    FILE_MISSING = "file-missing"
-    COMMIT_MISSING = "commit-missing"
-    REFUSED = "refused"
-    UNREADABLE = "unreadable"
-    AMBIGUOUS = "ambiguous"
+    # the pin check's own words (checks/verify.py), named once there
+    FOUND = verify.FOUND
+    MISSING = verify.MISSING
+    FILE_MISSING = verify.FILE_MISSING
+    COMMIT_MISSING = verify.COMMIT_MISSING
+    REFUSED = verify.REFUSED
+    UNREADABLE = verify.UNREADABLE
+    AMBIGUOUS = verify.AMBIGUOUS
     NOT_EVIDENCE = "not-evidence"
     NOT_CHECKED = "not-checked"
     HOLDS = "holds"
