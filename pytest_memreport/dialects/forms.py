@@ -37,7 +37,6 @@ from .core import anchors, pinforms
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
 FormReader = Callable[[str, str], Iterable[Evidence]]
 
-_REGISTER_ID = re.compile(r"(?:[A-Z][A-Z0-9]{0,15}-){1,4}\d{1,6}[a-z]{0,2}")
 _WORD = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?")
 
 
@@ -60,8 +59,6 @@ class Reading:
 _LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash")
-#: a word written like a sha: 7 to 64 hex digits with a digit among them
-_SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
 #: a URL, as far as a line-citation test must see it
@@ -78,6 +75,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
          front: dict | None = None) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
     ``dialect`` does not read itself, and its pins."""
+    lines = text.split("\n")
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
     if dialect not in _READ_LINKS and _FILE_LINK.search(text):
@@ -98,9 +96,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
-        citing = _citing_lines(text)
-        anchored = tables.parse(_PLAIN_NAME, citing)
-        shown = citing.split("\n")
+        shown = [line if _may_cite_lines(line) else "" for line in lines]
+        anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
         for item in anchored.all_evidence():
             if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
                 continue
@@ -110,15 +107,15 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             if item.pin is None:
                 canonical = None  # not a link's: the document's, or the one its sentence names
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
-        evidence.extend(_paragraph_continuations(text.split("\n"), anchored))
-    evidence.extend(manifest_rows(text))
+        evidence.extend(_paragraph_continuations(lines, anchored))
+    evidence.extend(manifest_rows(lines))
     for reader in readers:
         evidence.extend(reader(path, text))
     pins: list[pinforms.PinStatement] = []
     end = 0
     own: str | None = None  # the repository the front matter names for the document
     if text.startswith("---"):
-        head = core.numbered_lines("\n".join(text.split("\n", _FRONT_MATTER_LINES)[:_FRONT_MATTER_LINES]))
+        head = core.numbered_lines("\n".join(lines[:_FRONT_MATTER_LINES]))
         end = core.front_matter_end(head) or 0
         if end:
             if front is None:  # the dialect's own reading of it, when it kept one (YAML read once)
@@ -131,7 +128,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                     repositories.setdefault(own, named[1])
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
-    for number, line in enumerate(text.split("\n")[end:], start=end + 1):
+    for number, line in enumerate(lines[end:], start=end + 1):
         # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
         # Markdown already; a fence marker at a line's start is all this needs to know).
         marker = line.lstrip()[:3]
@@ -140,7 +137,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         elif not fence and _may_state_a_pin(line):
             stated = pinforms.line_pins(line, number)
             pins.extend(stated)
-            if not stated and pin_like is None and _SHA_LIKE.search(line) and "/blob/" not in line:
+            if not stated and pin_like is None and pinforms.names_a_sha(line):
                 pin_like = (number, line.strip())
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
@@ -177,13 +174,10 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
-def manifest_rows(text: str) -> list[Evidence]:
+def manifest_rows(lines: list[str]) -> list[Evidence]:
     """A manifest's rows (a pipe table whose header names a blob column): each file's content at
     the pin is the blob its row names (``PATH`` evidence, role ``MANIFEST``, the id in ``text``).
     A number under "Lines" or "Size" there is the file's length, never a cited line."""
-    if "|" not in text:
-        return []
-    lines = text.split("\n")
     found: list[Evidence] = []
     index = 0
     while index + 1 < len(lines):
@@ -274,12 +268,6 @@ def _may_cite_lines(line: str) -> bool:
     return _LINE_CITATION.search(line) is not None
 
 
-def _citing_lines(text: str) -> str:
-    """``text`` with only its lines that may cite lines kept (the others blank, so every
-    line keeps its number): the citation reader reads each as a unit of its own."""
-    return "\n".join(line if _may_cite_lines(line) else "" for line in text.split("\n"))
-
-
 _REGISTERED = object()
 
 
@@ -363,10 +351,13 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     front = report.meta.get("front_matter")
     reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None)
     sources = _with_pins(report, reading)
+    said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:
-        report.meta["stated-date"] = reading.stated_date
+        said["stated-date"] = reading.stated_date
     if reading.pin_like is not None and not any(source.pin for source in sources):
-        report.meta["pin-like"] = list(reading.pin_like)
+        said["pin-like"] = list(reading.pin_like)
+    if said:
+        report = replace(report, meta={**report.meta, **said})
     existing = report.all_evidence()
     # Evidence the dialect read on each report line: what a form found is compared with those only.
     by_line: dict[int, list[Evidence]] = {}
@@ -385,7 +376,7 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     kept = tuple(source for index, source in enumerate(sources)
                  if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
     if not added and kept == report.sources:
-        return report
+        return report  # (with the facts above, when there were any)
     return _placed(_without_superseded(replace(report, sources=kept), added), added)
 
 

@@ -4,11 +4,11 @@ per process."""
 
 from __future__ import annotations
 
-import re
 import os
 from pathlib import Path
 
 from .. import repomap
+from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError
 from ..model import Report
 from ..options import RunOptions
@@ -17,13 +17,10 @@ from .claims import ClaimsRegistry
 from .reports import ReportSet
 
 
-_REGISTER_ID = re.compile(r"(?:[A-Z][A-Z0-9]{0,15}-){1,4}\d{1,6}[a-z]{0,2}")
-
-
 def is_short_name(source_id: str) -> bool:
     """Whether a source ID is a short name a document uses for a repository (``widgets``):
     neither a register entry (``SRC-1``) nor ``owner/name``."""
-    return "/" not in source_id and _REGISTER_ID.fullmatch(source_id) is None
+    return "/" not in source_id and anchors.ENTRY_ID.fullmatch(source_id) is None
 
 
 class TargetRepositories:
@@ -117,10 +114,9 @@ class TargetRepositories:
         source = report.source(source_id)
         if source is None:
             return None
-        for key in (source.id, *(k for k in repos if isinstance(k, str) and k.casefold() == source.id.casefold())):
-            if key in repos:
-                return Path(repos[key])
-        return None
+        folded = source.id.casefold()  # a short name as the user spelt it: any letter case
+        key = next((k for k in repos if k is not None and k.casefold() == folded), None)
+        return Path(repos[key]) if key is not None else None
 
     def unknown_keys(self) -> list[tuple[str, list[str]]]:
         """``--memreport-repo KEY=PATH`` keys (an ``SRC-n`` or a short name) that no loaded report

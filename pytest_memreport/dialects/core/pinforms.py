@@ -147,6 +147,16 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
     return pins
 
 
+#: a word written like a sha: 7 to 64 hex digits, with a digit and a letter among them
+_SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
+
+
+def names_a_sha(line: str) -> bool:
+    """Whether ``line`` writes a sha outside a link into a repository's files: a line a reader
+    takes for a pin statement even when :func:`line_pins` does not read it as one."""
+    return "/blob/" not in line and _SHA_LIKE.search(line) is not None
+
+
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
     """Pins a document's front matter states: ``code_revisions: {acme/widgets: <sha>}``
     (or a short name as the key), ``commit: <sha>``."""
