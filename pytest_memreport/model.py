@@ -311,6 +311,9 @@ class Source:
     file: str | None = None
     #: declared by a source-register row (so ``SRC-n`` mentions resolve to it)
     registered: bool = False
+    #: ``owner/name`` words the document writes near its pin (first) and in its prose when it
+    #: names no repository for certain: the one of them the user maps is this source's
+    mentioned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

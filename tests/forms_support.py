@@ -199,3 +199,77 @@ def write_kb(root: Path, t: Targets) -> dict[str, Path]:
         path.write_text(text, encoding="utf-8")
         written[rel] = path
     return written
+
+
+def protocol(t: Targets) -> str:
+    """A review protocol: a snapshot line naming no repository, the repository named in a
+    sentence of its own, a table of files and cited lines, a name beside its citation and a
+    quotation beside a backticked citation."""
+    return textwrap.dedent(f"""\
+        # Protocol, second pass
+
+        **Repository snapshot:** `{t.widgets_pin}`
+
+        This pass reads acme/widgets only.
+
+        | File | Lines | Why |
+        | --- | --- | --- |
+        | `src/queue.ts` | L2-L12 | the queue |
+        | `src/worker.ts` | 8–12 | the drain loop |
+        | `README.md` | 3 | a length, not a line |
+
+        `classify` is defined at `src/worker.ts` (lines 2-7), and the queue's comment says
+        "hands parcels to workers" (`src/queue.ts:1`).
+        """)
+
+
+PROTOCOL_EXPECTED = {
+    ("lines", "src/queue.ts", "2-12"),
+    ("lines", "src/worker.ts", "8-12"),
+    ("lines", "src/worker.ts", "2-7"),
+    ("lines", "src/queue.ts", "1"),
+}
+
+
+def trial(t: Targets) -> str:
+    """A trial note pinned in words that name the repository: "pinned to the owner/name revision"."""
+    return textwrap.dedent(f"""\
+        # Trial 2
+
+        The trial is pinned to the acme/gadgets revision `{t.gadgets_pin}`.
+
+        Labels are made in `lib/gadget.rs:5-7`.
+        """)
+
+
+def caption(t: Targets) -> str:
+    """A list of files read whose only pin is its caption: ``owner/name at `sha` ``."""
+    return textwrap.dedent(f"""\
+        # Files read (acme/widgets at `{t.widgets_pin}`)
+
+        - `src/queue.ts:2-4`
+        """)
+
+
+def unnamed(t: Targets) -> str:
+    """A pin that names no repository, in a knowledge base whose own clone lacks it."""
+    return textwrap.dedent(f"""\
+        # Trial 3
+
+        Repository revision at freeze: `{t.widgets_pin}`
+
+        The queue starts at `src/queue.ts:2`.
+        """)
+
+
+def write_more(root: Path, t: Targets) -> dict[str, Path]:
+    """Documents whose pins name their repository only in words (``root/kb2``)."""
+    docs = {"protocol.md": protocol(t), "trial-2.md": trial(t), "files-read.md": caption(t),
+            "trial-3.md": unnamed(t)}
+    written = {}
+    for rel, text in docs.items():
+        path = root / "kb2" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written[rel] = path
+    return written

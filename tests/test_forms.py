@@ -76,6 +76,18 @@ def test_a_pin_word_is_looked_for_close_before_its_sha_so_long_lines_stay_linear
     assert pinforms.line_pins(far, 1) == []
 
 
+@pytest.mark.parametrize(("line", "mentioned"), [
+    (f"The trial is pinned to the acme/gadgets revision `{SHA}`.", ("acme/gadgets",)),
+    (f"# Files read (acme/widgets at `{SHA}`)", ("acme/widgets",)),
+    (f"**Repository snapshot:** `{SHA}`", ()),
+])
+def test_a_pin_that_names_its_repository_only_in_words_keeps_the_words(line, mentioned):
+    # Written like a path, ``owner/name`` in words is a candidate: the user's mapping decides.
+    [pin] = pinforms.line_pins(line, 1)
+
+    assert (pin.sha, pin.repository, pin.mentioned) == (SHA, None, mentioned)
+
+
 # -- documents of every shape ------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -115,6 +127,33 @@ def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targ
     assert manifest == {("README.md", targets.blobs["README.md"]), ("VERSION", targets.blobs["VERSION"])}
     assert not [e for e in evidence if e.kind is EvidenceKind.LINES]
     assert report.source(None).pin == targets.widgets_pin
+
+
+def test_a_table_of_files_and_lines_cites_its_ranges_and_a_plain_number_under_lines_is_a_length(targets):
+    report = parse_report("kb2/protocol.md", kb.protocol(targets))
+
+    assert rows(report) == kb.PROTOCOL_EXPECTED  # README.md's "3" under "Lines" is not cited
+    source = report.source(None)
+    assert source.pin == targets.widgets_pin and source.repository is None
+    assert "acme/widgets" in source.mentioned
+
+
+def test_a_name_beside_a_citation_is_a_symbol_and_a_quotation_beside_one_is_checked(targets):
+    report = parse_report("kb2/protocol.md", kb.protocol(targets))
+    evidence = report.all_evidence()
+
+    symbols = {(e.text, e.context) for e in evidence if e.kind is EvidenceKind.SYMBOL}
+    assert ("classify", ("src/worker.ts",)) in symbols
+    quotes = {(e.path, e.text) for e in evidence if e.kind is EvidenceKind.QUOTE}
+    assert quotes == {("src/queue.ts", "hands parcels to workers")}
+
+
+def test_a_plain_number_is_a_line_only_under_a_header_that_says_one_line():
+    text = ("# T\n\nRevision: `%s`\n\n| Path | Line |\n| --- | --- |\n| `src/a.py` | 7 |\n\n"
+            "| Path | Lines |\n| --- | --- |\n| `src/b.py` | 7 |\n| `src/c.py` | see below |\n" % SHA)
+    report = parse_report("t.md", text)
+
+    assert rows(report) == {("lines", "src/a.py", "7")}
 
 
 def test_an_ingest_is_pinned_by_its_front_matter_not_by_the_earlier_ingest_it_mentions(targets):
@@ -386,3 +425,41 @@ def test_repin_rewrites_the_pins_the_forms_read_and_nothing_else(pytester, knowl
     # the front matter's pin and the prose statement's short sha move; the earlier ingest's pin stays
     assert after == before.replace(pin, head).replace(pin[:10], head[:10])
     assert "e" * 40 in after
+
+
+@pytest.fixture
+def worded_pins(pytester):
+    pytester.run("git", "init", "-q", str(pytester.path))  # the knowledge base is a repository too
+    targets = kb.build_targets(pytester.path / "clones")
+    kb.write_more(pytester.path, targets)
+    return targets
+
+
+def test_a_pin_binds_to_the_one_repository_its_words_name_that_the_user_maps(pytester, worded_pins):
+    # Each of these was checked in the knowledge base's own clone, and failed "not a commit".
+    out_json = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", "kb2", f"--memreport-repo-template={TEMPLATE}",
+                                f"--memreport-json={out_json}", "-rA")
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    out = result.stdout.str()
+
+    states = _states(data)
+    assert states == {"protocol.md": "stale", "trial-2.md": "fresh", "files-read.md": "fresh",
+                      "trial-3.md": "unchecked"}, out[-3000:]
+    assert "not a commit" not in out
+    # the protocol's classify range broke where the limit changed at HEAD
+    assert "lines 2-7 of src/worker.ts changed" in out
+    checked = [e for r in data["reports"] for e in r["evidence"] if Path(r["path"]).name == "protocol.md"]
+    assert {e["kind"] for e in checked} >= {"lines", "symbol", "quote"}
+
+
+def test_a_pin_no_words_bind_and_the_knowledge_base_lacks_says_which_key_to_give(pytester, worded_pins):
+    result = pytester.runpytest("--memreport", "kb2/trial-3.md", f"--memreport-repo-template={TEMPLATE}", "-rA")
+    out = result.stdout.str()
+
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "is not in the report's own repository" in out and "give --memreport-repo SRC-1=PATH" in out
+    assert "git fetch" not in out and "fetch origin" not in out
+
+    mapped = pytester.runpytest("--memreport", "kb2/trial-3.md", "--memreport-repo=SRC-1=clones/acme+widgets/repo")
+    assert mapped.ret == 0, mapped.stdout.str()[-2000:]

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ..model import Evidence, EvidenceKind, EvidenceRole, Record, Report, Source
+from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Report, Source
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 
@@ -53,6 +53,9 @@ class Reading:
     #: ``(line, text)`` of the first line that names a sha and a pin word but states no pin the
     #: forms read: what an "unpinned" message quotes
     pin_like: tuple[int, str] | None = None
+    #: ``owner/name`` words the document's prose writes (:func:`.pinforms.mentions`), in order:
+    #: where an unnamed pin may belong when the user maps one of them
+    mentioned: tuple[str, ...] = ()
 
 
 #: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
@@ -71,10 +74,12 @@ _READ_ANCHORS = frozenset({"tables"})
 _READ_QUOTE_TIES = frozenset({"notes", "tables"})
 
 
+
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
-         front: dict | None = None) -> Reading:
+         front: dict | None = None, symbols: bool = True) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
-    ``dialect`` does not read itself, and its pins."""
+    ``dialect`` does not read itself, and its pins. ``symbols``: whether names beside
+    citations are proposed (a report of records names its symbols in its records)."""
     lines = text.split("\n")
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
@@ -88,7 +93,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
-            dialect == "review" or _FILE_LINK.search(text)):
+            dialect == "review" or _FILE_LINK.search(text) or _LINE_CITATION.search(text)):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         evidence.extend(e for e in notes.parse(path, text).all_evidence()
@@ -109,6 +114,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
         evidence.extend(_paragraph_continuations(lines, anchored))
     evidence.extend(manifest_rows(lines))
+    if symbols:
+        evidence.extend(_symbols_beside(lines, evidence))
     for reader in readers:
         evidence.extend(reader(path, text))
     pins: list[pinforms.PinStatement] = []
@@ -128,21 +135,25 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                     repositories.setdefault(own, named[1])
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
+    mentioned: dict[str, None] = {}  # ordered, once each
     for number, line in enumerate(lines[end:], start=end + 1):
         # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
         # Markdown already; a fence marker at a line's start is all this needs to know).
         marker = line.lstrip()[:3]
         if marker in ("```", "~~~"):
             fence = "" if fence == marker else (fence or marker)
-        elif not fence and _may_state_a_pin(line):
-            stated = pinforms.line_pins(line, number)
-            pins.extend(stated)
-            if not stated and pin_like is None and pinforms.names_a_sha(line):
-                pin_like = (number, line.strip())
+        elif not fence:
+            if "/" in line:
+                mentioned.update(dict.fromkeys(pinforms.mentions(line)))
+            if _may_state_a_pin(line):
+                stated = pinforms.line_pins(line, number)
+                pins.extend(stated)
+                if not stated and pin_like is None and pinforms.names_a_sha(line):
+                    pin_like = (number, line.strip())
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
-                   pin_like)
+                   pin_like, tuple(mentioned))
 
 
 #: the name the citing lines are read under: a plain-text rendering
@@ -175,9 +186,15 @@ def _cells(row: str) -> list[str]:
 
 
 def manifest_rows(lines: list[str]) -> list[Evidence]:
-    """A manifest's rows (a pipe table whose header names a blob column): each file's content at
-    the pin is the blob its row names (``PATH`` evidence, role ``MANIFEST``, the id in ``text``).
-    A number under "Lines" or "Size" there is the file's length, never a cited line."""
+    """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
+
+    - a manifest (a column of blob ids): each file's content at the pin is the blob its row
+      names (``PATH`` evidence, role ``MANIFEST``, the id in ``text``);
+    - a column of cited lines beside a column of files (``File | Lines``): ``L25-L60``,
+      ``25-60`` or ``L26`` is a cited range of that row's file.
+
+    A plain number under "Lines" or "Size" is the file's length, never a cited line; under a
+    header that says one line ("Line", "Line number") it is that line."""
     found: list[Evidence] = []
     index = 0
     while index + 1 < len(lines):
@@ -188,22 +205,92 @@ def manifest_rows(lines: list[str]) -> list[Evidence]:
         names = _cells(header)
         blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
                     None)
-        if blob is None:
+        cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
+        if blob is None and cited is None:
             continue
-        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name) and i != blob), 0)
+        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name) and i not in (blob, cited)),
+                       None if blob is None else 0)
+        if path_at is None:
+            continue
+        one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
         row = index + 1
         while row < len(lines) and "|" in lines[row]:
             cells = _cells(lines[row])
             row += 1
-            if max(blob, path_at) >= len(cells):
+            if path_at >= len(cells):
                 continue
-            oid, path = cells[blob], cells[path_at].removeprefix("./")
-            if not _BLOB_ID.fullmatch(oid) or not path or any(c.isspace() for c in path) or "://" in path:
+            path = cells[path_at].removeprefix("./")
+            if not path or any(c.isspace() for c in path) or "://" in path:
                 continue
-            found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
-                                  role=EvidenceRole.MANIFEST))
+            if blob is not None:
+                oid = cells[blob] if blob < len(cells) else ""
+                if _BLOB_ID.fullmatch(oid):
+                    found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
+                                          role=EvidenceRole.MANIFEST))
+                continue  # a manifest's "Lines" is a length
+            ranges = _cited_ranges(cells[cited] if cited < len(cells) else "", one_line)
+            spec = review.repo_path_spec(path, strict=False)
+            if not ranges or spec is None or spec.ranges or spec.is_directory:
+                continue
+            for cited_lines in ranges:
+                found.append(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines,
+                                      label="cited lines"))
         index = row
     return found
+
+
+#: a table column of cited lines, and one whose plain number is a line (not a length)
+_LINES_HEADER = re.compile(r"(?i)(?:cited[ _-]?)?(?:lines?|line[ _-]?(?:numbers?|no\.?|range)|range|location)")
+_ONE_LINE_HEADER = re.compile(r"(?i)line(?:[ _-]?(?:number|no\.?))?")
+#: a cell's cited range: ``L25-L60``, ``25-60``, ``25–60``, ``L26``, ``26``
+_RANGE_CELL = re.compile(r"(L?)(\d{1,9})(?:[ \t]*[-\u2013\u2014][ \t]*L?(\d{1,9}))?")
+
+
+def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
+    """The ranges a table cell cites (comma-separated): a range or an ``L``-number always, a
+    plain number only under a header that says one line."""
+    ranges: list[LineRange] = []
+    for part in cell.split(","):
+        match = _RANGE_CELL.fullmatch(part.strip())
+        if match is None:
+            return []  # prose, not a column of ranges
+        prefixed, first, last = match.groups()
+        if last is None and not prefixed and not one_line:
+            return []  # a length
+        start, end = int(first), int(last or first)
+        if start < 1 or end < start:
+            return []
+        ranges.append(LineRange(start, end))
+    return ranges
+
+
+#: a backticked code span on one line
+_CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
+
+
+def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
+    """A name in backticks on the line of a cited range (`` `classify` exists (`src/facts.ts:68-143`) ``):
+    a proposed symbol in the files that line cites, kept only where it names a definition there
+    (the engine resolves it at the pin)."""
+    cited: dict[int, list[str]] = {}
+    for item in found:
+        if item.kind is EvidenceKind.LINES and item.path and item.line == item.end_line:
+            paths = cited.setdefault(item.line, [])
+            if item.path not in paths:
+                paths.append(item.path)
+    symbols: list[Evidence] = []
+    for number, paths in cited.items():
+        line = lines[number - 1] if number <= len(lines) else ""
+        if "`" not in line:
+            continue
+        for match in _CODE_SPAN.finditer(line):
+            text = match.group(1)
+            name = core.symbol_name(text)
+            if name is None or review.repo_path_spec(text) is not None:
+                continue
+            symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
+                                    label=" ".join(text.split())))
+    return symbols
 
 
 def _written_on(item: Evidence, lines: list[str]) -> bool:
@@ -255,7 +342,7 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
 def _may_state_a_pin(line: str) -> bool:
     # Substring tests on the lowered line run in C; :func:`.pinforms.line_pins` decides.
     lowered = line.lower()
-    return any(hint in lowered for hint in _PIN_HINTS)
+    return any(hint in lowered for hint in _PIN_HINTS) or (" at " in line and "`" in line and "/" in line)
 
 
 def _may_cite_lines(line: str) -> bool:
@@ -349,7 +436,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     """``report`` as its dialect read it, with the evidence and pins the universal forms
     find that the dialect did not: new evidence inside a record belongs to it."""
     front = report.meta.get("front_matter")
-    reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None)
+    reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None,
+                   symbols=not report.records)
     sources = _with_pins(report, reading)
     said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:
@@ -469,15 +557,19 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
             sources[index] = replace(sources[index], pin=statement.sha, line=sources[index].line or statement.line)
     if unnamed:
         statement = unnamed[0]
+        # Which repository the pin is of, when nothing names it for certain: the words near it
+        # first, then the document's prose; the user's mapping decides (engine.repositories).
+        mentioned = tuple(dict.fromkeys((*statement.mentioned, *reading.mentioned)))
         if not sources:
             named = list(reading.repositories)
             if len(named) == 1:
                 sources.append(Source(named[0], statement.sha, reading.repositories[named[0]], statement.line,
                                       repository=named[0]))
             else:
-                sources.append(Source("SRC-1", statement.sha, None, statement.line))
+                sources.append(Source("SRC-1", statement.sha, None, statement.line, mentioned=mentioned))
         elif sources[0].pin is None:
-            sources[0] = replace(sources[0], pin=statement.sha, line=sources[0].line or statement.line)
+            sources[0] = replace(sources[0], pin=statement.sha, line=sources[0].line or statement.line,
+                                 mentioned=() if _repository(sources[0]) else mentioned)
     if not sources and reading.evidence:
         named = list(reading.repositories)
         if len(named) == 1:

@@ -164,6 +164,16 @@ class Bindings:
             self._timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
             where = where_stated(report, source)
+            if self._repositories.default_folder(report, source_id):
+                # Nothing names or maps the pin's repository, and the knowledge base's own clone
+                # lacks it: fetching the knowledge base is not the fix, naming the target is.
+                fix = (f"if it is {source.mentioned[0]}, which the report names, give --memreport-repo "
+                       f"{source.mentioned[0]}=PATH" if len(source.mentioned) == 1 else
+                       f"name it beside the pin (`owner/name@<sha>`) or give --memreport-repo {sid}=PATH")
+                return Binding(sid, store, None, "no-repo",
+                               f"{where}: commit {stated} is not in the report's own repository ({store.path}), "
+                               f"and the report does not say which repository it is of: {fix}",
+                               label, stated, source.line)
             report_file = self._reports.report_file(report)
             guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file), stated)
             return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,

@@ -96,6 +96,9 @@ class TargetRepositories:
         if named_id is not None and found is not None and found.path is None:
             # The template was asked and found no clone: the knowledge base's own repository is not it.
             raise RepoError(self.unmapped_problem(report, named_id))
+        mentioned = self._mentioned_clone(source)
+        if mentioned is not None:
+            return mentioned
         mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))
@@ -104,6 +107,34 @@ class TargetRepositories:
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             )
         return self._reports.report_file(report).resolve().parent
+
+    def _mentioned_clone(self, source) -> Path | None:
+        """The clone of the one repository a document names in words near its pin or in its
+        prose (``pinned to the acme/widgets revision ...``) that the user maps or the template
+        finds; ``None`` when none or several are (a path is written like ``owner/name`` too)."""
+        if source is None or source.repository or not source.mentioned:
+            return None
+        given = {key.casefold(): Path(path) for key, path in self._options.repos.items() if key and "/" in key}
+        found: dict[Path, str] = {}
+        for name in source.mentioned:
+            path = given.get(name.casefold())
+            if path is None and self._options.repo_map:
+                looked = self._options.repo_map.lookup(name)
+                path = looked.path if looked is not None else None
+            if path is not None:
+                found.setdefault(Path(path).resolve(), name)
+        return next(iter(found)) if len(found) == 1 else None
+
+    def default_folder(self, report: Report, source_id: str | None) -> bool:
+        """Whether a source's clone is the report's own folder only because nothing names or
+        maps another: the knowledge base's repository, which may not hold the pin at all."""
+        try:
+            path = self._repo_path(report, source_id)
+        except RepoError:
+            return False
+        if self._given_for(report, source_id) is not None or None in self._options.repos:
+            return False
+        return path == self._reports.report_file(report).resolve().parent
 
     def _given_for(self, report: Report, source_id: str | None) -> Path | None:
         """The clone ``--memreport-repo KEY=PATH`` gives for a source, by any key the report
@@ -185,6 +216,12 @@ class TargetRepositories:
             for report in self._reports.loaded():
                 self._named |= repomap.repositories_named(report)
         return self._named
+
+    def repositories_mentioned(self) -> set[str]:
+        """Every ``owner/name`` word the loaded reports write near a pin no name binds
+        (:attr:`.model.Source.mentioned`): a mapping of one of them is used, not a typo."""
+        return {name for report in self._reports.loaded() for source in report.sources
+                if not source.repository for name in source.mentioned}
 
     def close(self) -> None:
         for store in self.open_stores():

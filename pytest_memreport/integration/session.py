@@ -148,7 +148,7 @@ def unused_mappings(engine: Engine):
     repo_map = engine.options.repo_map
     if not repo_map or not repo_map.mappings:
         return []
-    return repo_map.unused(engine.all_repositories_named())
+    return repo_map.unused(engine.all_repositories_named() | engine.repositories.repositories_mentioned())
 
 
 class ProgressLines:

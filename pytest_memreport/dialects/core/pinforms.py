@@ -37,6 +37,13 @@ _AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})@([0-9a-fA
 #: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
 _NAMED = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 _PIN_WORDS = re.compile(r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha)\b")
+#: ``owner/name`` written in running text (outside a URL): a repository the document may mean.
+#: A path looks the same (``src/widgets``), so a mention binds only where the user maps it.
+_MENTION = re.compile(r"(?<![\w./@#:-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})"
+                      r"(?![\w/@-]|\.\w|:L?\d|#L)")  # ``src/a.ts:2`` is a citation, not a repository
+#: ``owner/name at `<sha>` ``: a pin in a title or caption, with no pin word
+_AT_WORD = re.compile(r"(?<![\w./@-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})`?[ \t]+at[ \t]+"
+                      r"(?:commit[ \t]+|revision[ \t]+)?`([0-9a-fA-F]{7,64})`")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
     r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
@@ -69,6 +76,10 @@ class PinStatement:
     column: int
     repository: str | None = None
     name: str | None = None
+    #: ``owner/name`` words the statement's sentence writes (:func:`mentions`) when it names no
+    #: repository for certain: the one the user maps is the pin's (``pinned to the acme/widgets
+    #: revision `<sha>` ``, ``acme/widgets at `<sha>` ``)
+    mentioned: tuple[str, ...] = ()
 
     @property
     def key(self) -> str | None:
@@ -90,9 +101,20 @@ def _sentence_start(line: str, column: int, ends: list[int]) -> int:
     return ends[index - 1] if index else 0
 
 
+def mentions(line: str) -> list[str]:
+    """``owner/name`` words ``line`` writes outside its URLs, in order (a path is one too:
+    which of them is a repository only the user's mapping says)."""
+    if "/" not in line:
+        return []
+    if "://" in line:
+        line = re.sub(r"[a-z]+://[^\s)<>\]]+", " ", line)
+    return [match.group(1).rstrip(".") for match in _MENTION.finditer(line)]
+
+
 def line_pins(line: str, number: int) -> list[PinStatement]:
     """Every pin stated on one line of a document (shas lower-cased)."""
-    if not _PIN_WORDS.search(line):
+    at_word = {match.start(2): match.group(1) for match in _AT_WORD.finditer(line)} if " at " in line else {}
+    if not at_word and not _PIN_WORDS.search(line):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
     # Commit links name their repository; blob and tree links are evidence, not statements.
@@ -116,6 +138,9 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
                 continue  # ``owner/name@sha``, read above
             if len(sha) < 40 and not _has_digit_and_letter(sha):
                 continue
+            if column in at_word:
+                found[column] = (sha.lower(), None, None)
+                continue
             # A name stands right before its sha: look back a bounded window, not the whole line.
             named = _NAMED.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
             found[column] = (sha.lower(), None, named.group(1) if named else None)
@@ -133,6 +158,9 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
         start = max(_sentence_start(line, column, ends), column - _WINDOW)
         if _HISTORY_WORDS.search(line, start, column):
             continue
+        if column in at_word:
+            pins.append(PinStatement(sha, number, column, mentioned=(at_word[column],)))
+            continue
         # A list of named pins (``Reviewed revisions: `a` `sha`; `b` `sha```) shares one pin word.
         said = _PIN_WORDS.search(line, start, column) or (
             name is not None and first_word is not None and first_word.start() < column
@@ -143,7 +171,8 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
             repository = next((repo for s, repo in link_shas.items() if s.startswith(sha) or sha.startswith(s)), None)
         if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
             name = None
-        pins.append(PinStatement(sha, number, column, repository, name))
+        mentioned = () if repository or name else tuple(mentions(line[start:column]))
+        pins.append(PinStatement(sha, number, column, repository, name, mentioned))
     return pins
 
 
