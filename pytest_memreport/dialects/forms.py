@@ -228,6 +228,7 @@ def manifest_rows(lines: list[str]) -> list[Evidence]:
                     found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
                                           role=EvidenceRole.MANIFEST))
                 continue  # a manifest's "Lines" is a length
+            assert cited is not None  # a table with neither column was passed over
             ranges = _cited_ranges(cells[cited] if cited < len(cells) else "", one_line)
             spec = review.repo_path_spec(path, strict=False)
             if not ranges or spec is None or spec.ranges or spec.is_directory:
