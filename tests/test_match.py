@@ -377,6 +377,15 @@ def test_render_diff_is_compact():
     assert render_diff("a  =\n1", "a = 1") == "  (no difference after normalization)"
 
 
+def test_a_diff_of_the_same_words_says_a_blank_line_came_or_went():
+    # A formatter removed a blank line inside a cited range: the words agree, the lines do not,
+    # and "no difference" beside a failing range read as a contradiction.
+    quoted = "if a:\n    f()\n\nelse:\n    g()"
+    found = "if a:\n    f()\nelse:\n    g()"
+
+    assert render_diff(quoted, found) == "  (the same words; blank lines differ: 1 quoted, 0 found)"
+
+
 def test_line_of_counts_from_one():
     text = "a\nbb\n\nccc"
     assert [line_of(text, i) for i in range(len(text))] == [1, 1, 2, 2, 2, 3, 4, 4, 4]

@@ -27,7 +27,7 @@ dialect read it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Report, Source
@@ -150,6 +150,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 pins.extend(stated)
                 if not stated and pin_like is None and pinforms.names_a_sha(line):
                     pin_like = (number, line.strip())
+    if "|" in text:
+        pins.extend(table_pins(lines))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
@@ -185,6 +187,23 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
+def _tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[str]]]]]:
+    """Each pipe table of ``lines``: its header's cells, and its rows as (report line, cells)."""
+    index = 0
+    while index + 1 < len(lines):
+        header, delimiter = lines[index], lines[index + 1]
+        index += 1
+        if "|" not in header or not _DELIMITER_ROW.fullmatch(delimiter):
+            continue
+        row = index + 1
+        rows: list[tuple[int, list[str]]] = []
+        while row < len(lines) and "|" in lines[row]:
+            rows.append((row + 1, _cells(lines[row])))
+            row += 1
+        yield _cells(header), rows
+        index = row
+
+
 def manifest_rows(lines: list[str]) -> list[Evidence]:
     """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
 
@@ -194,15 +213,12 @@ def manifest_rows(lines: list[str]) -> list[Evidence]:
       ``25-60`` or ``L26`` is a cited range of that row's file.
 
     A plain number under "Lines" or "Size" is the file's length, never a cited line; under a
-    header that says one line ("Line", "Line number") it is that line."""
+    header that says one line ("Line", "Line number") it is that line. A table of repositories
+    and their commits states pins (:func:`table_pins`), no files."""
     found: list[Evidence] = []
-    index = 0
-    while index + 1 < len(lines):
-        header, delimiter = lines[index], lines[index + 1]
-        index += 1
-        if "|" not in header or not _DELIMITER_ROW.fullmatch(delimiter):
+    for names, rows in _tables(lines):
+        if any(_REPOSITORY_HEADER.fullmatch(name) for name in names):
             continue
-        names = _cells(header)
         blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
                     None)
         cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
@@ -213,10 +229,7 @@ def manifest_rows(lines: list[str]) -> list[Evidence]:
         if path_at is None:
             continue
         one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
-        row = index + 1
-        while row < len(lines) and "|" in lines[row]:
-            cells = _cells(lines[row])
-            row += 1
+        for row, cells in rows:
             if path_at >= len(cells):
                 continue
             path = cells[path_at].removeprefix("./")
@@ -236,8 +249,35 @@ def manifest_rows(lines: list[str]) -> list[Evidence]:
             for cited_lines in ranges:
                 found.append(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines,
                                       label="cited lines"))
-        index = row
     return found
+
+
+#: a table's column of repositories, and of the commits they are pinned at
+_REPOSITORY_HEADER = re.compile(r"(?i)(?:target[ _-]?)?(?:repository|repo|target|project|upstream)(?:[ _-]?name)?")
+_COMMIT_HEADER = re.compile(r"(?i)(?:pinned[ _-]?)?(?:commit|revision|pin|sha|snapshot|head)(?:[ _-]?(?:sha|id))?")
+
+
+def table_pins(lines: list[str]) -> list[pinforms.PinStatement]:
+    """A table of repositories and their commits (``| Repository | Commit |``): each row pins
+    the repository it names (``owner/name``, or a short name the user maps)."""
+    pins: list[pinforms.PinStatement] = []
+    for names, rows in _tables(lines):
+        named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
+        commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
+        if named is None or commit is None:
+            continue
+        for row, cells in rows:
+            if max(named, commit) >= len(cells):
+                continue
+            repository, sha = cells[named], cells[commit]
+            if not pinforms.is_sha(sha) or not repository or any(c.isspace() for c in repository):
+                continue
+            repository = core.repository_of(repository)[0] if "://" in repository and core.repository_of(
+                repository) else repository
+            slashed = "/" in repository
+            pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
+                                              None if slashed else repository))
+    return pins
 
 
 #: a table column of cited lines, and one whose plain number is a line (not a length)

@@ -180,6 +180,12 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
 _SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
 
 
+def is_sha(word: str) -> bool:
+    """Whether ``word`` is a sha as a table cell or a key's value writes it: 7 to 64 hex digits,
+    with a digit and a letter among them when short."""
+    return _SHA_VALUE.fullmatch(word) is not None and (len(word) >= 40 or _has_digit_and_letter(word))
+
+
 def names_a_sha(line: str) -> bool:
     """Whether ``line`` writes a sha outside a link into a repository's files: a line a reader
     takes for a pin statement even when :func:`line_pins` does not read it as one."""

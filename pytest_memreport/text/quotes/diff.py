@@ -44,7 +44,17 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
         lines.append(f"… {len(hunks) - _MAX_HUNKS} more changes")
     if clipped and lines:
         lines.append(f"… (compared the first {shown} words of the quotation)")
-    return "\n".join(lines) if lines else "  (no difference after normalization)"
+    if lines:
+        return "\n".join(lines)
+    if _blank_lines(quote) != _blank_lines(candidate):
+        # The words agree and the lines do not: a blank line came or went (a formatter's doing).
+        return (f"  (the same words; blank lines differ: {_blank_lines(quote)} quoted, "
+                f"{_blank_lines(candidate)} found)")
+    return "  (no difference after normalization)"
+
+
+def _blank_lines(text: str) -> int:
+    return sum(1 for line in text.strip("\n").split("\n") if not line.strip())
 
 
 def _diff_tokens(text: str) -> list[tuple[bool, str]]:
