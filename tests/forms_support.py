@@ -192,13 +192,7 @@ def write_kb(root: Path, t: Targets) -> dict[str, Path]:
         "pilots/ingest-gadgets.md": ingest(t),
         "records/parcel-memory.md": record_report(t),
     }
-    written = {}
-    for rel, text in docs.items():
-        path = root / "kb" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written[rel] = path
-    return written
+    return _write(root / "kb", docs)
 
 
 def protocol(t: Targets) -> str:
@@ -267,9 +261,13 @@ def write_more(root: Path, t: Targets) -> dict[str, Path]:
     """Documents whose pins name their repository only in words (``root/kb2``)."""
     docs = {"protocol.md": protocol(t), "trial-2.md": trial(t), "files-read.md": caption(t),
             "trial-3.md": unnamed(t)}
+    return _write(root / "kb2", docs)
+
+
+def _write(folder: Path, docs: dict[str, str]) -> dict[str, Path]:
     written = {}
     for rel, text in docs.items():
-        path = root / "kb2" / rel
+        path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         written[rel] = path

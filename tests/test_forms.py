@@ -156,6 +156,19 @@ def test_a_plain_number_is_a_line_only_under_a_header_that_says_one_line():
     assert rows(report) == {("lines", "src/a.py", "7")}
 
 
+def test_a_table_of_repositories_and_commits_pins_each_and_is_no_manifest():
+    text = (f"# Two targets\n\n| Repository | SHA |\n| --- | --- |\n| acme/widgets | `{SHA}` |\n"
+            f"| acme/gadgets | `{OTHER}` |\n\n## acme/widgets\n\nSee `src/a.ts:1-2`.\n\n"
+            "## acme/gadgets\n\nSee `lib/b.rs:3-4`.\n")
+    report = parse_report("two.md", text)
+
+    pins = {s.repository or s.id: s.pin for s in report.sources}
+    assert pins == {"acme/widgets": SHA, "acme/gadgets": OTHER}
+    bound = {e.path: report.source(e.source).repository for e in report.all_evidence()}
+    assert bound == {"src/a.ts": "acme/widgets", "lib/b.rs": "acme/gadgets"}
+    assert not [e for e in report.all_evidence() if e.role is EvidenceRole.MANIFEST]
+
+
 def test_an_ingest_is_pinned_by_its_front_matter_not_by_the_earlier_ingest_it_mentions(targets):
     report = parse_report("kb/pilots/ingest-gadgets.md", kb.ingest(targets))
 
@@ -217,12 +230,16 @@ def test_files_sharing_a_register_are_still_one_run():
 TEMPLATE = "clones/{owner}+{name}/repo"
 
 
-@pytest.fixture
-def knowledge_base(pytester):
+def _knowledge_base(pytester, write) -> kb.Targets:
     pytester.run("git", "init", "-q", str(pytester.path))  # the knowledge base is a repository too
     targets = kb.build_targets(pytester.path / "clones")
-    kb.write_kb(pytester.path, targets)
+    write(pytester.path, targets)
     return targets
+
+
+@pytest.fixture
+def knowledge_base(pytester):
+    return _knowledge_base(pytester, kb.write_kb)
 
 
 def _run(pytester, *args):
@@ -429,10 +446,7 @@ def test_repin_rewrites_the_pins_the_forms_read_and_nothing_else(pytester, knowl
 
 @pytest.fixture
 def worded_pins(pytester):
-    pytester.run("git", "init", "-q", str(pytester.path))  # the knowledge base is a repository too
-    targets = kb.build_targets(pytester.path / "clones")
-    kb.write_more(pytester.path, targets)
-    return targets
+    return _knowledge_base(pytester, kb.write_more)
 
 
 def test_a_pin_binds_to_the_one_repository_its_words_name_that_the_user_maps(pytester, worded_pins):
