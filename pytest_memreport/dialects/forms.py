@@ -272,8 +272,8 @@ def table_pins(lines: list[str]) -> list[pinforms.PinStatement]:
             repository, sha = cells[named], cells[commit]
             if not pinforms.is_sha(sha) or not repository or any(c.isspace() for c in repository):
                 continue
-            repository = core.repository_of(repository)[0] if "://" in repository and core.repository_of(
-                repository) else repository
+            linked = core.repository_of(repository) if "://" in repository else None
+            repository = linked[0] if linked else repository
             slashed = "/" in repository
             pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
                                               None if slashed else repository))
