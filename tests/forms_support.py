@@ -213,7 +213,8 @@ def protocol(t: Targets) -> str:
         | `README.md` | 3 | a length, not a line |
 
         `classify` is defined at `src/worker.ts` (lines 2-7), and the queue's comment says
-        "hands parcels to workers" (`src/queue.ts:1`). `src/queue.ts` L7-L11 drains it.
+        "hands parcels to workers" (`src/queue.ts:1`). `src/queue.ts` L7-L11 drains it, and
+        `src/worker.ts` (L9-L11) loops.
         """)
 
 
@@ -223,6 +224,7 @@ PROTOCOL_EXPECTED = {
     ("lines", "src/worker.ts", "2-7"),
     ("lines", "src/queue.ts", "1"),
     ("lines", "src/queue.ts", "7-11"),
+    ("lines", "src/worker.ts", "9-11"),
 }
 
 

@@ -59,7 +59,7 @@ class Reading:
 
 
 #: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
-_LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d|`[ \t]+L\d")
+_LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash")
 #: how many lines front matter may run to
@@ -389,7 +389,7 @@ def _may_state_a_pin(line: str) -> bool:
 def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
-    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line):
+    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line):
         return False
     if "://" in line:
         line = _URL.sub(" ", line)
