@@ -215,6 +215,25 @@ def protocol(t: Targets) -> str:
         `classify` is defined at `src/worker.ts` (lines 2-7), and the queue's comment says
         "hands parcels to workers" (`src/queue.ts:1`). `src/queue.ts` L7-L11 drains it, and
         `src/worker.ts` (L9-L11) loops.
+
+        The class opens in `src/queue.ts`:
+
+        ```ts
+        export class Queue {{
+          private items: string[] = [];
+        ```
+
+        A caller would write, in `src/worker.ts`:
+
+        ```ts
+        const waiting = new Queue();
+        ```
+
+        Build it with `scripts/build.sh`:
+
+        ```sh
+        npm run build
+        ```
         """)
 
 

@@ -144,8 +144,17 @@ def test_a_name_beside_a_citation_is_a_symbol_and_a_quotation_beside_one_is_chec
 
     symbols = {(e.text, e.context) for e in evidence if e.kind is EvidenceKind.SYMBOL}
     assert ("classify", ("src/worker.ts",)) in symbols
-    quotes = {(e.path, e.text) for e in evidence if e.kind is EvidenceKind.QUOTE}
+    quotes = {(e.path, e.text) for e in evidence if e.kind is EvidenceKind.QUOTE and e.role is not EvidenceRole.LOOSE}
     assert quotes == {("src/queue.ts", "hands parcels to workers")}
+
+
+def test_a_code_block_a_sentence_gives_to_one_file_is_a_quotation_of_it_where_the_file_holds_it(targets):
+    report = parse_report("kb2/protocol.md", kb.protocol(targets))
+
+    blocks = {(e.path, e.text) for e in report.all_evidence() if e.role is EvidenceRole.LOOSE}
+    # the shell block is a command, not a file's text; both ts blocks are proposed
+    assert blocks == {("src/queue.ts", "export class Queue {\n  private items: string[] = [];"),
+                      ("src/worker.ts", "const waiting = new Queue();")}
 
 
 def test_a_plain_number_is_a_line_only_under_a_header_that_says_one_line():
@@ -465,6 +474,9 @@ def test_a_pin_binds_to_the_one_repository_its_words_name_that_the_user_maps(pyt
     assert "lines 2-7 of src/worker.ts changed" in out
     checked = [e for r in data["reports"] for e in r["evidence"] if Path(r["path"]).name == "protocol.md"]
     assert {e["kind"] for e in checked} >= {"lines", "symbol", "quote"}
+    # the queue's block is its file's text; the caller's example is the report's own words
+    blocks = {e["path"]: e["at_pin"]["status"] for e in checked if e.get("role") == "loose"}
+    assert blocks == {"src/queue.ts": "found", "src/worker.ts": "not-evidence"}
 
 
 def test_a_pin_no_words_bind_and_the_knowledge_base_lacks_says_which_key_to_give(pytester, worded_pins):

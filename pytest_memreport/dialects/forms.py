@@ -76,10 +76,11 @@ _READ_QUOTE_TIES = frozenset({"notes", "tables"})
 
 
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
-         front: dict | None = None, symbols: bool = True) -> Reading:
+         front: dict | None = None, loose: bool = True) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
-    ``dialect`` does not read itself, and its pins. ``symbols``: whether names beside
-    citations are proposed (a report of records names its symbols in its records)."""
+    ``dialect`` does not read itself, and its pins. ``loose``: whether names beside
+    citations and code blocks a sentence gives a file are proposed (a report of records
+    names its symbols and quotations in its records)."""
     lines = text.split("\n")
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
@@ -114,8 +115,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
         evidence.extend(_paragraph_continuations(lines, anchored))
     evidence.extend(manifest_rows(lines))
-    if symbols:
+    if loose:
         evidence.extend(_symbols_beside(lines, evidence))
+        if "```" in text or "~~~" in text:
+            evidence.extend(_introduced_blocks(lines))
     for reader in readers:
         evidence.extend(reader(path, text))
     pins: list[pinforms.PinStatement] = []
@@ -334,6 +337,55 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
     return symbols
 
 
+#: a fence's opening line and its info string's first word
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([\w+.-]*)")
+#: a fenced block's language when it shows commands, output or a diagram, not a file's text
+_NOT_A_FILE = frozenset({"sh", "bash", "shell", "zsh", "console", "terminal", "powershell", "ps1", "cmd", "bat",
+                         "output", "log", "mermaid", "memreport", "diff", "patch"})
+#: how many lines an introduced block may hold to be read as a quotation
+_BLOCK_LINES = 60
+
+
+def _introduced_blocks(lines: list[str]) -> list[Evidence]:
+    """A fenced block a sentence gives to one file (``In `src/queue.ts`:`` or a link to it,
+    then the block): a quotation of that file, checked where the file holds it at the pin and
+    otherwise the report's own example (role ``LOOSE``), never a failure at the pin."""
+    found: list[Evidence] = []
+    index = 0
+    while index < len(lines):
+        opened = _FENCE.match(lines[index])
+        if opened is None:
+            index += 1
+            continue
+        marker, language = opened.group(1), opened.group(2).lower()
+        close = next((i for i in range(index + 1, len(lines)) if lines[i].strip().startswith(marker)
+                      and not lines[i].strip().strip(marker[0])), len(lines))
+        body = lines[index + 1:close]
+        intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
+        named = _one_file(intro) if intro.rstrip().endswith(":") and language not in _NOT_A_FILE else None
+        if named is not None and 0 < len(body) <= _BLOCK_LINES and any(line.strip() for line in body):
+            path, source, pin = named
+            found.append(Evidence(EvidenceKind.QUOTE, path, index + 2, max(index + 2, close), text="\n".join(body),
+                                  source=source, pin=pin, label="code block", role=EvidenceRole.LOOSE))
+        index = close + 1
+    return found
+
+
+def _one_file(intro: str) -> tuple[str, str | None, str | None] | None:
+    """The one file a sentence names (a backticked path, or a link into a repository's file):
+    ``(path, owner/name, commit)``; ``None`` when it names none or several."""
+    files: dict[str, tuple[str, str | None, str | None]] = {}
+    for match in _URL.finditer(intro):
+        link = core.parse_repository_link(match.group())
+        if link is not None and link.kind == "blob" and link.path:
+            files[link.path] = (link.path, link.repo_id, link.ref)
+    for match in _CODE_SPAN.finditer(intro):
+        spec = review.repo_path_spec(match.group(1))
+        if spec is not None and not spec.is_directory and spec.path not in files:
+            files[spec.path] = (spec.path, None, None)
+    return next(iter(files.values())) if len(files) == 1 else None
+
+
 def _written_on(item: Evidence, lines: list[str]) -> bool:
     """Whether the file a citation names is written on its own line: a continuation the citation
     reader bound to a file of another line or paragraph is not a citation of this document's."""
@@ -478,7 +530,7 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     find that the dialect did not: new evidence inside a record belongs to it."""
     front = report.meta.get("front_matter")
     reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None,
-                   symbols=not report.records)
+                   loose=not report.records and report.dialect != "tables")
     sources = _with_pins(report, reading)
     said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:
