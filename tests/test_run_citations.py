@@ -54,6 +54,18 @@ def cited(text: str, prose: bool = False) -> list[tuple]:
         ("`/home/ana/src/w/src/a.ts:3`", [("/home/ana/src/w/src/a.ts", None, ("3",), "absolute")]),
         ("`docs/` and `src/widgets`", [("docs/", None, (), "path"), ("src/widgets", None, (), "path")]),
         ("think/index.ts:282", [("think/index.ts", None, ("282",), "path")]),
+        # a line and a column, as an editor writes them
+        ("`src/a/echo.ts:27:14`", [("src/a/echo.ts", None, ("27",), "path")]),
+        # a range finished in words, and one announced before its file
+        ("`src/a/echo.ts`, lines 27 to 34", [("src/a/echo.ts", None, (), "path"),
+                                             ("src/a/echo.ts", None, ("27-34",), "continuation")]),
+        ("`src/a/echo.ts` lines 6 and 11", [("src/a/echo.ts", None, (), "path"),
+                                            ("src/a/echo.ts", None, ("6", "11"), "continuation")]),
+        ("Lines 27–34 of `src/a/echo.ts` register it", [("src/a/echo.ts", None, ("27-34",), "path")]),
+        ("lines 3 through 9 in `src/a/echo.ts`", [("src/a/echo.ts", None, ("3-9",), "path")]),
+        # "to" that does not finish a range leaves the range as written
+        ("`src/a/echo.ts` line 7 to the end", [("src/a/echo.ts", None, (), "path"),
+                                               ("src/a/echo.ts", None, ("7",), "continuation")]),
     ],
 )
 def test_citation_forms(text, expected):

@@ -59,7 +59,7 @@ class Reading:
 
 
 #: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
-_LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\blines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
+_LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash")
 #: how many lines front matter may run to

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...model import LineRange
 from .citations import BARE_FILES, looks_like_path
@@ -245,7 +245,8 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
     text = word
     ranges: tuple[LineRange, ...] = ()
     bad = None
-    match = re.search(rf"(?:[:#])({_RANGES})$", text)
+    # ``src/a.ts:27:14``: a line and a column, as compilers and editors write them
+    match = re.search(rf"(?:[:#])({_RANGES})(?::\d{{1,6}})?$", text)
     if match:
         ranges, bad = parse_ranges(match.group(1))
         text = text[: match.start()]
@@ -316,6 +317,9 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         found: list[Citation] = []
         if text:
             found = _read_word(text, word, last, after_comma, prose, mentions, context, previous)
+            if previous in _LINE_WORDS and len(found) == 1 and found[0].ranges:
+                # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```
+                found[0], index = _worded_range(found[0], words, index)
         cites = any(c.form != MENTION for c in found)
         citations.extend(c for c in found if c.form != MENTION)
         for citation in found:
@@ -335,6 +339,44 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
             last = None
             after_comma = False
     return citations, mentions
+
+
+#: words joining two line numbers into one range, or into two
+_RANGE_TO = frozenset({"to", "through", "thru", "until"})
+_RANGE_AND = frozenset({"and", "&"})
+#: words giving a range announced before its file to that file: ``lines 3-9 of `a.ts```
+_RANGE_OF = frozenset({"of", "in"})
+
+
+def _worded_range(citation: Citation, words: list[Word], index: int) -> tuple[Citation, int]:
+    """A range announced by "line(s)" and finished in words: ``lines 27 to 34`` (one range),
+    ``lines 6 and 11`` (two), then ``of `src/a.ts``` when no file came before (the file
+    after it). ``index`` is the next word's; returns the citation and the index after what
+    it read."""
+    ranges = list(citation.ranges)
+    end = citation.end
+    while index + 1 < len(words) and _strip(words[index].text).lower() in (_RANGE_TO | _RANGE_AND):
+        joiner, number = _strip(words[index].text).lower(), _strip(words[index + 1].text)
+        if not number.isdigit() or len(number) > 9:
+            break
+        value = int(number)
+        if joiner in _RANGE_TO:
+            if value < ranges[-1].start:
+                break
+            ranges[-1] = LineRange(ranges[-1].start, value)
+        elif value >= 1:
+            ranges.append(LineRange(value, value))
+        end = words[index + 1].end
+        index += 2
+    found = replace(citation, ranges=tuple(ranges), end=end)
+    if found.form == UNBOUND and index + 1 < len(words) and _strip(words[index].text).lower() in _RANGE_OF:
+        named = words[index + 1]
+        parsed = _path(_strip(named.text))
+        if parsed is not None and not parsed[1] and not parsed[2] and parsed[3] == "path" and (
+                named.code or _file_shaped(parsed[0])):
+            found = replace(found, path=parsed[0], form="path", code=named.code, end=named.end)
+            index += 2
+    return found, index
 
 
 def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, prose: bool,
