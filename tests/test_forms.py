@@ -39,6 +39,10 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"The inspected revision is [`acme/widgets@{SHA}`](https://github.com/acme/widgets/commit/{SHA}).",
      [(SHA, "acme/widgets", None)]),
     (f"| Git revision | `{SHA}` |", [(SHA, None, None)]),
+    (f"Analysed as of `{SHA[:12]}`.", [(SHA[:12], None, None)]),
+    (f"Version: `{SHA}`", [(SHA, None, None)]),
+    (f"**Target:** acme/widgets @ `{SHA}`", [(SHA, "acme/widgets", None)]),
+    (f"Read at `{SHA[:12]}` (2025-12-13).", [(SHA[:12], None, None)]),
     (f"Checked at commit [{SHA[:8]}](https://github.com/acme/widgets/commit/{SHA}).",
      [(SHA, "acme/widgets", None)]),  # the link's full sha (a run of digits alone is no sha)
 ])
@@ -53,6 +57,8 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     f"Originally written against `{SHA[:9]}` and refreshed since.",
     f"See [src/a.ts](https://github.com/acme/widgets/blob/{SHA}/src/a.ts) for the revision logic.",
     "A revision of deadbeefcafe words, no digits in it.",
+    f"The bug was fixed in `{SHA[:10]}`.",
+    f"Built from {SHA}.",
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []
@@ -396,7 +402,8 @@ def test_an_unread_pin_is_quoted_in_the_one_line_that_says_why(pytester, make_re
     repo = make_repo()
     repo.commit({"a.py": "x = 1\n"}, "only")
     report = pytester.path / "note.md"
-    report.write_text("# Note\n\nThe version we read is `9a0bae8f3`.\n\nSee `a.py:1`.\n", encoding="utf-8")
+    # ("The version we read is `9a0bae8f3`" was this test's line: it is read as a pin now.)
+    report.write_text("# Note\n\nThe code we looked over was `9a0bae8f3`.\n\nSee `a.py:1`.\n", encoding="utf-8")
 
     result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}", "-rA")
 

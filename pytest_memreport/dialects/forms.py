@@ -26,6 +26,7 @@ dialect read it.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -61,7 +62,8 @@ class Reading:
 #: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
 _LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
-_PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash")
+_PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash",
+              "tree", "as of", "@", " at ")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
 #: a URL, as far as a line-citation test must see it
@@ -148,11 +150,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         elif not fence:
             if "/" in line:
                 mentioned.update(dict.fromkeys(pinforms.mentions(line)))
-            if _may_state_a_pin(line):
-                stated = pinforms.line_pins(line, number)
-                pins.extend(stated)
-                if not stated and pin_like is None and pinforms.names_a_sha(line):
-                    pin_like = (number, line.strip())
+            stated = pinforms.line_pins(line, number) if _may_state_a_pin(line) else []
+            pins.extend(stated)
+            if not stated and pin_like is None and pinforms.names_a_sha(line):
+                pin_like = (number, line.strip())
     if "|" in text:
         pins.extend(table_pins(lines))
     if own is not None:
@@ -581,8 +582,12 @@ def _placed(report: Report, added: list[Evidence]) -> Report:
     records = list(report.records)
     own = list(report.evidence)
     by_record: dict[int, list[Evidence]] = {}
+    # The record holding a report line, by bisection over the records' first lines.
+    order = sorted(range(len(records)), key=lambda i: records[i].line)
+    starts = [records[i].line for i in order]
     for item in added:
-        index = next((i for i, record in enumerate(records) if record.line <= item.line <= record.end_line), None)
+        at = bisect.bisect_right(starts, item.line) - 1
+        index = order[at] if at >= 0 and item.line <= records[order[at]].end_line else None
         if index is None:
             own.append(replace(item, owner=None))
         else:

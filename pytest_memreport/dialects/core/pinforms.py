@@ -33,10 +33,12 @@ from .links import parse_repository_link, repository_of
 _FULL_SHA = re.compile(r"(?<![0-9A-Za-z/@#=])([0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?![0-9A-Za-z])")
 _SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
 #: ``owner/name@sha``
-_AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})@([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
+_AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})[ \t]?@[ \t]?`?([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
 #: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
 _NAMED = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
-_PIN_WORDS = re.compile(r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha)\b")
+_PIN_WORDS = re.compile(
+    r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|"
+    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)[ \t]+at)\b|\btarget(?=[*_ \t]*:)")
 #: ``owner/name`` written in running text (outside a URL): a repository the document may mean.
 #: A path looks the same (``src/widgets``), so a mention binds only where the user maps it.
 _MENTION = re.compile(r"(?<![\w./@#:-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})"
