@@ -24,12 +24,9 @@ from .sources import SOURCE_ID
 
 # --------------------------------------------------------------------------- paths
 
-_PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
-#: what no path holds: control characters, a backtick (markup), and a URL's scheme
-_NEVER_IN_PATH = re.compile(r"[\x00-\x1f\x7f`]|://")
+from .grammar import NEVER_IN_PATH, PATH_EXTENSION, PATH_RANGES, PATH_TOKEN, SOURCE_PATHS, SOURCE_PATHS_AT_END
 #: the label of evidence at an :data:`UNUSUAL_PATH`
 UNUSUAL_PATH = "unusual path"
-_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
 #: extension-less file names that are still unmistakably files
 _BARE_FILES = frozenset(
     {
@@ -42,7 +39,6 @@ _BARE_FILES = frozenset(
 BARE_FILES = _BARE_FILES
 #: abbreviations that look like ``name.ext`` once their last full stop is stripped
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.k.a", "n.b", "p.s", "cf", "etc", "vs"})
-_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
 _WRAPPING = "`*_\"'“”‘’"
 _TRAILING = ".,;:)]}!?" + _WRAPPING
 _LEADING = "([{" + _WRAPPING
@@ -60,9 +56,9 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
     if "/" not in token and "." not in token and token not in _BARE_FILES:
         return False  # the common case: an ordinary word
     if unusual:
-        if _NEVER_IN_PATH.search(token) or token != token.strip() or "//" in token:
+        if NEVER_IN_PATH.search(token) or token != token.strip() or "//" in token:
             return False
-    elif not _PATH_TOKEN.fullmatch(token):
+    elif not PATH_TOKEN.fullmatch(token):
         return False
     if token.startswith("//") or not any(ch.isalpha() for ch in token):
         return False
@@ -75,7 +71,7 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
         return True
     if token.endswith("/") and name:
         return True
-    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
+    return bool(PATH_EXTENSION.search(name)) or name in _BARE_FILES
 
 
 @dataclass(frozen=True)
@@ -125,7 +121,7 @@ def parse_path_spec(token: str) -> PathSpec | None:
     token = token.strip().lstrip(_LEADING).rstrip(_TRAILING).strip(_WRAPPING)
     ranges: list[LineRange] = []
     bad: str | None = None
-    match = _RANGES.search(token)
+    match = PATH_RANGES.search(token)
     if match:
         bad = _read_ranges(match.group(1), ranges)
         token = token[: match.start()]
@@ -191,7 +187,7 @@ def unusual_path_spec(token: str) -> PathSpec | None:
     token = _strip_unusual(token)
     ranges: list[LineRange] = []
     bad: str | None = None
-    match = _RANGES.search(token)
+    match = PATH_RANGES.search(token)
     if match and match.start() > 0:
         bad = _read_ranges(match.group(1), ranges)
         token = _strip_unusual(token[: match.start()])
@@ -199,7 +195,7 @@ def unusual_path_spec(token: str) -> PathSpec | None:
         token = token[2:]
     if token.startswith(("/", "~")) or not looks_like_path(token, unusual=True):
         return None
-    if _PATH_TOKEN.fullmatch(token):
+    if PATH_TOKEN.fullmatch(token):
         return None  # an ordinary path, which the strict reading refused for a reason
     return PathSpec(token, tuple(ranges), bad, unusual=True)
 
@@ -249,9 +245,6 @@ def split_quotation(line: str) -> QuotationTail | None:
 
 # --------------------------------------------------------------------------- path citations
 
-_CITATION = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
-#: ``SRC-1:`` ending a line: its paths follow on the next line of the paragraph
-_CITATION_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
 _CONNECTIVES = frozenset({"and", "&", "+", "plus", "or"})
 #: a word, or a backticked span with what follows it (`` `a b.md`:3, `` is one token: a name with spaces)
 _TOKEN = re.compile(r"`[^`\n]{1,4096}`\S*|\S+")
@@ -285,8 +278,8 @@ def path_citations(line: str, carried: str | None = None) -> tuple[list[PathCita
     found: list[PathCitation] = []
     starts = [(carried, 0)] if carried else []
     if "SRC-" in line:
-        starts += [(f"SRC-{int(m.group(1))}", m.end()) for m in _CITATION.finditer(line)]
-        at_end = _CITATION_AT_END.search(line)
+        starts += [(f"SRC-{int(m.group(1))}", m.end()) for m in SOURCE_PATHS.finditer(line)]
+        at_end = SOURCE_PATHS_AT_END.search(line)
         if at_end is not None:
             starts.append((f"SRC-{int(at_end.group(1))}", len(line)))
     still_open = None

@@ -29,13 +29,7 @@ from dataclasses import dataclass
 
 from .links import parse_repository_link, repository_of
 
-#: a sha as a pin statement writes it: 40 or 64 hex digits bare, 7 or more in backticks or link text
-_FULL_SHA = re.compile(r"(?<![0-9A-Za-z/@#=])([0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?![0-9A-Za-z])")
-_SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
-#: ``owner/name@sha``
-_AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})@([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
-#: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
-_NAMED = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
+from .grammar import AT_SHA, FULL_SHA, NAMED_BEFORE_SHA, OWNER_NAME, PIN_LINE_URL, SHA_LIKE, SHA_VALUE, SHORT_SHA
 _PIN_WORDS = re.compile(r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha)\b")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
@@ -52,7 +46,6 @@ REVISIONS_KEYS = ("code_revisions", "code-revisions", "revisions", "pins")
 #: front matter keys that hold the document's date
 DATE_KEYS = ("date", "last-checked", "last_checked", "updated", "created", "reviewed")
 _COMMITTED_ON = re.compile(r"(?i)\bcommitted[ \t]+on[ \t]+(\d{4}-\d{2}-\d{2})\b")
-_SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,16 +91,16 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
     # Commit links name their repository; blob and tree links are evidence, not statements.
     link_shas: dict[str, str] = {}
     linked_spans: list[tuple[int, int]] = []
-    for match in re.finditer(r"https?://[^\s)<>\]]+", line):
+    for match in PIN_LINE_URL.finditer(line):
         link = parse_repository_link(match.group())
         if link is None:
             continue
         linked_spans.append(match.span())
         if link.kind == "commit":
             link_shas[link.ref.lower()] = link.repo_id
-    for match in _AT_SHA.finditer(line):
+    for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
-    for pattern in (_FULL_SHA, _SHORT_SHA):
+    for pattern in (FULL_SHA, SHORT_SHA):
         for match in pattern.finditer(line):
             sha, column = match.group(1), match.start(1)
             if any(start <= column < end for start, end in linked_spans):
@@ -117,7 +110,7 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
             if len(sha) < 40 and not _has_digit_and_letter(sha):
                 continue
             # A name stands right before its sha: look back a bounded window, not the whole line.
-            named = _NAMED.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
+            named = NAMED_BEFORE_SHA.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
             found[column] = (sha.lower(), None, named.group(1) if named else None)
     # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``) states it too.
     for sha, repo in link_shas.items():
@@ -147,14 +140,10 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
     return pins
 
 
-#: a word written like a sha: 7 to 64 hex digits, with a digit and a letter among them
-_SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
-
-
 def names_a_sha(line: str) -> bool:
     """Whether ``line`` writes a sha outside a link into a repository's files: a line a reader
     takes for a pin statement even when :func:`line_pins` does not read it as one."""
-    return "/blob/" not in line and _SHA_LIKE.search(line) is not None
+    return "/blob/" not in line and SHA_LIKE.search(line) is not None
 
 
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
@@ -166,14 +155,14 @@ def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
         if isinstance(value, dict):
             for repo, sha in value.items():
                 sha = str(sha).strip()
-                if not _SHA_VALUE.fullmatch(sha):
+                if not SHA_VALUE.fullmatch(sha):
                     continue
                 repo = str(repo).strip()
                 named = "/" in repo
                 pins.append(PinStatement(sha.lower(), line, 0, repo if named else None, None if named else repo))
     for key in PIN_KEYS:
         value = str(front.get(key) or "").strip().strip("`")
-        if _SHA_VALUE.fullmatch(value):
+        if SHA_VALUE.fullmatch(value):
             pins.append(PinStatement(value.lower(), line, 0))
     return pins
 
@@ -190,7 +179,7 @@ def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
             named = repository_of(value)
             if named is not None:
                 return named[0], named[1]
-        elif re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+        elif OWNER_NAME.fullmatch(value):
             return value, None
     return None
 
