@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from ...model import LineRange
 from .citations import BARE_FILES, looks_like_path
 from .extensions import KNOWN_EXTENSIONS
-from .links import parse_repository_link
-
 from .grammar import (
     BARE_RANGES,
     BRACE,
@@ -47,12 +45,15 @@ from .grammar import (
     ENTRY_CITATION,
     ENTRY_ID,
     LINES_ONLY,
+    RANGE_DASH,
     RANGES_ONLY,
     SOURCE_IN_TEXT,
     SOURCE_RANGES,
     SOURCE_REF,
     TRAILING_RANGES,
 )
+from .links import parse_repository_link
+
 #: words that announce the line numbers after them: ``lines 512-520``, ``line 40``
 _LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
 #: ``repo-root `README.md```, ``root `package.json```: the word before a path at the top level
@@ -91,7 +92,7 @@ def parse_ranges(text: str) -> tuple[tuple[LineRange, ...], str | None]:
     ranges: list[LineRange] = []
     bad = None
     for part in text.split(","):
-        numbers = [int(n) for n in re.split(r"[-–]", part.replace("L", "")) if n]
+        numbers = [int(n) for n in RANGE_DASH.split(part.replace("L", "")) if n]
         if not numbers:
             continue
         start, end = numbers[0], numbers[-1]

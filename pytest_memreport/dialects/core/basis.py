@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .links import parse_repository_link
 from .grammar import BASIS_REPOSITORY, BASIS_SHA
+from .links import parse_repository_link
 
 #: a line opening the evidence basis (markup, list and quote markers allowed before it)
 BASIS_LINE = re.compile(r"(?im)^[ \t>*_#-]*evidence[ \t]+basis[*_]*[ \t]*(?:[:.—–-]|$)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .grammar import GITHUB_REPOSITORY, PROSE_AT, REVISION_LABEL, TARGET_AT
+
 #: table rows whose first cell names the revision
 REVISION_ROWS = frozenset({
     "revision", "frozen revision", "reviewed revision", "reviewed revision/version", "pinned revision",

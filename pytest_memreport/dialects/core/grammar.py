@@ -93,6 +93,10 @@ def folder_prefix(folder: str) -> re.Pattern:
 PATH_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
 #: the same in a run's word (``a.ts:12-20,30``)
 TRAILING_RANGES = re.compile(rf"(?:[:#])({RANGES})$")
+#: the dash between a range's two numbers (a run's ``L12-L20`` with its ``L`` dropped first)
+RANGE_DASH = re.compile(r"[-–]")
+#: the same before an optional ``L`` (``a.py:12-L20``)
+RANGE_DASH_L = re.compile(r"[-–]L?")
 #: ranges alone (``12-20,30``)
 RANGES_ONLY = re.compile(RANGES)
 #: ``:505`` continuing the citation before it

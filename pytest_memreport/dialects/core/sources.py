@@ -2,14 +2,13 @@
 pinned at (``SRC-1 commit <sha>``, or a report-level pin such as ``git
 rev-parse HEAD matched <sha>``) and a ``Source: https://host/owner/name`` line.
 
-The patterns work on one report line at a time, so every pin keeps its line
+The patterns (written in :mod:`.grammar`) work on one report line at a time, so every pin keeps its line
 and column; they are linear on adversarial input.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 
 from .grammar import REPORT_PINS, REPOSITORY_URL, SOURCE_ID, SOURCE_PIN
 
