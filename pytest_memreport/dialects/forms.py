@@ -34,6 +34,7 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, Record, Report, Source
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import BLOB_ID, FILE_LINK, FORM_URL, LINE_CITATION_HINT, LINK_CELL, REPOSITORY_WORD
+from .core.spans import LineStarts
 
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
 FormReader = Callable[[str, str], Iterable[Evidence]]
@@ -119,6 +120,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 if named is not None:
                     own = named[0]
                     repositories.setdefault(own, named[1])
+    starts = LineStarts(text)
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     for number, line in enumerate(lines[end:], start=end + 1):
@@ -128,7 +130,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if marker in ("```", "~~~"):
             fence = "" if fence == marker else (fence or marker)
         elif not fence and _may_state_a_pin(line):
-            stated = pinforms.line_pins(line, number)
+            stated = pinforms.line_pins(line, number, starts.start_of(number))
             pins.extend(stated)
             if not stated and pin_like is None and pinforms.names_a_sha(line):
                 pin_like = (number, line.strip())

@@ -486,7 +486,8 @@ class _Parser(lexing.DocumentParser):
                         "status",
                     ))
                     continue
-                status = Status(found.axis, found.qualifier, found.value, number, found.column)
+                status = Status(found.axis, found.qualifier, found.value, number, found.column,
+                                self.starts.span(number, found.column, found.column + len(found.value)))
                 (owner.statuses if owner else self.report_statuses).append(status)
 
     def _add(self, owner: _Row | None, evidence: Evidence) -> None:

@@ -18,13 +18,21 @@ import re
 from dataclasses import dataclass
 
 from ...model import LineRange
+from .grammar import (
+    NEVER_IN_PATH,
+    PATH_EXTENSION,
+    PATH_RANGES,
+    PATH_TOKEN,
+    RANGE_DASH_L,
+    SOURCE_PATHS,
+    SOURCE_PATHS_AT_END,
+)
 from .record_ids import RECORD_ID_LINE
 from .sources import SOURCE_ID
 
 
 # --------------------------------------------------------------------------- paths
 
-from .grammar import NEVER_IN_PATH, PATH_EXTENSION, PATH_RANGES, PATH_TOKEN, SOURCE_PATHS, SOURCE_PATHS_AT_END
 #: the label of evidence at an :data:`UNUSUAL_PATH`
 UNUSUAL_PATH = "unusual path"
 #: extension-less file names that are still unmistakably files
@@ -98,7 +106,7 @@ def _read_ranges(written: str, ranges: list[LineRange]) -> str | None:
     end < start), or ``None``."""
     bad = None
     for part in written.split(","):
-        numbers = [int(n) for n in re.split(r"[-–]L?", part)]
+        numbers = [int(n) for n in RANGE_DASH_L.split(part)]
         start, end = numbers[0], numbers[-1]
         if start < 1 or end < start:
             bad = part
@@ -257,6 +265,8 @@ class PathCitation:
     source: str
     spec: PathSpec
     column: int
+    #: where the written token ends in its line (``column`` is where it starts)
+    end: int = 0
 
 
 def find_path_citations(line: str) -> list[PathCitation]:
@@ -294,7 +304,7 @@ def path_citations(line: str, carried: str | None = None) -> tuple[list[PathCita
             if spec is None:
                 still_open = None
                 break
-            found.append(PathCitation(source, spec, token.start()))
+            found.append(PathCitation(source, spec, token.start(), token.end()))
             bare = raw.rstrip(_WRAPPING + ")]}")
             if bare.endswith((".", "!", "?")):
                 still_open = None

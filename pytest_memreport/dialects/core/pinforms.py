@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ...model import Span
+from .grammar import AT_SHA, FULL_SHA, NAMED_BEFORE_SHA, OWNER_NAME, PIN_LINE_URL, SHA_LIKE, SHA_VALUE, SHORT_SHA
 from .links import parse_repository_link, repository_of
 
-from .grammar import AT_SHA, FULL_SHA, NAMED_BEFORE_SHA, OWNER_NAME, PIN_LINE_URL, SHA_LIKE, SHA_VALUE, SHORT_SHA
 _PIN_WORDS = re.compile(r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha)\b")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
@@ -62,6 +63,8 @@ class PinStatement:
     column: int
     repository: str | None = None
     name: str | None = None
+    #: where the sha is written (re-pin rewrites it there), when the reader knows the line's place
+    span: Span | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str | None:
@@ -83,8 +86,9 @@ def _sentence_start(line: str, column: int, ends: list[int]) -> int:
     return ends[index - 1] if index else 0
 
 
-def line_pins(line: str, number: int) -> list[PinStatement]:
-    """Every pin stated on one line of a document (shas lower-cased)."""
+def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStatement]:
+    """Every pin stated on one line of a document (shas lower-cased); ``offset``, where the
+    line starts in the document's text, gives each its :class:`~pytest_memreport.model.Span`."""
     if not _PIN_WORDS.search(line):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
@@ -136,7 +140,10 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
             repository = next((repo for s, repo in link_shas.items() if s.startswith(sha) or sha.startswith(s)), None)
         if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
             name = None
-        pins.append(PinStatement(sha, number, column, repository, name))
+        written = line[column:column + len(sha)]
+        span = (Span(offset + column, offset + column + len(sha), number, written)
+                if offset is not None and written.lower() == sha else None)
+        pins.append(PinStatement(sha, number, column, repository, name, span))
     return pins
 
 

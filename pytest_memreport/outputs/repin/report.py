@@ -98,8 +98,11 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
         if target is not None:
             out.changes.extend(sha_changes(number, text, target, outside))
         for evidence, move in by_line.get(number, ()):
-            found = _evidence_changes(number, text, evidence, move, outside)
             shifts = bool(move.old_lines and move.new_lines and move.old_lines != move.new_lines)
+            found = _span_changes(index, evidence, move, outside) if evidence.span is not None else []
+            if not found or (shifts and not _moves_range(found, text)):
+                # No span, or its range is written apart from it (``a.py:10`, `:30``): the line decides.
+                found = _evidence_changes(number, text, evidence, move, outside)
             placed = _moves_range(found, text)
             if shifts and not placed and evidence.kind is EvidenceKind.QUOTE:
                 # An inline quotation's citation may follow it on the next lines of its sentence.
@@ -157,6 +160,19 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
             anchors = [occ.end for s in spellings for occ in occurrences(text, s, start)] or [start]
             changes.extend(continuation_changes(number, text, anchors, ranges, _reason(move), outside))
     return changes
+
+
+def _span_changes(index: LineIndex, evidence: Evidence, move: Move, outside) -> list[CharEdit]:
+    """The edits of a citation where its parser read it (its span: the path and the ranges
+    written after it); refused when the report no longer holds it there. Empty when the
+    span does not write what moves (a path named through the register): the line decides."""
+    span = evidence.span
+    assert span is not None
+    at = index.span_change(span, span.text, "")
+    ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
+    text = index.text(span.line) or ""
+    return citation_changes(span.line, text, written(evidence), move.old_path, move.new_path, ranges,
+                            _reason(move), at.start, at.end, outside)
 
 
 def _in_brace_group(text: str, path: str) -> bool:
