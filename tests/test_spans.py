@@ -151,3 +151,20 @@ def test_a_span_is_not_part_of_what_the_evidence_is() -> None:
     assert first.key != second.key  # the key names its line, as before
     from dataclasses import replace
     assert replace(first, line=second.line, end_line=second.end_line) == second
+
+
+@pytest.mark.parametrize("name", ["report.md", "report.txt"])
+def test_a_quotation_records_its_citation_and_is_refused_once_it_changed(name) -> None:
+    text = record_text().replace("Operation conclusion", "`def push(self, item):` --- pkg/queue.py:3-4\n\nOperation conclusion")
+    data = encoded(text)
+    _, report = parsed(data, name)
+    quote = next(e for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE)
+    assert quote.span is not None and quote.span.text == "pkg/queue.py:3-4"
+    assert text[quote.span.start:quote.span.end] == "pkg/queue.py:3-4"
+    move = Move("pkg/queue.py", "pkg/queue.py", LineRange(3, 4), LineRange(7, 8))
+    index = LineIndex(data)
+    found = report_edits(report, index, {quote: move}, None, {})
+    assert edited(data, [index.edit(c) for c in found.changes]) == data.replace(b"queue.py:3-4", b"queue.py:7-8")
+    changed = data.replace(b"--- pkg/queue.py:3-4", b"--- pkg/queue.py:3-5")
+    with pytest.raises(WritebackError, match="changed since it was read"):
+        report_edits(report, LineIndex(changed), {quote: move}, None, {})

@@ -223,6 +223,9 @@ class QuotationTail:
 
     text: str
     spec: PathSpec
+    #: where the path (and its ranges) is written in the line: characters ``[start, end)``
+    start: int = -1
+    end: int = -1
 
 
 def split_quotation(line: str) -> QuotationTail | None:
@@ -237,18 +240,19 @@ def split_quotation(line: str) -> QuotationTail | None:
     stripped = line.rstrip()
     cut = stripped.rfind(_QUOTE_MARK)
     if cut >= 0:
-        text, tail = stripped[:cut], stripped[cut + len(_QUOTE_MARK) :]
+        text, at = stripped[:cut], cut + len(_QUOTE_MARK)
     elif stripped.lstrip().startswith("--- "):
-        text, tail = "", stripped.lstrip()[4:]
+        text, at = "", len(stripped) - len(stripped.lstrip()) + 4
     else:
         return None
-    tail = tail.strip()
+    tail = stripped[at:].strip()
     if not tail:
         return None
     spec = cited_path_spec(tail) if len(tail.split(None, 1)) == 1 else unusual_path_spec(tail)
     if spec is None:
         return None
-    return QuotationTail(text.strip(), spec)
+    start = stripped.index(tail, at)
+    return QuotationTail(text.strip(), spec, start, start + len(tail))
 
 
 # --------------------------------------------------------------------------- path citations

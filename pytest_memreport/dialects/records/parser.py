@@ -86,7 +86,7 @@ class _Parser:
         self._assign_owners()
         sources = self._lines()
         QuotationPass(self.entries, self.owner, self.drafts, self.lines, self.markdown, self.findings,
-                      self.report_evidence).read()
+                      self.report_evidence, self.starts).read()
         if self.markdown and "`" in self.text and any(draft.evidence for draft in self.drafts):
             self._symbol_references()
         return Report(
