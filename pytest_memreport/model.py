@@ -58,6 +58,26 @@ class LineRange:
         return f"{self.start}" if self.start == self.end else f"{self.start}-{self.end}"
 
 
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a parser read something in the report: characters ``[start, end)`` of the
+    report's text (as parsed: UTF-8, a BOM dropped, line endings ``\n``), on report line
+    ``line`` (1-based), and the ``text`` it read there.
+
+    Write-back edits at a span, never by finding the text again, and refuses a span
+    whose characters are no longer ``text`` (the report changed since it was read).
+    """
+
+    start: int
+    end: int
+    line: int
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.start < 0 or self.end < self.start or self.line < 1:
+            raise ValueError(f"bad span {self.start}-{self.end} on line {self.line}")
+
+
 #: :attr:`Evidence.lookup` values
 LOOKUP_TREE = "tree"
 LOOKUP_CHECKOUT = "checkout"
@@ -151,6 +171,9 @@ class Evidence:
     written_lines: LineRange | None = None
     #: how a prose note ties it to the target (:class:`EvidenceRole`); ``None``: as written
     role: EvidenceRole | None = None
+    #: where the parser read the citation (its path and ranges, its link), when it knows;
+    #: not part of what the evidence is (equal evidence may be read at two places)
+    span: Span | None = field(default=None, compare=False)
 
     def __hash__(self) -> int:
         # Evidence keys the run's result tables, looked up several times per check. Equal
@@ -220,6 +243,8 @@ class Status:
     line: int
     #: character offsets of ``value`` within its report line (for write-back)
     column: int = 0
+    #: where ``value`` is written in the report (promotion write-back edits there)
+    span: Span | None = field(default=None, compare=False)
 
     @property
     def canonical(self) -> str:

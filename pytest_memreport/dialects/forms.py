@@ -34,11 +34,11 @@ from dataclasses import dataclass, replace
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Report, Source
 from . import core, notes, review, tables
 from .core import anchors, pinforms
+from .core.grammar import BLOB_ID, FILE_LINK, FORM_URL, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL, REPOSITORY_WORD
+from .core.spans import LineStarts
 
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
 FormReader = Callable[[str, str], Iterable[Evidence]]
-
-_WORD = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +59,11 @@ class Reading:
     mentioned: tuple[str, ...] = ()
 
 
-#: a line that may cite lines of a file: ``path:12``, ``#L12``, ``(lines 3-9)``, ``(:1-18)``
-_LINE_CITATION = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash",
               "tree", "as of", "@", " at ")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
-#: a URL, as far as a line-citation test must see it
-_URL = re.compile(r"https?://[^\s)>\]]+")
-#: a link into a repository's files
-_FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
 #: dialects that read links into repositories themselves, and those that read ``path:12``
 _READ_LINKS = frozenset({"review", "notes", "tables"})
 _READ_ANCHORS = frozenset({"tables"})
@@ -86,7 +80,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     lines = text.split("\n")
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
-    if dialect not in _READ_LINKS and _FILE_LINK.search(text):
+    if dialect not in _READ_LINKS and FILE_LINK.search(text):
         linked = review.parse(path, text)
         for source in linked.sources:
             if "/" in source.id:
@@ -96,12 +90,12 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
-            dialect == "review" or _FILE_LINK.search(text) or _LINE_CITATION.search(text)):
+            dialect == "review" or FILE_LINK.search(text) or LINE_CITATION_HINT.search(text)):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         evidence.extend(e for e in notes.parse(path, text).all_evidence()
                         if e.kind is EvidenceKind.QUOTE and e.role is EvidenceRole.PROSE)
-    if dialect not in _READ_ANCHORS and _LINE_CITATION.search(text):
+    if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
         shown = [line if _may_cite_lines(line) else "" for line in lines]
@@ -138,6 +132,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 if named is not None:
                     own = named[0]
                     repositories.setdefault(own, named[1])
+    starts = LineStarts(text)
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
@@ -150,7 +145,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         elif not fence:
             if "/" in line:
                 mentioned.update(dict.fromkeys(pinforms.mentions(line)))
-            stated = pinforms.line_pins(line, number) if _may_state_a_pin(line) else []
+            stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
             pins.extend(stated)
             if not stated and pin_like is None and pinforms.names_a_sha(line):
                 pin_like = (number, line.strip())
@@ -173,8 +168,6 @@ _PARAGRAPH_LINES = 20
 _BLOB_HEADER = re.compile(r"(?i)\b(?:blob|oid|object(?:[ _-]?id)?|git[ _-]?sha|sha(?:-?1|-?256)?|hash)\b")
 _FILE_HEADER = re.compile(r"(?i)\b(?:file|path|name)s?\b")
 _DELIMITER_ROW = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?")
-_BLOB_ID = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{40}")
-_LINK_TEXT = re.compile(r"^\[([^\]]*)\]\([^)]*\)$")
 
 
 def _cells(row: str) -> list[str]:
@@ -186,7 +179,7 @@ def _cells(row: str) -> list[str]:
     cells = []
     for cell in inner.split("|"):
         cell = cell.strip()
-        link = _LINK_TEXT.match(cell)
+        link = LINK_CELL.match(cell)
         cells.append((link.group(1) if link else cell).strip("`*_ "))
     return cells
 
@@ -241,7 +234,7 @@ def manifest_rows(lines: list[str]) -> list[Evidence]:
                 continue
             if blob is not None:
                 oid = cells[blob] if blob < len(cells) else ""
-                if _BLOB_ID.fullmatch(oid):
+                if BLOB_ID.fullmatch(oid):
                     found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
                                           role=EvidenceRole.MANIFEST))
                 continue  # a manifest's "Lines" is a length
@@ -287,8 +280,6 @@ def table_pins(lines: list[str]) -> list[pinforms.PinStatement]:
 #: a table column of cited lines, and one whose plain number is a line (not a length)
 _LINES_HEADER = re.compile(r"(?i)(?:cited[ _-]?)?(?:lines?|line[ _-]?(?:numbers?|no\.?|range)|range|location)")
 _ONE_LINE_HEADER = re.compile(r"(?i)line(?:[ _-]?(?:number|no\.?))?")
-#: a cell's cited range: ``L25-L60``, ``25-60``, ``25–60``, ``L26``, ``26``
-_RANGE_CELL = re.compile(r"(L?)(\d{1,9})(?:[ \t]*[-\u2013\u2014][ \t]*L?(\d{1,9}))?")
 
 
 def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
@@ -296,7 +287,7 @@ def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
     plain number only under a header that says one line."""
     ranges: list[LineRange] = []
     for part in cell.split(","):
-        match = _RANGE_CELL.fullmatch(part.strip())
+        match = RANGE_CELL.fullmatch(part.strip())
         if match is None:
             return []  # prose, not a column of ranges
         prefixed, first, last = match.groups()
@@ -376,7 +367,7 @@ def _one_file(intro: str) -> tuple[str, str | None, str | None] | None:
     """The one file a sentence names (a backticked path, or a link into a repository's file):
     ``(path, owner/name, commit)``; ``None`` when it names none or several."""
     files: dict[str, tuple[str, str | None, str | None]] = {}
-    for match in _URL.finditer(intro):
+    for match in FORM_URL.finditer(intro):
         link = core.parse_repository_link(match.group())
         if link is not None and link.kind == "blob" and link.path:
             files[link.path] = (link.path, link.repo_id, link.ref)
@@ -445,8 +436,8 @@ def _may_cite_lines(line: str) -> bool:
     if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line):
         return False
     if "://" in line:
-        line = _URL.sub(" ", line)
-    return _LINE_CITATION.search(line) is not None
+        line = FORM_URL.sub(" ", line)
+    return LINE_CITATION_HINT.search(line) is not None
 
 
 _REGISTERED = object()
@@ -687,7 +678,7 @@ def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) 
         return None
     line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
     for text in (line, _heading_above(lines, item.line)):
-        words = {word.casefold().rstrip(".") for word in _WORD.findall(text)}
+        words = {word.casefold().rstrip(".") for word in REPOSITORY_WORD.findall(text)}
         named = [source for source in pinned
                  if {source.id.casefold(), _repository(source).casefold(),
                      (_repository(source) or source.id).rsplit("/", 1)[-1].casefold()} & words]

@@ -33,6 +33,7 @@ from ..model import LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Report
 from . import core, review
 from .core import basis as basis_lines
 from .core import ties
+from .core.grammar import SOURCE_LINK
 
 DIALECT = "notes"
 
@@ -42,8 +43,6 @@ OWN_PROJECT_PATH = "file of the reader's own project"
 MAX_CONTEXT = 64
 #: paragraphs or list items an evidence basis may run over before its commit is named
 MAX_BASIS_PARTS = 4
-#: a link's Markdown in a raw blockquote line, with the brackets or dash around it
-_LINK_MARKDOWN = re.compile(r"[(\[]?\[([^\]\n]{0,300})\]\(([^)\s]{1,2000})\)[)\]]?")
 #: what may stand beside a source link on a blockquote's last line
 _FENCE_MARKER = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`\n]*")
 _SOURCE_WORDS = re.compile(r"(?i)^[\s()\[\]:;.,*_`—–-]*(?:(?:source|see|from|in|via|per)\b[\s():;.,*_`—–-]*)*$")
@@ -295,7 +294,7 @@ class _Parser(review._Parser):
             named = self._last_line_files(inside, lines[-1][0])
             if named:
                 number, text = lines[-1]
-                rest = _LINK_MARKDOWN.sub(" ", text)
+                rest = SOURCE_LINK.sub(" ", text)
                 if _SOURCE_WORDS.fullmatch(rest):
                     lines = lines[:-1]
                 else:

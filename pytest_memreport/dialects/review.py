@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Report, Source
 from . import core as lexing  # the shared core of the dialects (dialects/core/)
+from .core.grammar import ATTRIBUTED_SOURCE, ATTRIBUTION
 
 DIALECT = "review"
 
@@ -64,12 +65,6 @@ TOP_LEVEL_FILES = frozenset(
     }
 )
 
-#: where a quotation names its source: ``--- `` or an em dash, then the source
-_ATTRIBUTION = re.compile(r"(?:---|—)[ \t]+(\S.*)")
-#: `` `path` @ `sha` `` / ``path at sha`` / ``path`` (after the dash)
-_PLAIN_SOURCE = re.compile(
-    r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
-)
 #: a line that states the reviewed commit (its sha may sit only in a commit link)
 _REVIEWED = re.compile(r"(?i)\breviewed[*_]*[ \t]+(?:commit|revision)")
 #: a blockquote marker, after indentation and an optional list marker
@@ -359,7 +354,7 @@ class _Parser(lexing.DocumentParser):
         """The source a quotation's last line names, or ``None`` when the line is not one."""
         stripped = text.strip()
         before = ""
-        match = _ATTRIBUTION.fullmatch(stripped)
+        match = ATTRIBUTION.fullmatch(stripped)
         if match is None:
             # ``> code --- [path](url)``: inside a blockquote the quote may end on the same line
             # (and a plain-text rendering ends quotations ``code --- path``, as record reports do).
@@ -367,7 +362,7 @@ class _Parser(lexing.DocumentParser):
             if cut < 0:
                 return None
             before, stripped = stripped[:cut].rstrip(), stripped[cut + 1:]
-            match = _ATTRIBUTION.fullmatch(stripped)
+            match = ATTRIBUTION.fullmatch(stripped)
         if match is None:
             return None
         rest = match.group(1).strip()
@@ -375,7 +370,7 @@ class _Parser(lexing.DocumentParser):
             pieces = [p for p in self.links.get(number, ()) if p.href]
             if pieces:
                 return self._link_attribution(pieces[-1], before)
-        plain = _PLAIN_SOURCE.fullmatch(rest)
+        plain = ATTRIBUTED_SOURCE.fullmatch(rest)
         if plain is None:
             return None
         target, sha = plain.group(1), plain.group(2)

@@ -20,11 +20,11 @@ records in the record-report way is read as tables too.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 from ..model import Finding, Report, Run
 from . import runfacts, tables
+from .core.grammar import REGISTER_CITATION
 
 TABLES = "tables"
 
@@ -94,12 +94,9 @@ def _holds_register(fact: runfacts.FileFacts) -> bool:
     return any(row.registered for row in fact.registers.values())
 
 
-_REGISTER_CITATION = re.compile(r"(?<![\w-])SRC-\d{1,6}[a-z]{0,2}:")
-
-
 def _cites_register(text: str) -> bool:
     """Whether a file cites a register entry's lines (``SRC-1:26``): it reads against a register."""
-    return _REGISTER_CITATION.search(text) is not None
+    return REGISTER_CITATION.search(text) is not None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ TABLE_ID = re.compile(r"[A-Z][A-Z0-9]{0,15}(?:-[A-Za-z0-9]+)+(?:/[A-Za-z0-9]+(?:
 _TABLE_ID_IN_TEXT = re.compile(
     r"(?<![\w/.-])[A-Z][A-Z0-9]{0,15}(?:-[A-Za-z0-9]+)+(?:/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)*(?![\w-])"
 )
-_SOURCE_RANGES = re.compile(r"SRC-(\d{1,6}):(?:L)?(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)")
 _MARKUP = "*_`~ \t"
 #: ``repo-root `package.json``` / ``root `tsconfig.json``` in a register's identity cell
 _ROOTED = re.compile(r"(?i)\b(?:repo(?:sitory)?[- ])?root[ \t`*_]*$")
@@ -79,7 +78,6 @@ def _header_index(header: tuple[str, ...], names: tuple[str, ...]) -> int | None
         if name in folded:
             return folded.index(name)
     return None
-
 
 
 @dataclass(frozen=True)
@@ -266,8 +264,6 @@ def _entry_files(cells) -> list[str]:
 def _sid(cell: str) -> str:
     match = citations.SOURCE_REF.fullmatch(cell)
     return citations.source_id(match.group(1), match.group(2)) if match else cell
-
-
 
 
 def _header_containing(header: tuple[str, ...], words: tuple[str, ...]) -> int | None:

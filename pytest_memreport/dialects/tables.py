@@ -51,6 +51,7 @@ from ..model import LOOKUP_CHECKOUT, LOOKUP_TREE
 from . import core as lexing  # the shared core of the dialects (dialects/core/)
 from . import runfacts
 from .core import anchors as citations
+from .core.grammar import TABLE_SOURCE_RANGES
 from .review import BACKTICKED_PATH
 from .runfacts import FileFacts, RegisterRow, RunContext
 from .tablefacts import (  # noqa: F401 - table_id and split_table_id are this dialect's face
@@ -60,7 +61,6 @@ from .tablefacts import (  # noqa: F401 - table_id and split_table_id are this d
     TABLE_ID,
     _KIND_BY_NAME,
     _MARKUP,
-    _SOURCE_RANGES,
     _TABLE_ID_IN_TEXT,
     FactsReader,
     _header_index,
@@ -486,7 +486,8 @@ class _Parser(lexing.DocumentParser):
                         "status",
                     ))
                     continue
-                status = Status(found.axis, found.qualifier, found.value, number, found.column)
+                status = Status(found.axis, found.qualifier, found.value, number, found.column,
+                                self.starts.span(number, found.column, found.column + len(found.value)))
                 (owner.statuses if owner else self.report_statuses).append(status)
 
     def _add(self, owner: _Row | None, evidence: Evidence) -> None:
@@ -741,7 +742,7 @@ def _fallback_label(text: str) -> str | None:
     if not text or "conclusion status" in text.lower() or not any(ch.isalpha() for ch in text):
         return None
     words = text.split()
-    if all(lexing.parse_path_spec(word) is not None or _SOURCE_RANGES.fullmatch(word.rstrip(",;"))
+    if all(lexing.parse_path_spec(word) is not None or TABLE_SOURCE_RANGES.fullmatch(word.rstrip(",;"))
            for word in words):
         return None
     return text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model import Span
 from .writeback import Edit, WritebackError
 
 _BOM = b"\xef\xbb\xbf"
@@ -44,6 +45,7 @@ class LineIndex:
             self._spans.append((pos, end))
             pos = nl + 1
         self._texts: dict[int, str | None] = {}
+        self._char_starts: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self._spans)
@@ -59,6 +61,29 @@ class LineIndex:
             except UnicodeDecodeError:
                 self._texts[number] = None
         return self._texts[number]
+
+    def char_start(self, number: int) -> int | None:
+        """Where line ``number`` starts in the report's text as parsed (line endings ``\\n``,
+        no BOM): what a :class:`~pytest_memreport.model.Span` counts from."""
+        if self._char_starts is None:
+            starts, at = [], 0
+            for line in range(1, len(self._spans) + 1):
+                starts.append(at)
+                at += len(self.text(line) or "") + 1
+            self._char_starts = starts
+        return self._char_starts[number - 1] if 1 <= number <= len(self._char_starts) else None
+
+    def span_change(self, span: Span, new: str, reason: str) -> CharEdit:
+        """The edit writing ``new`` at ``span``: refused (:class:`WritebackError`, one line)
+        when the report no longer holds ``span.text`` there (it changed since it was read)."""
+        text, base = self.text(span.line), self.char_start(span.line)
+        start = span.start - base if base is not None else -1
+        written = text[start:start + len(span.text)] if text is not None and start >= 0 else None
+        if written != span.text or span.end - span.start != len(span.text):
+            raise WritebackError(
+                f"report line {span.line}: expected {span.text!r} at characters {span.start}-{span.end} "
+                f"but found {written!r}; the report changed since it was read, run again")
+        return CharEdit(span.line, start, start + len(span.text), new, reason)
 
     def edit(self, change: CharEdit) -> Edit:
         """The byte edit of ``change`` (whose columns count characters of its line)."""

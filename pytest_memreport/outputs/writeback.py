@@ -20,7 +20,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -130,6 +130,18 @@ def status_edit(report_bytes: bytes, status: Status, new_value: str) -> Edit:
     raised. The new value follows the old one's capitalisation (``Uninspected``
     becomes ``Observed``).
     """
+    if status.span is not None:
+        # The parser recorded where the value is written: edit there (refused if it moved).
+        from .lineindex import LineIndex  # lineindex builds on this module's Edit
+
+        index = LineIndex(report_bytes)
+        change = index.span_change(status.span, "", "")
+        if change.line != status.line or change.start != status.column:
+            raise WritebackError(f"report line {status.line}: the status value is recorded at two places; "
+                                 "the report changed since it was read, run again")
+        written = status.span.text
+        new = _same_case(written, new_value)
+        return replace(index.edit(change), replacement=new, reason=f"{status.axis} status {status.value} -> {new_value}")
     line = _line(report_bytes, status.line)
     text = _line_text(report_bytes, line, status.line)
     written = text[status.column : status.column + len(status.value)]

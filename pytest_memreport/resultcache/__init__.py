@@ -67,7 +67,7 @@ def evidence_key(evidence) -> str:
     """A digest of what of a piece of evidence a check reads: everything but where it
     sits in the report (a digest keeps the keys built from it short to write and hash)."""
     fields = [encode(getattr(evidence, f.name)) for f in dataclasses.fields(evidence)
-              if f.name not in ("line", "end_line")]
+              if f.name not in ("line", "end_line", "span")]
     text = json.dumps(fields, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 

@@ -23,6 +23,7 @@ from .model import (
     RecordClaims,
 )
 from .nodes import Reader, is_null, shape
+from ..core.grammar import CLAIMS_SOURCE
 
 DEFAULT_TIMEOUT = 600.0
 #: the longest an observation may be given: a week
@@ -48,14 +49,13 @@ SOURCE_KEYS = ("repo", "pin")
 ENTRY_KEYS = ("predicates", "observe")
 
 # A source ID is ``SRC-n`` or a repository ``owner/name``.
-SOURCE_ID = re.compile(r"SRC-\d+|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 _ENV_NAME = re.compile(r"[^=\0]+")
 
 
 def source(r: Reader, sid: str, key_node: Node, node: Node) -> ClaimsSource | None:
     before = len(r.problems)
     with r.each():
-        if not SOURCE_ID.fullmatch(sid):
+        if not CLAIMS_SOURCE.fullmatch(sid):
             r.bad(key_node, f"source id {sid!r} is neither SRC-n nor owner/name; name it like the report does (SRC-1)")
     repo = pin = None
     with r.each():
@@ -193,7 +193,7 @@ def predicate(r: Reader, node: Node, index: int, owner: str) -> Predicate | None
             with r.each():
                 source_node = entries["source"][1]
                 src = r.string(source_node, "source")
-                if not SOURCE_ID.fullmatch(src):
+                if not CLAIMS_SOURCE.fullmatch(src):
                     r.bad(source_node, f"source {src!r} is neither SRC-n nor owner/name; fix it")
         if len(r.problems) > before:
             return None

@@ -1,5 +1,9 @@
 """What every report dialect shares, one concept per module:
 
+* :mod:`.grammar`, the citation forms written once (every regular expression of a
+  source ID, path, line range or anchor, link, attribution marker, brace group or pin
+  sha; the modules below and write-back import them), and :mod:`.spans`, where each line
+  starts, so what a parser reads records its span in the report;
 * line patterns, which work on one report line at a time so every finding
   keeps its line and, for statuses, the column a write-back can rewrite in
   place: :mod:`.record_ids`, :mod:`.sources` (``SRC-n``, pins, repository

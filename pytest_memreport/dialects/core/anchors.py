@@ -38,26 +38,26 @@ from dataclasses import dataclass, replace
 from ...model import LineRange
 from .citations import BARE_FILES, looks_like_path
 from .extensions import KNOWN_EXTENSIONS
+from .grammar import (
+    BARE_RANGES,
+    BRACE,
+    CONTINUATION,
+    ENTRY_CITATION,
+    ENTRY_ID,
+    LINES_ONLY,
+    RANGE_DASH,
+    RANGES_ONLY,
+    SOURCE_IN_TEXT,
+    SOURCE_RANGES,
+    SOURCE_REF,
+    TRAILING_RANGES,
+)
 from .links import parse_repository_link
 
-#: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry)
-SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
-_SOURCE_IN_TEXT = re.compile(r"(?<![\w-])SRC-(\d{1,6})([a-z]{0,2})(?![\w-])")
-_RANGE = r"L?\d{1,9}(?:[-–]L?\d{1,9})?"
-_RANGES = rf"{_RANGE}(?:,{_RANGE})*"
-_SOURCE_RANGES = re.compile(rf"SRC-(\d{{1,6}})([a-z]{{0,2}}):({_RANGES})")
-#: a register entry of any upper-case prefix (``PROPOSED-SRC-24``, ``EXT-3a``) and what it cites:
-#: its lines (``:495–500``), or a file inside it (``:package-lock.json:808–817``)
-_ENTRY = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2}):(.+)")
-_CONTINUATION = re.compile(rf":({_RANGES})")
-_BARE_RANGE = re.compile(rf"({_RANGES})")
-#: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
-_LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
 #: words that announce the line numbers after them: ``lines 512-520``, ``line 40``
 _LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
 #: ``repo-root `README.md```, ``root `package.json```: the word before a path at the top level
 _ROOT_WORDS = frozenset({"root", "repo-root", "repository-root", "root-level", "top-level"})
-_BRACE = re.compile(r"\{([^{}\s]+(?:,[^{}\s]+)+)\}")
 _ELISION = ("...", "…")
 #: what wraps a word without being part of it
 _LEADING = "([{<\"'“‘*_"
@@ -73,10 +73,6 @@ def source_id(number: str, sub: str = "", prefix: str = "SRC-") -> str:
     """The normal spelling of a register ID: ``SRC-01`` → ``SRC-1``, ``SRC-1a`` kept,
     ``PROPOSED-SRC-07`` → ``PROPOSED-SRC-7``."""
     return f"{prefix}{int(number)}{sub}"
-
-
-#: a register ID of any upper-case prefix, whole (``SRC-1``, ``PROPOSED-SRC-22``, ``EXT-3a``)
-ENTRY_ID = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2})")
 
 
 def entry_id(text: str) -> str | None:
@@ -96,7 +92,7 @@ def parse_ranges(text: str) -> tuple[tuple[LineRange, ...], str | None]:
     ranges: list[LineRange] = []
     bad = None
     for part in text.split(","):
-        numbers = [int(n) for n in re.split(r"[-–]", part.replace("L", "")) if n]
+        numbers = [int(n) for n in RANGE_DASH.split(part.replace("L", "")) if n]
         if not numbers:
             continue
         start, end = numbers[0], numbers[-1]
@@ -233,7 +229,7 @@ def _strip(word: str) -> str:
 
 def expand_braces(path: str) -> list[str]:
     """``a/{b,c}.ts`` → ``a/b.ts``, ``a/c.ts`` (one group; nested groups are not read)."""
-    match = _BRACE.search(path)
+    match = BRACE.search(path)
     if match is None:
         return [path]
     head, tail = path[: match.start()], path[match.end():]
@@ -246,7 +242,7 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
     ranges: tuple[LineRange, ...] = ()
     bad = None
     # ``src/a.ts:27:14``: a line and a column, as compilers and editors write them
-    match = re.search(rf"(?:[:#])({_RANGES})(?::\d{{1,6}})?$", text)
+    match = TRAILING_RANGES.search(text)
     if match:
         ranges, bad = parse_ranges(match.group(1))
         text = text[: match.start()]
@@ -261,7 +257,7 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
     elif text.startswith("./"):
         text = text[2:]
     if "{" in text:
-        if not _BRACE.search(text):
+        if not BRACE.search(text):
             return None
         form = "brace"
         probe = expand_braces(text)[0]
@@ -383,7 +379,7 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
                mentions: list[tuple[str, int]], context: list[str | None], previous: str = "") -> list[Citation]:
     if "://" in text:
         return []
-    ranged = _SOURCE_RANGES.fullmatch(text)
+    ranged = SOURCE_RANGES.fullmatch(text)
     if ranged:
         sid = source_id(ranged.group(1), ranged.group(2))
         mentions.append((sid, word.line))
@@ -395,19 +391,19 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         context[0] = sid
         mentions.append((sid, word.line))
         return []
-    entry = _ENTRY.fullmatch(text)
+    entry = ENTRY_CITATION.fullmatch(text)
     if entry:
         return _entry(entry, word, mentions)
-    continued = _CONTINUATION.fullmatch(text)
+    continued = CONTINUATION.fullmatch(text)
     if continued is None and after_comma and word.code == (last.code if last else False):
-        continued = _BARE_RANGE.fullmatch(text)
+        continued = BARE_RANGES.fullmatch(text)
     if continued is None and previous in _LINE_WORDS:
-        continued = _BARE_RANGE.fullmatch(text)  # ``lines 512-520``, ``line 40``
+        continued = BARE_RANGES.fullmatch(text)  # ``lines 512-520``, ``line 40``
     if continued is None and last is not None and (word.code or text.startswith("L")):
         # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else
-        continued = _LINES_ONLY.fullmatch(text)
+        continued = LINES_ONLY.fullmatch(text)
     if continued is not None:
-        ranges, bad = parse_ranges(continued.group(1) if continued.re is not _LINES_ONLY else continued.group())
+        ranges, bad = parse_ranges(continued.group(1) if continued.re is not LINES_ONLY else continued.group())
         if last is None:  # nothing to continue in this unit: the caller may know the row's file
             return [Citation(word.line, None, None, ranges, UNBOUND, word.code, word.start, word.end, bad)]
         return [Citation(word.line, last.path, last.source, ranges, "continuation", word.code,
@@ -448,7 +444,7 @@ def _entry(match: re.Match, word: Word, mentions: list[tuple[str, int]]) -> list
     (a file inside a folder entry): the entry resolves through the run's register later."""
     entry = source_id(match.group(2), match.group(3), match.group(1))
     rest = match.group(4)
-    if re.fullmatch(_RANGES, rest):
+    if RANGES_ONLY.fullmatch(rest):
         ranges, bad = parse_ranges(rest)
         if entry.startswith("SRC-"):
             mentions.append((entry, word.line))
@@ -481,7 +477,7 @@ def range_cell(unit: Unit, plain: bool = False) -> list[Citation]:
     found = []
     for word in words:
         text = _strip(word.text)
-        match = re.fullmatch(_RANGES, text)
+        match = RANGES_ONLY.fullmatch(text)
         if match is None:
             return []
         ranges, bad = parse_ranges(text)
@@ -520,7 +516,7 @@ def _file_shaped(path: str | None) -> bool:
 
 def mentioned_sources(text: str) -> list[str]:
     """Every ``SRC-n`` / ``SRC-na`` a text names."""
-    return [source_id(m.group(1), m.group(2)) for m in _SOURCE_IN_TEXT.finditer(text)]
+    return [source_id(m.group(1), m.group(2)) for m in SOURCE_IN_TEXT.finditer(text)]
 
 
 def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:

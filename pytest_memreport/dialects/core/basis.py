@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .grammar import BASIS_REPOSITORY, BASIS_SHA
 from .links import parse_repository_link
 
 #: a line opening the evidence basis (markup, list and quote markers allowed before it)
@@ -25,16 +26,7 @@ _HISTORY = re.compile(
     r"(?i)\b(?:originally|initially|first)[ \t\n]+(?:written|drafted|reviewed|checked|read|based)[ \t\n]+"
     r"(?:against|at|on|from)\b[^.!?]*|\bwritten[ \t\n]+against\b[^.!?]*|\brefreshed[ \t\n]+from\b[^.!?]*"
 )
-#: a sha after "commit", "at", "against", "HEAD", ... (backticked, bold or bare), alone in
-#: backticks, or after ``@`` (``acme/widgets@4f1c9e0``)
-_SHA_WORD = re.compile(
-    r"(?i)(?:\b(?:commit|at|against|revision|rev|sha|head|pin|pinned|checkout)[ \t\n:]+[`*]*|`|@)"
-    r"([0-9a-f]{64}|[0-9a-f]{7,40})(?![0-9a-z])"
-)
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
-#: ``owner/name`` in backticks before "checkout", "repository", "repo" or "clone", or ``owner/name@sha``
-_REPO_NAME = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\n]+(?:checkout|repository|repo|clone)\b"
-                        r"|\b([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})@[0-9a-fA-F]{7,64}\b")
 
 
 @dataclass(frozen=True)
@@ -75,7 +67,7 @@ def read_basis(text: str, links: list[tuple[int, str]], line: int) -> Basis:
             history.append(link.ref.lower())
         elif sha is None:
             sha, repo, url, at = link.ref.lower(), link.repo_id, link.url, offset
-    for match in _SHA_WORD.finditer(text):
+    for match in BASIS_SHA.finditer(text):
         written = match.group(1).lower()
         if not any(ch.isdigit() for ch in written):
             continue  # ``at deadbeef``-like words are words
@@ -85,7 +77,7 @@ def read_basis(text: str, links: list[tuple[int, str]], line: int) -> Basis:
         elif sha is None:
             sha, at = written, match.start()
     if repo is None:
-        named = _REPO_NAME.search(text)
+        named = BASIS_REPOSITORY.search(text)
         if named is not None:
             owner, name = (named.group(1), named.group(2)) if named.group(1) else (named.group(3), named.group(4))
             repo = f"{owner}/{name}"

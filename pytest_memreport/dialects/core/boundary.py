@@ -11,21 +11,13 @@ from __future__ import annotations
 
 import re
 
-_SHA = r"([0-9a-fA-F]{64}|[0-9a-fA-F]{7,40})(?![0-9A-Za-z])"
-#: ``**Revision:** `<sha>```, ``**Revision.**``, ``Frozen revision:``, ``Reviewed revision:``
-_REVISION_LABEL = re.compile(
-    rf"(?i)(?<![\w-])(?:frozen[ \t]+|reviewed[ \t]+|pinned[ \t]+|target[ \t]+)?revision[*_`]*[ \t]*[:.][*_` \t]*\[?{_SHA}"
-)
-#: ``Target: widgets at `<sha>```
-_TARGET_AT = re.compile(rf"(?i)(?<![\w-])target[*_]*[ \t]*:[^|\n]{{0,120}}?[ \t]at[ \t]+[`*]*{_SHA}")
-#: prose: ``... at `2ecb382` ...`` / ``@ `2ecb382```: a backticked sha after ``at`` or ``@``
-_PROSE_AT = re.compile(rf"(?i)(?:(?<![\w-])at|@)[ \t]+`{_SHA}`")
+from .grammar import GITHUB_REPOSITORY, PROSE_AT, REVISION_LABEL, TARGET_AT
+
 #: table rows whose first cell names the revision
 REVISION_ROWS = frozenset({
     "revision", "frozen revision", "reviewed revision", "reviewed revision/version", "pinned revision",
     "commit", "pinned commit", "reviewed commit", "pin", "sha", "head", "revision / commit",
 })
-_GITHUB = re.compile(r"(?i)(?<![\w.-])(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)")
 _SUBTREE = re.compile(
     r"(?i)\bsub-?tree[*_]*[ \t]+[`*_]*([\w.@+-]+(?:/[\w.@+-]+)*)/?[`*_]*[ \t,]+(?:of|in|inside|within)\b"
 )
@@ -35,10 +27,9 @@ _IDENTITY = re.compile(r"(?<![\w-])(?:RUN|Run)[ \t]+`([^`\s]{3,120})`")
 _IDENTITY_ROW = re.compile(r"(?i)^run\b[\w /]*\bid$")
 
 
-
 def revision_in(text: str) -> str | None:
     """A revision stated on one line in a labelled shape (not prose)."""
-    for pattern in (_REVISION_LABEL, _TARGET_AT):
+    for pattern in (REVISION_LABEL, TARGET_AT):
         match = pattern.search(text)
         if match:
             return match.group(1).lower()
@@ -46,13 +37,13 @@ def revision_in(text: str) -> str | None:
 
 
 def revision_in_prose(text: str) -> str | None:
-    match = _PROSE_AT.search(text)
+    match = PROSE_AT.search(text)
     return match.group(1).lower() if match else None
 
 
 def repository_in(text: str) -> str | None:
     """``owner/name`` of the first ``github.com/owner/name`` in ``text``."""
-    match = _GITHUB.search(text)
+    match = GITHUB_REPOSITORY.search(text)
     if match is None:
         return None
     name = match.group(2).rstrip(".")

@@ -18,18 +18,23 @@ import re
 from dataclasses import dataclass
 
 from ...model import LineRange
+from .grammar import (
+    NEVER_IN_PATH,
+    PATH_EXTENSION,
+    PATH_RANGES,
+    PATH_TOKEN,
+    RANGE_DASH_L,
+    SOURCE_PATHS,
+    SOURCE_PATHS_AT_END,
+)
 from .record_ids import RECORD_ID_LINE
 from .sources import SOURCE_ID
 
 
 # --------------------------------------------------------------------------- paths
 
-_PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
-#: what no path holds: control characters, a backtick (markup), and a URL's scheme
-_NEVER_IN_PATH = re.compile(r"[\x00-\x1f\x7f`]|://")
 #: the label of evidence at an :data:`UNUSUAL_PATH`
 UNUSUAL_PATH = "unusual path"
-_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
 #: extension-less file names that are still unmistakably files
 _BARE_FILES = frozenset(
     {
@@ -42,7 +47,6 @@ _BARE_FILES = frozenset(
 BARE_FILES = _BARE_FILES
 #: abbreviations that look like ``name.ext`` once their last full stop is stripped
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.k.a", "n.b", "p.s", "cf", "etc", "vs"})
-_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
 _WRAPPING = "`*_\"'“”‘’"
 _TRAILING = ".,;:)]}!?" + _WRAPPING
 _LEADING = "([{" + _WRAPPING
@@ -60,9 +64,9 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
     if "/" not in token and "." not in token and token not in _BARE_FILES:
         return False  # the common case: an ordinary word
     if unusual:
-        if _NEVER_IN_PATH.search(token) or token != token.strip() or "//" in token:
+        if NEVER_IN_PATH.search(token) or token != token.strip() or "//" in token:
             return False
-    elif not _PATH_TOKEN.fullmatch(token):
+    elif not PATH_TOKEN.fullmatch(token):
         return False
     if token.startswith("//") or not any(ch.isalpha() for ch in token):
         return False
@@ -75,7 +79,7 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
         return True
     if token.endswith("/") and name:
         return True
-    return bool(_EXTENSION.search(name)) or name in _BARE_FILES
+    return bool(PATH_EXTENSION.search(name)) or name in _BARE_FILES
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ def _read_ranges(written: str, ranges: list[LineRange]) -> str | None:
     end < start), or ``None``."""
     bad = None
     for part in written.split(","):
-        numbers = [int(n) for n in re.split(r"[-–]L?", part)]
+        numbers = [int(n) for n in RANGE_DASH_L.split(part)]
         start, end = numbers[0], numbers[-1]
         if start < 1 or end < start:
             bad = part
@@ -125,7 +129,7 @@ def parse_path_spec(token: str) -> PathSpec | None:
     token = token.strip().lstrip(_LEADING).rstrip(_TRAILING).strip(_WRAPPING)
     ranges: list[LineRange] = []
     bad: str | None = None
-    match = _RANGES.search(token)
+    match = PATH_RANGES.search(token)
     if match:
         bad = _read_ranges(match.group(1), ranges)
         token = token[: match.start()]
@@ -191,7 +195,7 @@ def unusual_path_spec(token: str) -> PathSpec | None:
     token = _strip_unusual(token)
     ranges: list[LineRange] = []
     bad: str | None = None
-    match = _RANGES.search(token)
+    match = PATH_RANGES.search(token)
     if match and match.start() > 0:
         bad = _read_ranges(match.group(1), ranges)
         token = _strip_unusual(token[: match.start()])
@@ -199,7 +203,7 @@ def unusual_path_spec(token: str) -> PathSpec | None:
         token = token[2:]
     if token.startswith(("/", "~")) or not looks_like_path(token, unusual=True):
         return None
-    if _PATH_TOKEN.fullmatch(token):
+    if PATH_TOKEN.fullmatch(token):
         return None  # an ordinary path, which the strict reading refused for a reason
     return PathSpec(token, tuple(ranges), bad, unusual=True)
 
@@ -219,6 +223,9 @@ class QuotationTail:
 
     text: str
     spec: PathSpec
+    #: where the path (and its ranges) is written in the line: characters ``[start, end)``
+    start: int = -1
+    end: int = -1
 
 
 def split_quotation(line: str) -> QuotationTail | None:
@@ -233,25 +240,23 @@ def split_quotation(line: str) -> QuotationTail | None:
     stripped = line.rstrip()
     cut = stripped.rfind(_QUOTE_MARK)
     if cut >= 0:
-        text, tail = stripped[:cut], stripped[cut + len(_QUOTE_MARK) :]
+        text, at = stripped[:cut], cut + len(_QUOTE_MARK)
     elif stripped.lstrip().startswith("--- "):
-        text, tail = "", stripped.lstrip()[4:]
+        text, at = "", len(stripped) - len(stripped.lstrip()) + 4
     else:
         return None
-    tail = tail.strip()
+    tail = stripped[at:].strip()
     if not tail:
         return None
     spec = cited_path_spec(tail) if len(tail.split(None, 1)) == 1 else unusual_path_spec(tail)
     if spec is None:
         return None
-    return QuotationTail(text.strip(), spec)
+    start = stripped.index(tail, at)
+    return QuotationTail(text.strip(), spec, start, start + len(tail))
 
 
 # --------------------------------------------------------------------------- path citations
 
-_CITATION = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
-#: ``SRC-1:`` ending a line: its paths follow on the next line of the paragraph
-_CITATION_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
 _CONNECTIVES = frozenset({"and", "&", "+", "plus", "or"})
 #: a word, or a backticked span with what follows it (`` `a b.md`:3, `` is one token: a name with spaces)
 _TOKEN = re.compile(r"`[^`\n]{1,4096}`\S*|\S+")
@@ -264,6 +269,8 @@ class PathCitation:
     source: str
     spec: PathSpec
     column: int
+    #: where the written token ends in its line (``column`` is where it starts)
+    end: int = 0
 
 
 def find_path_citations(line: str) -> list[PathCitation]:
@@ -285,8 +292,8 @@ def path_citations(line: str, carried: str | None = None) -> tuple[list[PathCita
     found: list[PathCitation] = []
     starts = [(carried, 0)] if carried else []
     if "SRC-" in line:
-        starts += [(f"SRC-{int(m.group(1))}", m.end()) for m in _CITATION.finditer(line)]
-        at_end = _CITATION_AT_END.search(line)
+        starts += [(f"SRC-{int(m.group(1))}", m.end()) for m in SOURCE_PATHS.finditer(line)]
+        at_end = SOURCE_PATHS_AT_END.search(line)
         if at_end is not None:
             starts.append((f"SRC-{int(at_end.group(1))}", len(line)))
     still_open = None
@@ -301,7 +308,7 @@ def path_citations(line: str, carried: str | None = None) -> tuple[list[PathCita
             if spec is None:
                 still_open = None
                 break
-            found.append(PathCitation(source, spec, token.start()))
+            found.append(PathCitation(source, spec, token.start(), token.end()))
             bare = raw.rstrip(_WRAPPING + ")]}")
             if bare.endswith((".", "!", "?")):
                 still_open = None

@@ -11,6 +11,7 @@ from ...model import Finding
 from .blocks import plain_blocks
 from .layout import Layout, markdown_layout
 from .lines import front_matter_end, is_markdown, numbered_lines
+from .spans import LineStarts
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class DocumentParser:
         self.lines, self.markdown, self.front_matter_end = doc.lines, doc.markdown, doc.front_matter_end
         self.layout, self.blocks = doc.layout, doc.blocks
         self.count = len(self.lines)
+        #: where each line starts in ``text``: the spans of what the parser reads
+        self.starts = LineStarts(text)
         self.findings: list[Finding] = []
 
     def heading_title(self) -> str | None:

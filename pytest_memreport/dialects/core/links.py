@@ -5,11 +5,11 @@ the repository a URL belongs to.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from ...runcaches import run_cached
 
 from ...model import LineRange
+from .grammar import BARE_URL, LINK_ANCHOR, SHA_ONLY
 
 
 @dataclass(frozen=True)
@@ -47,14 +47,12 @@ class RepositoryLink:
         return is_sha(self.ref)
 
 
-_SHA_ONLY = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{7,40}")
-_LINE_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
 _LINK_KINDS = {"blob": "blob", "raw": "blob", "tree": "tree", "commit": "commit"}
 
 
 def is_sha(text: str) -> bool:
     """Whether ``text`` is written as a commit sha (7 to 64 hex digits: SHA-1 or SHA-256)."""
-    return _SHA_ONLY.fullmatch(text) is not None
+    return SHA_ONLY.fullmatch(text) is not None
 
 
 @run_cached(maxsize=4096)
@@ -91,7 +89,7 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
         return RepositoryLink(host, owner, name, kind, ref) if is_sha(ref) else None
     lines: LineRange | None = None
     bad: str | None = None
-    anchor = _LINE_ANCHOR.fullmatch(parts.fragment or "")
+    anchor = LINK_ANCHOR.fullmatch(parts.fragment or "")
     if anchor and kind == "blob":
         start = int(anchor.group(1))
         end = int(anchor.group(2)) if anchor.group(2) else start
@@ -100,10 +98,6 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
         else:
             lines = LineRange(start, end)
     return RepositoryLink(host, owner, name, kind, ref, path, lines, bad)
-
-
-#: ``http(s)://...`` written bare in prose (a plain-text rendering keeps link targets only this way)
-BARE_URL = re.compile(r"https?://[^\s<>()\[\]`\"']+")
 
 
 def find_bare_urls(line: str) -> list[tuple[str, int]]:

@@ -25,27 +25,26 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ...model import Span
+from .grammar import (
+    AT_SHA,
+    FULL_SHA,
+    NAMED_BEFORE_SHA,
+    OWNER_NAME,
+    OWNER_NAME_AT_SHA,
+    PIN_LINE_URL,
+    REPOSITORY_MENTION,
+    SHA_LIKE,
+    SHA_VALUE,
+    SHORT_SHA,
+)
 from .links import parse_repository_link, repository_of
 
-#: a sha as a pin statement writes it: 40 or 64 hex digits bare, 7 or more in backticks or link text
-_FULL_SHA = re.compile(r"(?<![0-9A-Za-z/@#=])([0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?![0-9A-Za-z])")
-_SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
-#: ``owner/name@sha``
-_AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})[ \t]?@[ \t]?`?([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
-#: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
-_NAMED = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 _PIN_WORDS = re.compile(
     r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|"
     r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)[ \t]+at)\b|\btarget(?=[*_ \t]*:)")
-#: ``owner/name`` written in running text (outside a URL): a repository the document may mean.
-#: A path looks the same (``src/widgets``), so a mention binds only where the user maps it.
-_MENTION = re.compile(r"(?<![\w./@#:-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})"
-                      r"(?![\w/@-]|\.\w|:L?\d|#L)")  # ``src/a.ts:2`` is a citation, not a repository
-#: ``owner/name at `<sha>` ``: a pin in a title or caption, with no pin word
-_AT_WORD = re.compile(r"(?<![\w./@-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})`?[ \t]+at[ \t]+"
-                      r"(?:commit[ \t]+|revision[ \t]+)?`([0-9a-fA-F]{7,64})`")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
     r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
@@ -61,7 +60,6 @@ REVISIONS_KEYS = ("code_revisions", "code-revisions", "revisions", "pins")
 #: front matter keys that hold the document's date
 DATE_KEYS = ("date", "last-checked", "last_checked", "updated", "created", "reviewed")
 _COMMITTED_ON = re.compile(r"(?i)\bcommitted[ \t]+on[ \t]+(\d{4}-\d{2}-\d{2})\b")
-_SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +80,8 @@ class PinStatement:
     #: repository for certain: the one the user maps is the pin's (``pinned to the acme/widgets
     #: revision `<sha>` ``, ``acme/widgets at `<sha>` ``)
     mentioned: tuple[str, ...] = ()
+    #: where the sha is written (re-pin rewrites it there), when the reader knows the line's place
+    span: Span | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str | None:
@@ -109,29 +109,30 @@ def mentions(line: str) -> list[str]:
     if "/" not in line:
         return []
     if "://" in line:
-        line = re.sub(r"[a-z]+://[^\s)<>\]]+", " ", line)
-    return [match.group(1).rstrip(".") for match in _MENTION.finditer(line)]
+        line = PIN_LINE_URL.sub(" ", line)
+    return [match.group(1).rstrip(".") for match in REPOSITORY_MENTION.finditer(line)]
 
 
-def line_pins(line: str, number: int) -> list[PinStatement]:
-    """Every pin stated on one line of a document (shas lower-cased)."""
-    at_word = {match.start(2): match.group(1) for match in _AT_WORD.finditer(line)} if " at " in line else {}
+def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStatement]:
+    """Every pin stated on one line of a document (shas lower-cased); ``offset``, where the
+    line starts in the document's text, gives each its :class:`~pytest_memreport.model.Span`."""
+    at_word = {match.start(2): match.group(1) for match in OWNER_NAME_AT_SHA.finditer(line)} if " at " in line else {}
     if not at_word and not _PIN_WORDS.search(line):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
     # Commit links name their repository; blob and tree links are evidence, not statements.
     link_shas: dict[str, str] = {}
     linked_spans: list[tuple[int, int]] = []
-    for match in re.finditer(r"https?://[^\s)<>\]]+", line):
+    for match in PIN_LINE_URL.finditer(line):
         link = parse_repository_link(match.group())
         if link is None:
             continue
         linked_spans.append(match.span())
         if link.kind == "commit":
             link_shas[link.ref.lower()] = link.repo_id
-    for match in _AT_SHA.finditer(line):
+    for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
-    for pattern in (_FULL_SHA, _SHORT_SHA):
+    for pattern in (FULL_SHA, SHORT_SHA):
         for match in pattern.finditer(line):
             sha, column = match.group(1), match.start(1)
             if any(start <= column < end for start, end in linked_spans):
@@ -144,7 +145,7 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
                 found[column] = (sha.lower(), None, None)
                 continue
             # A name stands right before its sha: look back a bounded window, not the whole line.
-            named = _NAMED.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
+            named = NAMED_BEFORE_SHA.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
             found[column] = (sha.lower(), None, named.group(1) if named else None)
     # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``) states it too.
     for sha, repo in link_shas.items():
@@ -161,7 +162,8 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
         if _HISTORY_WORDS.search(line, start, column):
             continue
         if column in at_word:
-            pins.append(PinStatement(sha, number, column, mentioned=(at_word[column],)))
+            pins.append(PinStatement(sha, number, column, mentioned=(at_word[column],),
+                                     span=_span(line, sha, number, column, offset)))
             continue
         # A list of named pins (``Reviewed revisions: `a` `sha`; `b` `sha```) shares one pin word.
         said = _PIN_WORDS.search(line, start, column) or (
@@ -174,24 +176,27 @@ def line_pins(line: str, number: int) -> list[PinStatement]:
         if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
             name = None
         mentioned = () if repository or name else tuple(mentions(line[start:column]))
-        pins.append(PinStatement(sha, number, column, repository, name, mentioned))
+        pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
+                                                                                        column, offset)))
     return pins
 
 
-#: a word written like a sha: 7 to 64 hex digits, with a digit and a letter among them
-_SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
+def _span(line: str, sha: str, number: int, column: int, offset: int | None) -> Span | None:
+    written = line[column:column + len(sha)]
+    return (Span(offset + column, offset + column + len(sha), number, written)
+            if offset is not None and written.lower() == sha else None)
 
 
 def is_sha(word: str) -> bool:
     """Whether ``word`` is a sha as a table cell or a key's value writes it: 7 to 64 hex digits,
     with a digit and a letter among them when short."""
-    return _SHA_VALUE.fullmatch(word) is not None and (len(word) >= 40 or _has_digit_and_letter(word))
+    return SHA_VALUE.fullmatch(word) is not None and (len(word) >= 40 or _has_digit_and_letter(word))
 
 
 def names_a_sha(line: str) -> bool:
     """Whether ``line`` writes a sha outside a link into a repository's files: a line a reader
     takes for a pin statement even when :func:`line_pins` does not read it as one."""
-    return "/blob/" not in line and _SHA_LIKE.search(line) is not None
+    return "/blob/" not in line and SHA_LIKE.search(line) is not None
 
 
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
@@ -203,14 +208,14 @@ def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
         if isinstance(value, dict):
             for repo, sha in value.items():
                 sha = str(sha).strip()
-                if not _SHA_VALUE.fullmatch(sha):
+                if not SHA_VALUE.fullmatch(sha):
                     continue
                 repo = str(repo).strip()
                 named = "/" in repo
                 pins.append(PinStatement(sha.lower(), line, 0, repo if named else None, None if named else repo))
     for key in PIN_KEYS:
         value = str(front.get(key) or "").strip().strip("`")
-        if _SHA_VALUE.fullmatch(value):
+        if SHA_VALUE.fullmatch(value):
             pins.append(PinStatement(value.lower(), line, 0))
     return pins
 
@@ -227,7 +232,7 @@ def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
             named = repository_of(value)
             if named is not None:
                 return named[0], named[1]
-        elif re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+        elif OWNER_NAME.fullmatch(value):
             return value, None
     return None
 

@@ -18,6 +18,7 @@ from ...model import (
 )
 from .. import core
 from ..core import Block, ShownLine
+from ..core.spans import LineStarts
 from .drafts import Draft, Entry
 from .quotations import QuotationPass
 from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, SELECTION, is_section_title, same_commit
@@ -38,6 +39,7 @@ class _Parser:
         self.path = path
         self.text = text
         self.lines = core.numbered_lines(text)
+        self.starts = LineStarts(text)
         self.markdown = core.is_markdown(path)
         self.front_matter_end = core.front_matter_end(self.lines) if self.markdown else None
         if self.markdown:
@@ -84,7 +86,7 @@ class _Parser:
         self._assign_owners()
         sources = self._lines()
         QuotationPass(self.entries, self.owner, self.drafts, self.lines, self.markdown, self.findings,
-                      self.report_evidence).read()
+                      self.report_evidence, self.starts).read()
         if self.markdown and "`" in self.text and any(draft.evidence for draft in self.drafts):
             self._symbol_references()
         return Report(
@@ -354,7 +356,8 @@ class _Parser:
                 "status",
             ))
             return
-        status = Status(found.axis, found.qualifier, found.value, line, found.column)
+        status = Status(found.axis, found.qualifier, found.value, line, found.column,
+                        self.starts.span(line, found.column, found.column + len(found.value)))
         (owner.statuses if owner else self.report_statuses).append(status)
 
     def _citation(self, owner: Draft | None, citation: core.PathCitation, line: int) -> None:
@@ -364,6 +367,7 @@ class _Parser:
         # a path with characters prose also uses: evidence only if the pinned tree has it
         label = core.UNUSUAL_PATH if spec.unusual else None
         role = EvidenceRole.MENTION if spec.unusual else None
+        span = self.starts.span(line, citation.column, citation.end) if citation.end else None
         if spec.bad_range:
             self.findings.append(Finding(
                 line,
@@ -373,14 +377,14 @@ class _Parser:
         if spec.ranges:
             for cited in spec.ranges:
                 target.append(Evidence(EvidenceKind.LINES, spec.path, line, line, cited_lines=cited,
-                                       source=citation.source, owner=owner_id, label=label, role=role))
+                                       source=citation.source, owner=owner_id, label=label, role=role, span=span))
             return
         if spec.is_directory:
             target.append(Evidence(EvidenceKind.DIRECTORY, spec.path.rstrip("/"), line, line,
-                                   source=citation.source, owner=owner_id, label=label, role=role))
+                                   source=citation.source, owner=owner_id, label=label, role=role, span=span))
             return
         target.append(Evidence(EvidenceKind.PATH, spec.path, line, line,
-                               source=citation.source, owner=owner_id, label=label, role=role))
+                               source=citation.source, owner=owner_id, label=label, role=role, span=span))
 
     def _references(self, owner: Draft | None, text: str, line: int) -> None:
         declared = self.declaration_lines.get(line)

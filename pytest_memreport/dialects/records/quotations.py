@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange
+from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Span
 from .. import core
+from ..core.spans import LineStarts
 from .drafts import Draft, Entry
 from .vocabulary import INLINE_PREDICATES, LABEL, PART_OF, ROUTE_FIELD, is_section_title
 
@@ -29,6 +30,8 @@ class QuotationPass:
     markdown: bool
     findings: list[Finding]
     report_evidence: list[Evidence]
+    #: where each report line starts (the spans of the quotations' citations)
+    starts: LineStarts | None = None
     #: each entry's quotation tail (``None``: no quotation line), split once by :meth:`read`
     _tails: list[core.QuotationTail | None] = field(default_factory=list, init=False, repr=False)
 
@@ -43,14 +46,18 @@ class QuotationPass:
                 continue
             number = entry.shown.number
             raw = None
-            if self.markdown and 1 <= number <= len(self.lines):
-                line = self.lines[number - 1].text
+            line = self.lines[number - 1].text if 1 <= number <= len(self.lines) else None
+            if self.markdown and line is not None:
                 raw = tail if line == entry.shown.text else core.split_quotation(line)
             # The path comes from the raw line when it parses: markdown-it would read
             # ``src/__init__.py`` outside backticks as emphasis and drop the underscores.
             spec = raw.spec if raw is not None else tail.spec
+            # Its span is in the line as written (a plain-text line is shown as it is written).
+            written = raw if raw is not None else (tail if line == entry.shown.text else None)
+            span = (self.starts.span(number, written.start, written.end)
+                    if self.starts is not None and written is not None and written.start >= 0 else None)
             parts = self._quoted_parts(index, tail.text)
-            self._quotation(parts, spec, number)
+            self._quotation(parts, spec, number, span)
 
     def _quoted_parts(self, index: int, text: str) -> list[tuple[Entry, str]]:
         """The shown lines a quotation ending at ``entries[index]`` spans.
@@ -112,7 +119,8 @@ class QuotationPass:
             return False
         return not core.reads_as_prose(stripped)
 
-    def _quotation(self, parts: list[tuple[Entry, str]], spec: core.PathSpec, end_line: int) -> None:
+    def _quotation(self, parts: list[tuple[Entry, str]], spec: core.PathSpec, end_line: int,
+                   span: Span | None = None) -> None:
         owner_index = self.owner[end_line]
         owner = self.drafts[owner_index] if owner_index >= 0 else None
         target = owner.evidence if owner else self.report_evidence
@@ -131,7 +139,7 @@ class QuotationPass:
             ))
             target.append(Evidence(EvidenceKind.PATH, spec.path, end_line, end_line,
                                    owner=owner_id, label=core.UNUSUAL_PATH if spec.unusual else None,
-                                   role=EvidenceRole.MENTION if spec.unusual else None))
+                                   role=EvidenceRole.MENTION if spec.unusual else None, span=span))
             return
         texts = []
         for position, (entry, text) in enumerate(parts):
@@ -153,4 +161,5 @@ class QuotationPass:
             # a path with characters prose also uses: evidence only if the pinned tree has it
             label=core.UNUSUAL_PATH if spec.unusual else None,
             role=EvidenceRole.MENTION if spec.unusual else None,
+            span=span,
         ))

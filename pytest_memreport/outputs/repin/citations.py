@@ -18,12 +18,7 @@ from ...runcaches import run_cached
 from ...model import LineRange
 from ..lineindex import CharEdit
 
-_RANGE_START = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
-_CONTINUATION = re.compile(r",[ \t]*(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?")
-#: a range standing apart from its path: ``:505`` (not ``a.ts:505``, not ``12:30`` o'clock)
-_LONE_RANGE = re.compile(r"(?<![\w./@+~:-]):(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?(?![\w.:-]|[-–]\d)")
-#: a bare range in a code span right after a citation's code span and a comma: `` `a.ts:1`, `9` ``
-_SPAN_RANGE = re.compile(r"`[ \t]*,[ \t]*`(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?`")
+from ...dialects.core.grammar import CODE_SPAN_RANGE, LONE_RANGE, RANGE_AFTER_COMMA, RANGE_AFTER_PATH, whole_path
 
 
 @dataclass(frozen=True)
@@ -45,9 +40,7 @@ class Occurrence:
 
 @run_cached(maxsize=4096)
 def _path_pattern(path: str) -> re.Pattern:
-    # A path ends where no path character follows; ``dir/`` (a folder) and a
-    # sentence's full stop still end it.
-    return re.compile(rf"(?<![\w./@+~-]){re.escape(path)}(?![\w@+~-]|/[\w.@+~-]|\.\w)")
+    return whole_path(path)
 
 
 def occurrences(text: str, path: str, start: int = 0, end: int | None = None) -> list[Occurrence]:
@@ -62,13 +55,13 @@ def occurrences(text: str, path: str, start: int = 0, end: int | None = None) ->
 
 
 def _ranges(text: str, at: int, stop: int) -> list[RangeToken]:
-    first = _RANGE_START.match(text, at, stop)
+    first = RANGE_AFTER_PATH.match(text, at, stop)
     if first is None:
         return []
     tokens = [_token(first.start(2), first.end(), first.group(2), first.group(3), first.group(4))]
     pos = first.end()
     while True:
-        more = _CONTINUATION.match(text, pos, stop)
+        more = RANGE_AFTER_COMMA.match(text, pos, stop)
         if more is None or (more.end() < stop and text[more.end()].isalnum()):
             break
         tokens.append(_token(more.start(1), more.end(), more.group(1), more.group(2), more.group(3)))
@@ -141,7 +134,7 @@ def continuation_changes(line: int, text: str, anchors: list[int], ranges: dict[
     candidates the one closest to an anchor is the continuation.
     """
     best: tuple[int, CharEdit] | None = None
-    for m in [*_LONE_RANGE.finditer(text), *_SPAN_RANGE.finditer(text)]:
+    for m in [*LONE_RANGE.finditer(text), *CODE_SPAN_RANGE.finditer(text)]:
         if any(s <= m.start() < e for s, e in outside):
             continue
         token = _token(m.start(1), m.end(3) if m.group(3) else m.end(1), m.group(1), m.group(2), m.group(3))

@@ -12,6 +12,7 @@ left as written.
 from __future__ import annotations
 
 import re
+from ...dialects.core.grammar import folder_prefix
 from ...runcaches import run_cached
 
 from ..lineindex import CharEdit, LineIndex
@@ -49,7 +50,7 @@ def moved_folder(folder: str, files: dict[str, str]) -> str | None:
 
 @run_cached(maxsize=1024)
 def _folder_pattern(folder: str) -> re.Pattern:
-    return re.compile(rf"(?<![\w./@+~-]){re.escape(folder)}(?=/)")
+    return folder_prefix(folder)
 
 
 def claims_changes(index: LineIndex, predicates, files: dict[str, str], target: RepinTarget | None,

@@ -12,7 +12,6 @@ unchanged path, the length of a short sha.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -22,14 +21,7 @@ from ..lineindex import CharEdit
 from .citations import citation_changes
 from .target import Move, respell
 
-_URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
-_ANCHOR = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
-#: ``[label]: <url>`` starting a line (a reference-style link definition)
-_DEFINITION = re.compile(r"[ \t]{0,3}\[((?:[^\[\]\\]|\\.)+)\]:[ \t]*<?")
-#: lines named in a link's text: ``line 35``, ``lines 8-10``, ``L8-L10``, ``#L40``
-_RANGE_WORDS = re.compile(r"(?<![\w#])(?:(?i:lines?)[ \t]+|#?L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?(?![\w.]|[-–]\d)")
-#: ``[text][label]`` (a full reference; collapsed ``[text][]`` names its label by its text)
-_REFERENCE_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\]\[((?:[^\[\]\\]|\\.)+)\]")
+from ...dialects.core.grammar import LINK_ANCHOR_WRITTEN, LINK_DEFINITION, RANGE_WORDS, REFERENCE_USE, URL_PARTS
 
 
 @dataclass(frozen=True)
@@ -48,7 +40,7 @@ def url_spans(text: str) -> list[UrlSpan]:
 def rewritten_url(url: str, link: RepositoryLink, new_ref: str | None, move: Move | None,
                   new_path: str | None) -> str:
     """``url`` with its commit, path and anchor rewritten (each only when given)."""
-    parts = _URL_PARTS.fullmatch(url)
+    parts = URL_PARTS.fullmatch(url)
     if parts is None:
         return url
     head, path, query, fragment = parts.group(1), parts.group(2), parts.group(3) or "", parts.group(4)
@@ -81,7 +73,7 @@ def _ref_index(link: RepositoryLink, segments: list[str]) -> int | None:
 
 
 def _anchor(fragment: str, new: LineRange) -> str:
-    written = _ANCHOR.fullmatch(fragment)
+    written = LINK_ANCHOR_WRITTEN.fullmatch(fragment)
     if written is None:
         return fragment
     if new.start == new.end and not written.group(3):
@@ -113,13 +105,13 @@ def link_text_span(text: str, url_start: int) -> tuple[int, int] | None:
 
 def definition_label(text: str, url_start: int) -> str | None:
     """The label when the URL at ``url_start`` is the target of a reference definition."""
-    m = _DEFINITION.match(text)
+    m = LINK_DEFINITION.match(text)
     return _label(m.group(1)) if m and m.end() == url_start else None
 
 
 def reference_uses(text: str) -> list[tuple[int, int, str]]:
     """``(text start, text end, label)`` of every full ``[text][label]`` reference."""
-    return [(m.start(1), m.end(1), _label(m.group(2))) for m in _REFERENCE_USE.finditer(text)]
+    return [(m.start(1), m.end(1), _label(m.group(2))) for m in REFERENCE_USE.finditer(text)]
 
 
 def _label(raw: str) -> str:
@@ -138,7 +130,7 @@ def text_changes(line: int, text: str, span: tuple[int, int], move: Move | None,
     if ranges:
         # ``[lines 8-10](...#L8-L10)``: the text says which lines the anchor shows; both move.
         taken = [(c.start, c.end) for c in changes]
-        for m in _RANGE_WORDS.finditer(text, start, end):
+        for m in RANGE_WORDS.finditer(text, start, end):
             first, last = int(m.group(1)), int(m.group(3) or m.group(1))
             new = ranges.get(LineRange(first, last)) if 1 <= first <= last else None
             if new is None or any(s < m.end() and m.start() < e for s, e in taken):

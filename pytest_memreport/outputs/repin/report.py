@@ -11,7 +11,6 @@ text is never edited (only its attribution after ``---``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ...dialects.core.anchors import expand_braces
@@ -24,8 +23,7 @@ from .links import definition_label, link_text_span, reference_uses, rewritten_u
 from .shas import sha_changes
 from .target import Move, RepinTarget, same_commit
 
-#: where a quotation's attribution starts on its last line
-_ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
+from ...dialects.core.grammar import ATTRIBUTION_START, BRACE_WORD, SOURCE_WRITTEN, WRITTEN_RANGE
 
 
 @dataclass
@@ -39,14 +37,6 @@ class ReportEdits:
 
 #: how many lines of its paragraph after an inline quotation its citation may be written on
 _QUOTE_REACH = 12
-#: a range as written in a citation or anchor
-_WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
-
-#: a brace group and the path characters around it: ``src/core/{queue,worker}.ts``
-_BRACE_WORD = re.compile(r"[\w./-]*\{[^{}\s]+(?:,[^{}\s]+)+\}[\w./-]*")
-
-#: ``SRC-1`` / ``SRC-1a``: a citation ``SRC-1:96-101`` names its file through the register
-_SOURCE_ID = re.compile(r"SRC-\d{1,6}[a-z]?")
 
 
 def unwritten(evidence: Evidence, move: Move, line: int, placed: set) -> bool:
@@ -108,8 +98,11 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
         if target is not None:
             out.changes.extend(sha_changes(number, text, target, outside))
         for evidence, move in by_line.get(number, ()):
-            found = _evidence_changes(number, text, evidence, move, outside)
             shifts = bool(move.old_lines and move.new_lines and move.old_lines != move.new_lines)
+            found = _span_changes(index, evidence, move, outside) if evidence.span is not None else []
+            if not found or (shifts and not _moves_range(found, text)):
+                # No span, or its range is written apart from it (``a.py:10`, `:30``): the line decides.
+                found = _evidence_changes(number, text, evidence, move, outside)
             placed = _moves_range(found, text)
             if shifts and not placed and evidence.kind is EvidenceKind.QUOTE:
                 # An inline quotation's citation may follow it on the next lines of its sentence.
@@ -124,7 +117,7 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
                         break
             if shifts and placed:
                 out.placed.add((evidence.path, move.old_lines))
-            if any(not _WRITTEN_RANGE.fullmatch((index.text(c.line) or "")[c.start:c.end]) for c in found) or (
+            if any(not WRITTEN_RANGE.fullmatch((index.text(c.line) or "")[c.start:c.end]) for c in found) or (
                     not occurrences(text, written(evidence)) and not _in_brace_group(text, evidence.path)):
                 # Its path is not written here (``SRC-2:10-14`` names it through the register, ``:30``
                 # continues the citation before it): where it is written, that citation moves it.
@@ -149,12 +142,12 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
     (a quotation's only after its ``---`` attribution, unless ``whole``)."""
     start = 0
     if evidence.kind is EvidenceKind.QUOTE and not whole:
-        attributions = list(_ATTRIBUTION.finditer(text))
+        attributions = list(ATTRIBUTION_START.finditer(text))
         start = attributions[-1].end() if attributions else 0
     ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
     changes = citation_changes(number, text, written(evidence), move.old_path, move.new_path,
                                ranges, _reason(move), start, None, outside)
-    source = evidence.source if evidence.source and _SOURCE_ID.fullmatch(evidence.source) else None
+    source = evidence.source if evidence.source and SOURCE_WRITTEN.fullmatch(evidence.source) else None
     if ranges and source:
         # ``SRC-1:96-101``: the range moves here; the file's new path goes in the register row.
         changes.extend(citation_changes(number, text, source, source,
@@ -169,15 +162,28 @@ def _evidence_changes(number: int, text: str, evidence: Evidence, move: Move, ou
     return changes
 
 
+def _span_changes(index: LineIndex, evidence: Evidence, move: Move, outside) -> list[CharEdit]:
+    """The edits of a citation where its parser read it (its span: the path and the ranges
+    written after it); refused when the report no longer holds it there. Empty when the
+    span does not write what moves (a path named through the register): the line decides."""
+    span = evidence.span
+    assert span is not None
+    at = index.span_change(span, span.text, "")
+    ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
+    text = index.text(span.line) or ""
+    return citation_changes(span.line, text, written(evidence), move.old_path, move.new_path, ranges,
+                            _reason(move), at.start, at.end, outside)
+
+
 def _in_brace_group(text: str, path: str) -> bool:
     """Whether ``text`` writes ``path`` as one of a brace group (``src/{queue,worker}.ts``)."""
     return any(expanded.rstrip("/") == path or expanded.rstrip("/").endswith("/" + path)
-               for word in _BRACE_WORD.finditer(text) for expanded in expand_braces(word.group()))
+               for word in BRACE_WORD.finditer(text) for expanded in expand_braces(word.group()))
 
 
 def _moves_range(changes: list[CharEdit], text: str) -> bool:
     """Whether one of ``changes`` rewrites a range (``206``, ``10-20``), not only a path."""
-    return any(_WRITTEN_RANGE.fullmatch(text[c.start:c.end]) for c in changes)
+    return any(WRITTEN_RANGE.fullmatch(text[c.start:c.end]) for c in changes)
 
 
 def _priority(evidence: Evidence) -> int:

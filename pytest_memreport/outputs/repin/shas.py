@@ -9,18 +9,17 @@ URLs are left to :mod:`.links`, which knows whose repository they point into.
 
 from __future__ import annotations
 
-import re
 
 from ..lineindex import CharEdit
 from .target import RepinTarget, respell, same_commit
 
-_HEX_WORD = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{7,40})(?![0-9A-Za-z])")
+from ...dialects.core.grammar import HEX_WORD
 
 
 def sha_changes(line: int, text: str, target: RepinTarget, outside=()) -> list[CharEdit]:
     """Edits of every re-pinned commit written in ``text`` outside the spans ``outside``."""
     changes = []
-    for m in _HEX_WORD.finditer(text):
+    for m in HEX_WORD.finditer(text):
         if any(s <= m.start() < e for s, e in outside):
             continue
         word = m.group()

@@ -1,0 +1,230 @@
+"""The citation forms, written once: every regular expression that reads how a report
+cites its target (docs/FORMATS.md) lives here, and the dialects, the form reader and
+write-back (re-pin, promotion) import them from here.
+
+A citation form is what points into the target: a source ID (``SRC-n``, a register
+entry, ``owner/name``), a path and its line ranges and anchors (``path:a-b``,
+``#L10-L20``, ``(lines a-b)``, bare ``(:a-b)``), a link into a repository (a commit or
+blob permalink, a Markdown link around it), an attribution marker (``---``), a brace
+group (``src/{a,b}.ts``) and the shas of pin statements. Patterns that read anything
+else (words, status vocabulary, headers, markup, git's output) stay with their users;
+``tests/test_grammar.py`` fails when a citation form is compiled anywhere but here.
+
+Where two readers bound the same form differently (a parser reads ``:10-20,30``,
+write-back also ``: 10 - 20``), both are kept, named for what they read, side by side,
+so the difference is visible in one place. Each pattern is linear on adversarial input:
+no quantified group can match the same text in two ways.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --------------------------------------------------------------------------- fragments
+
+#: a commit id as written: 64 hex digits (SHA-256), else 7 to 40 (an abbreviation or SHA-1)
+SHA_DIGITS = r"[0-9a-fA-F]{64}|[0-9a-fA-F]{7,40}"
+#: a commit id, captured, that no letter or digit continues
+_SHA = rf"({SHA_DIGITS})(?![0-9A-Za-z])"
+#: markup that may wrap a sha: `sha`, **sha**, [sha](...)
+_OPEN = r"[`*\[]*"
+#: one line range of a run's citation: ``12``, ``L12``, ``12-20``, ``12–L20``
+_RANGE = r"L?\d{1,9}(?:[-–]L?\d{1,9})?"
+#: ranges after a comma continue the first: ``12-20,30,40-44``
+RANGES = rf"{_RANGE}(?:,{_RANGE})*"
+
+# --------------------------------------------------------------------------- source IDs
+
+#: ``SRC-1`` standing alone (a report's source)
+SOURCE_ID = re.compile(r"(?<![\w-])SRC-(\d{1,6})(?![\w-])")
+#: ``SRC-1``, ``SRC-01`` (``SRC-1``), ``SRC-1a`` (a register sub-entry), the whole text
+SOURCE_REF = re.compile(r"SRC-(\d{1,6})([a-z]{0,2})")
+#: the same in running text
+SOURCE_IN_TEXT = re.compile(r"(?<![\w-])SRC-(\d{1,6})([a-z]{0,2})(?![\w-])")
+#: ``SRC-1`` / ``SRC-1a`` as re-pin spells a citation's source (``SRC-1:96-101``)
+SOURCE_WRITTEN = re.compile(r"SRC-\d{1,6}[a-z]?")
+#: a source key of a claims file: ``SRC-n`` or ``owner/name``
+CLAIMS_SOURCE = re.compile(r"SRC-\d+|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+#: ``owner/name`` written whole (a front matter value)
+OWNER_NAME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+#: a word of a sentence that may name a repository: ``widgets``, ``acme/widgets``
+REPOSITORY_WORD = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?")
+#: ``SRC-1:96–101`` (lines of a register entry)
+SOURCE_RANGES = re.compile(rf"SRC-(\d{{1,6}})([a-z]{{0,2}}):({RANGES})")
+#: ``SRC-1:96-101`` as a run's table cell reads it (``SRC-1:L96-L101``)
+TABLE_SOURCE_RANGES = re.compile(r"SRC-(\d{1,6}):(?:L)?(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)")
+#: a register ID of any upper-case prefix, whole (``SRC-1``, ``PROPOSED-SRC-22``, ``EXT-3a``)
+ENTRY_ID = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2})")
+#: a register entry and what it cites: its lines (``:495–500``), or a file inside it
+#: (``:package-lock.json:808–817``)
+ENTRY_CITATION = re.compile(r"((?:[A-Z][A-Z0-9]{0,15}-){1,4})(\d{1,6})([a-z]{0,2}):(.+)")
+#: ``SRC-3:`` in running text: a document that cites a register
+REGISTER_CITATION = re.compile(r"(?<![\w-])SRC-\d{1,6}[a-z]{0,2}:")
+#: ``SRC-1: a.py, b.py`` (its paths follow)
+SOURCE_PATHS = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*(?::[`*_]*)?[ \t]+")
+#: ``SRC-1:`` ending a line: its paths follow on the next line of the paragraph
+SOURCE_PATHS_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
+
+# --------------------------------------------------------------------------- paths
+
+#: the characters of a path, its ``/`` separated names
+PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
+#: what no path holds: control characters, a backtick (markup), and a URL's scheme
+NEVER_IN_PATH = re.compile(r"[\x00-\x1f\x7f`]|://")
+#: a file extension ending a path
+PATH_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
+
+
+def whole_path(path: str) -> re.Pattern:
+    """``path`` written whole: not inside ``src/pkg/a.py``, ``pkg/a.py.bak`` nor after ``/``
+    (a URL of another repository). A path ends where no path character follows; ``dir/``
+    (a folder) and a sentence's full stop still end it. Callers cache it."""
+    return re.compile(rf"(?<![\w./@+~-]){re.escape(path)}(?![\w@+~-]|/[\w.@+~-]|\.\w)")
+
+
+def folder_prefix(folder: str) -> re.Pattern:
+    """``folder`` written whole as the start of a path under it (``src/`` of ``src/*.py``)."""
+    return re.compile(rf"(?<![\w./@+~-]){re.escape(folder)}(?=/)")
+
+
+# --------------------------------------------------------------------------- line ranges and anchors
+
+#: the ranges a path citation ends with: ``a.py:10-20,30``, ``a.py#L10-L20``
+PATH_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
+#: the same in a run's word (``a.ts:12-20,30``)
+TRAILING_RANGES = re.compile(rf"(?:[:#])({RANGES})(?::\d{{1,6}})?$")  # ``a.ts:27:14``: a line and its column
+#: the dash between a range's two numbers (a run's ``L12-L20`` with its ``L`` dropped first)
+RANGE_DASH = re.compile(r"[-–]")
+#: the same before an optional ``L`` (``a.py:12-L20``)
+RANGE_DASH_L = re.compile(r"[-–]L?")
+#: ranges alone (``12-20,30``)
+RANGES_ONLY = re.compile(RANGES)
+#: ``:505`` continuing the citation before it
+CONTINUATION = re.compile(rf":({RANGES})")
+#: ``505`` continuing it after a comma or "lines"
+BARE_RANGES = re.compile(rf"({RANGES})")
+#: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
+LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
+#: ``#L10C2-L20C5`` as a link's fragment reads
+LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
+#: the same as re-pin rewrites it (the dash kept as written)
+LINK_ANCHOR_WRITTEN = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
+#: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``(:12``
+LINE_CITATION_HINT = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
+#: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
+RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
+#: ``, 30-34`` continuing it
+RANGE_AFTER_COMMA = re.compile(r",[ \t]*(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?")
+#: a range standing apart from its path: ``:505`` (not ``a.ts:505``, not ``12:30`` o'clock)
+LONE_RANGE = re.compile(r"(?<![\w./@+~:-]):(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?(?![\w.:-]|[-–]\d)")
+#: a bare range in a code span right after a citation's code span and a comma: `` `a.ts:1`, `9` ``
+CODE_SPAN_RANGE = re.compile(r"`[ \t]*,[ \t]*`(\d{1,9})(?:([ \t]*[-–][ \t]*)(\d{1,9}))?`")
+#: a range as written in a citation or anchor
+WRITTEN_RANGE = re.compile(r"L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?")
+#: lines named in a link's text: ``line 35``, ``lines 8-10``, ``L8-L10``, ``#L40``
+RANGE_WORDS = re.compile(r"(?<![\w#])(?:(?i:lines?)[ \t]+|#?L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?(?![\w.]|[-–]\d)")
+
+# --------------------------------------------------------------------------- brace groups
+
+#: ``{queue,worker}`` of ``src/core/{queue,worker}.ts``
+BRACE = re.compile(r"\{([^{}\s]+(?:,[^{}\s]+)+)\}")
+#: a brace group and the path characters around it: ``src/core/{queue,worker}.ts``
+BRACE_WORD = re.compile(r"[\w./-]*\{[^{}\s]+(?:,[^{}\s]+)+\}[\w./-]*")
+
+# --------------------------------------------------------------------------- links and permalinks
+
+#: a URL in prose, up to what ends it in Markdown or quotes
+BARE_URL = re.compile(r"https?://[^\s<>()\[\]`\"']+")
+#: a URL as the form reader masks it (a line's links are not its line citations)
+FORM_URL = re.compile(r"https?://[^\s)>\]]+")
+#: a URL on a pin statement's line (a commit link names its repository)
+PIN_LINE_URL = re.compile(r"https?://[^\s)<>\]]+")
+#: a link into a repository's files
+FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
+#: a URL's parts: ``(https://host/)(path)(?query)#(fragment)``
+URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
+#: a sha alone (a link's ref)
+SHA_ONLY = re.compile(SHA_DIGITS)
+#: ``github.com/owner/name`` with or without its scheme
+GITHUB_REPOSITORY = re.compile(r"(?i)(?<![\w.-])(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)")
+#: a Markdown link that is a table cell's whole text: ``[text](url)``
+LINK_CELL = re.compile(r"^\[([^\]]*)\]\([^)]*\)$")
+#: a link's Markdown in a raw blockquote line, with the brackets or dash around it
+SOURCE_LINK = re.compile(r"[(\[]?\[([^\]\n]{0,300})\]\(([^)\s]{1,2000})\)[)\]]?")
+#: ``[label]: <url>`` starting a line (a reference-style link definition)
+LINK_DEFINITION = re.compile(r"[ \t]{0,3}\[((?:[^\[\]\\]|\\.)+)\]:[ \t]*<?")
+#: ``[text][label]`` (a full reference; collapsed ``[text][]`` names its label by its text)
+REFERENCE_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\]\[((?:[^\[\]\\]|\\.)+)\]")
+
+# --------------------------------------------------------------------------- attribution markers
+
+#: where a quotation names its source: ``--- `` or an em dash, then the source
+ATTRIBUTION = re.compile(r"(?:---|—)[ \t]+(\S.*)")
+#: where an attribution starts on a quotation's last line (write-back edits only after it)
+ATTRIBUTION_START = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
+#: `` `path` @ `sha` `` / ``path at sha`` / ``path`` (after the dash)
+ATTRIBUTED_SOURCE = re.compile(
+    r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
+)
+
+# --------------------------------------------------------------------------- pin statements' shas
+
+#: per-source pins: ``SRC-1 commit <sha>``
+SOURCE_PIN = re.compile(
+    rf"(?i)(?<![\w-])SRC-(\d{{1,6}})[`*]*(?:[ \t]*[,:])?[ \t]*(?:at[ \t]+)?commit[`*:]*[ \t]+{_OPEN}{_SHA}"
+)
+#: report-level pins, which apply to SRC-1 unless it is pinned on its own
+REPORT_PINS = (
+    re.compile(rf"(?i)\brev-parse[ \t]+HEAD[`*]*[ \t]+matched[ \t]+{_OPEN}{_SHA}"),
+    re.compile(rf"(?i)\bHEAD[`*]*[ \t]+was[ \t]+rechecked[ \t]+as[ \t]+{_OPEN}{_SHA}"),
+    re.compile(
+        rf"(?i)\bReviewed[ \t]+revision[*]*:[ \t*]*`?[\w./-]+`?[*]*[ \t]+at[ \t]+{_OPEN}{_SHA}"
+    ),
+    re.compile(rf"(?i)\bReviewed[ \t]+commit[*]*:[ \t*]*[`\[]*{_SHA}"),
+)
+#: ``Source: https://host/owner/name`` / ``Repository: ...``
+REPOSITORY_URL = re.compile(
+    r"(?i)\b(?:Source|Repository)[*]*[ \t]*:[*]*[ \t]*[<`\[]?(https?://[\w.-]+(?::\d+)?/[\w.-]+/[\w.-]+)"
+)
+#: ``**Revision:** `<sha>```, ``**Revision.**``, ``Frozen revision:``, ``Reviewed revision:``
+REVISION_LABEL = re.compile(
+    rf"(?i)(?<![\w-])(?:frozen[ \t]+|reviewed[ \t]+|pinned[ \t]+|target[ \t]+)?revision[*_`]*[ \t]*[:.][*_` \t]*\[?{_SHA}"
+)
+#: ``Target: widgets at `<sha>```
+TARGET_AT = re.compile(rf"(?i)(?<![\w-])target[*_]*[ \t]*:[^|\n]{{0,120}}?[ \t]at[ \t]+[`*]*{_SHA}")
+#: prose: ``... at `2ecb382` ...`` / ``@ `2ecb382```: a backticked sha after ``at`` or ``@``
+PROSE_AT = re.compile(rf"(?i)(?:(?<![\w-])at|@)[ \t]+`{_SHA}`")
+#: a sha as a pin statement writes it: 40 or 64 hex digits bare, 7 or more in backticks or link text
+FULL_SHA = re.compile(r"(?<![0-9A-Za-z/@#=])([0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?![0-9A-Za-z])")
+SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
+#: ``owner/name@sha``
+AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})[ \t]?@[ \t]?`?([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
+#: ``owner/name`` written in running text (outside a URL): a repository the document may mean.
+#: A path looks the same (``src/widgets``), so a mention binds only where the user maps it;
+#: ``src/a.ts:2`` is a citation, not a repository
+REPOSITORY_MENTION = re.compile(r"(?<![\w./@#:-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})"
+                                r"(?![\w/@-]|\.\w|:L?\d|#L)")
+#: ``owner/name at `<sha>` ``: a pin in a title or caption, with no pin word
+OWNER_NAME_AT_SHA = re.compile(r"(?<![\w./@-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})`?[ \t]+"
+                               r"at[ \t]+(?:commit[ \t]+|revision[ \t]+)?`([0-9a-fA-F]{7,64})`")
+#: a table cell of cited lines: ``L25-L60``, ``25-60``, ``25–60``, ``L26``, ``26``
+RANGE_CELL = re.compile(r"(L?)(\d{1,9})(?:[ \t]*[-\u2013\u2014][ \t]*L?(\d{1,9}))?")
+#: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
+NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
+#: a front matter value that is a sha
+SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+#: a word written like a sha: 7 to 64 hex digits, with a digit and a letter among them
+SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
+#: a sha after "commit", "at", "against", "HEAD", ... (backticked, bold or bare), alone in
+#: backticks, or after ``@`` (``acme/widgets@4f1c9e0``): an evidence basis's
+BASIS_SHA = re.compile(
+    r"(?i)(?:\b(?:commit|at|against|revision|rev|sha|head|pin|pinned|checkout)[ \t\n:]+[`*]*|`|@)"
+    r"([0-9a-f]{64}|[0-9a-f]{7,40})(?![0-9a-z])"
+)
+#: ``owner/name`` in backticks before "checkout", "repository", "repo" or "clone", or ``owner/name@sha``
+BASIS_REPOSITORY = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\n]+(?:checkout|repository|repo|clone)\b"
+                              r"|\b([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})@[0-9a-fA-F]{7,64}\b")
+#: a manifest's blob id: 40 or 64 hex digits
+BLOB_ID = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{40}")
+#: any hex word that may be a written commit (re-pin respells the pinned one)
+HEX_WORD = re.compile(rf"(?<![0-9A-Za-z])(?:{SHA_DIGITS})(?![0-9A-Za-z])")
