@@ -68,9 +68,7 @@ ALLOWED = {
     "integration/collection.py": "command-line globs and node IDs",
     "integration/items.py": "locations in messages",
     "integration/plugin.py": "control characters",
-    # Loaded by every pytest run before any report is read: the dialects (and the grammar
-    # with them) are not imported there. ``SRC-n=PATH`` is an option's key, read once.
-    "options.py": "option values (sizes, shards, KEY=PATH keys)",
+    "options.py": "option values (sizes, shards)",
     "outputs/html.py": "words to highlight, site file names",
     "outputs/jsontext.py": "lone surrogates",
     "outputs/repin/claims.py": "glob characters",
@@ -93,10 +91,7 @@ ALLOWED = {
     "text/syntax/strings.py": "escapes",
 }
 #: patterns outside the grammar that hold a marker yet read no citation form, with why
-MARKED_BUT_NOT_CITATIONS = {
-    ("options.py", r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+|[A-Za-z][A-Za-z0-9_.-]{0,99})=(.*)$"):
-        "an option's KEY=PATH, read before (and without) the dialects",
-}
+MARKED_BUT_NOT_CITATIONS: dict[tuple[str, str], str] = {}
 
 
 def _pattern_text(node: ast.expr, constants: dict[str, str]) -> str | None:
