@@ -73,10 +73,6 @@ class Span:
     line: int
     text: str
 
-    def __post_init__(self) -> None:
-        if self.start < 0 or self.end < self.start or self.line < 1:
-            raise ValueError(f"bad span {self.start}-{self.end} on line {self.line}")
-
 
 #: :attr:`Evidence.lookup` values
 LOOKUP_TREE = "tree"

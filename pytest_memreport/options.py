@@ -19,10 +19,6 @@ if TYPE_CHECKING:  # imported where mappings are parsed: options stay light to i
     from .repomap import RepoMap
 
 
-#: ``SRC-1=...`` or ``owner/name=...``: a key that names a source, not a path
-#: ``KEY=VALUE``: a register entry (``SRC-1``), ``owner/name``, or a short name a report uses for a
-#: repository (``widgets``)
-_KEYED = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+|[A-Za-z][A-Za-z0-9_.-]{0,99})=(.*)$")
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
 
 
@@ -77,8 +73,13 @@ class RunOptions:
 def split_keyed(values: list[str] | None, option: str) -> dict:
     """``["PATH", "SRC-2=PATH2"]`` → ``{None: "PATH", "SRC-2": "PATH2"}``."""
     out: dict = {}
-    for value in values or []:
-        m = _KEYED.match(value)
+    if not values:
+        return out
+    # The grammar loads with the dialects: only a run given these options imports them.
+    from .dialects.core.grammar import REPOSITORY_KEY
+
+    for value in values:
+        m = REPOSITORY_KEY.match(value)
         key, val = (m.group(1), m.group(2)) if m else (None, value)
         if not val.strip():
             example = f"{key}=VALUE" if key else "SRC-1=VALUE"

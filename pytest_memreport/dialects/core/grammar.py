@@ -45,6 +45,9 @@ SOURCE_IN_TEXT = re.compile(r"(?<![\w-])SRC-(\d{1,6})([a-z]{0,2})(?![\w-])")
 SOURCE_WRITTEN = re.compile(r"SRC-\d{1,6}[a-z]?")
 #: a source key of a claims file: ``SRC-n`` or ``owner/name``
 CLAIMS_SOURCE = re.compile(r"SRC-\d+|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+#: ``KEY=VALUE`` of ``--memreport-repo``: a register entry (``SRC-1``), ``owner/name``, or a short
+#: name a report uses for a repository (``widgets``)
+REPOSITORY_KEY = re.compile(r"^(SRC-\d+[A-Za-z0-9]*|[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+|[A-Za-z][A-Za-z0-9_.-]{0,99})=(.*)$")
 #: ``owner/name`` written whole (a front matter value)
 OWNER_NAME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 #: a word of a sentence that may name a repository: ``widgets``, ``acme/widgets``
