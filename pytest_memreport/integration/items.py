@@ -20,6 +20,7 @@ import pytest
 from ..text import render
 from ..checks import structure
 from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
+from ..dialects.claims.model import Problem
 from ..dialects import ReportError
 from ..engine import Engine
 from ..errors import MemreportError, MemreportWarning
@@ -543,6 +544,7 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
     return {"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
             "headline": outcome.headline if speaks else "", "message": outcome.message if speaks else "",
             "location": str(outcome.properties.get("location") or ""),
+            "located": [list(place) for place in outcome.located] if speaks else [],
             "payload": outcome.payload}
 
 
@@ -653,10 +655,12 @@ class ClaimsItem(ReportItem):
             entries.append((0, describe_unknown_record(file, line, rid, declared)))
         extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries],
                             "warnings": [{"line": line, "message": m} for line, m in claims.warnings]}}
-        return listing_outcome(
+        outcome = listing_outcome(
             self.report, "claims", f"{self.report.path}: claims load ({len(claims.files)} file(s))",
             f"{self.report.path}: claims input has {len(entries)} problem(s)", entries, extra,
         )
+        located = tuple((m.file, m.line, m.message) for _, m in entries if isinstance(m, Problem))
+        return dataclasses.replace(outcome, located=located) if located else outcome
 
 
 class SourceItem(ReportItem):

@@ -35,6 +35,9 @@ class Outcome:
     #: the place apart (SARIF, annotations, summaries, pytest's skip and warning lines);
     #: empty when the headline opens with no place
     message: str = ""
+    #: problems each at a line of a file the user keeps (a claims file's), as
+    #: ``(file, line, message)``: shown there, apart from the item's own place
+    located: tuple[tuple[str, int, str], ...] = ()
 
 
 def _at(verdict: str, location: str, message: str, details: tuple[str, ...] = (), payload: dict | None = None,

@@ -15,8 +15,6 @@ from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, Verd
 
 #: ``file:line`` at the end of a location (a file name may itself hold ``:``)
 _LOCATION = re.compile(r"^(?P<file>.+):(?P<line>\d+)$")
-#: ``file:line: message``, the documented shape of a claims-file problem
-_LOCATED_MESSAGE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -123,7 +121,8 @@ def verdicts_of_entry(entry: dict, outcome: str, nodeid: str) -> list[CheckVerdi
     """The verdicts one check entry gives (none when it passed quietly or was skipped).
 
     A claims item that fails gives one verdict per problem, each at its claims file's
-    line (every problem is ``file:line: message``), so it is shown where it is fixed.
+    line (the entry's ``located``: each problem's file, line and message, as data), so
+    it is shown where it is fixed.
     """
     verdict = entry.get("verdict", "")
     if outcome == Outcome.FAILED:
@@ -132,10 +131,9 @@ def verdicts_of_entry(entry: dict, outcome: str, nodeid: str) -> list[CheckVerdi
         return []
     payload = entry.get("payload") or {}
     headline = entry.get("headline") or nodeid
-    if check_type(payload) is CheckType.CLAIMS and verdict == Verdict.FAIL:
-        located = [m for m in map(_LOCATED_MESSAGE.match, payload.get("claims", {}).get("errors", ())) if m]
-        if located:
-            return [CheckVerdict(Verdict.FAIL, m.group(0), Place(m.group("file"), int(m.group("line"))), payload,
-                                 nodeid) for m in located]
+    located = entry.get("located") or ()
+    if verdict == Verdict.FAIL and located:
+        return [CheckVerdict(Verdict.FAIL, f"{file}:{line}: {message}", Place(file, int(line)), payload, nodeid,
+                             message) for file, line, message in located]
     return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid,
                          str(entry.get("message") or ""))]
