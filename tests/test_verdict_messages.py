@@ -21,7 +21,7 @@ def test_a_skip_line_names_a_spaced_path_once(pytester, make_repo):
 
 def test_a_verdict_says_the_checks_own_message():
     entry = {"verdict": "fail", "headline": "odd place:3: MEM-OBJ-a quotation missing at abc",
-             "message": "MEM-OBJ-a quotation missing at abc", "location": "odd place:3",
+             "message": "MEM-OBJ-a quotation missing at abc", "location": "odd place:3", "place": ["odd place", 3],
              "payload": {"type": "pin", "report": "odd place", "at_pin": {"status": "missing"}}}
     [verdict] = verdicts_of_entry(entry, "failed", "odd place::quote@L3")
     assert verdict.message == "MEM-OBJ-a quotation missing at abc"

@@ -242,17 +242,19 @@ def checked(report: Report | None, line: int, path: Path, check, *args) -> Outco
         where = render.location(report, line) if report is not None else str(path)
         message = f"{where}: {exc}"
         return Outcome("fail", message, payload={"type": "error", "report": report.path if report else str(path),
-                                                 "line": line, "message": message})
+                                                 "line": line, "message": message},
+                       message=str(exc) if report is not None else "")
 
 
 def internal_error(report: Report, line: int, exc: Exception) -> Outcome:
     """A check that raised: a failing outcome carrying the traceback (a per-check
     item would show it as pytest does), so that a record's other checks still run."""
     where = render.location(report, line)
-    message = f"{where}: internal error in pytest-memreport: {type(exc).__name__}: {exc}"
+    said = f"internal error in pytest-memreport: {type(exc).__name__}: {exc}"
+    message = f"{where}: {said}"
     details = tuple("  " + row for chunk in traceback.format_exception(exc) for row in chunk.rstrip("\n").split("\n"))
     return Outcome("fail", message, details,
-                   payload={"type": "error", "report": report.path, "line": line, "message": message})
+                   payload={"type": "error", "report": report.path, "line": line, "message": message}, message=said)
 
 
 @functools.lru_cache(maxsize=None)
@@ -544,8 +546,14 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
     return {"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
             "headline": outcome.headline if speaks else "", "message": outcome.message if speaks else "",
             "location": str(outcome.properties.get("location") or ""),
+            "place": _place(outcome.properties.get("location")),
             "located": [list(place) for place in outcome.located] if speaks else [],
             "payload": outcome.payload}
+
+
+def _place(location) -> list | None:
+    """Where a check is shown, ``[file, line]``, from its location's data."""
+    return [location.file, location.line] if isinstance(location, render.Location) else None
 
 
 class ClaimsEntryItem(ReportItem):
@@ -653,7 +661,7 @@ class ClaimsItem(ReportItem):
         declared = index.declared() or self.report.declared_ids()
         for file, line, rid in index.unknown_records(claims.files, self.report.declared_ids()):
             entries.append((0, describe_unknown_record(file, line, rid, declared)))
-        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries],
+        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [str(m) for _, m in entries],
                             "warnings": [{"line": line, "message": m} for line, m in claims.warnings]}}
         outcome = listing_outcome(
             self.report, "claims", f"{self.report.path}: claims load ({len(claims.files)} file(s))",

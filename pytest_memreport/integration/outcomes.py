@@ -341,7 +341,7 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
         "line": predicate.line,
         at: predicate_json(result, problem),
     }
-    loc = f"{predicate.file}:{predicate.line}"
+    loc = render.Location(predicate.file, predicate.line)
     props = {"record": predicate.record_id, "evidence": f"predicate:{predicate.kind}",
              "status": "error" if result is None or result.error else ("ok" if result.ok else "failed"),
              "location": loc}
@@ -393,7 +393,7 @@ def observation_outcome(report: Report, record, observation, result, problem: st
     from ..checks.observe import display_command
 
     command = display_command(observation.run)
-    loc = f"{observation.file}:{observation.line}"
+    loc = render.Location(observation.file, observation.line)
     payload = {"type": "observe", "report": report.path, "key": f"{loc}:{observation.index}",
                "record": observation.record_id or None, "file": observation.file, "line": observation.line,
                "axis": observation.axis}

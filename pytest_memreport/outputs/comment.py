@@ -158,13 +158,11 @@ def _change_line(change: Change) -> str:
 
 
 def _breaking(verdict: CheckVerdict, links: Links) -> str:
-    broken = (verdict.payload.get("at_against") or {}).get("broken_by") or {}
-    sha = str(broken.get("commit") or "")
-    if not sha:
+    broken = verdict.check.broken_by
+    if broken is None:
         return ""
-    subject = f" {markdown_text(str(broken.get('subject') or ''))}" if broken.get("subject") else ""
-    line = int(verdict.payload.get("line") or 0)
-    return f"; broken by {links.commit(verdict.report, line, sha)}{subject}"
+    subject = f" {markdown_text(broken.subject)}" if broken.subject else ""
+    return f"; broken by {links.commit(verdict.report, verdict.check.line, broken.commit)}{subject}"
 
 
 def _failure_line(verdict: CheckVerdict, links: Links) -> str:

@@ -94,6 +94,18 @@ def _word(kind: type, word):
 
 
 @dataclass(frozen=True)
+class Blame:
+    """The commit after which a piece of evidence stopped holding (``git blame`` of the range)."""
+
+    commit: str
+    subject: str | None = None
+
+
+def _lines(lines) -> tuple[int, ...] | None:
+    return tuple(int(n) for n in lines) if lines else None
+
+
+@dataclass(frozen=True)
 class CheckResult:
     """One check as the run ended it, read once from the payload its item reported.
 
@@ -111,7 +123,7 @@ class CheckResult:
     #: the failure's first line (empty when the check did not fail)
     headline: str = ""
     at_pin: PinStatus | str | None = None
-    at_against: Drift | str | None = None
+    at_against: Drift | PinStatus | str | None = None
     record: str | None = None
     line: int = 0
     path: str = ""
@@ -128,6 +140,17 @@ class CheckResult:
     reason_code: str | None = None
     #: the file's language at the pin (``None``: matched as text only)
     language: str | None = ""
+    #: a few bytes of what the evidence says (fingerprints tell two quotations of a file apart)
+    text_digest: str = ""
+    #: the repository and revision a piece of evidence was read in
+    target_repo: str | None = None
+    #: the lines of the target the check found its evidence at (at the pin; at the
+    #: against-revision for drift, where it went or was), and the path there
+    lines: tuple[int, ...] | None = None
+    against_path: str | None = None
+    broken_by: Blame | None = None
+    #: an observation's run status (``passed``, ``failed``, ...)
+    observation_status: str | None = None
 
     @classmethod
     def of(cls, payload: dict, outcome: str, headline: str = "") -> CheckResult:
@@ -137,6 +160,12 @@ class CheckResult:
         places = at_against.get("candidates") or (
             [{"path": at_against.get("path"), "lines": at_against.get("lines")}] if at_against.get("path") else [])
         source = payload.get("source") if kind is CheckType.SOURCE else None
+        if kind is CheckType.DRIFT:
+            lines = at_against.get("lines") or (at_against.get("candidate") or {}).get("lines") \
+                or at_against.get("old_lines")
+        else:
+            lines = at_pin.get("lines") or (at_pin.get("candidate") or {}).get("lines")
+        broken = at_against.get("broken_by") or {}
         return cls(
             type=kind,
             report=str(payload.get("report", "")),
@@ -145,7 +174,7 @@ class CheckResult:
             payload=payload,
             headline=headline,
             at_pin=_word(PinStatus, at_pin.get("status")),
-            at_against=_word(Drift, at_against.get("status")),
+            at_against=_word(PinStatus if kind.is_predicate else Drift, at_against.get("status")),
             record=payload.get("record") or None,
             line=int(payload.get("line") or 0),
             path=str(payload.get("path") or ""),
@@ -157,6 +186,12 @@ class CheckResult:
             reason=payload.get("reason") if kind is CheckType.UNCHECKED else None,
             reason_code=payload.get("code") if kind is CheckType.UNCHECKED else None,
             language=payload.get("language", ""),
+            text_digest=str(payload.get("text_digest") or ""),
+            target_repo=(payload.get("target") or {}).get("repo"),
+            lines=_lines(lines),
+            against_path=at_against.get("path"),
+            broken_by=Blame(str(broken["commit"]), broken.get("subject")) if broken.get("commit") else None,
+            observation_status=(payload.get("observation") or {}).get("status"),
         )
 
     @property

@@ -54,8 +54,21 @@ def short(sha: str | None) -> str:
     return (sha or "")[:12]
 
 
-def location(report: Report, line: int) -> str:
-    return f"{_printable_name(report.path)}:{line}"
+class Location(str):
+    """``file:line`` as shown, its file and line kept as data (``file``, ``line``): outputs
+    place a check by them, never by splitting the text."""
+
+    file: str
+    line: int
+
+    def __new__(cls, file: str, line: int) -> Location:
+        made = super().__new__(cls, f"{file}:{line}")
+        made.file, made.line = file, int(line)
+        return made
+
+
+def location(report: Report, line: int) -> Location:
+    return Location(_printable_name(report.path), line)
 
 
 #: a report's path, made printable once: every outcome of its evidence names it
