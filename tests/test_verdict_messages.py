@@ -26,3 +26,22 @@ def test_a_verdict_says_the_checks_own_message():
     [verdict] = verdicts_of_entry(entry, "failed", "odd place::quote@L3")
     assert verdict.message == "MEM-OBJ-a quotation missing at abc"
     assert verdict.place.line == 3 and verdict.status == "missing"
+
+
+def test_an_unchecked_reason_drops_its_place_only_when_it_is_said_at_the_report():
+    """The reason's place is data (``render.Said``): said at the report, the reason is its text;
+    said at another file (a register), it keeps that file; text that merely opens like a place
+    is never cut."""
+    from pytest_memreport.integration.outcomes import unchecked_outcome
+    from pytest_memreport.model import Report
+    from pytest_memreport.text.render import Said
+
+    report = Report(path="notes 1.md", dialect="notes")
+
+    def reason(said):
+        return unchecked_outcome(report, "no-repository", said, [], 1, required=False).payload["reason"]
+
+    assert reason(Said("notes 1.md", 4, "no local clone for a/b")) == "no local clone for a/b"
+    assert reason(Said("notes 1.md", None, "no local clone for a/b")) == "no local clone for a/b"
+    assert reason(Said("register.md", 2, "no local clone for a/b")) == "register.md:2: no local clone for a/b"
+    assert reason("notes 1.md:3: a message someone wrote") == "notes 1.md:3: a message someone wrote"

@@ -65,10 +65,9 @@ class Binding:
         return PinnedTree(self.store, self.pin)
 
 
-def where_stated(report: Report, source: Source) -> str:
-    """``file:line`` where a source (its register row or pin) is stated."""
-    where = source.file or report.path
-    return f"{where}:{source.line}" if source.line else where
+def said_at(report: Report, source: Source, text: str) -> render.Said:
+    """``text`` said at the ``file:line`` where a source (its register row or pin) is stated."""
+    return render.Said(source.file or report.path, source.line or None, text)
 
 
 def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
@@ -143,19 +142,19 @@ class Bindings:
         try:
             store = self._repositories.store_for(report, source_id)
         except RepoError as exc:
-            return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], render.Said) else str(exc)
+            return Binding(sid, None, None, "no-repo", said, stated_pin=stated, line=source.line)
         label = str(store.path)
         if store.path in self.range_pins:
             return Binding(sid, store, self.range_pins[store.path], "ok", None, label, stated, source.line)
         if stated is None:
-            where = where_stated(report, source)
             looks = report.meta.get("pin-like")
             seen = (f"; line {looks[0]} looks like one but is not read as a pin ({render.clip(looks[1], 80)}): "
                     f"write it as `Revision: <sha>`" if looks else "")
             return Binding(
                 sid, store, None, "unpinned",
-                f"{where}: no pinned commit for {sid}{seen}; state it in the report (e.g. `{sid} commit <sha>`) "
-                f"or give --memreport-pin {sid}=REV",
+                said_at(report, source, f"no pinned commit for {sid}{seen}; state it in the report "
+                        f"(e.g. `{sid} commit <sha>`) or give --memreport-pin {sid}=REV"),
                 label, None, source.line,
             )
         try:
@@ -163,11 +162,10 @@ class Bindings:
             sha = store.resolve(stated)
             self._timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
-            where = where_stated(report, source)
             report_file = self._reports.report_file(report)
             guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file), stated)
-            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
-                           source.line)
+            return Binding(sid, store, None, "missing-commit", said_at(report, source, f"{exc}; {guidance}"), label,
+                           stated, source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
 
     # -- the against-revision ---------------------------------------------------------

@@ -284,7 +284,11 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
         return Outcome("pass", f"{binding.source_id}: every citation carries its own commit", payload=payload,
                        properties=props)
     if binding.problem:
-        return Outcome("fail", binding.problem, payload=payload, properties=props)
+        said, loc = binding.problem, props["location"]
+        # said at the item's own place: the message apart from it is the problem's text
+        message = said.text if isinstance(said, render.Said) and said.line == loc.line \
+            and said.file in (loc.file, report.path) else ""
+        return Outcome("fail", binding.problem, payload=payload, properties=props, message=message)
     if against_problem:
         return _at("fail", render.location(report, binding.line or 1), against_problem,
                    payload=payload, properties=props)
@@ -319,12 +323,9 @@ def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: in
 
 
 def _unprefixed(report: Report, message: str) -> str:
-    """``message`` without a leading ``report.md:`` or ``report.md:12:`` (said once, in front)."""
-    for prefix in (f"{report.path}:", ):
-        if message.startswith(prefix):
-            rest = message[len(prefix):]
-            head, sep, tail = rest.partition(": ")
-            return tail if sep and head.isdigit() else rest.lstrip()
+    """``message`` without its place when it is said at the report (which is named once, in front)."""
+    if isinstance(message, render.Said) and message.file == report.path:
+        return message.text
     return message
 
 

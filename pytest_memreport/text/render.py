@@ -67,6 +67,21 @@ class Location(str):
         return made
 
 
+class Said(str):
+    """A problem as shown, ``file:line: text`` (``file: text`` without a line), its place and
+    text kept as data (``file``, ``line``, ``text``): what says it apart from its place reads
+    ``text``, never the line with its opening cut off."""
+
+    file: str
+    line: int | None
+    text: str
+
+    def __new__(cls, file: str, line: int | None, text: str) -> Said:
+        made = super().__new__(cls, f"{file}:{line}: {text}" if line else f"{file}: {text}")
+        made.file, made.line, made.text = file, line, text
+        return made
+
+
 def location(report: Report, line: int) -> Location:
     return Location(_printable_name(report.path), line)
 
