@@ -547,6 +547,8 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
             "headline": outcome.headline if speaks else "", "message": outcome.message if speaks else "",
             "location": str(outcome.properties.get("location") or ""),
             "place": _place(outcome.properties.get("location")),
+            #: what the check is about, without its lines (SARIF fingerprints)
+            "identity": str(outcome.properties.get("identity") or ""),
             "located": [list(place) for place in outcome.located] if speaks else [],
             "payload": outcome.payload}
 

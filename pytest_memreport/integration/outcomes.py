@@ -71,6 +71,7 @@ def _properties(report: Report, evidence: Evidence, status: str) -> dict:
         "evidence": f"{evidence.kind.value}:{evidence.path}",
         "status": status,
         "location": render.location(report, evidence.line),
+        "identity": evidence.identity,
     }
 
 
@@ -344,6 +345,7 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
     }
     loc = render.Location(predicate.file, predicate.line)
     props = {"record": predicate.record_id, "evidence": f"predicate:{predicate.kind}",
+             "identity": f"{predicate.file}:{predicate.index}",
              "status": "error" if result is None or result.error else ("ok" if result.ok else "failed"),
              "location": loc}
     if result is None:
@@ -398,7 +400,8 @@ def observation_outcome(report: Report, record, observation, result, problem: st
     payload = {"type": "observe", "report": report.path, "key": f"{loc}:{observation.index}",
                "record": observation.record_id or None, "file": observation.file, "line": observation.line,
                "axis": observation.axis}
-    props = {"record": observation.record_id, "evidence": f"observe:{command}", "location": loc}
+    props = {"record": observation.record_id, "evidence": f"observe:{command}", "location": loc,
+             "identity": f"{observation.file}:{observation.index}"}
     if not enabled:
         payload["observation"] = None
         return _at("skip", loc, f"observation `{command}` not run; add --memreport-run to run it at the pin",

@@ -19,6 +19,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -130,11 +131,18 @@ def target_addresses(reports: Iterable[Report], server: str = DEFAULT_SERVER) ->
     return {key: address for key, address in out.items() if key not in ambiguous}
 
 
+class ChangeKind(StrEnum):
+    """How a report's state changed since the base run (as the comment says it)."""
+
+    BECAME_STALE = "became stale"
+    FIXED = "fixed"
+
+
 @dataclass(frozen=True)
 class Change:
     """A report whose state differs from the base run's in a way a reviewer acts on."""
 
-    kind: str  # ``became stale`` or ``fixed``
+    kind: ChangeKind
     row: Row
     before: str | None
 
@@ -145,10 +153,10 @@ def changes(rows: Sequence[Row], base: Mapping[str, str]) -> list[Change]:
     for row in rows:
         before = base.get(row.report)
         if row.state == STALE and before != STALE:
-            out.append(Change("became stale", row, before))
+            out.append(Change(ChangeKind.BECAME_STALE, row, before))
         elif before == STALE and row.state in (FRESH, PARTIAL):
-            out.append(Change("fixed", row, before))
-    return sorted(out, key=lambda c: (c.kind != "became stale", c.row.report))
+            out.append(Change(ChangeKind.FIXED, row, before))
+    return sorted(out, key=lambda c: (c.kind is not ChangeKind.BECAME_STALE, c.row.report))
 
 
 def _change_line(change: Change) -> str:
@@ -203,7 +211,7 @@ def render(rows: Sequence[Row], verdicts: Sequence[CheckVerdict], base: Mapping[
                  "`--memreport-json`).", ""]
     else:
         found = changes(rows, base)
-        stale = sum(1 for c in found if c.kind == "became stale")
+        stale = sum(1 for c in found if c.kind is ChangeKind.BECAME_STALE)
         head += [f"**Since the base run:** {stale} became stale, {len(found) - stale} fixed." if found
                  else "**Since the base run:** no report became stale or was fixed.", ""]
         changed_lines = [_change_line(c) for c in found]

@@ -16,7 +16,6 @@ apart by their order.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
@@ -33,10 +32,6 @@ SARIF_VERSION = "2.1.0"
 #: the ``partialFingerprints`` key (versioned: a change of recipe is a new key, not a silent break)
 FINGERPRINT = "memreportCheck/v1"
 
-#: the report line inside an evidence key
-_KEY_LINE = re.compile(r"^([a-z-]+):\d+:")
-#: the claims-file line inside a predicate's or observation's key
-_ENTRY_LINE = re.compile(r":\d+:(\d+)$")
 
 #: what each status means, for the rule's description (unknown statuses get a generic one)
 _RULES = {
@@ -79,13 +74,14 @@ def _rule(status: str) -> dict:
 
 def _identity(verdict: CheckVerdict) -> str:
     """What a result is about, without line numbers, revisions or messages."""
-    key = verdict.check.key
     if verdict.type.is_evidence:
         # the evidence key (kind:line:path:cited:source:pin) without its line, and the quote's digest
-        return "\0".join([_KEY_LINE.sub(r"\1:", key), verdict.check.text_digest])
+        return "\0".join([verdict.identity, verdict.check.text_digest])
     if verdict.type.is_predicate or verdict.type is CheckType.OBSERVE:
-        return _ENTRY_LINE.sub(r":\1", key)  # claims-file:line:index, without the line
-    return verdict.message if verdict.type.is_listing or verdict.type is CheckType.ERROR else key
+        return verdict.identity  # claims-file:index, without the line
+    if verdict.type.is_listing or verdict.type is CheckType.ERROR:
+        return verdict.message
+    return ""  # a source, an unchecked or unreadable report: one per report and kind
 
 
 def fingerprints(verdicts: list[CheckVerdict]) -> list[str]:

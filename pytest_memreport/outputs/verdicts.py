@@ -38,6 +38,9 @@ class CheckVerdict:
     nodeid: str = ""
     #: the headline without its place, as the check said it (empty: not said apart)
     text: str = ""
+    #: what the check is about without its lines (an evidence key less its report line, a
+    #: predicate's claims file and index): the same finding after lines above it moved
+    identity: str = ""
 
     @property
     def kind(self) -> str:
@@ -127,7 +130,7 @@ def verdicts_of_entry(entry: dict, outcome: str, nodeid: str, check: CheckResult
         return [CheckVerdict(Verdict.FAIL, f"{file}:{line}: {message}", Place(file, int(line)), check, nodeid,
                              message) for file, line, message in located]
     return [CheckVerdict(verdict, headline, place_of(entry.get("place"), check), check, nodeid,
-                         str(entry.get("message") or ""))]
+                         str(entry.get("message") or ""), str(entry.get("identity") or ""))]
 
 
 def _verdict(word: str) -> Verdict | None:
