@@ -231,7 +231,7 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
     if unchecked is not None:
         return Row(report.path, UNCHECKED, 0, reason=unchecked.reason,
                    reason_code=unchecked.reason_code or "not-run", **common)
-    if "unreadable" in failing:
+    if PinStatus.UNREADABLE in failing:
         return Row(report.path, UNCHECKED, 0, reason_code="unreadable", **common)
     if skipped_checks:
         return Row(report.path, UNCHECKED, 0, reason_code="not-run", **common)
