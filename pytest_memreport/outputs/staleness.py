@@ -156,9 +156,9 @@ def failure_kind(check: CheckResult) -> str:
     if kind is CheckType.REPORT_ERROR:
         return "unreadable"
     if kind is CheckType.SOURCE:  # one source of a checked report: its pin, or the against-revision
-        status = check.source_pin_status
+        pin_status = check.source_pin_status
         return {"ok": "against-missing", "missing-commit": "pin-missing", "no-repo": "no-repository"}.get(
-            status or "", str(status or "source"))
+            pin_status or "", str(pin_status or "source"))
     return str(check.payload.get("type") or "failed")
 
 

@@ -93,8 +93,8 @@ def status_of(check: CheckResult, verdict: Verdict = Verdict.FAIL) -> str:
     if kind is CheckType.SOURCE:
         return str(check.source_pin_status or "failed")
     if kind.is_predicate:
-        status = check.at_against or check.at_pin
-        return "predicate-error" if status is PinStatus.ERROR else "predicate-fails"
+        said = check.at_against or check.at_pin
+        return "predicate-error" if said is PinStatus.ERROR else "predicate-fails"
     if kind is CheckType.OBSERVE:
         return f"observation-{check.observation_status or 'failed'}"
     if kind.is_listing:
