@@ -91,3 +91,44 @@ def test_the_parsing_search_finds_what_it_forbids(line):
 ])
 def test_the_searches_leave_other_comparisons_alone(line):
     assert not LITERAL_COMPARISON.search(line) and not PARSING.search(line)
+
+
+# --------------------------------------------------------------------------- the model
+
+
+def test_a_check_is_read_once_into_typed_facts_and_serialises_as_its_payload():
+    from pytest_memreport.outputs.results import Blame, CheckResult, Position
+
+    payload = {"type": "drift", "report": "r.md", "key": "quote:3:a.py::SRC-1:", "record": "R-1", "line": 3,
+               "path": "a.py", "text_digest": "ab12", "target": {"repo": "o/n", "rev": "abc"},
+               "at_against": {"status": "relocated", "candidates": [{"path": "b.py", "lines": [4, 6]},
+                                                                    {"path": "c.py", "lines": [9, 9]}],
+                              "broken_by": {"commit": "f" * 40, "subject": "move"}}}
+    check = CheckResult.of(payload, "passed")
+    assert (check.type, check.outcome, check.at_against) == (kinds.CheckType.DRIFT, kinds.Outcome.PASSED,
+                                                             kinds.Drift.RELOCATED)
+    assert check.moved_to == (Position("b.py", 4, 6), Position("c.py", 9, 9))
+    assert [str(p) for p in check.moved_to] == ["b.py:4-6", "c.py:9"]
+    assert check.broken_by == Blame("f" * 40, "move") and check.record == "R-1" and check.target_repo == "o/n"
+    assert check.to_json() == payload  # the JSON results carry it unchanged (docs/JSON.md)
+    # a word this version does not know stays a plain string, never a wrong member
+    newer = CheckResult.of({"type": "pin", "report": "r.md", "at_pin": {"status": "a-newer-word"}}, "failed")
+    assert newer.at_pin == "a-newer-word" and not isinstance(newer.at_pin, kinds.PinStatus)
+
+
+def test_the_result_cache_codec_round_trips_the_model():
+    from pytest_memreport.outputs.results import CheckResult
+    from pytest_memreport.resultcache import serialize
+
+    checks = [
+        CheckResult.of({"type": "drift", "report": "r.md", "line": 3, "path": "a.py",
+                        "at_against": {"status": "moved", "path": "b.py", "lines": [4, 6],
+                                       "broken_by": {"commit": "e" * 40}}}, "passed"),
+        CheckResult.of({"type": "predicate-against", "report": "r.md", "key": "c.yaml:4:0",
+                        "at_against": {"status": "holds"}}, "passed"),
+        CheckResult.of({"type": "pin", "report": "r.md", "at_pin": {"status": "a-newer-word"}}, "failed", "r.md:1: x"),
+    ]
+    for check in checks:
+        back = serialize.load(serialize.dump(check, CheckResult), CheckResult)
+        assert back == check and type(back.at_against) is type(check.at_against)
+        assert type(back.at_pin) is type(check.at_pin)
