@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .claims_json import claims_json
-from .kinds import CheckType, Drift, Outcome, PinStatus, RunEnd, check_type
+from .kinds import CheckType, Drift, Outcome, PinStatus, RunEnd, check_type, member
 from ..model import Evidence, EvidenceKind, Record, Report
 
 SCHEMA = "memreport/1"
@@ -81,16 +81,6 @@ def _position(path, lines) -> Position:
     if not lines:
         return Position(str(path))
     return Position(str(path), int(lines[0]), int(lines[-1]))
-
-
-def _word(kind: type, word):
-    """``word`` as a member of ``kind``; a word this version does not know stays a string."""
-    if word is None:
-        return None
-    try:
-        return kind(word)
-    except ValueError:
-        return str(word)
 
 
 @dataclass(frozen=True)
@@ -173,8 +163,8 @@ class CheckResult:
             outcome=Outcome(outcome),
             payload=payload,
             headline=headline,
-            at_pin=_word(PinStatus, at_pin.get("status")),
-            at_against=_word(PinStatus if kind.is_predicate else Drift, at_against.get("status")),
+            at_pin=member(PinStatus, at_pin.get("status")),
+            at_against=member(PinStatus if kind.is_predicate else Drift, at_against.get("status")),
             record=payload.get("record") or None,
             line=int(payload.get("line") or 0),
             path=str(payload.get("path") or ""),
