@@ -45,3 +45,15 @@ def test_an_unchecked_reason_drops_its_place_only_when_it_is_said_at_the_report(
     assert reason(Said("notes 1.md", None, "no local clone for a/b")) == "no local clone for a/b"
     assert reason(Said("register.md", 2, "no local clone for a/b")) == "register.md:2: no local clone for a/b"
     assert reason("notes 1.md:3: a message someone wrote") == "notes 1.md:3: a message someone wrote"
+
+
+def test_a_one_line_failure_is_placed_by_its_data_also_in_a_spaced_path(pytester, make_repo):
+    """``--tb=line`` places a failure at the line its headline is said at (carried as data),
+    so a report under a spaced folder is named once, at its own line, not at the item's."""
+    (pytester.path / "my notes").mkdir()
+    base = build(pytester, make_repo, name="my notes/store.txt")
+    result = pytester.runpytest(*base.args("--tb=line"))
+    failures = [line for line in result.stdout.lines if "quotation of pkg/limits.py changed" in line]
+    assert failures, result.stdout.str()[-2000:]
+    assert all(line.startswith("my notes/store.txt:15: ") and line.count("my notes/store.txt") == 1
+               for line in failures), failures

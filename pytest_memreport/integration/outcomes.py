@@ -43,7 +43,9 @@ class Outcome:
 def _at(verdict: str, location: str, message: str, details: tuple[str, ...] = (), payload: dict | None = None,
         properties: dict | None = None) -> Outcome:
     """An outcome whose headline is ``location: message``, the message kept apart."""
-    return Outcome(verdict, f"{location}: {message}", tuple(details), payload if payload is not None else {},
+    headline = render.Said(location.file, location.line, message) if isinstance(location, render.Location) \
+        else f"{location}: {message}"
+    return Outcome(verdict, headline, tuple(details), payload if payload is not None else {},
                    properties if properties is not None else {}, message)
 
 

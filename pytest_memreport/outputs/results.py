@@ -162,7 +162,7 @@ class CheckResult:
             key=str(payload.get("key") or payload.get("name") or payload.get("type", "")),
             outcome=Outcome(outcome),
             payload=payload,
-            headline=headline,
+            headline=str(headline),
             at_pin=member(PinStatus, at_pin.get("status")),
             at_against=member(PinStatus if kind.is_predicate else Drift, at_against.get("status")),
             record=payload.get("record") or None,
