@@ -6,7 +6,7 @@ The same searches as a shell command (what the issue's closing note lists)::
 
     W='<every word of outputs/kinds.py, ChangeKind and the source pin statuses, joined by |>'
     grep -rnE "(==|!=)[[:space:]]*['\\"]($W)['\\"]|['\\"]($W)['\\"][[:space:]]*(==|!=)|[[:space:]]in[[:space:]]*[[({][^])}]*['\\"]($W)['\\"]|['\\"]($W)['\\"][[:space:]]+(not[[:space:]]+)?in[[:space:]]" pytest_memreport/outputs/ --include=*.py
-    grep -rnE '\\.(match|search|fullmatch|sub|subn|findall|finditer|split|startswith|endswith|removeprefix|removesuffix|partition|rpartition|rsplit)[(,].*\\b(headline|message|location|errors|reason|key|summary)\\b|\\b(headline|message|location|errors|reason|key|summary)\\)?\\.(startswith|endswith|removeprefix|removesuffix|partition|rpartition|split|rsplit)\\(' pytest_memreport/outputs/ --include=*.py
+    grep -rnE '\\.(match|search|fullmatch|sub|subn|findall|finditer|split|startswith|endswith|removeprefix|removesuffix|partition|rpartition|rsplit)[(,].*\\b(headline|message|location|errors|reason|key|summary)\\b|\\b(headline|message|location|errors|reason|key|summary)['"'"'"]?\\]?\\)?\\.(startswith|endswith|removeprefix|removesuffix|partition|rpartition|split|rsplit)\\(' pytest_memreport/outputs/ --include=*.py
 
 both of which find nothing.
 """
@@ -40,7 +40,7 @@ RENDERED = r"(headline|message|location|errors|reason|key|summary)"
 PARSING = re.compile(
     rf"\.(match|search|fullmatch|sub|subn|findall|finditer|split|startswith|endswith|removeprefix|removesuffix"
     rf"|partition|rpartition|rsplit)[(,].*\b{RENDERED}\b"
-    rf"|\b{RENDERED}\)?\.(startswith|endswith|removeprefix|removesuffix|partition|rpartition|split|rsplit)\("
+    rf"|\b{RENDERED}['\"]?\]?\)?\.(startswith|endswith|removeprefix|removesuffix|partition|rpartition|split|rsplit)\("
 )
 
 
@@ -72,6 +72,7 @@ def test_no_output_parses_text_the_plugin_rendered():
     (PARSING, 'm = _LOCATION.match(location or "")'),
     (PARSING, 'return _ENTRY_LINE.sub(r":\\1", key)'),
     (PARSING, "return message.removeprefix(where)"),
+    (PARSING, 'place = payload["key"].rsplit(":", 1)[0]'),
 ])
 def test_each_search_finds_what_it_forbids(search, line):
     """The searches above are not vacuous: each shape they forbid (from before the model) is found."""

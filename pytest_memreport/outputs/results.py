@@ -141,6 +141,8 @@ class CheckResult:
     broken_by: Blame | None = None
     #: an observation's run status (``passed``, ``failed``, ...)
     observation_status: str | None = None
+    #: the claims file a predicate or observation is written in (at :attr:`line`)
+    file: str = ""
 
     @classmethod
     def of(cls, payload: dict, outcome: str, headline: str = "") -> CheckResult:
@@ -182,6 +184,7 @@ class CheckResult:
             against_path=at_against.get("path"),
             broken_by=Blame(str(broken["commit"]), broken.get("subject")) if broken.get("commit") else None,
             observation_status=(payload.get("observation") or {}).get("status"),
+            file=str(payload.get("file") or ""),
         )
 
     @property
