@@ -246,12 +246,9 @@ class ResultLog:
         return [c for (k, _), c in self.checks.get(report, {}).items() if k == kind]
 
     def get(self, report: str, kind: str, key: str) -> dict | None:
-        """One check's serialisation (for the write-back's re-pin, which reads its JSON)."""
+        """One check's serialisation (for the re-pin's moves, which still read its JSON)."""
         found = self.checks.get(report, {}).get((kind, key))
         return found.payload if found is not None else None
-
-    def of_type(self, report: str, kind: str) -> list[dict]:
-        return [c.payload for (k, _), c in self.checks.get(report, {}).items() if k == kind]
 
 
 def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | None = None) -> dict:
