@@ -262,7 +262,8 @@ class Bindings:
         wanted |= {(p.source, None) for preds in claims.predicates.values() for p in preds}
         wanted |= {(None, None) for obs in claims.observations.values() if obs}
         if not wanted:
-            return ("no-evidence", f"{report.path}: no evidence to check (no quotation, cited path or line range)", [])
+            return ("no-evidence", render.Said(report.path, None,
+                                               "no evidence to check (no quotation, cited path or line range)"), [])
         problems = []
         bindings = []
         for source_id, pin in sorted(wanted, key=lambda k: (k[0] or "", k[1] or "")):
