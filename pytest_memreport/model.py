@@ -193,13 +193,22 @@ class Evidence:
     @property
     def key(self) -> str:
         """A stable identity of this evidence within its report (survives re-parsing)."""
+        return self._key(f"{self.line}:")
+
+    @property
+    def identity(self) -> str:
+        """:attr:`key` without the report line: the same evidence once lines above it moved
+        (what SARIF fingerprints follow)."""
+        return self._key("")
+
+    def _key(self, line: str) -> str:
         if self.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
-            return f"symbol:{self.line}:{self.text}"
+            return f"symbol:{line}{self.text}"
         lines = self.written_lines or self.cited_lines
         cited = str(lines) if lines else ""
         # A bare file name keeps its key once resolved to a path (see Engine.checkable).
         where = self.written or (self.text if self.role is EvidenceRole.BASENAME and self.text else self.path)
-        key = f"{self.kind.value}:{self.line}:{where}:{cited}:{self.source or ''}:{self.pin or ''}"
+        key = f"{self.kind.value}:{line}{where}:{cited}:{self.source or ''}:{self.pin or ''}"
         if self.kind is EvidenceKind.QUOTE and self.text:
             # Two quotations of one file on one line (``"a b c" / "d e f"``) are two pieces of evidence.
             key += ":" + hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()[:8]

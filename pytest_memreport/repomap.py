@@ -28,6 +28,7 @@ from pathlib import Path
 from .model import Report
 from .errors import OptionError
 from .options import expand_home
+from .text.render import Said
 
 #: the keys a template may use
 TEMPLATE_KEYS = ("owner", "name")
@@ -238,12 +239,12 @@ def repositories_named(report: Report) -> set[str]:
 
 
 def no_clone(report_path: str, source_id: str, found: Lookup | None, repo_map: RepoMap | None,
-             close: str | None) -> str:
+             close: str | None) -> Said:
     """One line: which repository has no clone, where it was looked for, what is close, what to give.
 
     ``report_path`` may carry the line that names the repository (``report.md:3``)."""
     if found is not None and found.problem is not None and name_problem(source_id) is not None:
-        return f"{report_path}: {found.problem}"  # no mapping or template can fix the name
+        return Said(report_path, None, found.problem)  # no mapping or template can fix the name
     where = f": {found.problem}" if found is not None and found.problem else ""
     hint = ""
     close_found = repo_map.lookup(close) if close and repo_map is not None else None
@@ -252,4 +253,4 @@ def no_clone(report_path: str, source_id: str, found: Lookup | None, repo_map: R
     fix = f"give --memreport-repo {source_id}=PATH"
     if not (repo_map and repo_map.template):
         fix += " or --memreport-repo-template TEMPLATE"
-    return f"{report_path}: no local clone for {source_id}{where}{hint}; {fix}"
+    return Said(report_path, None, f"no local clone for {source_id}{where}{hint}; {fix}")

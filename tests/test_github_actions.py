@@ -158,3 +158,14 @@ def test_the_step_summary_is_appended_with_every_failure_and_warning(pytester, b
     # a second run appends again, as each step of a job does
     pytester.runpytest(*base.args())
     assert summary.read_text(encoding="utf-8").count("## memreport: which reports are stale") == 2
+
+
+def test_a_claims_problem_is_placed_by_its_file_and_line_as_data_not_read_back_from_its_text(pytester, base,
+                                                                                               github):
+    """A claims file whose name itself holds ``:3: `` is annotated at its own line 6: the place
+    is carried with the problem, never split out of the ``file:line: message`` it shows."""
+    odd = pytester.path / "odd:3: name.claims.yaml"
+    odd.write_text(CLAIMS, encoding="utf-8")
+    result = pytester.runpytest(*base.args(), f"--memreport-claims={odd}")
+    unknown = [line for line in commands(result) if "MEM-OBJ-nowhere" in line and line.startswith("::error ")]
+    assert unknown and all(",line=6," in line and "odd%3A3%3A name.claims.yaml" in line for line in unknown), commands(result)

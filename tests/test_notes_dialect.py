@@ -14,6 +14,7 @@ from pytest_memreport.dialects import detect_dialect, parse_report
 from pytest_memreport.dialects.core.basis import read_basis
 from pytest_memreport.model import EvidenceKind, EvidenceRole
 from pytest_memreport.outputs import staleness
+from pytest_memreport.outputs.results import CheckResult
 
 PIN = "4f1c9e02" + "7" * 32
 OLD = "77ab01c3" + "5" * 32
@@ -141,15 +142,16 @@ def test_every_quotation_next_to_a_link_is_one_quote_item(parts, per_paragraph):
 
 
 def _source(status: str, outcome: str, pin: str = "abc"):
-    return ({"type": "source", "source": {"id": "acme/wick", "pin": pin, "pin_status": status}}, outcome)
+    return CheckResult.of({"type": "source", "source": {"id": "acme/wick", "pin": pin, "pin_status": status}}, outcome)
 
 
 def _pin(status: str, outcome: str, rev: str = "def"):
-    return ({"type": "pin", "line": 3, "path": "a.py", "at_pin": {"status": status}, "target": {"rev": rev}}, outcome)
+    return CheckResult.of({"type": "pin", "line": 3, "path": "a.py", "at_pin": {"status": status},
+                           "target": {"rev": rev}}, outcome)
 
 
 def _drift(status: str, outcome: str):
-    return ({"type": "drift", "line": 3, "path": "a.py", "at_against": {"status": status}}, outcome)
+    return CheckResult.of({"type": "drift", "line": 3, "path": "a.py", "at_against": {"status": status}}, outcome)
 
 
 def test_fresh_only_when_everything_cited_was_checked():

@@ -17,6 +17,7 @@ from kb_support import kb, targets  # noqa: F401 (fixtures)
 from pytest_memreport.outputs import comment
 from pytest_memreport.outputs.staleness import Row
 from pytest_memreport.outputs.verdicts import CheckVerdict, Place
+from pytest_memreport.outputs.results import CheckResult
 
 IGNORE_OLD = "--ignore-glob=*.replaced.*"
 
@@ -112,7 +113,7 @@ def _failure(n: int) -> CheckVerdict:
     payload = {"type": "drift", "report": f"reviews/r{n:05}.md", "line": 7,
                "at_against": {"status": "changed", "broken_by": {"commit": f"{n:040x}", "subject": "edit " * 8}}}
     return CheckVerdict("fail", f"reviews/r{n:05}.md:7: lines 1-9 of src/a_long_file_name_{n}.py changed",
-                        Place(f"reviews/r{n:05}.md", 7), payload)
+                        Place(f"reviews/r{n:05}.md", 7), CheckResult.of(payload, "failed"))
 
 
 def test_a_comment_over_githubs_limit_ends_with_and_n_more():

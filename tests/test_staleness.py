@@ -7,16 +7,17 @@ from hypothesis import strategies as st
 
 from pytest_memreport.model import Report
 from pytest_memreport.outputs import staleness
+from pytest_memreport.outputs.results import CheckResult
 
 
 def pin(line, status, outcome, record="R-1"):
-    return ({"type": "pin", "report": "r.md", "line": line, "record": record, "path": "a.py",
-             "at_pin": {"status": status}}, outcome)
+    return CheckResult.of({"type": "pin", "report": "r.md", "line": line, "record": record, "path": "a.py",
+                           "at_pin": {"status": status}}, outcome)
 
 
 def drift(line, status, outcome, **extra):
-    return ({"type": "drift", "report": "r.md", "line": line, "record": "R-1", "path": "a.py",
-             "at_against": {"status": status, **extra}}, outcome)
+    return CheckResult.of({"type": "drift", "report": "r.md", "line": line, "record": "R-1", "path": "a.py",
+                           "at_against": {"status": status, **extra}}, outcome)
 
 
 REPORT = Report(path="r.md", dialect="review")
@@ -61,7 +62,7 @@ def test_unchecked_rows_collapse_by_reason_beyond_a_handful():
 
 
 def test_a_report_none_of_whose_evidence_ran_is_no_row():
-    structure_only = [({"type": "structure", "report": "r.md"}, "passed")]
+    structure_only = [CheckResult.of({"type": "structure", "report": "r.md"}, "passed")]
     assert staleness.build_row(REPORT, structure_only) is None
 
 

@@ -8,6 +8,7 @@ from markdown_it import MarkdownIt
 from pytest_memreport.outputs.staleness import Move, Row as StalenessRow
 from pytest_memreport.outputs.stepsummary import HANDFUL, markdown_text, render
 from pytest_memreport.outputs.verdicts import CheckVerdict, Place
+from pytest_memreport.outputs.results import CheckResult
 
 #: GitHub renders a summary as GFM with HTML; CommonMark with tables and HTML is that, for names
 RENDERER = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -69,8 +70,9 @@ def test_names_that_look_like_markup_are_shown_as_names():
 
 def test_moves_and_failures_are_listed_below():
     rows = [StalenessRow("a.md", "stale", 3, (("changed", 1),), moves=(Move(12, "moved", "x.py", ("y/x.py:3-4",)),))]
-    verdicts = [CheckVerdict("warn", "a.md:7: R-1 enclosing definition changed", Place("a.md", 7), {"report": "a.md"}),
-                CheckVerdict("fail", "a.md:5: R-1 quotation of x.py changed at abc", Place("a.md", 5), {"report": "a.md"})]
+    check = CheckResult.of({"report": "a.md"}, "failed")
+    verdicts = [CheckVerdict("warn", "a.md:7: R-1 enclosing definition changed", Place("a.md", 7), check),
+                CheckVerdict("fail", "a.md:5: R-1 quotation of x.py changed at abc", Place("a.md", 5), check)]
     text = render(rows, verdicts)
     assert "- a.md:12: x.py moved to y/x.py:3-4" in text
     failures = text[text.index("1 failures, 1 warnings"):]

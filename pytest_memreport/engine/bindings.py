@@ -65,10 +65,9 @@ class Binding:
         return PinnedTree(self.store, self.pin)
 
 
-def where_stated(report: Report, source: Source) -> str:
-    """``file:line`` where a source (its register row or pin) is stated."""
-    where = source.file or report.path
-    return f"{where}:{source.line}" if source.line else where
+def said_at(report: Report, source: Source, text: str) -> render.Said:
+    """``text`` said at the ``file:line`` where a source (its register row or pin) is stated."""
+    return render.Said(source.file or report.path, source.line or None, text)
 
 
 def _pinned_elsewhere(link_pin: str, stated: str | None) -> bool:
@@ -143,19 +142,19 @@ class Bindings:
         try:
             store = self._repositories.store_for(report, source_id)
         except RepoError as exc:
-            return Binding(sid, None, None, "no-repo", str(exc), stated_pin=stated, line=source.line)
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], render.Said) else str(exc)
+            return Binding(sid, None, None, "no-repo", said, stated_pin=stated, line=source.line)
         label = str(store.path)
         if store.path in self.range_pins:
             return Binding(sid, store, self.range_pins[store.path], "ok", None, label, stated, source.line)
         if stated is None:
-            where = where_stated(report, source)
             looks = report.meta.get("pin-like")
             seen = (f"; line {looks[0]} looks like one but is not read as a pin ({render.clip(looks[1], 80)}): "
                     f"write it as `Revision: <sha>`" if looks else "")
             return Binding(
                 sid, store, None, "unpinned",
-                f"{where}: no pinned commit for {sid}{seen}; state it in the report (e.g. `{sid} commit <sha>`) "
-                f"or give --memreport-pin {sid}=REV",
+                said_at(report, source, f"no pinned commit for {sid}{seen}; state it in the report "
+                        f"(e.g. `{sid} commit <sha>`) or give --memreport-pin {sid}=REV"),
                 label, None, source.line,
             )
         try:
@@ -163,7 +162,6 @@ class Bindings:
             sha = store.resolve(stated)
             self._timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
-            where = where_stated(report, source)
             if self._repositories.default_folder(report, source_id):
                 # Nothing names or maps the pin's repository, and the knowledge base's own clone
                 # lacks it: fetching the knowledge base is not the fix, naming the target is.
@@ -171,13 +169,14 @@ class Bindings:
                        f"{source.mentioned[0]}=PATH" if len(source.mentioned) == 1 else
                        f"name it beside the pin (`owner/name@<sha>`) or give --memreport-repo {sid}=PATH")
                 return Binding(sid, store, None, "no-repo",
-                               f"{where}: commit {stated} is not in the report's own repository ({store.path}), "
-                               f"and the report does not say which repository it is of: {fix}",
+                               said_at(report, source, f"commit {stated} is not in the report's own repository "
+                                                       f"({store.path}), and the report does not say which "
+                                                       f"repository it is of: {fix}"),
                                label, stated, source.line)
             report_file = self._reports.report_file(report)
             guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file), stated)
-            return Binding(sid, store, None, "missing-commit", f"{where}: {exc}; {guidance}", label, stated,
-                           source.line)
+            return Binding(sid, store, None, "missing-commit", said_at(report, source, f"{exc}; {guidance}"), label,
+                           stated, source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
 
     # -- the against-revision ---------------------------------------------------------
@@ -274,7 +273,8 @@ class Bindings:
         wanted |= {(p.source, None) for preds in claims.predicates.values() for p in preds}
         wanted |= {(None, None) for obs in claims.observations.values() if obs}
         if not wanted:
-            return ("no-evidence", f"{report.path}: no evidence to check (no quotation, cited path or line range)", [])
+            return ("no-evidence", render.Said(report.path, None,
+                                               "no evidence to check (no quotation, cited path or line range)"), [])
         problems = []
         bindings = []
         for source_id, pin in sorted(wanted, key=lambda k: (k[0] or "", k[1] or "")):

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..dialects import claims as claims_mod
 from ..dialects.claims import ClaimsError, ClaimsFile
 from ..dialects.claims.assembly import ReportClaims, assemble
+from ..dialects.claims.model import Problem
 from ..dialects.claims.index import ClaimsIndex
 from ..dialects.inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from ..model import Report
@@ -25,7 +26,7 @@ def covers_problems(claims: ReportClaims) -> tuple[str, ...]:
         for observation in observations:
             problem = covers_problem(observation)
             if problem:
-                found.append(f"{observation.file}:{observation.line}: {problem}")
+                found.append(Problem(observation.file, observation.line, problem))
     return tuple(found)
 
 
@@ -68,14 +69,15 @@ class ClaimsRegistry:
         if cached is not None:
             return cached
         files: list[ClaimsFile] = []
-        errors: list[str] = []
+        errors: list[str] = []  # each a Problem: its file and line are data
         beside = claims_mod.claims_path_for(self._reports.report_file(report))
         # beside.exists(): a FIFO or device there is refused, not silently skipped
         candidates = ([beside] if beside.exists() else []) + [Path(p) for p in self._options.claims]
         for path in candidates:
             loaded = self._file(path)
             if isinstance(loaded, ClaimsError):
-                if path == beside or not any(str(path) in e for e in errors):
+                # a file named twice (beside the report and with --memreport-claims) is said once
+                if path == beside or not any(isinstance(e, Problem) and e.file == str(path) for e in errors):
                     errors.extend(loaded.messages)
             elif loaded is not None and loaded not in files:
                 files.append(loaded)

@@ -12,7 +12,7 @@ from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError
 from ..model import Report
 from ..options import RunOptions
-from .bindings import where_stated
+from .bindings import said_at
 from .claims import ClaimsRegistry
 from .reports import ReportSet
 
@@ -90,8 +90,8 @@ class TargetRepositories:
         if source is not None and is_short_name(source.id) and not source.repository:
             # A short name the document uses for a repository (``widgets``): only the user knows where
             # its clone is; never the knowledge base's own repository.
-            raise RepoError(f"{where_stated(report, source)}: the report names the repository `{source.id}` "
-                            f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH")
+            raise RepoError(said_at(report, source, f"the report names the repository `{source.id}` "
+                                    f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH"))
         named_id = repomap.repo_id(report, source_id)
         if named_id is not None and found is not None and found.path is None:
             # The template was asked and found no clone: the knowledge base's own repository is not it.
@@ -102,10 +102,10 @@ class TargetRepositories:
         mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))
-            raise RepoError(
-                f"{where_stated(report, source)}: the report names {source.repository}, but --memreport-repo "
+            raise RepoError(said_at(
+                report, source, f"the report names {source.repository}, but --memreport-repo "
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
-            )
+            ))
         return self._reports.report_file(report).resolve().parent
 
     def _mentioned_clone(self, source) -> Path | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import traceback
 import warnings
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 from ..text import render
 from ..checks import structure
 from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
+from ..dialects.claims.model import Problem
 from ..dialects import ReportError
 from ..engine import Engine
 from ..errors import MemreportError, MemreportWarning
@@ -41,9 +41,6 @@ from .outcomes import (
 )
 
 ENGINE_KEY = pytest.StashKey[Engine]()
-
-#: ``report.md:12: `` opening a headline
-_LOCATION_PREFIX = re.compile(r"^\S+:\d+: ")
 
 
 class CheckFailed(MemreportError):
@@ -238,20 +235,26 @@ def checked(report: Report | None, line: int, path: Path, check, *args) -> Outco
     try:
         return check(*args)
     except (RepoError, RevisionError) as exc:
-        where = render.location(report, line) if report is not None else str(path)
-        message = f"{where}: {exc}"
-        return Outcome("fail", message, payload={"type": "error", "report": report.path if report else str(path),
-                                                 "line": line, "message": message})
+        if report is None:
+            message = f"{path}: {exc}"
+            return Outcome("fail", message, payload={"type": "error", "report": str(path), "line": line,
+                                                     "message": message})
+        where = render.location(report, line)
+        headline = render.Said(where.file, where.line, str(exc))
+        return Outcome("fail", headline, payload={"type": "error", "report": report.path, "line": line,
+                                                  "message": str(headline)}, message=str(exc))
 
 
 def internal_error(report: Report, line: int, exc: Exception) -> Outcome:
     """A check that raised: a failing outcome carrying the traceback (a per-check
     item would show it as pytest does), so that a record's other checks still run."""
     where = render.location(report, line)
-    message = f"{where}: internal error in pytest-memreport: {type(exc).__name__}: {exc}"
+    said = f"internal error in pytest-memreport: {type(exc).__name__}: {exc}"
+    message = render.Said(where.file, where.line, said)
     details = tuple("  " + row for chunk in traceback.format_exception(exc) for row in chunk.rstrip("\n").split("\n"))
     return Outcome("fail", message, details,
-                   payload={"type": "error", "report": report.path, "line": line, "message": message})
+                   payload={"type": "error", "report": report.path, "line": line, "message": str(message)},
+                   message=said)
 
 
 @functools.lru_cache(maxsize=None)
@@ -315,16 +318,16 @@ class MemreportItem(pytest.Item):
 
     def warn_at(self, line: int, message: str) -> None:
         # Attributed to the report line, so pytest's warning summary points there (and says
-        # where once: the message drops its own location).
+        # where once: ``message`` is said without its location).
         filename = str(self.path)
-        warnings.warn_explicit(MemreportWarning(render.printable(_LOCATION_PREFIX.sub("", message, count=1))),
-                               MemreportWarning, filename=filename, lineno=line)
+        warnings.warn_explicit(MemreportWarning(render.printable(message)), MemreportWarning, filename=filename,
+                               lineno=line)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):
             outcome = excinfo.value.outcome
             if (style or self.config.getoption("tbstyle", "auto")) == "line":
-                return one_line_failure(self, render.printable(outcome.headline))
+                return one_line_failure(self, outcome.headline)
             return _failure_text(outcome)
         return super().repr_failure(excinfo, style=style)
 
@@ -383,18 +386,18 @@ class LineFailure:
 
 def _unlocated(outcome: Outcome) -> str:
     """What an outcome says without its place (pytest shows the item's): its message, else
-    (an outcome whose headline was composed elsewhere) the headline less a ``file:line:`` opening."""
-    return outcome.message or _LOCATION_PREFIX.sub("", outcome.headline, count=1)
+    (a headline said at a line elsewhere, :class:`~..text.render.Said`) that headline's text."""
+    headline = outcome.headline
+    if outcome.message:
+        return outcome.message
+    return headline.text if isinstance(headline, render.Said) and headline.line else headline
 
 
 def one_line_failure(item: MemreportItem, headline: str) -> LineFailure:
-    match = _LOCATION_PREFIX.match(headline)
-    path, line, message = str(item.path), item.line, headline
-    if match:
-        where = match.group(0)[:-2]
-        path, _, number = where.rpartition(":")
-        line, message = int(number), headline[match.end():]
-    return LineFailure(CrashLine(path, line, message))
+    """``--tb=line``: the failure at the line its headline is said at (else the item's)."""
+    if isinstance(headline, render.Said) and headline.line:
+        return LineFailure(CrashLine(render.printable(headline.file), headline.line, render.printable(headline.text)))
+    return LineFailure(CrashLine(str(item.path), item.line, render.printable(headline)))
 
 
 class ReportItem(MemreportItem):
@@ -543,7 +546,16 @@ def check_entry(outcome: Outcome, part: bool = False) -> dict:
     return {"verdict": outcome.verdict, "outcome": _PYTEST_OUTCOME[outcome.verdict], "part": part,
             "headline": outcome.headline if speaks else "", "message": outcome.message if speaks else "",
             "location": str(outcome.properties.get("location") or ""),
+            "place": _place(outcome.properties.get("location")),
+            #: what the check is about, without its lines (SARIF fingerprints)
+            "identity": str(outcome.properties.get("identity") or ""),
+            "located": [list(place) for place in outcome.located] if speaks else [],
             "payload": outcome.payload}
+
+
+def _place(location) -> list | None:
+    """Where a check is shown, ``[file, line]``, from its location's data."""
+    return [location.file, location.line] if isinstance(location, render.Location) else None
 
 
 class ClaimsEntryItem(ReportItem):
@@ -640,7 +652,7 @@ class ClaimsItem(ReportItem):
     def runtest(self) -> None:
         for line, message in engine_of(self).claims_for(self.report).warnings:
             # given at their lines when the item runs; they do not fail it
-            self.warn_at(line, f"{self.report.path}:{line}: {message}")
+            self.warn_at(line, message)
         super().runtest()
 
     def outcome(self) -> Outcome:
@@ -651,12 +663,14 @@ class ClaimsItem(ReportItem):
         declared = index.declared() or self.report.declared_ids()
         for file, line, rid in index.unknown_records(claims.files, self.report.declared_ids()):
             entries.append((0, describe_unknown_record(file, line, rid, declared)))
-        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [m for _, m in entries],
+        extra = {"claims": {"files": [c.path for c in claims.files], "errors": [str(m) for _, m in entries],
                             "warnings": [{"line": line, "message": m} for line, m in claims.warnings]}}
-        return listing_outcome(
+        outcome = listing_outcome(
             self.report, "claims", f"{self.report.path}: claims load ({len(claims.files)} file(s))",
             f"{self.report.path}: claims input has {len(entries)} problem(s)", entries, extra,
         )
+        located = tuple((m.file, m.line, m.message) for _, m in entries if isinstance(m, Problem))
+        return dataclasses.replace(outcome, located=located) if located else outcome
 
 
 class SourceItem(ReportItem):

@@ -35,12 +35,17 @@ class Outcome:
     #: the place apart (SARIF, annotations, summaries, pytest's skip and warning lines);
     #: empty when the headline opens with no place
     message: str = ""
+    #: problems each at a line of a file the user keeps (a claims file's), as
+    #: ``(file, line, message)``: shown there, apart from the item's own place
+    located: tuple[tuple[str, int, str], ...] = ()
 
 
 def _at(verdict: str, location: str, message: str, details: tuple[str, ...] = (), payload: dict | None = None,
         properties: dict | None = None) -> Outcome:
     """An outcome whose headline is ``location: message``, the message kept apart."""
-    return Outcome(verdict, f"{location}: {message}", tuple(details), payload if payload is not None else {},
+    headline = render.Said(location.file, location.line, message) if isinstance(location, render.Location) \
+        else f"{location}: {message}"
+    return Outcome(verdict, headline, tuple(details), payload if payload is not None else {},
                    properties if properties is not None else {}, message)
 
 
@@ -68,6 +73,7 @@ def _properties(report: Report, evidence: Evidence, status: str) -> dict:
         "evidence": f"{evidence.kind.value}:{evidence.path}",
         "status": status,
         "location": render.location(report, evidence.line),
+        "identity": evidence.identity,
     }
 
 
@@ -281,7 +287,11 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
         return Outcome("pass", f"{binding.source_id}: every citation carries its own commit", payload=payload,
                        properties=props)
     if binding.problem:
-        return Outcome("fail", binding.problem, payload=payload, properties=props)
+        said, loc = binding.problem, props["location"]
+        # said at the item's own place: the message apart from it is the problem's text
+        message = said.text if isinstance(said, render.Said) and said.line == loc.line \
+            and said.file in (loc.file, report.path) else ""
+        return Outcome("fail", binding.problem, payload=payload, properties=props, message=message)
     if against_problem:
         return _at("fail", render.location(report, binding.line or 1), against_problem,
                    payload=payload, properties=props)
@@ -316,12 +326,9 @@ def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: in
 
 
 def _unprefixed(report: Report, message: str) -> str:
-    """``message`` without a leading ``report.md:`` or ``report.md:12:`` (said once, in front)."""
-    for prefix in (f"{report.path}:", ):
-        if message.startswith(prefix):
-            rest = message[len(prefix):]
-            head, sep, tail = rest.partition(": ")
-            return tail if sep and head.isdigit() else rest.lstrip()
+    """``message`` without its place when it is said at the report (which is named once, in front)."""
+    if isinstance(message, render.Said) and message.file == report.path:
+        return message.text
     return message
 
 
@@ -338,8 +345,9 @@ def predicate_outcome(report: Report, predicate, result, problem: str | None, re
         "line": predicate.line,
         at: predicate_json(result, problem),
     }
-    loc = f"{predicate.file}:{predicate.line}"
+    loc = render.Location(predicate.file, predicate.line)
     props = {"record": predicate.record_id, "evidence": f"predicate:{predicate.kind}",
+             "identity": f"{predicate.file}:{predicate.index}",
              "status": "error" if result is None or result.error else ("ok" if result.ok else "failed"),
              "location": loc}
     if result is None:
@@ -390,11 +398,12 @@ def observation_outcome(report: Report, record, observation, result, problem: st
     from ..checks.observe import display_command
 
     command = display_command(observation.run)
-    loc = f"{observation.file}:{observation.line}"
+    loc = render.Location(observation.file, observation.line)
     payload = {"type": "observe", "report": report.path, "key": f"{loc}:{observation.index}",
                "record": observation.record_id or None, "file": observation.file, "line": observation.line,
                "axis": observation.axis}
-    props = {"record": observation.record_id, "evidence": f"observe:{command}", "location": loc}
+    props = {"record": observation.record_id, "evidence": f"observe:{command}", "location": loc,
+             "identity": f"{observation.file}:{observation.index}"}
     if not enabled:
         payload["observation"] = None
         return _at("skip", loc, f"observation `{command}` not run; add --memreport-run to run it at the pin",

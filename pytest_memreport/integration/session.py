@@ -421,8 +421,8 @@ class MemreportSession:
 
     def add_result(self, entry: dict, outcome: str, headline: str, nodeid: str) -> None:
         """One check's entry (pytest outcome word, failure headline) into the log and the verdicts."""
-        self.log.add(entry["payload"], outcome, headline if outcome == "failed" else "")
-        self.verdicts.extend(verdicts_of_entry(entry, outcome, nodeid))
+        check = self.log.add(entry["payload"], outcome, headline if outcome == "failed" else "")
+        self.verdicts.extend(verdicts_of_entry(entry, outcome, nodeid, check))
 
     def reports(self):
         out = []

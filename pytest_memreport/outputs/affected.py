@@ -8,6 +8,7 @@ nothing left goes with them. The top-level ``affected`` object says which range.
 
 from __future__ import annotations
 
+from .kinds import PinStatus
 from .stepsummary import markdown_text
 
 
@@ -30,7 +31,7 @@ def only_touched(data: dict, affected: dict) -> dict:
 
 def _checked(predicate: dict) -> bool:
     """Evaluated at the head, or (broken before the range) found failing at the base."""
-    return any(predicate.get(at, {}).get("status") != "not-checked" for at in ("at_pin", "at_against"))
+    return any(predicate.get(at, {}).get("status") != PinStatus.NOT_CHECKED for at in ("at_pin", "at_against"))
 
 
 def untouched_summary(heading: str, affected: dict) -> str:

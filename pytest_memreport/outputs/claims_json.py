@@ -10,11 +10,16 @@ and the ``file:line`` it was written on, and each observation with its run
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..model import predicate_key
+from .kinds import CheckType
 
-#: ``lookup(report, kind, key)``: one check's payload (``ResultLog.get``), or ``None``
-Lookup = Callable[[str, str, str], "dict | None"]
+if TYPE_CHECKING:
+    from .results import CheckResult
+
+#: ``lookup(report, kind, key)``: one check's result (``ResultLog.check``), or ``None``
+Lookup = Callable[[str, CheckType, str], "CheckResult | None"]
 
 _NOT_CHECKED = {"status": "not-checked", "message": None}
 
@@ -29,8 +34,8 @@ def claims_json(report_path: str, predicates, observations, lookup: Lookup) -> d
     for owner, found in predicates.items():
         for predicate in found:
             key = predicate_key(predicate)
-            pin = lookup(report_path, "predicate-pin", key)
-            against = lookup(report_path, "predicate-against", key)
+            pin = lookup(report_path, CheckType.PREDICATE_PIN, key)
+            against = lookup(report_path, CheckType.PREDICATE_AGAINST, key)
             entry = {
                 "record": owner or None,
                 "kind": predicate.kind,
@@ -39,17 +44,17 @@ def claims_json(report_path: str, predicates, observations, lookup: Lookup) -> d
                 "file": predicate.file,
                 "line": predicate.line,
                 "index": predicate.index,
-                "at_pin": pin["at_pin"] if pin else dict(_NOT_CHECKED),
-                "at_against": against["at_against"] if against else dict(_NOT_CHECKED),
+                "at_pin": pin.to_json()["at_pin"] if pin else dict(_NOT_CHECKED),
+                "at_against": against.to_json()["at_against"] if against else dict(_NOT_CHECKED),
             }
-            if against and against.get("followed"):
-                entry["followed"] = against["followed"]
+            if against and against.to_json().get("followed"):
+                entry["followed"] = against.to_json()["followed"]
             out_predicates.append(entry)
     out_observations = []
     for owner, found in observations.items():
         for observation in found:
-            payload = lookup(report_path, "observe", f"{observation.file}:{observation.line}:{observation.index}")
-            result = payload.get("observation") if payload else None
+            check = lookup(report_path, CheckType.OBSERVE, f"{observation.file}:{observation.line}:{observation.index}")
+            result = check.to_json().get("observation") if check else None
             out_observations.append({
                 "record": owner or None,
                 "file": observation.file,

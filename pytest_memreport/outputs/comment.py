@@ -19,6 +19,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -130,11 +131,18 @@ def target_addresses(reports: Iterable[Report], server: str = DEFAULT_SERVER) ->
     return {key: address for key, address in out.items() if key not in ambiguous}
 
 
+class ChangeKind(StrEnum):
+    """How a report's state changed since the base run (as the comment says it)."""
+
+    BECAME_STALE = "became stale"
+    FIXED = "fixed"
+
+
 @dataclass(frozen=True)
 class Change:
     """A report whose state differs from the base run's in a way a reviewer acts on."""
 
-    kind: str  # ``became stale`` or ``fixed``
+    kind: ChangeKind
     row: Row
     before: str | None
 
@@ -145,10 +153,10 @@ def changes(rows: Sequence[Row], base: Mapping[str, str]) -> list[Change]:
     for row in rows:
         before = base.get(row.report)
         if row.state == STALE and before != STALE:
-            out.append(Change("became stale", row, before))
+            out.append(Change(ChangeKind.BECAME_STALE, row, before))
         elif before == STALE and row.state in (FRESH, PARTIAL):
-            out.append(Change("fixed", row, before))
-    return sorted(out, key=lambda c: (c.kind != "became stale", c.row.report))
+            out.append(Change(ChangeKind.FIXED, row, before))
+    return sorted(out, key=lambda c: (c.kind is not ChangeKind.BECAME_STALE, c.row.report))
 
 
 def _change_line(change: Change) -> str:
@@ -158,13 +166,11 @@ def _change_line(change: Change) -> str:
 
 
 def _breaking(verdict: CheckVerdict, links: Links) -> str:
-    broken = (verdict.payload.get("at_against") or {}).get("broken_by") or {}
-    sha = str(broken.get("commit") or "")
-    if not sha:
+    broken = verdict.check.broken_by
+    if broken is None:
         return ""
-    subject = f" {markdown_text(str(broken.get('subject') or ''))}" if broken.get("subject") else ""
-    line = int(verdict.payload.get("line") or 0)
-    return f"; broken by {links.commit(verdict.report, line, sha)}{subject}"
+    subject = f" {markdown_text(broken.subject)}" if broken.subject else ""
+    return f"; broken by {links.commit(verdict.report, verdict.check.line, broken.commit)}{subject}"
 
 
 def _failure_line(verdict: CheckVerdict, links: Links) -> str:
@@ -205,7 +211,7 @@ def render(rows: Sequence[Row], verdicts: Sequence[CheckVerdict], base: Mapping[
                  "`--memreport-json`).", ""]
     else:
         found = changes(rows, base)
-        stale = sum(1 for c in found if c.kind == "became stale")
+        stale = sum(1 for c in found if c.kind is ChangeKind.BECAME_STALE)
         head += [f"**Since the base run:** {stale} became stale, {len(found) - stale} fixed." if found
                  else "**Since the base run:** no report became stale or was fixed.", ""]
         changed_lines = [_change_line(c) for c in found]

@@ -154,10 +154,11 @@ class CheckOutcome:
     def of(cls, payload: dict) -> CheckOutcome:
         pin = (payload.get("at_pin") or {}).get("status")
         against = (payload.get("at_against") or {}).get("status")
-        return cls(check_type(payload), _member(PinStatus, pin), _member(Drift, against))
+        return cls(check_type(payload), member(PinStatus, pin), member(Drift, against))
 
 
-def _member(kind: type[StrEnum], word):
+def member(kind: type[StrEnum], word):
+    """``word`` as a member of ``kind``; a word this version does not know stays a string."""
     if word is None:
         return None
     try:

@@ -1,9 +1,13 @@
-"""Aggregating item payloads into the JSON results (schema ``memreport/1``) and summaries.
+"""The results model, and its serialisation as the JSON results (schema ``memreport/1``).
 
-Items attach a JSON payload to each check entry they report; the controlling
-process (also under pytest-xdist) feeds every payload to a :class:`ResultLog`.
-:func:`build_json` then lays the payloads over the parsed reports, so the JSON
-has every record and every piece of evidence, checked or not.
+Items attach a JSON payload to each check entry they report (pytest-xdist carries
+it from a worker as text); the controlling process (also under pytest-xdist) reads
+each payload once into a :class:`CheckResult`, a frozen value whose facts outputs
+read as attributes (its type, pytest outcome, status at the pin, drift class, where
+moved evidence went), and keeps them in a :class:`ResultLog`. The payload itself
+stays on the result as its serialisation: :func:`build_json` lays the results over
+the parsed reports, so the JSON has every record and every piece of evidence,
+checked or not, in the format it has always had.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .claims_json import claims_json
-from .kinds import CheckType, Outcome, PinStatus, RunEnd
+from .kinds import CheckType, Drift, Outcome, PinStatus, RunEnd, check_type, member
 from ..model import Evidence, EvidenceKind, Record, Report
 
 SCHEMA = "memreport/1"
@@ -59,11 +63,146 @@ def run_state(exit_status: int, collection_errors: int) -> RunState:
     return RunState(RunEnd.COMPLETE, status)
 
 
+@dataclass(frozen=True)
+class Position:
+    """A place in the target: a path and, when known, its first and last line."""
+
+    path: str
+    start: int | None = None
+    end: int | None = None
+
+    def __str__(self) -> str:
+        if self.start is None or self.end is None:
+            return self.path
+        return f"{self.path}:{self.start}" if self.start == self.end else f"{self.path}:{self.start}-{self.end}"
+
+
+def _position(path, lines) -> Position:
+    if not lines:
+        return Position(str(path))
+    return Position(str(path), int(lines[0]), int(lines[-1]))
+
+
+@dataclass(frozen=True)
+class Blame:
+    """The commit after which a piece of evidence stopped holding (``git blame`` of the range)."""
+
+    commit: str
+    subject: str | None = None
+
+
+def _lines(lines) -> tuple[int, ...] | None:
+    return tuple(int(n) for n in lines) if lines else None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check as the run ended it, read once from the payload its item reported.
+
+    ``at_pin`` is the status at the pin (a :class:`PinStatus`), ``at_against`` the drift
+    class (a :class:`Drift`); both ``None`` where the check has none, and a word this
+    version does not know stays a plain string. ``moved_to`` is where evidence that moved
+    now lives. ``payload`` is the check's serialisation in the JSON results (``memreport/1``).
+    """
+
+    type: CheckType
+    report: str
+    key: str
+    outcome: Outcome
+    payload: dict
+    #: the failure's first line (empty when the check did not fail)
+    headline: str = ""
+    at_pin: PinStatus | str | None = None
+    at_against: Drift | PinStatus | str | None = None
+    record: str | None = None
+    line: int = 0
+    path: str = ""
+    #: the enclosing definition of passing evidence changed (a warning)
+    enclosing_changed: bool = False
+    moved_to: tuple[Position, ...] = ()
+    #: a source check's status of its pin (``ok``, ``missing-commit``, ``no-repo``, ...)
+    source_pin_status: str | None = None
+    #: the pin a source check is about; the commit a commit-pinned citation is read at
+    source_pin: str | None = None
+    target_rev: str | None = None
+    #: a report no repository could check: its reason and code
+    reason: str | None = None
+    reason_code: str | None = None
+    #: the file's language at the pin (``None``: matched as text only)
+    language: str | None = ""
+    #: a few bytes of what the evidence says (fingerprints tell two quotations of a file apart)
+    text_digest: str = ""
+    #: the repository and revision a piece of evidence was read in
+    target_repo: str | None = None
+    #: the lines of the target the check found its evidence at (at the pin; at the
+    #: against-revision for drift, where it went or was), and the path there
+    lines: tuple[int, ...] | None = None
+    against_path: str | None = None
+    broken_by: Blame | None = None
+    #: an observation's run status (``passed``, ``failed``, ...)
+    observation_status: str | None = None
+    #: the claims file a predicate or observation is written in (at :attr:`line`)
+    file: str = ""
+
+    @classmethod
+    def of(cls, payload: dict, outcome: str, headline: str = "") -> CheckResult:
+        kind = check_type(payload)
+        at_pin = payload.get("at_pin") or {}
+        at_against = payload.get("at_against") or {}
+        places = at_against.get("candidates") or (
+            [{"path": at_against.get("path"), "lines": at_against.get("lines")}] if at_against.get("path") else [])
+        source = payload.get("source") if kind is CheckType.SOURCE else None
+        if kind is CheckType.DRIFT:
+            lines = at_against.get("lines") or (at_against.get("candidate") or {}).get("lines") \
+                or at_against.get("old_lines")
+        else:
+            lines = at_pin.get("lines") or (at_pin.get("candidate") or {}).get("lines")
+        broken = at_against.get("broken_by") or {}
+        return cls(
+            type=kind,
+            report=str(payload.get("report", "")),
+            key=str(payload.get("key") or payload.get("name") or payload.get("type", "")),
+            outcome=Outcome(outcome),
+            payload=payload,
+            headline=str(headline),
+            at_pin=member(PinStatus, at_pin.get("status")),
+            at_against=member(PinStatus if kind.is_predicate else Drift, at_against.get("status")),
+            record=payload.get("record") or None,
+            line=int(payload.get("line") or 0),
+            path=str(payload.get("path") or ""),
+            enclosing_changed=bool(at_against.get("enclosing_changed")),
+            moved_to=tuple(_position(p.get("path"), p.get("lines")) for p in places),
+            source_pin_status=(source or {}).get("pin_status"),
+            source_pin=(source or {}).get("pin"),
+            target_rev=(payload.get("target") or {}).get("rev"),
+            reason=payload.get("reason") if kind is CheckType.UNCHECKED else None,
+            reason_code=payload.get("code") if kind is CheckType.UNCHECKED else None,
+            language=payload.get("language", ""),
+            text_digest=str(payload.get("text_digest") or ""),
+            target_repo=(payload.get("target") or {}).get("repo"),
+            lines=_lines(lines),
+            against_path=at_against.get("path"),
+            broken_by=Blame(str(broken["commit"]), broken.get("subject")) if broken.get("commit") else None,
+            observation_status=(payload.get("observation") or {}).get("status"),
+            file=str(payload.get("file") or ""),
+        )
+
+    @property
+    def ran(self) -> bool:
+        """The check ran to a verdict (passed or failed), not skipped."""
+        return self.outcome in (Outcome.PASSED, Outcome.FAILED)
+
+    def to_json(self) -> dict:
+        """The check's serialisation in the JSON results."""
+        return self.payload
+
+
 class ResultLog:
-    """Payloads by report, by kind, by evidence key; plus pytest outcomes for the summary."""
+    """The run's :class:`CheckResult` values by report, by kind, by evidence key; plus the
+    counts the summary reads, gathered as each result comes in."""
 
     def __init__(self) -> None:
-        self.payloads: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+        self.checks: dict[str, dict[tuple[str, str], CheckResult]] = defaultdict(dict)
         self.outcomes: dict[str, Counter] = defaultdict(Counter)
         self.drift: dict[str, Counter] = defaultdict(Counter)
         self.pin: dict[str, Counter] = defaultdict(Counter)
@@ -72,50 +211,57 @@ class ResultLog:
         #: quotations in files no tree-sitter grammar covers, by file kind
         self.text_only: Counter = Counter()
         self.failures: dict[str, list[str]] = defaultdict(list)
-        #: every check's (payload, pytest outcome) by report, as reported (the staleness table's input)
-        self.results: dict[str, list[tuple[dict, str]]] = defaultdict(list)
+        #: every check's result by report, as reported (the staleness table's input)
+        self.results: dict[str, list[CheckResult]] = defaultdict(list)
 
-    def add(self, payload: dict, outcome: str, headline: str = "") -> None:
-        report = payload.get("report", "")
-        kind = payload.get("type", "")
-        key = payload.get("key") or payload.get("name") or kind
-        self.payloads[report][(kind, key)] = payload
-        self.results[report].append((payload, outcome))
-        self.outcomes[report][f"{kind}:{outcome}"] += 1
-        if kind == CheckType.PIN and payload["at_pin"]["status"] == PinStatus.NOT_EVIDENCE:
+    def add(self, payload: dict, outcome: str, headline: str = "") -> CheckResult:
+        """Read one check's payload and pytest outcome word into the model (once)."""
+        result = CheckResult.of(payload, outcome, headline)
+        report = result.report
+        self.checks[report][(result.type.value or str(payload.get("type", "")), result.key)] = result
+        self.results[report].append(result)
+        self.outcomes[report][f"{payload.get('type', '')}:{result.outcome.value}"] += 1
+        if result.type is CheckType.PIN and result.at_pin is PinStatus.NOT_EVIDENCE:
             self.not_evidence[report] += 1  # counted on their own, never as a pin status
-        elif kind == CheckType.PIN:
-            self.pin[report][payload["at_pin"]["status"]] += 1
-            if payload.get("language", "") is None and payload["at_pin"]["status"] == PinStatus.FOUND:
-                suffix = payload.get("path", "").rsplit("/", 1)[-1]
+        elif result.type is CheckType.PIN:
+            self.pin[report][result.at_pin] += 1
+            if result.language is None and result.at_pin is PinStatus.FOUND:
+                suffix = result.path.rsplit("/", 1)[-1]
                 suffix = "*." + suffix.rsplit(".", 1)[-1] if "." in suffix else suffix
                 self.text_only[suffix] += 1
-        if kind == CheckType.DRIFT:
-            self.drift[report][payload["at_against"]["status"]] += 1
-        if outcome == Outcome.FAILED and headline:
+        if result.type is CheckType.DRIFT:
+            self.drift[report][result.at_against] += 1
+        if result.outcome is Outcome.FAILED and headline:
             self.failures[report].append(headline)
+        return result
 
-    def entries(self, report: str) -> list[tuple[dict, str]]:
+    def entries(self, report: str) -> list[CheckResult]:
         return self.results.get(report, [])
 
-    def get(self, report: str, kind: str, key: str) -> dict | None:
-        return self.payloads.get(report, {}).get((kind, key))
+    def check(self, report: str, kind: CheckType, key: str) -> CheckResult | None:
+        """One check's result, or ``None`` when it did not run."""
+        return self.checks.get(report, {}).get((kind, key))
 
-    def of_type(self, report: str, kind: str) -> list[dict]:
-        return [p for (k, _), p in self.payloads.get(report, {}).items() if k == kind]
+    def checks_of(self, report: str, kind: CheckType) -> list[CheckResult]:
+        return [c for (k, _), c in self.checks.get(report, {}).items() if k == kind]
+
+    def get(self, report: str, kind: str, key: str) -> dict | None:
+        """One check's serialisation (for the re-pin's moves, which still read its JSON)."""
+        found = self.checks.get(report, {}).get((kind, key))
+        return found.payload if found is not None else None
 
 
 def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | None = None) -> dict:
     key = key or evidence.key
-    pin = log.get(report, CheckType.PIN, key)
-    drift = log.get(report, CheckType.DRIFT, key)
+    pin = log.check(report, CheckType.PIN, key)
+    drift = log.check(report, CheckType.DRIFT, key)
     out = {
         "kind": evidence.kind.value,
         "path": evidence.path,
         "text": evidence.text,
         "line": evidence.line,
         "cited_lines": evidence.cited_lines.as_list() if evidence.cited_lines else None,
-        "at_pin": pin["at_pin"] if pin else {"status": PinStatus.NOT_CHECKED, "lines": None},
+        "at_pin": pin.to_json()["at_pin"] if pin else {"status": PinStatus.NOT_CHECKED, "lines": None},
     }
     if evidence.source:
         out["source"] = evidence.source
@@ -128,7 +274,7 @@ def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | N
     if evidence.context and evidence.kind is EvidenceKind.QUOTE:
         out["also_in"] = list(evidence.context)  # the other files it may quote
     if drift:
-        out["at_against"] = drift["at_against"]
+        out["at_against"] = drift.to_json()["at_against"]
     return out
 
 
@@ -137,11 +283,11 @@ def _evidence_list(evidence: tuple[Evidence, ...], log: ResultLog, report: str) 
     out = []
     for item in evidence:
         key = item.key
-        pin = log.get(report, CheckType.PIN, key)
-        if item.kind is EvidenceKind.SYMBOL and pin is None and log.get(report, CheckType.DRIFT, key) is None:
+        pin = log.check(report, CheckType.PIN, key)
+        if item.kind is EvidenceKind.SYMBOL and pin is None and log.check(report, CheckType.DRIFT, key) is None:
             continue  # (checked from a range's base, it has a drift result only: --memreport-affected)
-        if pin is not None and pin.get("path") and pin["path"] != item.path:
-            item = replace(item, path=pin["path"])  # resolved at collection (symbol, basename)
+        if pin is not None and pin.path and pin.path != item.path:
+            item = replace(item, path=pin.path)  # resolved at collection (symbol, basename)
         out.append(_evidence_json(item, log, report, key))
     return out
 
@@ -168,8 +314,8 @@ def report_json(report: Report, log: ResultLog) -> dict:
     """One report's entry in the results."""
     sources = []
     against = None
-    by_source = {p["source"]["id"]: p for p in log.of_type(report.path, CheckType.SOURCE)}
-    for unchecked in log.of_type(report.path, CheckType.UNCHECKED):  # a report no repository could check
+    by_source = {c.to_json()["source"]["id"]: c.to_json() for c in log.checks_of(report.path, CheckType.SOURCE)}
+    for unchecked in (c.to_json() for c in log.checks_of(report.path, CheckType.UNCHECKED)):  # a report no repository could check
         for seen in unchecked.get("sources", []):
             by_source.setdefault(seen["id"], {"source": seen, "against": None})
     for source in report.sources:
@@ -211,7 +357,7 @@ def build_json(reports: list[Report], log: ResultLog, extra: dict | None = None,
             entry["coverage"] = coverage[entry["path"]]
         if claims is not None:
             predicates, observations = claims.get(entry["path"], ({}, {}))
-            entry.update(claims_json(entry["path"], predicates, observations, log.get))
+            entry.update(claims_json(entry["path"], predicates, observations, log.check))
     if extra:
         data.update(extra)
     return data

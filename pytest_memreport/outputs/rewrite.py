@@ -166,20 +166,20 @@ def _claims_edits(report: Report, claims: ClaimsInput, log: ResultLog, repin: Re
 
 def _observation_results(report: Report, log: ResultLog, record_id: str):
     """The record's observation results, or ``None`` when any observation did not run."""
-    payloads = [p for p in log.of_type(report.path, CheckType.OBSERVE) if p.get("record") == record_id]
-    if not payloads or any(p.get("observation") is None for p in payloads):
+    checks = [c for c in log.checks_of(report.path, CheckType.OBSERVE) if c.record == record_id]
+    if not checks or any(c.observation_status is None for c in checks):
         return None
-    return [observe.ObservationResult.from_json(p["observation"]) for p in payloads]
+    return [observe.ObservationResult.from_json(c.to_json()["observation"]) for c in checks]
 
 
 def _predicates_hold(report: Report, log: ResultLog, record_id: str, predicates: dict | None) -> list[_Found]:
     """Whether each predicate of the record held at the pin: one failing (or not run) blocks promotion."""
     if predicates is not None:
-        return [_Found(bool(seen and seen["at_pin"]["status"] == PinStatus.HOLDS))
-                for seen in (log.get(report.path, CheckType.PREDICATE_PIN, predicate_key(p))
+        return [_Found(bool(seen and seen.at_pin is PinStatus.HOLDS))
+                for seen in (log.check(report.path, CheckType.PREDICATE_PIN, predicate_key(p))
                              for p in predicates.get(record_id, ()))]
-    return [_Found(p["at_pin"]["status"] == PinStatus.HOLDS)
-            for p in log.of_type(report.path, CheckType.PREDICATE_PIN) if p.get("record") == record_id]
+    return [_Found(c.at_pin is PinStatus.HOLDS)
+            for c in log.checks_of(report.path, CheckType.PREDICATE_PIN) if c.record == record_id]
 
 
 def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, predicates: dict | None) -> list[str]:
@@ -192,8 +192,8 @@ def _promotions(report: Report, text: str, log: ResultLog, build: _Builder, pred
             continue
         pins = []
         for evidence in record.evidence:
-            seen = log.get(report.path, CheckType.PIN, evidence.key)
-            pins.append(_Found(bool(seen and seen["at_pin"]["status"] == PinStatus.FOUND)))
+            seen = log.check(report.path, CheckType.PIN, evidence.key)
+            pins.append(_Found(bool(seen and seen.at_pin is PinStatus.FOUND)))
         pins.extend(_predicates_hold(report, log, record.id, predicates))
         decision = observe.decide(record, results, pins, report_text=text)
         if isinstance(decision, observe.Regression):

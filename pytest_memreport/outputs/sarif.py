@@ -16,7 +16,6 @@ apart by their order.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
@@ -25,7 +24,7 @@ from .. import __version__
 from ..text.render import printable, short
 from . import jsontext
 from .annotations import workspace_path
-from .kinds import ENCLOSING_CHANGED, CheckType, Verdict, check_type
+from .kinds import ENCLOSING_CHANGED, CheckType, Verdict
 from .verdicts import CheckVerdict
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -33,10 +32,6 @@ SARIF_VERSION = "2.1.0"
 #: the ``partialFingerprints`` key (versioned: a change of recipe is a new key, not a silent break)
 FINGERPRINT = "memreportCheck/v1"
 
-#: the report line inside an evidence key
-_KEY_LINE = re.compile(r"^([a-z-]+):\d+:")
-#: the claims-file line inside a predicate's or observation's key
-_ENTRY_LINE = re.compile(r":\d+:(\d+)$")
 
 #: what each status means, for the rule's description (unknown statuses get a generic one)
 _RULES = {
@@ -79,14 +74,14 @@ def _rule(status: str) -> dict:
 
 def _identity(verdict: CheckVerdict) -> str:
     """What a result is about, without line numbers, revisions or messages."""
-    payload = verdict.payload
-    key = str(payload.get("key", ""))
     if verdict.type.is_evidence:
         # the evidence key (kind:line:path:cited:source:pin) without its line, and the quote's digest
-        return "\0".join([_KEY_LINE.sub(r"\1:", key), str(payload.get("text_digest") or "")])
+        return "\0".join([verdict.identity, verdict.check.text_digest])
     if verdict.type.is_predicate or verdict.type is CheckType.OBSERVE:
-        return _ENTRY_LINE.sub(r":\1", key)  # claims-file:line:index, without the line
-    return verdict.message if verdict.type.is_listing or verdict.type is CheckType.ERROR else key
+        return verdict.identity  # claims-file:index, without the line
+    if verdict.type.is_listing or verdict.type is CheckType.ERROR:
+        return verdict.message
+    return ""  # a source, an unchecked or unreadable report: one per report and kind
 
 
 def fingerprints(verdicts: list[CheckVerdict]) -> list[str]:
@@ -101,33 +96,20 @@ def fingerprints(verdicts: list[CheckVerdict]) -> list[str]:
     return out
 
 
-def _lines_of(payload: dict) -> list | None:
-    if check_type(payload) is CheckType.DRIFT:
-        against = payload.get("at_against") or {}
-        if against.get("lines"):
-            return against["lines"]
-        if (against.get("candidate") or {}).get("lines"):
-            return against["candidate"]["lines"]
-        return against.get("old_lines")
-    at_pin = payload.get("at_pin") or {}
-    return at_pin.get("lines") or (at_pin.get("candidate") or {}).get("lines")
-
-
 def target_place(verdict: CheckVerdict) -> tuple[str, str, list | None] | None:
     """``(owner/name@rev:path:lines, path, lines)`` for an evidence check, else ``None``."""
-    payload = verdict.payload
-    if not verdict.type.is_evidence:
+    check = verdict.check
+    if not check.type.is_evidence:
         return None
-    target = payload.get("target") or {}
-    path = str(payload.get("path") or "")
-    if verdict.type is CheckType.DRIFT and (payload.get("at_against") or {}).get("path"):
-        path = payload["at_against"]["path"]
-    lines = _lines_of(payload)
+    path = check.path
+    if check.type is CheckType.DRIFT and check.against_path:
+        path = check.against_path
+    lines = list(check.lines) if check.lines else None
     if lines and len(lines) == 2:
         span = f"{lines[0]}" if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
     else:
         span = ""
-    name = f"{target.get('repo') or '?'}@{short(target.get('rev')) or '?'}:{path}" + (f":{span}" if span else "")
+    name = f"{check.target_repo or '?'}@{short(check.target_rev) or '?'}:{path}" + (f":{span}" if span else "")
     return printable(name), path, lines
 
 

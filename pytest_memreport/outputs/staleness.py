@@ -2,7 +2,7 @@
 
 The owner of a knowledge base asks "which reviews are stale and why"; this is
 the answer, built as plain rows from the parsed reports and the
-:class:`~pytest_memreport.outputs.results.ResultLog` (so a serial run and
+:class:`~pytest_memreport.outputs.results.CheckResult` values of the run (so a serial run and
 ``-n 2`` give the same rows), then laid out for the terminal here and as
 Markdown by the step summary. Counts come from what each item reported: a
 skipped check never counts (a backticked word that is not a path at the pin is
@@ -26,7 +26,8 @@ from typing import Any
 
 from ..model import Report
 from ..text.render import printable
-from .kinds import ENCLOSING_CHANGED, CheckOutcome, CheckType, Drift, Outcome, PinStatus, ReportState, check_type
+from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, ReportState
+from .results import CheckResult
 
 FRESH, STALE, PARTIAL, UNCHECKED = ReportState.FRESH, ReportState.STALE, ReportState.PARTIAL, ReportState.UNCHECKED
 #: the order rows are listed in: what needs attention first
@@ -136,19 +137,18 @@ def _counts(failing: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{count} {kind}" for kind, count in failing)
 
 
-def failure_kind(payload: dict) -> str:
+def failure_kind(check: CheckResult) -> str:
     """What a failed check is counted as: its evidence status, or the kind of check."""
-    kind = check_type(payload)
+    kind = check.type
     if kind is CheckType.PIN:
-        return str(payload.get("at_pin", {}).get("status") or "failed")
+        return str(check.at_pin or "failed")
     if kind is CheckType.DRIFT:
-        at = payload.get("at_against", {})
-        status = str(at.get("status") or "failed")
-        if status == Drift.NOT_CHECKED:
+        status = check.at_against or "failed"
+        if status is Drift.NOT_CHECKED:
             return "refused"
-        if at.get("enclosing_changed") and status in _HOLDING:
+        if check.enclosing_changed and status in _HOLDING:
             return ENCLOSING_CHANGED  # failing under --memreport-strict
-        return status
+        return str(status)
     if kind.is_predicate:
         return "predicate"
     if kind is CheckType.OBSERVE:
@@ -156,74 +156,62 @@ def failure_kind(payload: dict) -> str:
     if kind is CheckType.REPORT_ERROR:
         return "unreadable"
     if kind is CheckType.SOURCE:  # one source of a checked report: its pin, or the against-revision
-        status = payload.get("source", {}).get("pin_status")
+        pin_status = check.source_pin_status
         return {"ok": "against-missing", "missing-commit": "pin-missing", "no-repo": "no-repository"}.get(
-            status, str(status or "source"))
-    return str(payload.get("type") or "failed")
+            pin_status or "", str(pin_status or "source"))
+    return str(check.payload.get("type") or "failed")
 
 
 def _ordered(counts: Counter) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items(), key=lambda kc: (-kc[1], kc[0])))
 
 
-def _move(payload: dict) -> Move | None:
-    at = payload.get("at_against", {})
-    status = at.get("status")
-    if status not in MOVED:
+def _move(check: CheckResult) -> Move | None:
+    if check.at_against not in MOVED:
         return None
-    places = at.get("candidates") or ([{"path": at.get("path"), "lines": at.get("lines")}] if at.get("path") else [])
-    to = tuple(_place(p.get("path"), p.get("lines")) for p in places)
-    return Move(int(payload.get("line") or 0), status, str(payload.get("path") or ""), to)
+    return Move(check.line, str(check.at_against), check.path, tuple(str(p) for p in check.moved_to))
 
 
-def _place(path: str | None, lines) -> str:
-    if not lines:
-        return str(path)
-    start, end = lines[0], lines[-1]
-    return f"{path}:{start}" if start == end else f"{path}:{start}-{end}"
-
-
-def build_row(report: Report, entries: list[tuple[dict, str]], records_total: int = 0) -> Row | None:
-    """A report's row from its ``(payload, outcome)`` pairs; ``None`` when none of its
-    evidence was selected (nothing to say about it)."""
+def build_row(report: Report, entries: list[CheckResult], records_total: int = 0) -> Row | None:
+    """A report's row from its check results; ``None`` when none of its evidence was
+    selected (nothing to say about it)."""
     checked = 0
     failing: Counter = Counter()
     moves: list[Move] = []
     guarded: set[str] = set()
-    unchecked: dict | None = None
+    unchecked: CheckResult | None = None
     skipped_checks = modified = not_evidence = 0
     unread: Counter = Counter()
     #: pins a failing source item already says the clone lacks
-    unread_pins = {(p.get("source") or {}).get("pin") for p, outcome in entries
-                   if check_type(p) is CheckType.SOURCE and outcome in (Outcome.FAILED, Outcome.SKIPPED)}
-    for payload, outcome in entries:
-        check = CheckOutcome.of(payload)
-        kind = check.type
+    unread_pins = {c.source_pin for c in entries
+                   if c.type is CheckType.SOURCE and c.outcome in (Outcome.FAILED, Outcome.SKIPPED)}
+    for check in entries:
+        kind, outcome = check.type, check.outcome
         if kind is CheckType.PIN and check.at_pin is PinStatus.NOT_EVIDENCE:
             not_evidence += 1
             continue
-        if kind is CheckType.DRIFT and outcome == Outcome.PASSED and check.at_against is Drift.MODIFIED:
+        if kind is CheckType.DRIFT and outcome is Outcome.PASSED and check.at_against is Drift.MODIFIED:
             modified += 1
         if kind is CheckType.UNCHECKED:
-            unchecked = payload
+            unchecked = check
             continue  # failing under --memreport-require-checked: the state says it already
-        if kind is CheckType.SOURCE and outcome == Outcome.SKIPPED:
-            unread[failure_kind(payload)] += 1  # a repository named by URL that nothing maps to a clone
+        if kind is CheckType.SOURCE and outcome is Outcome.SKIPPED:
+            unread[failure_kind(check)] += 1  # a repository named by URL that nothing maps to a clone
             continue
-        if kind is CheckType.PIN and outcome == Outcome.SKIPPED and check.at_pin is PinStatus.COMMIT_MISSING \
-                and (payload.get("target") or {}).get("rev") not in unread_pins:
+        if kind is CheckType.PIN and outcome is Outcome.SKIPPED and check.at_pin is PinStatus.COMMIT_MISSING \
+                and check.target_rev not in unread_pins:
             unread[PinStatus.COMMIT_MISSING.value] += 1  # a linked commit the clone lacks (its pin is said once)
-        if outcome == Outcome.FAILED:
-            failing[failure_kind(payload)] += 1
+        if outcome is Outcome.FAILED:
+            failing[failure_kind(check)] += 1
         if kind in CHECK_TYPES:
-            if outcome in (Outcome.PASSED, Outcome.FAILED):
+            if check.ran:
                 checked += 1
-                if payload.get("record"):
-                    guarded.add(payload["record"])
+                if check.record:
+                    guarded.add(check.record)
             else:
                 skipped_checks += 1
-        if kind is CheckType.DRIFT and outcome == Outcome.PASSED:
-            move = _move(payload)
+        if kind is CheckType.DRIFT and outcome is Outcome.PASSED:
+            move = _move(check)
             if move is not None:
                 moves.append(move)
     unread_checks = 0
@@ -241,9 +229,9 @@ def build_row(report: Report, entries: list[tuple[dict, str]], records_total: in
         state = STALE if failing else PARTIAL if unread else FRESH
         return Row(report.path, state, checked, unread=_ordered(unread), unread_checks=unread_checks, **common)
     if unchecked is not None:
-        return Row(report.path, UNCHECKED, 0, reason=unchecked.get("reason"),
-                   reason_code=unchecked.get("code") or "not-run", **common)
-    if "unreadable" in failing:
+        return Row(report.path, UNCHECKED, 0, reason=unchecked.reason,
+                   reason_code=unchecked.reason_code or "not-run", **common)
+    if PinStatus.UNREADABLE in failing:
         return Row(report.path, UNCHECKED, 0, reason_code="unreadable", **common)
     if skipped_checks:
         return Row(report.path, UNCHECKED, 0, reason_code="not-run", **common)

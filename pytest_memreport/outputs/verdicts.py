@@ -8,15 +8,10 @@ module, never a new pass over the items.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, Verdict, check_type
-
-#: ``file:line`` at the end of a location (a file name may itself hold ``:``)
-_LOCATION = re.compile(r"^(?P<file>.+):(?P<line>\d+)$")
-#: ``file:line: message``, the documented shape of a claims-file problem
-_LOCATED_MESSAGE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)$", re.DOTALL)
+from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, Verdict
+from .results import CheckResult
 
 
 @dataclass(frozen=True)
@@ -33,109 +28,113 @@ class CheckVerdict:
 
     ``verdict`` is ``fail`` or ``warn`` (what passed or was skipped says nothing to a
     reviewer); ``headline`` is the failure's first line; ``place`` where it is shown;
-    ``payload`` the check's JSON payload (``type``, ``report``, ``key``, ``at_pin``...).
+    ``check`` the check's result (its type, report, statuses, where its evidence is).
     """
 
-    verdict: str
+    verdict: Verdict
     headline: str
     place: Place
-    payload: dict
+    check: CheckResult
     nodeid: str = ""
     #: the headline without its place, as the check said it (empty: not said apart)
     text: str = ""
+    #: what the check is about without its lines (an evidence key less its report line, a
+    #: predicate's claims file and index): the same finding after lines above it moved
+    identity: str = ""
 
     @property
     def kind(self) -> str:
-        return str(self.payload.get("type", ""))
+        return self.check.type.value or str(self.check.payload.get("type", ""))
 
     @property
     def type(self) -> CheckType:
-        return check_type(self.payload)
+        return self.check.type
 
     @property
     def report(self) -> str:
-        return str(self.payload.get("report", ""))
+        return self.check.report
 
     @property
     def record(self) -> str:
-        return str(self.payload.get("record") or "")
+        return self.check.record or ""
 
     @property
     def status(self) -> str:
         """The check's own status word: ``changed``, ``missing``, ``missing-commit``, ..."""
-        return status_of(self.payload, self.verdict)
+        return status_of(self.check, self.verdict)
 
     @property
     def message(self) -> str:
         """The headline without its ``file:line:`` opening (the place says it already)."""
-        if self.text:
-            return self.text
-        for prefix in (f"{self.place.file}:{self.place.line}: ", f"{self.report}:{self.place.line}: "):
-            if self.headline.startswith(prefix):
-                return self.headline[len(prefix):]
-        return self.headline
+        return self.text or self.headline
 
     @property
     def failed(self) -> bool:
-        return self.verdict == Verdict.FAIL
+        return self.verdict is Verdict.FAIL
 
     @property
     def warned(self) -> bool:
-        return self.verdict == Verdict.WARN
+        return self.verdict is Verdict.WARN
 
     def sort_key(self) -> tuple:
-        return (self.place.file, self.place.line, self.kind, str(self.payload.get("key", "")), self.headline)
+        return (self.place.file, self.place.line, self.kind, self.check.key, self.headline)
 
 
-def status_of(payload: dict, verdict: str = Verdict.FAIL) -> str:
-    """The status word of a check's payload, for titles and rule ids."""
-    kind = check_type(payload)
+def status_of(check: CheckResult, verdict: Verdict = Verdict.FAIL) -> str:
+    """The status word of a check, for titles and rule ids."""
+    kind = check.type
     if kind is CheckType.PIN:
-        return str(payload.get("at_pin", {}).get("status") or "failed")
+        return str(check.at_pin or "failed")
     if kind is CheckType.DRIFT:
-        against = payload.get("at_against", {})
-        if verdict == Verdict.WARN and against.get("enclosing_changed"):
+        if verdict is Verdict.WARN and check.enclosing_changed:
             return ENCLOSING_CHANGED
-        status = against.get("status") or "failed"
-        return "refused" if status == Drift.NOT_CHECKED else str(status)
+        status = check.at_against or "failed"
+        return "refused" if status is Drift.NOT_CHECKED else str(status)
     if kind is CheckType.SOURCE:
-        return str(payload.get("source", {}).get("pin_status") or "failed")
+        return str(check.source_pin_status or "failed")
     if kind.is_predicate:
-        result = payload.get("at_against") or payload.get("at_pin") or {}
-        return "predicate-error" if result.get("status") == PinStatus.ERROR else "predicate-fails"
+        said = check.at_against or check.at_pin
+        return "predicate-error" if said is PinStatus.ERROR else "predicate-fails"
     if kind is CheckType.OBSERVE:
-        observed = payload.get("observation") or {}
-        return f"observation-{observed.get('status') or 'failed'}"
+        return f"observation-{check.observation_status or 'failed'}"
     if kind.is_listing:
         return str(kind)
-    return str(payload.get("type") or "error")
+    return str(check.payload.get("type") or "error")
 
 
-def place_of(location: str, payload: dict) -> Place:
-    """Where a check is shown: its ``file:line`` location, else its report's line."""
-    m = _LOCATION.match(location or "")
-    if m:
-        return Place(m.group("file"), int(m.group("line")))
-    return Place(str(payload.get("report", "")), int(payload.get("line") or 1))
+def place_of(place, check: CheckResult) -> Place:
+    """Where a check is shown: its entry's ``[file, line]``, else its report's line."""
+    if place:
+        return Place(str(place[0]), int(place[1]))
+    return Place(check.report, check.line or 1)
 
 
-def verdicts_of_entry(entry: dict, outcome: str, nodeid: str) -> list[CheckVerdict]:
-    """The verdicts one check entry gives (none when it passed quietly or was skipped).
+def verdicts_of_entry(entry: dict, outcome: str, nodeid: str, check: CheckResult | None = None) -> list[CheckVerdict]:
+    """The verdicts one check entry gives (none when it passed quietly or was skipped);
+    ``check`` is the entry's result as the log read it (read here when not given).
 
     A claims item that fails gives one verdict per problem, each at its claims file's
-    line (every problem is ``file:line: message``), so it is shown where it is fixed.
+    line (the entry's ``located``: each problem's file, line and message, as data), so
+    it is shown where it is fixed.
     """
-    verdict = entry.get("verdict", "")
+    verdict = _verdict(entry.get("verdict", ""))
     if outcome == Outcome.FAILED:
         verdict = Verdict.FAIL  # also a warning turned into an error by -W error
     if verdict not in (Verdict.FAIL, Verdict.WARN):
         return []
-    payload = entry.get("payload") or {}
+    if check is None:
+        check = CheckResult.of(entry.get("payload") or {}, outcome)
     headline = entry.get("headline") or nodeid
-    if check_type(payload) is CheckType.CLAIMS and verdict == Verdict.FAIL:
-        located = [m for m in map(_LOCATED_MESSAGE.match, payload.get("claims", {}).get("errors", ())) if m]
-        if located:
-            return [CheckVerdict(Verdict.FAIL, m.group(0), Place(m.group("file"), int(m.group("line"))), payload,
-                                 nodeid) for m in located]
-    return [CheckVerdict(verdict, headline, place_of(entry.get("location", ""), payload), payload, nodeid,
-                         str(entry.get("message") or ""))]
+    located = entry.get("located") or ()
+    if verdict is Verdict.FAIL and located:
+        return [CheckVerdict(Verdict.FAIL, f"{file}:{line}: {message}", Place(file, int(line)), check, nodeid,
+                             message) for file, line, message in located]
+    return [CheckVerdict(verdict, headline, place_of(entry.get("place"), check), check, nodeid,
+                         str(entry.get("message") or ""), str(entry.get("identity") or ""))]
+
+
+def _verdict(word: str) -> Verdict | None:
+    try:
+        return Verdict(word)
+    except ValueError:
+        return None

@@ -54,8 +54,36 @@ def short(sha: str | None) -> str:
     return (sha or "")[:12]
 
 
-def location(report: Report, line: int) -> str:
-    return f"{_printable_name(report.path)}:{line}"
+class Location(str):
+    """``file:line`` as shown, its file and line kept as data (``file``, ``line``): outputs
+    place a check by them, never by splitting the text."""
+
+    file: str
+    line: int
+
+    def __new__(cls, file: str, line: int) -> Location:
+        made = super().__new__(cls, f"{file}:{line}")
+        made.file, made.line = file, int(line)
+        return made
+
+
+class Said(str):
+    """A problem as shown, ``file:line: text`` (``file: text`` without a line), its place and
+    text kept as data (``file``, ``line``, ``text``): what says it apart from its place reads
+    ``text``, never the line with its opening cut off."""
+
+    file: str
+    line: int | None
+    text: str
+
+    def __new__(cls, file: str, line: int | None, text: str) -> Said:
+        made = super().__new__(cls, f"{file}:{line}: {text}" if line else f"{file}: {text}")
+        made.file, made.line, made.text = file, line, text
+        return made
+
+
+def location(report: Report, line: int) -> Location:
+    return Location(_printable_name(report.path), line)
 
 
 #: a report's path, made printable once: every outcome of its evidence names it

@@ -16,7 +16,7 @@ from pathlib import Path
 from ...model import Report
 from .index import ClaimsIndex
 from .inline import inline_claims
-from .model import REPORT, ClaimsFile, ClaimsSource
+from .model import REPORT, ClaimsFile, ClaimsSource, Problem
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,11 @@ def assemble(report: Report, files: list[ClaimsFile], beside: Path | None, error
                 predicates.setdefault(REPORT, []).extend(section.predicates)
                 observations.setdefault(REPORT, []).extend(section.observations)
             else:
-                problems.append(
-                    f"{claims_file.path}:{section.line}: 'report:' of a claims file named with --memreport-claims "
+                problems.append(Problem(
+                    claims_file.path, section.line, "'report:' of a claims file named with --memreport-claims "
                     f"applies to one report, but {reports_loaded} are loaded; put it beside the report as "
                     f"{Path(report.path).stem}.claims.yaml"
-                )
+                ))
         mine = index.records_declared(claims_file, declared) if index is not None else \
             [rid for rid in claims_file.records if rid in declared]
         for rid in mine:

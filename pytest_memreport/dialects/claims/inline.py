@@ -21,7 +21,7 @@ from yaml.nodes import MappingNode, SequenceNode
 
 from ...model import Record, Report, TextBlock
 from . import schema
-from .model import REPORT, ClaimsError, Observation, Predicate
+from .model import REPORT, ClaimsError, Observation, Predicate, Problem
 from .nodes import Reader
 
 #: the fence info word of a claims block
@@ -68,8 +68,8 @@ def parse_block(text: str, report_path: str, first_line: int, owner: str) -> tup
     root = r.compose(text)
     whose = owner or "the report"
     if root is None:
-        raise ClaimsError(f"{report_path}:{first_line}: empty memreport block for {whose}; "
-                          "list predicates in it, e.g. '- contains: {path: a.py, text: x}'")
+        raise ClaimsError(Problem(report_path, first_line, f"empty memreport block for {whose}; "
+                                  "list predicates in it, e.g. '- contains: {path: a.py, text: x}'"))
 
     def read():
         if isinstance(root, SequenceNode):

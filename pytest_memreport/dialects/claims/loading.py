@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..inputs import MAX_CLAIMS_BYTES, InputRefused, read_regular
 from . import schema
-from .model import CLAIMS_SUFFIX, SCHEMA, ClaimsError, ClaimsFile, ClaimsSource, RecordClaims
+from .model import CLAIMS_SUFFIX, SCHEMA, ClaimsError, ClaimsFile, ClaimsSource, Problem, RecordClaims
 from .nodes import Reader, is_null
 
 _TOP_KEYS = ("schema", "sources", "report", "records")
@@ -42,13 +42,13 @@ def load_claims(path: str | Path) -> ClaimsFile:
     try:
         data = read_regular(path, MAX_CLAIMS_BYTES)
     except InputRefused as refused:
-        raise ClaimsError(f"{path}:1: claims file {refused.reason}; give a claims YAML file") from None
+        raise ClaimsError(Problem(str(path), 1, f"claims file {refused.reason}; give a claims YAML file")) from None
     except OSError as exc:
-        raise ClaimsError(f"{path}:1: cannot read claims file ({exc.strerror}); check the path") from None
+        raise ClaimsError(Problem(str(path), 1, f"cannot read claims file ({exc.strerror}); check the path")) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ClaimsError(f"{path}:1: claims file is not UTF-8 (byte {exc.start}); save it as UTF-8") from None
+        raise ClaimsError(Problem(str(path), 1, f"claims file is not UTF-8 (byte {exc.start}); save it as UTF-8")) from None
     return parse_claims(text, str(path))
 
 
@@ -57,7 +57,7 @@ def parse_claims(text: str, path: str) -> ClaimsFile:
     r = Reader(path, 1)
     root = r.compose(text)
     if root is None:
-        raise ClaimsError(f"{path}:1: claims file is empty; start it with 'schema: {SCHEMA}'")
+        raise ClaimsError(Problem(path, 1, f"claims file is empty; start it with 'schema: {SCHEMA}'"))
     claims = r.guarded(lambda: _document(r, root))
     if r.problems or claims is None:
         raise ClaimsError(r.problems)
@@ -115,7 +115,7 @@ def unknown_records(claims: Iterable[ClaimsFile], declared_ids: Iterable[str]) -
     return sorted(missing)
 
 
-def describe_unknown_record(file: str, line: int, record_id: str, declared_ids: Iterable[str]) -> str:
+def describe_unknown_record(file: str, line: int, record_id: str, declared_ids: Iterable[str]) -> Problem:
     """The one-line message for an entry of :func:`unknown_records`, with the
     nearest declared ID as a suggestion when one is close."""
     from rapidfuzz import process
@@ -126,7 +126,5 @@ def describe_unknown_record(file: str, line: int, record_id: str, declared_ids: 
         best = process.extractOne(record_id, choices, score_cutoff=80)
         if best is not None:
             suggestion = f" (did you mean {best[0]}?)"
-    return (
-        f"{file}:{line}: no loaded report declares {record_id}{suggestion}; "
-        "fix the ID or load the report that declares it"
-    )
+    return Problem(file, line, f"no loaded report declares {record_id}{suggestion}; "
+                   "fix the ID or load the report that declares it")

@@ -41,6 +41,21 @@ CLAIMS_SUFFIX = ".claims.yaml"
 REPORT = ""
 
 
+class Problem(str):
+    """One problem of claims input as shown, ``file:line: message``, its file and line kept
+    as data (``file``, ``line``, ``message``): outputs show it at that line without reading
+    the text back. It is the line it shows, so it joins, compares and serialises as one."""
+
+    file: str
+    line: int
+    message: str
+
+    def __new__(cls, file: str, line: int, message: str) -> Problem:
+        made = super().__new__(cls, f"{file}:{line}: {message}")
+        made.file, made.line, made.message = str(file), int(line), message
+        return made
+
+
 class ClaimsError(MemreportError):
     """Bad claims input: one or more problems, each one line ``file:line: problem; fix``.
 

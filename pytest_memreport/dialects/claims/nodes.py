@@ -25,7 +25,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...errors import MemreportError
-from .model import ClaimsError
+from .model import ClaimsError, Problem
 
 #: longest number written in a claims file (digits and signs): far beyond any
 #: real count or constant, far below what makes ``int()`` slow or refuse
@@ -72,12 +72,11 @@ class Reader:
     def line(self, node: Node) -> int:
         return node.start_mark.line + self.first_line
 
-    def at(self, node: Node | int) -> str:
-        line = node if isinstance(node, int) else self.line(node)
-        return f"{self.file}:{line}"
+    def problem(self, node: Node | int, message: str) -> Problem:
+        return Problem(self.file, node if isinstance(node, int) else self.line(node), message)
 
     def bad(self, node: Node | int, message: str) -> NoReturn:
-        raise Bad(f"{self.at(node)}: {message}")
+        raise Bad(self.problem(node, message))
 
     @contextlib.contextmanager
     def each(self) -> Iterator[None]:
@@ -92,10 +91,10 @@ class Reader:
         """Count ``size`` characters read (again, through an alias) against the budget."""
         self.expanded += size + 1
         if self.expanded > MAX_EXPANDED_CHARS:
-            self.problems.append(
-                f"{self.at(node)}: the claims document expands (through YAML aliases) to more than "
+            self.problems.append(self.problem(
+                node, "the claims document expands (through YAML aliases) to more than "
                 f"{MAX_EXPANDED_CHARS // (1024 * 1024)} MiB of text; write it out without aliases"
-            )
+            ))
             raise _TooLarge
 
     # -- composing ------------------------------------------------------------------
@@ -103,22 +102,22 @@ class Reader:
         """The document's root node; a YAML syntax error raises :class:`ClaimsError` (one line)."""
         if "\0" in text:
             line = text.count("\n", 0, text.index("\0")) + self.first_line
-            raise ClaimsError(f"{self.file}:{line}: the claims text contains a NUL character; remove it")
+            raise ClaimsError(Problem(self.file, line, "the claims text contains a NUL character; remove it"))
         try:
             root = yaml.compose(text, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = (mark.line if mark is not None else 0) + self.first_line
             problem = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
-            raise ClaimsError(f"{self.file}:{line}: malformed YAML ({problem}); fix the YAML syntax at this line") \
+            raise ClaimsError(Problem(self.file, line, f"malformed YAML ({problem}); fix the YAML syntax at this line")) \
                 from None
         except yaml.YAMLError as exc:
             problem = " ".join(str(exc).split())
-            raise ClaimsError(f"{self.file}:{self.first_line}: malformed YAML ({problem}); fix the YAML syntax") \
+            raise ClaimsError(Problem(self.file, self.first_line, f"malformed YAML ({problem}); fix the YAML syntax")) \
                 from None
         except RecursionError:
             # PyYAML recurses once per nesting level: thousands of "[" exhaust the stack.
-            raise ClaimsError(f"{self.file}:{self.first_line}: the YAML nests too deeply to read; simplify it") \
+            raise ClaimsError(Problem(self.file, self.first_line, "the YAML nests too deeply to read; simplify it")) \
                 from None
         if root is not None:
             self._refuse_tags(root)
@@ -136,10 +135,9 @@ class Reader:
             seen.add(id(node))
             if _explicit_tag(node):
                 self.tagged.add(id(node))
-                self.problems.append(
-                    f"{self.at(node)}: YAML tag {node.tag!r} is not allowed in claims; "
-                    "remove it (quote a value to make it a string)"
-                )
+                self.problems.append(self.problem(
+                    node, f"YAML tag {node.tag!r} is not allowed in claims; remove it (quote a value to make it a string)"
+                ))
             if isinstance(node, MappingNode):
                 for key, value in node.value:
                     stack.extend((value, key))

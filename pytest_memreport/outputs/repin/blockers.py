@@ -36,32 +36,29 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
         key = evidence.key
         if checked is not None and key not in checked:
             continue
-        pin = log.get(report.path, CheckType.PIN, key)
-        drift = log.get(report.path, CheckType.DRIFT, key)
+        pin = log.check(report.path, CheckType.PIN, key)
+        drift = log.check(report.path, CheckType.DRIFT, key)
         what = _what(evidence)
         where = f"{report.path}:{evidence.line}"
-        if pin is not None and pin["at_pin"]["status"] == PinStatus.NOT_EVIDENCE:
+        if pin is not None and pin.at_pin is PinStatus.NOT_EVIDENCE:
             continue
         if pin is None or drift is None:
             out[f"{where}: {what} was not checked in this run"] = None
             continue
-        at_pin, now = pin["at_pin"], drift["at_against"]
-        if at_pin["status"] == PinStatus.FILE_MISSING and evidence.role is EvidenceRole.MENTION:
+        if pin.at_pin is PinStatus.FILE_MISSING and evidence.role is EvidenceRole.MENTION:
             continue
-        if now["status"] == Drift.AHEAD:
+        if drift.at_against is Drift.AHEAD:
             continue
-        if at_pin["status"] != PinStatus.FOUND and correctable(at_pin) is None:
-            out[f"{where}: {what} is {at_pin['status']} at the pin"] = None
-        elif now["status"] not in HOLDS:
-            out[f"{where}: {what} is {now['status']} at {at}"] = None
-        elif now["status"] == Drift.RELOCATED and len(now.get("candidates") or ()) > 1:
-            shown = ", ".join(f"{c['path']}:{c['lines'][0]}" for c in now["candidates"][:3])
-            out[f"{where}: {what} now occurs in {len(now['candidates'])} places ({shown}); cite one"] = None
-    for payload in sorted(log.of_type(report.path, CheckType.PREDICATE_AGAINST), key=lambda p: p["key"]):
-        status = payload["at_against"]["status"]
-        if status != PinStatus.HOLDS:
-            place = payload["key"].rsplit(":", 1)[0]
-            out[f"{place}: {payload.get('record') or 'report'} predicate {status} at {at}"] = None
+        if pin.at_pin is not PinStatus.FOUND and correctable(pin.to_json()["at_pin"]) is None:
+            out[f"{where}: {what} is {pin.at_pin} at the pin"] = None
+        elif drift.at_against not in HOLDS:
+            out[f"{where}: {what} is {drift.at_against} at {at}"] = None
+        elif drift.at_against is Drift.RELOCATED and len(drift.moved_to) > 1:
+            shown = ", ".join(f"{place.path}:{place.start}" for place in drift.moved_to[:3])
+            out[f"{where}: {what} now occurs in {len(drift.moved_to)} places ({shown}); cite one"] = None
+    for check in sorted(log.checks_of(report.path, CheckType.PREDICATE_AGAINST), key=lambda c: c.key):
+        if check.at_against is not PinStatus.HOLDS:
+            out[f"{check.file}:{check.line}: {check.record or 'report'} predicate {check.at_against} at {at}"] = None
     return list(out)
 
 
