@@ -344,6 +344,9 @@ class Source:
     #: ``owner/name`` words the document writes near its pin (first) and in its prose when it
     #: names no repository for certain: the one of them the user maps is this source's
     mentioned: tuple[str, ...] = ()
+    #: where the document's pin statements write ``pin`` (re-pin rewrites exactly there); empty
+    #: when no reader placed them (re-pin then rewrites the commit wherever the report writes it)
+    pin_spans: tuple[Span, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

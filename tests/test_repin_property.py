@@ -16,7 +16,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_memreport.dialects import parse_report
+from pytest_memreport.dialects import decode_report, parse_report
 from pytest_memreport.dialects.core.links import parse_repository_link
 from pytest_memreport.model import EvidenceKind, LineRange
 from pytest_memreport.outputs.lineindex import LineIndex, resolve_overlaps
@@ -102,7 +102,7 @@ def masked(line: bytes) -> bytes:
 @settings(max_examples=150, deadline=None)
 @given(original=reviews())
 def test_a_review_repin_changes_only_its_links(original):
-    report = parse_report("widget.md", original.decode("utf-8-sig"), "review")
+    report = parse_report("widget.md", decode_report("widget.md", original)[0], "review")
     target = RepinTarget(NEW, (PinnedSource("acme/widget", OLD, frozenset({"acme/widget"})),), RENAMES)
     moves = moves_as_drift_gives_them(report)
     index = LineIndex(original)

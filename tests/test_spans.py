@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from pytest_memreport.dialects import decode_report, forms, parse_report
 from pytest_memreport.model import EvidenceKind, LineRange, Span
-from pytest_memreport.outputs.lineindex import LineIndex
-from pytest_memreport.outputs.repin import Move, report_edits
+from pytest_memreport.outputs.lineindex import LineIndex, resolve_overlaps
+from pytest_memreport.outputs.repin import Move, PinnedSource, RepinTarget, report_edits
 from pytest_memreport.outputs.writeback import WritebackError, edited, status_edit
 
 PIN = "9a0bae8c1f2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f"
@@ -168,3 +168,97 @@ def test_a_quotation_records_its_citation_and_is_refused_once_it_changed(name) -
     changed = data.replace(b"--- pkg/queue.py:3-4", b"--- pkg/queue.py:3-5")
     with pytest.raises(WritebackError, match="changed since it was read"):
         report_edits(report, LineIndex(changed), {quote: move}, None, {})
+
+
+# --------------------------------------------------------------------------- re-pin of pins
+
+NEW = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c"
+
+
+def pinned_text(before: str = "") -> str:
+    """A record report whose pin is also written, not as a pin, in prose and in a code block."""
+    return before + textwrap.dedent(f"""\
+        Store memory report
+
+        The target is the store at SRC-1 commit {PIN}.
+
+        The earlier review, pinned to {PIN}, said the same.
+
+        ```
+        $ git rev-parse HEAD
+        {PIN}
+        ```
+
+        MEM-OBJ-store
+
+        Label: Store
+
+        The store keeps the newest entries. SRC-1: pkg/store.py:10-20.
+        """)
+
+
+def repinned(data: bytes, report) -> bytes:
+    index = LineIndex(data)
+    target = RepinTarget(NEW, (PinnedSource("SRC-1", PIN),))
+    found = report_edits(report, index, {}, target, {})
+    kept, dropped = resolve_overlaps(found.changes)
+    assert dropped == []
+    return edited(data, [index.edit(change) for change in kept])
+
+
+def test_a_record_pin_records_where_its_statement_writes_it() -> None:
+    text, report = parsed(encoded(pinned_text()))
+    (source,) = report.sources
+    assert [(span.line, span.text) for span in source.pin_spans] == [(3, PIN)]
+    assert text[source.pin_spans[0].start:source.pin_spans[0].end] == PIN
+
+
+def test_a_repin_rewrites_the_pin_statement_and_not_the_same_commit_written_elsewhere() -> None:
+    data = encoded(pinned_text())
+    _, report = parsed(data)
+    after = repinned(data, report)
+    # the statement moves; the earlier review's pin and the command's output stay as written
+    assert after == data.replace(f"SRC-1 commit {PIN}".encode(), f"SRC-1 commit {NEW}".encode())
+    assert after.count(PIN.encode()) == 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prose=_PROSE, crlf=st.booleans(), bom=st.booleans())
+def test_a_repin_changes_only_the_pins_bytes(prose, crlf, bom) -> None:
+    before = "".join(f"{line.strip()}\n\n" for line in prose if line.strip())
+    data = encoded(pinned_text(before), crlf, bom)
+    _, report = parsed(data)
+    after = repinned(data, report)
+    at = data.index(f"commit {PIN}".encode()) + len(b"commit ")
+    assert after == data[:at] + NEW.encode() + data[at + len(PIN):]
+
+
+def test_a_repin_is_refused_when_the_pin_changed_since_it_was_read() -> None:
+    data = encoded(pinned_text())
+    _, report = parsed(data)
+    changed = data.replace(f"SRC-1 commit {PIN}".encode(), f"SRC-1 commit  {PIN}".encode())
+    with pytest.raises(WritebackError, match="report line 3: expected .* changed since it was read"):
+        report_edits(report, LineIndex(changed), {}, RepinTarget(NEW, (PinnedSource("SRC-1", PIN),)), {})
+
+
+def test_a_front_matter_pin_is_rewritten_where_its_key_writes_it() -> None:
+    short = PIN[:10]
+    text = textwrap.dedent(f"""\
+        ---
+        title: Gadgets ingest
+        commit: {PIN}
+        ---
+
+        # Gadgets
+
+        Read at revision `{short}` of the gadgets.
+        An earlier ingest, pinned to {PIN}, read less.
+
+        The gadget starts at `src/gadget.rs:1-3`.
+        """)
+    data = encoded(text)
+    _, report = parsed(data, "ingest.md")
+    source = next(s for s in report.sources if s.pin)
+    assert sorted((span.line, span.text) for span in source.pin_spans) == [(3, PIN), (8, short)]
+    after = repinned(data, report).decode()
+    assert after == text.replace(f"commit: {PIN}", f"commit: {NEW}").replace(f"`{short}`", f"`{NEW[:10]}`")

@@ -31,11 +31,14 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Report, Source
+from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Report, Source, Span
 from . import core, notes, review, tables
 from .core import anchors, pinforms
-from .core.grammar import BLOB_ID, FILE_LINK, FORM_URL, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL, REPOSITORY_WORD
+from .core.grammar import (
+    BLOB_ID, FILE_LINK, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL, REPOSITORY_WORD,
+)
 from .core.spans import LineStarts
+from .runfacts import same_commit
 
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
 FormReader = Callable[[str, str], Iterable[Evidence]]
@@ -127,7 +130,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             if front is None:  # the dialect's own reading of it, when it kept one (YAML read once)
                 front = core.front_matter_mapping(head, end, [])
             if front:
-                pins.extend(pinforms.front_matter_pins(front, 1))
+                pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), lines[:end]))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
                     own = named[0]
@@ -155,6 +158,30 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
                    pin_like, tuple(mentioned))
+
+
+def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str]) -> list[pinforms.PinStatement]:
+    """Front matter ``pins`` (read from its YAML) with the span where ``block``, the front
+    matter's lines from the document's first, writes each sha (the first place not given to
+    another pin)."""
+    out = []
+    taken: set[tuple[int, int]] = set()
+    offsets, start = [], 0
+    for line in block:
+        offsets.append(start)
+        start += len(line) + 1
+    for pin in pins:
+        found = next(((number, word) for number, line in enumerate(block)
+                      for word in HEX_WORD.finditer(line)
+                      if word.group().lower() == pin.sha and (number, word.start()) not in taken), None)
+        if found is None:
+            out.append(pin)
+            continue
+        number, word = found
+        taken.add((number, word.start()))
+        span = Span(offsets[number] + word.start(), offsets[number] + word.end(), number + 1, word.group())
+        out.append(replace(pin, span=span))
+    return out
 
 
 #: the name the citing lines are read under: a plain-text rendering
@@ -548,7 +575,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     bound = {item.source for item in (*existing, *added)}
     kept = tuple(source for index, source in enumerate(sources)
                  if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
-    if not added and kept == report.sources:
+    if not added and kept == report.sources and all(
+            one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
         return report  # (with the facts above, when there were any)
     return _placed(_without_superseded(replace(report, sources=kept), added), added)
 
@@ -663,7 +691,26 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
         named = list(reading.repositories)
         if len(named) == 1:
             sources.append(Source(named[0], None, reading.repositories[named[0]], repository=named[0]))
-    return tuple(sources)
+    if report.dialect in _PINS_UNPLACED:
+        return tuple(sources)
+    return tuple(_with_pin_spans(source, reading.pins) for source in sources)
+
+
+#: dialects whose own pin readers place no spans (a run's ``at `<sha>``` prose, registers and
+#: labels): the forms' spans would be some of its pin's spellings only, so re-pin rewrites
+#: the commit wherever written
+_PINS_UNPLACED = frozenset({"tables"})
+
+
+def _with_pin_spans(source: Source, statements: Sequence[pinforms.PinStatement]) -> Source:
+    """``source`` with the spans of the statements that write its pin (re-pin edits there)."""
+    if not source.pin:
+        return source
+    spans = {statement.span: None for statement in statements
+             if statement.span is not None and len(source.pin) >= 7 and same_commit(statement.sha, source.pin)}
+    spans.update(dict.fromkeys(source.pin_spans))
+    found = tuple(sorted(spans, key=lambda span: span.start))
+    return replace(source, pin_spans=found) if found != source.pin_spans else source
 
 
 def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) -> str | None:

@@ -13,6 +13,7 @@ from ...model import (
     Reference,
     Report,
     Source,
+    Span,
     Status,
     TextBlock,
 )
@@ -67,6 +68,8 @@ class _Parser:
         #: index into ``drafts`` of the record owning each line, -1 for none
         self.owner = [-1] * (count + 2)
         self.findings: list[Finding] = []
+        #: where the pins the lines state are written (re-pin rewrites them there)
+        self.pin_spans: list[Span] = []
         self.report_evidence: list[Evidence] = []
         self.report_references: list[Reference] = []
         self.report_statuses: list[Status] = []
@@ -320,6 +323,9 @@ class _Parser:
             for source_id in mentioned:
                 first_mention.setdefault(source_id, number)
             for pin in core.find_pins(text):
+                span = self.starts.span(number, pin.column, pin.column + len(pin.sha))
+                if span is not None and span.text.lower() == pin.sha:
+                    self.pin_spans.append(span)
                 if pin.source is None:
                     report_pins.append((pin.sha, number))
                     continue
@@ -447,5 +453,7 @@ class _Parser:
             pin = source_pins.get(source_id)
             url = urls.get(source_id)
             stated_at = pin[1] if pin else first_mention.get(source_id, url[1] if url else None)
-            sources.append(Source(source_id, pin[0] if pin else None, url[0] if url else None, stated_at))
+            spans = tuple(span for span in self.pin_spans if pin and same_commit(span.text.lower(), pin[0]))
+            sources.append(Source(source_id, pin[0] if pin else None, url[0] if url else None, stated_at,
+                                  pin_spans=spans))
         return tuple(sources)

@@ -2,7 +2,8 @@
 
 For each line, in order of certainty (the first of two overlapping edits wins):
 repository links (commit, path, anchor) and the texts of those links, the
-pinned commit wherever else it is written, then the citations of the evidence
+pinned commit where its pin statements were read (a pin no reader placed: wherever
+else it is written), then the citations of the evidence
 parsed on that line (``--- path:10-20``, `` `src/a.py` ``, ``SRC-1: a.py, b.py.``,
 ``(src/a.rs, docs/b.md)``). Evidence lines are rewritten only where the parser
 found the evidence, so prose elsewhere is never touched, and a quotation's own
@@ -15,15 +16,15 @@ from dataclasses import dataclass, field
 
 from ...dialects.core.anchors import expand_braces
 from ...dialects.core.links import repository_of
-from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report
+from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report, Span
 from ..kinds import LinkKind
 from ..lineindex import CharEdit, LineIndex
 from .citations import citation_changes, continuation_changes, has_range, occurrences, written_after
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
 from .shas import sha_changes
-from .target import Move, RepinTarget, same_commit
+from .target import Move, PinnedSource, RepinTarget, respell, same_commit
 
-from ...dialects.core.grammar import ATTRIBUTION_START, BRACE_WORD, SOURCE_WRITTEN, WRITTEN_RANGE
+from ...dialects.core.grammar import ATTRIBUTION_START, BRACE_WORD, HEX_WORD, SOURCE_WRITTEN, WRITTEN_RANGE
 
 
 @dataclass
@@ -86,6 +87,16 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
         line = evidence.end_line if evidence.kind is EvidenceKind.QUOTE else evidence.line
         by_line.setdefault(line, []).append((evidence, move))
     definitions: dict[str, tuple[Move | None, str, str]] = {}
+    # A pin its statements placed is rewritten there only (the same commit named elsewhere, in
+    # an earlier review's pin or a code block, stays); a pin no reader placed, wherever written.
+    at_spans = pin_span_changes(report, index, target) if target is not None else {}
+    unplaced = spanned = None
+    commits_on: set[int] = set()  # lines of evidence written at its own commit (``a.rs` @ `<sha>``)
+    if target is not None:
+        unplaced = RepinTarget(target.new, tuple(s for s in target.sources if not _pin_spans(report, index, s)))
+        spanned = RepinTarget(target.new, tuple(s for s in target.sources if s not in unplaced.sources))
+        commits_on = {e.line for e in report.all_evidence()
+                      if e.pin and any(same_commit(e.pin, s.old) for s in spanned.sources)}
     for number in range(1, len(index) + 1):
         text = index.text(number)
         if not text:
@@ -95,8 +106,12 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
         for span in spans:
             out.changes.extend(_link_changes(number, text, span, target, by_link, files, definitions,
                                               out.placed))
-        if target is not None:
-            out.changes.extend(sha_changes(number, text, target, outside))
+        out.changes.extend(change for change in at_spans.get(number, ())
+                           if not any(s <= change.start < e for s, e in outside))
+        if unplaced is not None and unplaced.sources:
+            out.changes.extend(sha_changes(number, text, unplaced, outside))
+        if spanned is not None and number in commits_on:
+            out.changes.extend(sha_changes(number, text, spanned, outside))
         for evidence, move in by_line.get(number, ()):
             shifts = bool(move.old_lines and move.new_lines and move.old_lines != move.new_lines)
             found = _span_changes(index, evidence, move, outside) if evidence.span is not None else []
@@ -133,6 +148,34 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
                     defined, old_path, new_path = definitions[label]
                     out.changes.extend(text_changes(number, text, (start, end), defined, old_path, new_path,
                                                     "link text"))
+    return out
+
+
+def _pin_spans(report: Report, index: LineIndex, pinned: PinnedSource) -> tuple[Span, ...]:
+    """Where the report's pin statements write ``pinned``'s commit; empty (rewrite it wherever
+    written) unless they place every spelling of it on the line its dialect read the pin on."""
+    source = report.source(pinned.id)
+    if source is None or not source.pin_spans:
+        return ()
+    if source.line is not None and source.file in (None, report.path):
+        # Counted, not compared by place: a span the report no longer holds is refused below.
+        placed = sum(span.line == source.line for span in source.pin_spans)
+        stated = index.text(source.line) or ""
+        if sum(same_commit(word.group(), pinned.old) for word in HEX_WORD.finditer(stated)) > placed:
+            return ()  # a statement no reader placed
+    return source.pin_spans
+
+
+def pin_span_changes(report: Report, index: LineIndex, target: RepinTarget) -> dict[int, list[CharEdit]]:
+    """The re-pin's edits of each pin at the spans its statements were read at, by report line;
+    refused (:class:`~..writeback.WritebackError`) when a span no longer holds the sha it held."""
+    out: dict[int, list[CharEdit]] = {}
+    for pinned in target.sources:
+        for span in _pin_spans(report, index, pinned):
+            if same_commit(span.text, target.new):
+                continue
+            change = index.span_change(span, respell(span.text, target.new), f"re-pin {pinned.id}")
+            out.setdefault(span.line, []).append(change)
     return out
 
 
