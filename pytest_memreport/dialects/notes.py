@@ -1,8 +1,9 @@
 """Notes (docs/FORMATS.md §4): prose analyses of one target, pinned once, arguing in prose.
 
 A note cites the target as a review does (blob and tree links, ``> --- [path](...)``
-blockquotes, backticked paths, symbol names beside links: :mod:`.review` reads those);
-this dialect reads what prose adds, over :mod:`.core`:
+blockquotes, backticked paths, symbol names beside links: :class:`.core.linked.LinkReader`
+reads those, for reviews too); this dialect composes that reader and adds, through its
+:class:`.core.linked.LinkExtension` points, what prose adds, over :mod:`.core`:
 
 * **The pin** from the opening evidence-basis line (:mod:`.core.basis`): its commit
   link, full or short, or a sha written after "commit"; a review-style header
