@@ -1,8 +1,9 @@
 """Notes (docs/FORMATS.md §4): prose analyses of one target, pinned once, arguing in prose.
 
 A note cites the target as a review does (blob and tree links, ``> --- [path](...)``
-blockquotes, backticked paths, symbol names beside links: :mod:`.review` reads those);
-this dialect reads what prose adds, over :mod:`.core`:
+blockquotes, backticked paths, symbol names beside links: :class:`.core.linked.LinkReader`
+reads those, for reviews too); this dialect composes that reader and adds, through its
+:class:`.core.linked.LinkExtension` points, what prose adds, over :mod:`.core`:
 
 * **The pin** from the opening evidence-basis line (:mod:`.core.basis`): its commit
   link, full or short, or a sha written after "commit"; a review-style header
@@ -30,7 +31,8 @@ import re
 from dataclasses import replace
 
 from ..model import LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Report
-from . import core, review
+from . import core
+from .core import linked
 from .core import basis as basis_lines
 from .core import ties
 from .core.grammar import SOURCE_LINK
@@ -50,7 +52,8 @@ _SOURCE_WORDS = re.compile(r"(?i)^[\s()\[\]:;.,*_`—–-]*(?:(?:source|see|from
 
 def parse(path: str, text: str) -> Report:
     """Parse a note into the report model. Never raises."""
-    return _Parser(path, text).parse()
+    reader = linked.LinkReader(path, text, DIALECT)
+    return reader.parse(_Note(reader))
 
 
 def detects(text: str) -> bool:
@@ -58,11 +61,12 @@ def detects(text: str) -> bool:
     return basis_lines.BASIS_LINE.search(text) is not None
 
 
-class _Parser(review._Parser):
-    dialect = DIALECT
+class _Note:
+    """What a note reads beyond the links a review reads (``reader``'s): its pin, commit
+    links, backticked paths resolved against the tree and the quotations of its prose."""
 
-    def __init__(self, path: str, text: str) -> None:
-        super().__init__(path, text)
+    def __init__(self, reader: linked.LinkReader) -> None:
+        self.reader = reader
         #: inlines read for their ties, by identity (paths and quotations both ask)
         self._paragraphs: dict[int, ties.Paragraph] = {}
         #: casefolded repository -> the commits the note links there (outside its basis)
@@ -78,9 +82,9 @@ class _Parser(review._Parser):
 
     def _read_basis(self) -> basis_lines.Basis | None:
         self._basis_end = 0
-        inlines = self.layout.inlines
+        inlines = self.reader.layout.inlines
         for index, inline in enumerate(inlines):
-            if inline.line in self.skip:
+            if inline.line in self.reader.skip:
                 continue
             text, _ = _shown(inline.pieces)
             if not basis_lines.BASIS_LINE.match(("# " if inline.container == "heading" else "") + text.lstrip()):
@@ -98,60 +102,59 @@ class _Parser(review._Parser):
                 return None
             self._basis_end = parts[-1].end_line
             return basis_lines.read_basis(*_shown_parts(parts), inline.line)
-        if not self.markdown:
-            for line in self.lines:
+        if not self.reader.markdown:
+            for line in self.reader.lines:
                 if basis_lines.BASIS_LINE.match(line.text):
                     self._basis_end = line.number
                     links = [(m.start(), m.group()) for m in core.BARE_URL.finditer(line.text)]
                     return basis_lines.read_basis(line.text, links, line.number)
         return None
 
-    def _repositories_and_pins(self) -> None:
-        super()._repositories_and_pins()
+    def repositories_and_pins(self) -> None:
         basis = self.basis
         if basis is None:
             return
         if basis.history:
-            self.meta["originally-written-against"] = list(basis.history)
+            self.reader.meta["originally-written-against"] = list(basis.history)
         if basis.sha is None:
             return
         if basis.date:
-            self.meta["pin-date"] = basis.date
+            self.reader.meta["pin-date"] = basis.date
         if basis.repo is not None:
-            repo = self._repository(basis.repo, basis.url, basis.line)
-        elif self.main_repo is not None:
-            repo = self.repos[self.main_repo]
+            repo = self.reader.repository(basis.repo, basis.url, basis.line)
+        elif self.reader.main_repo is not None:
+            repo = self.reader.repos[self.reader.main_repo]
         else:
-            repo = self._repository("SRC-1", None, basis.line)
-        self._pin(repo, basis.sha, basis.line)
-        self.main_repo = repo.id.casefold()
+            repo = self.reader.repository("SRC-1", None, basis.line)
+        self.reader.pin(repo, basis.sha, basis.line)
+        self.reader.main_repo = repo.id.casefold()
 
     # ------------------------------------------------------------------ commit links
 
-    def _link_evidence(self, link: core.RepositoryLink, text: str, line: int) -> None:
+    def link_evidence(self, link: core.RepositoryLink, text: str, line: int) -> bool:
         if link.kind != "commit":
-            super()._link_evidence(link, text, line)
-            return
+            return False  # read as in reviews
         sha = link.ref.lower()
         if line in self.basis_lines or self._is_pin(sha):
-            return  # the pin (stated again, or in a review-style header), or the history of the note
-        source = self._source_of(link)
-        self.collected.add(Evidence(EvidenceKind.COMMIT, "", line, line, source=source, pin=sha,
+            return True  # the pin (stated again, or in a review-style header), or the history of the note
+        source = self.reader.source_of(link)
+        self.reader.collected.add(Evidence(EvidenceKind.COMMIT, "", line, line, source=source, pin=sha,
                                     context=self._commits_of(link.repo_id),
-                                    label=self._label(f"commit {text}", line)))
+                                    label=self.reader.label(f"commit {text}", line)))
+        return True
 
     def _is_pin(self, sha: str) -> bool:
-        return any(repo.pin and review._same_commit(repo.pin, sha) for repo in self.repos.values())
+        return any(repo.pin and linked.same_commit(repo.pin, sha) for repo in self.reader.repos.values())
 
     def _commits_of(self, repo_id: str) -> tuple[str, ...]:
         """Every commit the note links in ``repo_id`` outside its basis (asked about together)."""
         found = self._commit_links
         if found is None:
             found = self._commit_links = {}
-            for number in sorted(self.links):
+            for number in sorted(self.reader.links):
                 if number in self.basis_lines:
                     continue
-                for piece in self.links[number]:
+                for piece in self.reader.links[number]:
                     link = core.parse_repository_link(piece.href)
                     if link is not None and link.kind == "commit" and not self._is_pin(link.ref.lower()):
                         found.setdefault(link.repo_id.casefold(), {})[link.ref.lower()] = None
@@ -159,41 +162,42 @@ class _Parser(review._Parser):
 
     # ------------------------------------------------------------------ paths
 
-    def _backticked_paths(self) -> None:
+    def backticked_paths(self) -> bool:
         """Backticked paths, resolved against the pinned tree (so a path of the knowledge
         base itself is told apart there); one the sentence puts in the reader's own project
         ("in your repository") is no evidence of the target."""
-        for inline in self.layout.inlines:
+        for inline in self.reader.layout.inlines:
             para = None
             codes = [piece for piece in inline.pieces if piece.kind == "code"]
             for index, piece in enumerate(codes):
-                if piece.line in self.quoted or piece.line in self.skip:
+                if piece.line in self.reader.quoted or piece.line in self.reader.skip:
                     continue
-                spec = review.repo_path_spec(piece.text)
+                spec = linked.repo_path_spec(piece.text)
                 if spec is None:
                     continue
                 if para is None:
                     para = self._paragraph(inline)
                 if ties.in_own_project(para.clause_at(para.code_offsets[index])):
-                    self.collected.add(Evidence(EvidenceKind.PATH, spec.path, piece.line, piece.line,
-                                                source=self._main_source, label=OWN_PROJECT_PATH,
+                    self.reader.collected.add(Evidence(EvidenceKind.PATH, spec.path, piece.line, piece.line,
+                                                source=self.reader.main_source, label=OWN_PROJECT_PATH,
                                                 role=EvidenceRole.OWN_PROJECT))
                     continue
-                before = len(self.collected.evidence)
-                self._path_evidence(spec, piece.line, review.BACKTICKED_PATH, mention=True)
-                for at in range(before, len(self.collected.evidence)):
-                    added = self.collected.evidence[at]
+                before = len(self.reader.collected.evidence)
+                self.reader.path_evidence(spec, piece.line, linked.BACKTICKED_PATH, mention=True)
+                for at in range(before, len(self.reader.collected.evidence)):
+                    added = self.reader.collected.evidence[at]
                     if added.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
-                        self.collected.evidence[at] = _looked_up(added)
+                        self.reader.collected.evidence[at] = _looked_up(added)
+        return True
 
     # ------------------------------------------------------------------ quotations
 
-    def _prose_evidence(self) -> None:
-        if not self.markdown:
+    def prose_evidence(self) -> None:
+        if not self.reader.markdown:
             return  # a plain rendering's quotations end `` --- path`` and are read as in reviews
         self._note_files = self._linked_files()
-        for inline in self.layout.inlines:
-            if inline.line in self.skip or inline.line in self.quoted:
+        for inline in self.reader.layout.inlines:
+            if inline.line in self.reader.skip or inline.line in self.reader.quoted:
                 continue
             if inline.quote_depth == 0 and inline.container != "heading":
                 self._running_text(inline)
@@ -203,7 +207,7 @@ class _Parser(review._Parser):
         if href:
             link = core.parse_repository_link(href)
             return link is not None and link.kind == "blob" and bool(link.path)
-        spec = review.repo_path_spec(text)
+        spec = linked.repo_path_spec(text)
         return spec is not None and not spec.is_directory
 
     def _file_of(self, named: ties.Named) -> tuple[str, str | None, str | None] | None:
@@ -212,29 +216,29 @@ class _Parser(review._Parser):
             link = core.parse_repository_link(named.href)
             if link is None or not link.path:
                 return None
-            return link.path, self._source_of(link), link.ref.lower() if link.ref_is_sha else None
-        spec = review.repo_path_spec(named.text)
-        return (spec.path, self._main_source, None) if spec is not None else None
+            return link.path, self.reader.source_of(link), link.ref.lower() if link.ref_is_sha else None
+        spec = linked.repo_path_spec(named.text)
+        return (spec.path, self.reader.main_source, None) if spec is not None else None
 
     def _commit_of(self, source: str | None, pin: str | None) -> tuple[str, str | None]:
         """The repository and commit a file is read at: its link's own, else its repository's pin."""
         key = (source or "").casefold()
-        repo = self.repos.get(key)
+        repo = self.reader.repos.get(key)
         stated = pin or (repo.pin if repo is not None else None)
         return key, stated[:7] if stated else None
 
     def _linked_files(self) -> list[str]:
         """Every file the note links in its own repository, in order (where the project's words are looked for)."""
         files: dict[str, None] = {}
-        for number in sorted(self.links):
-            for piece in self.links[number]:
+        for number in sorted(self.reader.links):
+            for piece in self.reader.links[number]:
                 link = core.parse_repository_link(piece.href)
                 if link is not None and link.kind == "blob" and link.path and self._is_main(link):
                     files[link.path] = None
         return list(files)
 
     def _is_main(self, link: core.RepositoryLink) -> bool:
-        return self.main_repo is None or link.repo_id.casefold() == self.main_repo
+        return self.reader.main_repo is None or link.repo_id.casefold() == self.reader.main_repo
 
     def _paragraph(self, inline) -> ties.Paragraph:
         """An inline read for its ties, once (paths and quotations both ask)."""
@@ -253,13 +257,13 @@ class _Parser(review._Parser):
                 self._tied(tie.text, tie.line, tie.line, list(tie.files))
                 continue
             own = [f[0] for f in (self._file_of(n) for n in (*tie.files, *para.named))
-                   if f is not None and f[1] == self._main_source]
+                   if f is not None and f[1] == self.reader.main_source]
             context = tuple(dict.fromkeys([*own, *self._note_files]))[:MAX_CONTEXT]
             role = EvidenceRole.PROJECT if tie.how == ties.PROJECT else EvidenceRole.TERM
             what = "quotation attributed to the project" if role is EvidenceRole.PROJECT else "quoted phrase"
-            self.collected.add(Evidence(EvidenceKind.QUOTE, context[0] if context else "", tie.line, tie.line,
-                                        text=tie.text, source=self._main_source, context=context[1:],
-                                        role=role, label=self._label(what, tie.line)))
+            self.reader.collected.add(Evidence(EvidenceKind.QUOTE, context[0] if context else "", tie.line, tie.line,
+                                        text=tie.text, source=self.reader.main_source, context=context[1:],
+                                        role=role, label=self.reader.label(what, tie.line)))
 
     def _tied(self, text: str, line: int, end: int, named: list[ties.Named]) -> None:
         """A quotation of the first named file, or of any of the others in its repository at its commit."""
@@ -269,23 +273,23 @@ class _Parser(review._Parser):
         path, source, pin = files[0]
         at = self._commit_of(source, pin)
         others = tuple(dict.fromkeys(p for p, s, c in files[1:] if self._commit_of(s, c) == at and p != path))
-        self.collected.add(Evidence(EvidenceKind.QUOTE, path, line, end, text=text, source=source, pin=pin,
-                                    context=others, role=EvidenceRole.PROSE, label=self._label("quotation", line)))
+        self.reader.collected.add(Evidence(EvidenceKind.QUOTE, path, line, end, text=text, source=source, pin=pin,
+                                    context=others, role=EvidenceRole.PROSE, label=self.reader.label("quotation", line)))
 
     def _blockquotes(self) -> None:
         """Blockquotes with no ``---`` line: a link on the last line, or in the sentence that
         introduces the blockquote, names the file the lines above quote."""
-        quoted = [i for i in self.layout.inlines if i.quote_depth]
+        quoted = [i for i in self.reader.layout.inlines if i.quote_depth]
         quoted_lines = [i.line for i in quoted]
         # Paragraphs outside blockquotes and headings, by their last line: what may introduce one.
-        above = [i for i in self.layout.inlines if not i.quote_depth and i.container != "heading"]
+        above = [i for i in self.reader.layout.inlines if not i.quote_depth and i.container != "heading"]
         above_ends = [i.end_line for i in above]
-        for first, last in self.layout.blockquotes:
-            last = min(last, self.count)
-            if any(number in self.quoted for number in range(first, last + 1)):
+        for first, last in self.reader.layout.blockquotes:
+            last = min(last, self.reader.count)
+            if any(number in self.reader.quoted for number in range(first, last + 1)):
                 continue
             inside = quoted[bisect.bisect_left(quoted_lines, first):bisect.bisect_right(quoted_lines, last)]
-            lines = [(n, review._strip_marker(self._text(n))) for n in range(first, last + 1)]
+            lines = [(n, linked.strip_marker(self.reader.line_text(n))) for n in range(first, last + 1)]
             lines = [(n, t) for n, t in lines if not _FENCE_MARKER.fullmatch(t)]
             while lines and not lines[-1][1].strip():
                 lines.pop()
