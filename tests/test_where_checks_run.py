@@ -135,9 +135,9 @@ def _normalized(data: dict) -> dict:
 
 
 def test_workers_divide_the_pairs_and_check_each_once(pytester, knowledge_base, git_log):
-    """-n 2 and -n 4 read the blobs, parse the files and run the history, diff and search
-    commands of -n 0, once each: every pair is checked by one worker. What each process
-    repeats is locating: opening each repository and resolving its pin at collection."""
+    """-n 2 and -n 4 read the blobs, parse the files and run the git commands of -n 0, once
+    each: every pair is checked by one worker, and the workers' collection locates no
+    repository and resolves no pin (the controller did, once, and handed them over)."""
     runs = {}
     for workers in (0, 2, 4):
         result = _run(pytester, knowledge_base, "-n", str(workers), json_name=f"out-{workers}.json")
@@ -146,20 +146,20 @@ def test_workers_divide_the_pairs_and_check_each_once(pytester, knowledge_base, 
         runs[workers] = (data, result.parseoutcomes(), git_log())
     serial, serial_outcomes, serial_git = runs[0]
     assert serial["timing"]["blobs_read"] > 0 and serial["timing"]["tree_sitter_parses"] > 0
-    checking = Counter(subcommand(line) for line in serial_git if subcommand(line) != "rev-parse")
-    assert checking["log"] >= len(NAMES)  # drift ran in every pair
+    by_kind = Counter(subcommand(line) for line in serial_git)
+    assert by_kind["log"] >= len(NAMES)  # drift ran in every pair
+    counts = {workers: Counter(subcommand(line) for line in commands) for workers, (_, _, commands) in runs.items()}
     for workers in (2, 4):
         data, outcomes, commands = runs[workers]
         assert _normalized(data) == _normalized(serial)
         assert outcomes == serial_outcomes
         assert data["timing"]["blobs_read"] == serial["timing"]["blobs_read"]
         assert data["timing"]["tree_sitter_parses"] == serial["timing"]["tree_sitter_parses"]
-        assert Counter(subcommand(line) for line in commands if subcommand(line) != "rev-parse") == checking
-        # Locating is what each process repeats: at most each repository opened and its pin
-        # resolved once more per worker.
-        located = sum(subcommand(line) == "rev-parse" for line in commands)
-        serial_located = sum(subcommand(line) == "rev-parse" for line in serial_git)
-        assert located <= serial_located + workers * 2 * len(NAMES)
+        # No more git processes than -n 0, of any kind: locating and resolving do not grow with workers.
+        assert len(commands) <= len(serial_git), counts
+        assert counts[workers]["rev-parse"] <= by_kind["rev-parse"], counts
+        assert Counter({kind: n for kind, n in counts[workers].items() if kind != "rev-parse"}) == \
+            Counter({kind: n for kind, n in by_kind.items() if kind != "rev-parse"}), counts
 
 
 def test_shards_divide_the_pairs(pytester, knowledge_base, git_log):
