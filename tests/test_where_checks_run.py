@@ -215,3 +215,39 @@ def test_k_on_one_record_checks_only_its_evidence(pytester, make_repo):
     checked = [e for rep in data["reports"] for r in rep["records"] for e in r["evidence"]
                if e["at_pin"]["status"] != "not-checked"]
     assert {(e["kind"], e["path"]) for e in checked} == {("symbol", "pkg/mod_17.py"), ("path", "pkg/mod_17.py")}
+
+
+def test_workers_hand_over_pins_a_stale_clone_lacks(pytester, make_repo, git_log):
+    """Two pins of one repository (two pairs, maybe in two workers) and a report pinned at a
+    commit the clone lacks: -n 2 says the same (the unchecked report fails with the same
+    line), in the same JSON, starting no more git processes of any kind than -n 0."""
+    path, pin = _target(make_repo, "alpha")
+    import subprocess
+
+    edit = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD~1"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    git_log()  # the fixture's own git is not the plugin's
+    notes = path / "notes"
+    notes.mkdir()
+    reports = []
+    for part, at in enumerate((pin, edit, "0123456789abcdef0123456789abcdef01234567")):
+        report = notes / f"alpha-{part}.txt"
+        report.write_text(_report("alpha", at, part), encoding="utf-8")
+        reports.append(report)
+    runs = {}
+    for workers in (0, 2):
+        result = _run(pytester, reports, "-n", str(workers), json_name=f"out-{workers}.json")
+        assert result.ret == 1, result.stdout.str()
+        runs[workers] = (json.loads((pytester.path / f"out-{workers}.json").read_text()), result.parseoutcomes(),
+                         Counter(subcommand(line) for line in git_log()), result.stdout.str())
+    (serial, serial_outcomes, serial_git, serial_out), (data, outcomes, counts, out) = runs[0], runs[2]
+    assert "0123456789abcdef0123456789abcdef01234567" in serial_out and "unchecked" in serial_out
+    assert _normalized(data) == _normalized(serial)
+    assert outcomes == serial_outcomes
+    # Locating the clone and resolving the pins and the against-revision: the controller, once.
+    assert counts["rev-parse"] <= serial_git["rev-parse"], (serial_git, counts)
+    # The two pairs of the one repository may run in the two workers: each process then lists
+    # the against-revision's tree and starts its own blob reader, once; nothing else repeats.
+    for kind in ("ls-tree", "cat-file"):
+        assert counts[kind] <= serial_git[kind] + 1, (serial_git, counts)
+    assert counts - Counter({"ls-tree": 1, "cat-file": 1}) <= serial_git, (serial_git, counts)
