@@ -240,7 +240,7 @@ def test_workers_hand_over_pins_a_stale_clone_lacks(pytester, make_repo, git_log
         assert result.ret == 1, result.stdout.str()
         runs[workers] = (json.loads((pytester.path / f"out-{workers}.json").read_text()), result.parseoutcomes(),
                          Counter(subcommand(line) for line in git_log()), result.stdout.str())
-    (serial, serial_outcomes, serial_git, serial_out), (data, outcomes, counts, out) = runs[0], runs[2]
+    (serial, serial_outcomes, serial_git, serial_out), (data, outcomes, counts, _) = runs[0], runs[2]
     assert "0123456789abcdef0123456789abcdef01234567" in serial_out and "unchecked" in serial_out
     assert _normalized(data) == _normalized(serial)
     assert outcomes == serial_outcomes

@@ -103,7 +103,7 @@ def located_for_workers(engine: Engine, paths: list[Path]) -> dict[str, dict]:
         if engine.unchecked(report) is None:
             for evidence in report.all_evidence():
                 binding = engine.binding(report, evidence.source, evidence.pin)
-                if binding.checkable and engine.bindings.drift_enabled:
+                if binding.checkable and binding.store is not None and engine.bindings.drift_enabled:
                     stores[binding.store.path] = binding.store
     for store in stores.values():
         try:
