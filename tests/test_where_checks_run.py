@@ -135,9 +135,9 @@ def _normalized(data: dict) -> dict:
 
 
 def test_workers_divide_the_pairs_and_check_each_once(pytester, knowledge_base, git_log):
-    """-n 2 and -n 4 read the blobs, parse the files and run the history, diff and search
-    commands of -n 0, once each: every pair is checked by one worker. What each process
-    repeats is locating: opening each repository and resolving its pin at collection."""
+    """-n 2 and -n 4 read the blobs, parse the files and run the git commands of -n 0, once
+    each: every pair is checked by one worker, and the workers' collection locates no
+    repository and resolves no pin (the controller did, once, and handed them over)."""
     runs = {}
     for workers in (0, 2, 4):
         result = _run(pytester, knowledge_base, "-n", str(workers), json_name=f"out-{workers}.json")
@@ -146,20 +146,20 @@ def test_workers_divide_the_pairs_and_check_each_once(pytester, knowledge_base, 
         runs[workers] = (data, result.parseoutcomes(), git_log())
     serial, serial_outcomes, serial_git = runs[0]
     assert serial["timing"]["blobs_read"] > 0 and serial["timing"]["tree_sitter_parses"] > 0
-    checking = Counter(subcommand(line) for line in serial_git if subcommand(line) != "rev-parse")
-    assert checking["log"] >= len(NAMES)  # drift ran in every pair
+    by_kind = Counter(subcommand(line) for line in serial_git)
+    assert by_kind["log"] >= len(NAMES)  # drift ran in every pair
+    counts = {workers: Counter(subcommand(line) for line in commands) for workers, (_, _, commands) in runs.items()}
     for workers in (2, 4):
         data, outcomes, commands = runs[workers]
         assert _normalized(data) == _normalized(serial)
         assert outcomes == serial_outcomes
         assert data["timing"]["blobs_read"] == serial["timing"]["blobs_read"]
         assert data["timing"]["tree_sitter_parses"] == serial["timing"]["tree_sitter_parses"]
-        assert Counter(subcommand(line) for line in commands if subcommand(line) != "rev-parse") == checking
-        # Locating is what each process repeats: at most each repository opened and its pin
-        # resolved once more per worker.
-        located = sum(subcommand(line) == "rev-parse" for line in commands)
-        serial_located = sum(subcommand(line) == "rev-parse" for line in serial_git)
-        assert located <= serial_located + workers * 2 * len(NAMES)
+        # No more git processes than -n 0, of any kind: locating and resolving do not grow with workers.
+        assert len(commands) <= len(serial_git), counts
+        assert counts[workers]["rev-parse"] <= by_kind["rev-parse"], counts
+        assert Counter({kind: n for kind, n in counts[workers].items() if kind != "rev-parse"}) == \
+            Counter({kind: n for kind, n in by_kind.items() if kind != "rev-parse"}), counts
 
 
 def test_shards_divide_the_pairs(pytester, knowledge_base, git_log):
@@ -215,3 +215,39 @@ def test_k_on_one_record_checks_only_its_evidence(pytester, make_repo):
     checked = [e for rep in data["reports"] for r in rep["records"] for e in r["evidence"]
                if e["at_pin"]["status"] != "not-checked"]
     assert {(e["kind"], e["path"]) for e in checked} == {("symbol", "pkg/mod_17.py"), ("path", "pkg/mod_17.py")}
+
+
+def test_workers_hand_over_pins_a_stale_clone_lacks(pytester, make_repo, git_log):
+    """Two pins of one repository (two pairs, maybe in two workers) and a report pinned at a
+    commit the clone lacks: -n 2 says the same (the unchecked report fails with the same
+    line), in the same JSON, starting no more git processes of any kind than -n 0."""
+    path, pin = _target(make_repo, "alpha")
+    import subprocess
+
+    edit = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD~1"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    git_log()  # the fixture's own git is not the plugin's
+    notes = path / "notes"
+    notes.mkdir()
+    reports = []
+    for part, at in enumerate((pin, edit, "0123456789abcdef0123456789abcdef01234567")):
+        report = notes / f"alpha-{part}.txt"
+        report.write_text(_report("alpha", at, part), encoding="utf-8")
+        reports.append(report)
+    runs = {}
+    for workers in (0, 2):
+        result = _run(pytester, reports, "-n", str(workers), json_name=f"out-{workers}.json")
+        assert result.ret == 1, result.stdout.str()
+        runs[workers] = (json.loads((pytester.path / f"out-{workers}.json").read_text()), result.parseoutcomes(),
+                         Counter(subcommand(line) for line in git_log()), result.stdout.str())
+    (serial, serial_outcomes, serial_git, serial_out), (data, outcomes, counts, _) = runs[0], runs[2]
+    assert "0123456789abcdef0123456789abcdef01234567" in serial_out and "unchecked" in serial_out
+    assert _normalized(data) == _normalized(serial)
+    assert outcomes == serial_outcomes
+    # Locating the clone and resolving the pins and the against-revision: the controller, once.
+    assert counts["rev-parse"] <= serial_git["rev-parse"], (serial_git, counts)
+    # The two pairs of the one repository may run in the two workers: each process then lists
+    # the against-revision's tree and starts its own blob reader, once; nothing else repeats.
+    for kind in ("ls-tree", "cat-file"):
+        assert counts[kind] <= serial_git[kind] + 1, (serial_git, counts)
+    assert counts - Counter({"ls-tree": 1, "cat-file": 1}) <= serial_git, (serial_git, counts)

@@ -31,6 +31,8 @@ class TargetRepositories:
         self._reports = reports
         self._claims = claims
         self.stores: dict[Path, GitStore | RepoError] = {}
+        #: clones another process opened, by resolved path (:meth:`receive`)
+        self._handed: dict[Path, dict] = {}
         self._named: set[str] | None = None
 
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
@@ -43,13 +45,25 @@ class TargetRepositories:
         store = self.stores.get(key)
         if store is None:
             try:
-                store = GitStore.open(repo_path, max_file_bytes=self._options.max_file_bytes)
+                handed = self._handed.get(key)
+                store = (GitStore.from_located(handed, max_file_bytes=self._options.max_file_bytes) if handed
+                         else GitStore.open(repo_path, max_file_bytes=self._options.max_file_bytes))
             except RepoError as exc:
                 store = exc
             self.stores[key] = store
         if isinstance(store, RepoError):
             raise store
         return store
+
+    def located(self) -> dict[str, dict]:
+        """Each clone opened here and the revisions resolved in it, as plain data
+        (:meth:`.GitStore.located`), by the path it was asked for."""
+        return {str(key): store.located() for key, store in self.stores.items() if isinstance(store, GitStore)}
+
+    def receive(self, located: dict[str, dict]) -> None:
+        """Open the clones :meth:`located` described in another process from what it found,
+        starting no git to locate them or resolve what it resolved."""
+        self._handed.update({Path(key): facts for key, facts in located.items()})
 
     def location(self, report: Report, source_id: str | None) -> Path | None:
         """Where a source's clone is, found on the file system only (no git runs): the

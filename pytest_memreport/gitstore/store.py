@@ -181,6 +181,25 @@ class GitStore:
         store._runner.counts.processes += 1  # the rev-parse that opened it
         return store
 
+    def located(self) -> dict[str, Any]:
+        """What opening the store and resolving its revisions found, as plain data another
+        process (a pytest-xdist worker) opens the same clone with, starting no git
+        (:meth:`from_located`)."""
+        with self._cache_lock:
+            return {"path": str(self.path), "git_dir": str(self.git_dir), "common_dir": str(self.common_dir),
+                    "is_bare": self.is_bare, "object_format": self.object_format,
+                    "resolved": dict(self._resolved), "unresolved": dict(self._unresolved)}
+
+    @classmethod
+    def from_located(cls, facts: dict[str, Any], max_file_bytes: int = textfile.DEFAULT_MAX_BYTES, *,
+                     cache_bytes: int = DEFAULT_CACHE_BYTES) -> GitStore:
+        """The store :meth:`located` described, its revisions resolved as they were there."""
+        store = cls(Path(facts["path"]), Path(facts["git_dir"]), Path(facts["common_dir"]), bool(facts["is_bare"]),
+                    max_file_bytes, cache_bytes, facts["object_format"])
+        store._resolved.update(facts["resolved"])
+        store._unresolved.update(facts["unresolved"])
+        return store
+
     def close(self) -> None:
         """End the persistent ``cat-file`` processes (the store may be used again; they restart)."""
         self._reader.close()

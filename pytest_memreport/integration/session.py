@@ -65,6 +65,8 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
         default_loadgroup(config)
     elif getattr(config, "workerinput").get("memreport_dist") == "loadgroup":  # noqa: B009 - xdist's, undeclared
         config.option.loadgroup = True  # the worker names each item's group in its node id
+    if hasattr(config, "workerinput"):
+        engine.repositories.receive(getattr(config, "workerinput").get("memreport_located", {}))  # noqa: B009
     session = MemreportSession(config, engine, paths, shard, outputs, progress)
     session.comment_base = base
     config.pluginmanager.register(session, "memreport-session")
@@ -82,6 +84,33 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
                 engine.report(path)
             except ReportError:
                 pass  # its item fails with the reason
+
+
+def located_for_workers(engine: Engine, paths: list[Path]) -> dict[str, dict]:
+    """Under pytest-xdist, on the controller (which collects nothing): the clones and the
+    revisions every worker's collection would locate and resolve (whether a report can be
+    checked at all decides its items), and the against-revision its checks resolve, found
+    once here and handed to each worker, so workers start no git to find them and a run's
+    git processes do not grow with its workers. Parsing a report starts no git."""
+    if engine.affected is not None:
+        return {}  # a range's reports are chosen in its target (engine/affected.py)
+    stores = {}
+    for path in paths:
+        try:
+            report = engine.report(path)
+        except ReportError:
+            continue  # its item fails with the reason, needing no repository
+        if engine.unchecked(report) is None:
+            for evidence in report.all_evidence():
+                binding = engine.binding(report, evidence.source, evidence.pin)
+                if binding.checkable and binding.store is not None and engine.bindings.drift_enabled:
+                    stores[binding.store.path] = binding.store
+    for store in stores.values():
+        try:
+            engine.against_rev(store)
+        except RevisionError:
+            pass  # said by the worker's items, from the answer handed over
+    return engine.repositories.located()
 
 
 def comment_base(config: pytest.Config) -> dict[str, str] | None:
@@ -294,6 +323,8 @@ class MemreportSession:
         self.groups: dict[str, list[pytest.Item]] = defaultdict(list)
         self.planned: set[str] = set()
         self.checked_elsewhere = False
+        #: under pytest-xdist, the clones and pins the workers' collection asks for (:func:`located_for_workers`)
+        self._located: dict[str, dict] | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -489,6 +520,9 @@ class MemreportSession:
         """pytest-xdist: a worker is told the run's mode (it reads ``--dist`` from the
         arguments alone, and the plugin may have chosen ``loadgroup``)."""
         node.workerinput["memreport_dist"] = self.config.getoption("dist", None)
+        if self._located is None:
+            self._located = located_for_workers(self.engine, self.paths)
+        node.workerinput["memreport_located"] = self._located
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
