@@ -122,10 +122,10 @@ def test_collect_only_reads_parses_and_writes_nothing(pytester, knowledge_base, 
     meters = json.loads((pytester.path / "meters.json").read_text())
     assert meters["blobs_read"] == 0
     assert meters["tree_sitter_parses"] == 0
-    # Locating the repositories and their pins (rev-parse) is all git is asked: no tree is
+    # Locating the repositories (rev-parse) is all git is asked: no pin is resolved, no tree
     # listed, no blob read, no history, diff or search.
     assert {subcommand(line) for line in commands} == {"rev-parse"}, Counter(map(subcommand, commands))
-    assert len(commands) <= 2 * len(NAMES)  # each repository opened once, its one pin resolved once
+    assert len(commands) <= len(NAMES)  # each repository opened once; its pin was resolved too before
     for name in ("out.json", "out.sarif", "site"):
         assert not (pytester.path / name).exists()
 
@@ -251,3 +251,19 @@ def test_workers_hand_over_pins_a_stale_clone_lacks(pytester, make_repo, git_log
     for kind in ("ls-tree", "cat-file"):
         assert counts[kind] <= serial_git[kind] + 1, (serial_git, counts)
     assert counts - Counter({"ls-tree": 1, "cat-file": 1}) <= serial_git, (serial_git, counts)
+
+
+def test_a_listing_resolves_no_pin_and_a_clone_that_lacks_it_is_said_when_items_run(pytester, make_repo):
+    # --collect-only once resolved every pin to decide which reports are one `unchecked` item.
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"}, "only")
+    report = pytester.path / "note.md"
+    report.write_text(f"# Note\n\n**Repository snapshot:** `{'c' * 40}`\n\nSee `a.py:1`.\n", encoding="utf-8")
+    args = ("-p", "no:cacheprovider", "--memreport", str(report), f"--memreport-repo={repo.path}")
+
+    listed = pytester.runpytest_subprocess(*args, "--collect-only", "-q")
+    run = pytester.runpytest_subprocess(*args, "-rA")
+
+    assert listed.ret == 0
+    assert "note.md::unchecked" not in listed.stdout.str() and "note.md::lines@L5" in listed.stdout.str()
+    assert run.ret == pytest.ExitCode.TESTS_FAILED and "FAILED note.md::unchecked" in run.stdout.str()

@@ -151,8 +151,8 @@ class Engine:
         return self.bindings.binding(report, source_id, pin)
 
     @_in_run
-    def unchecked(self, report: Report):
-        return self.bindings.unchecked(report)
+    def unchecked(self, report: Report, resolve: bool = True):
+        return self.bindings.unchecked(report, resolve)
 
     @_in_run
     def against_rev(self, store: GitStore) -> str:

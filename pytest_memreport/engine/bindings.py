@@ -179,6 +179,16 @@ class Bindings:
                            stated, source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
 
+    def _stated_and_located(self, report: Report, source_id: str | None, pin: str | None) -> bool:
+        """Whether a source states a pin and its repository opens (no pin is resolved)."""
+        if self.stated_pin(report, source_id, pin) is None:
+            return False
+        try:
+            self._repositories.store_for(report, source_id)
+        except RepoError:
+            return False
+        return True
+
     # -- the against-revision ---------------------------------------------------------
     def against_rev(self, store: GitStore) -> str:
         """The against-revision in ``store``: a commit sha or ``worktree``; raises RevisionError."""
@@ -261,9 +271,13 @@ class Bindings:
             self._incomplete_said.add(key)
         return message
 
-    def unchecked(self, report: Report) -> tuple[str, str, list[Binding]] | None:
+    def unchecked(self, report: Report, resolve: bool = True) -> tuple[str, str, list[Binding]] | None:
         """Why none of the report's evidence can be checked against a repository:
         ``(code, one line, bindings)``; ``None`` when some of it can.
+
+        Without ``resolve`` (a listing, ``--collect-only``) a source whose repository opens and
+        whose pin is stated counts as checkable: no pin is resolved, so a clone that lacks it
+        is found out when the items run, not when they are listed.
 
         Codes: ``no-evidence``, ``no-repository``, ``pin-missing``, ``unpinned``
         (see :data:`~pytest_memreport.outputs.staleness.REASONS`).
@@ -278,6 +292,8 @@ class Bindings:
         problems = []
         bindings = []
         for source_id, pin in sorted(wanted, key=lambda k: (k[0] or "", k[1] or "")):
+            if not resolve and self._stated_and_located(report, source_id, pin):
+                return None
             binding = self.binding(report, source_id, pin)
             if binding.checkable:
                 return None

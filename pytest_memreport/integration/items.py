@@ -73,7 +73,8 @@ class MemreportFile(pytest.File):
             yield from affected_items(self, report, engine)
             return
         claims = engine.claims_for(report)
-        unchecked = engine.unchecked(report)
+        # A listing (--collect-only) resolves no pin: a clone that lacks one is said when items run.
+        unchecked = engine.unchecked(report, resolve=not self.config.getoption("collectonly"))
         if unchecked is not None:
             # Nothing of it can be checked: one item says why, and none passes in its
             # stead (structure and references are listed only when they fail).
