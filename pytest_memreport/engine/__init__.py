@@ -90,7 +90,7 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers)
+                                 readers=options.form_readers, results=self.results)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)
@@ -352,7 +352,9 @@ class Engine:
         phases.add("tree_sitter", parsed.seconds)
         phases.add("tree_sitter_parses", parsed.parses)
         phases.add("blobs_read", sum(store.blobs_read for store in stores))
+        phases.add("reports_parsed", self.reports.parsed)
         if self.results.enabled:
+            phases.add("reports_cached", self.reports.kept)
             phases.add("results_cached", self.results.hits)
             phases.add("results_computed", self.results.misses)
         return phases.as_json()

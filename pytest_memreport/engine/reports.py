@@ -4,10 +4,16 @@ An analysis run is a folder whose files share a register and a pin
 (:mod:`..dialects.runs`), so a report is parsed with the other loaded reports of its
 folder. Each folder's files are read once: the bytes parsed are the bytes a rewrite
 checks against.
+
+A folder's parse is kept in the result cache (:meth:`..resultcache.ResultCache.content_key`),
+keyed by what it is a function of: every file's name and bytes (a run's files share its
+register, so one changed file re-parses the folder), the dialect asked for and the code.
+A parse with form readers a third party registered is never kept: their code is no key.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +21,15 @@ from pathlib import Path
 from ..dialects import ReportError, decode_report, parse_member, plan_folder, read_report_bytes
 from ..dialects.runs import MemberParse, RunFile
 from ..model import Report
+from ..resultcache import ResultCache
 from .timing import Timing
+
+
+@dataclass(frozen=True)
+class ParsedFolder:
+    """A folder's reports as parsed, in the order of its files (what the result cache keeps)."""
+
+    reports: tuple[Report, ...]
 
 
 @dataclass
@@ -25,11 +39,16 @@ class Loaded:
 
     reports: dict[Path, Report | ReportError] = field(default_factory=dict)
     report_bytes: dict[str, bytes] = field(default_factory=dict)
+    #: how many reports were parsed, and how many were read back from the result cache
+    parsed: int = 0
+    kept: int = 0
 
 
-def load_folder(members: list[Path], display_path, dialect: str | None, readers: tuple = ()) -> Loaded:
+def load_folder(members: list[Path], display_path, dialect: str | None, readers: tuple = (),
+                results: ResultCache | None = None) -> Loaded:
     """Read, plan and parse one folder's report files (``members``, in order); ``readers``: the
-    form readers third parties registered (:mod:`...hookspecs`)."""
+    form readers third parties registered (:mod:`...hookspecs`); ``results``: where parses
+    are kept by content."""
     loaded = Loaded()
     files: list[RunFile] = []
     paths: dict[str, Path] = {}
@@ -46,6 +65,15 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
         loaded.report_bytes[name] = data
     if not files:
         return loaded
+    key = None
+    if results is not None and not readers and len(files) == len(members):
+        key = results.content_key("reports", display_path(members[0].parent), dialect or "",
+                                  [(f.path, hashlib.sha256(loaded.report_bytes[f.path]).hexdigest()) for f in files])
+        kept = results.lookup(key)
+        if isinstance(kept, ParsedFolder) and [r.path for r in kept.reports] == [f.path for f in files]:
+            loaded.reports.update((paths[report.path], report) for report in kept.reports)
+            loaded.kept = len(kept.reports)
+            return loaded
     try:
         plans = plan_folder(display_path(members[0].parent), files, dialect)
     except ReportError as exc:
@@ -53,8 +81,13 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
             loaded.reports[member] = exc
         return loaded
     planned: list[MemberParse] = [parse for plan in plans for parse in plan.members]
+    parsed: dict[str, Report] = {}
     for parse in planned:
-        loaded.reports[paths[parse.file.path]] = parse_member(parse, readers)
+        parsed[parse.file.path] = parse_member(parse, readers)
+        loaded.reports[paths[parse.file.path]] = parsed[parse.file.path]
+    loaded.parsed = len(parsed)
+    if results is not None and key is not None and len(parsed) == len(files):
+        results.put(key, ParsedFolder(tuple(parsed[f.path] for f in files)))
     return loaded
 
 
@@ -62,9 +95,13 @@ class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
     def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing,
-                 readers: tuple = ()) -> None:
+                 readers: tuple = (), results: ResultCache | None = None) -> None:
         self.paths = list(paths)
         self._readers = readers
+        self._results = results
+        #: reports parsed, and reports read back from the result cache (unchanged bytes)
+        self.parsed = 0
+        self.kept = 0
         self.rootdir = rootdir
         self._root = rootdir.resolve()
         self._dialect = dialect
@@ -97,7 +134,9 @@ class ReportSet:
         members = [p for p in self._folders.get(key.parent, ()) if p not in self._parsed]
         if key not in members:
             members.insert(0, key)  # a report not loaded as such (a test, a benchmark)
-        loaded = load_folder(members, self.display_path, self._dialect, self._readers)
+        loaded = load_folder(members, self.display_path, self._dialect, self._readers, self._results)
+        self.parsed += loaded.parsed
+        self.kept += loaded.kept
         self._parsed.update(loaded.reports)
         self.report_bytes.update(loaded.report_bytes)
         self._timing.add("parse", time.perf_counter() - start)

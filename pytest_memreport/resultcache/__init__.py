@@ -148,25 +148,45 @@ class ResultCache:
             return None
         return Key(group, hashlib.sha256(text.encode("ascii")).hexdigest()[:40])
 
+    def content_key(self, kind: str, place: str, *parts) -> Key | None:
+        """Where a value that is a function of ``parts`` alone (bytes' digests, options) and
+        of this package's code is kept: no commit names it. Grouped by ``place`` (a report
+        folder), so a run reads the rows of the places it loads; ``None`` when disabled."""
+        if not self.enabled:
+            return None
+        try:
+            head = json.dumps([KEY_FORMAT, code_identity(), kind, place], separators=(",", ":"), ensure_ascii=True)
+            group = hashlib.sha256(head.encode("ascii")).hexdigest()[:32]
+            text = json.dumps([group, *parts], separators=(",", ":"), ensure_ascii=True, sort_keys=True)
+        except (TypeError, ValueError):
+            return None
+        return Key(group, hashlib.sha256(text.encode("ascii")).hexdigest()[:40])
+
     def get(self, key: Key | None, default=_ABSENT):
         """The stored result under ``key``, or ``default`` (then counted as a miss)."""
         missing = None if default is self._ABSENT else default
-        if key is None:
+        value = self.lookup(key, self.MISS)
+        if value is self.MISS:
+            self.misses += int(key is not None)
             return missing
+        self.hits += 1
+        return value
+
+    def lookup(self, key: Key | None, default=None):
+        """The stored value under ``key``, or ``default``; not counted in :attr:`hits` and
+        :attr:`misses` (which count check results)."""
+        if key is None:
+            return default
         with self._lock:
             text = self._new.get(key.group, {}).get(key.digest)
             if text is None:
                 text = self._pair(key.group).get(key.digest)
         if text is not None:
             try:
-                value = serialize.load_value(text)
+                return serialize.load_value(text)
             except Unreadable:
                 pass  # not what this code writes: computed afresh (and written over)
-            else:
-                self.hits += 1
-                return value
-        self.misses += 1
-        return missing
+        return default
 
     def has(self, key: Key | None) -> bool:
         """Whether a result is stored under ``key`` (not counted)."""

@@ -70,10 +70,13 @@ def kept_types() -> dict[str, type]:
     from ..checks.observe.results import ObservationResult
     from ..checks.predicates import PredicateResult
     from ..checks.verify import PinResult
+    from ..engine.reports import ParsedFolder
     from ..model import Evidence
 
-    # Evidence: a symbol reference resolved to the file that defines it (or None)
-    return {cls.__name__: cls for cls in (PinResult, DriftResult, Evidence, PredicateResult, ObservationResult)}
+    # Evidence: a symbol reference resolved to the file that defines it (or None);
+    # ParsedFolder: a folder's reports as parsed, keyed by their bytes
+    return {cls.__name__: cls for cls in (PinResult, DriftResult, Evidence, PredicateResult, ObservationResult,
+                                          ParsedFolder)}
 
 
 def dump_value(value) -> str:
