@@ -93,9 +93,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
-            dialect == "review" or FILE_LINK.search(text) or LINE_CITATION_HINT.search(text)):
+            dialect == "review" or FILE_LINK.search(text) or (loose and LINE_CITATION_HINT.search(text))):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
+        # Beside a backticked citation only where no record holds it: a record reads its own
+        # quotations (and a report of 10,000 of them would be read twice).
         evidence.extend(e for e in notes.parse(path, text).all_evidence()
                         if e.kind is EvidenceKind.QUOTE and e.role is EvidenceRole.PROSE)
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
