@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import repomap
 from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError
-from ..model import Report
+from ..model import Report, Source
 from ..options import RunOptions
 from .bindings import said_at
 from .claims import ClaimsRegistry
@@ -122,7 +122,7 @@ class TargetRepositories:
             ))
         return self._reports.report_file(report).resolve().parent
 
-    def _mentioned_clone(self, source) -> Path | None:
+    def _mentioned_clone(self, source: Source | None) -> Path | None:
         """The clone of the one repository a document names in words near its pin or in its
         prose (``pinned to the acme/widgets revision ...``) that the user maps or the template
         finds; ``None`` when none or several are (a path is written like ``owner/name`` too)."""
