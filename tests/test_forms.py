@@ -493,7 +493,7 @@ def test_a_pin_no_words_bind_and_the_knowledge_base_lacks_says_which_key_to_give
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "is not in the report's own repository" in out and "give --memreport-repo SRC-1=PATH" in out
     # fetching the knowledge base is offered only for the case the pin is its own
-    assert "; if it is this one, " in out and out.index("SRC-1=PATH") < out.index("if it is this one")
+    assert "; if it is this one: " in out and out.index("SRC-1=PATH") < out.index("if it is this one")
 
     mapped = pytester.runpytest("--memreport", "kb2/trial-3.md", "--memreport-repo=SRC-1=clones/acme+widgets/repo")
     assert mapped.ret == 0, mapped.stdout.str()[-2000:]

@@ -162,8 +162,6 @@ class Bindings:
             sha = store.resolve(stated)
             self._timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
-            report_file = self._reports.report_file(report)
-            guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file), stated)
             if self._repositories.default_folder(report, source_id):
                 # Nothing names or maps the pin's repository, and the knowledge base's own clone
                 # lacks it: the pin may be another repository's (name it), or this clone stale.
@@ -173,9 +171,11 @@ class Bindings:
                 return Binding(sid, store, None, "no-repo",
                                said_at(report, source, f"commit {stated} is not in the report's own repository "
                                                        f"({store.path}), and the report does not say which "
-                                                       f"repository it is of: {fix}; if it is this one, "
-                                                       f"{guidance}"),
+                                                       f"repository it is of: {fix}; if it is this one: "
+                                                       f"{exc}"),
                                label, stated, source.line)
+            report_file = self._reports.report_file(report)
+            guidance = clones.pin_guidance(store, sid, clones.report_date(report, report_file), stated)
             return Binding(sid, store, None, "missing-commit", said_at(report, source, f"{exc}; {guidance}"), label,
                            stated, source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
