@@ -115,7 +115,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 canonical = None  # not a link's: the document's, or the one its sentence names
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
         evidence.extend(_paragraph_continuations(lines, anchored))
-    evidence.extend(manifest_rows(lines))
+    evidence.extend(table_rows(lines))
     if loose:
         evidence.extend(_symbols_beside(lines, evidence))
         if "```" in text or "~~~" in text:
@@ -230,7 +230,7 @@ def _tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[
         index = row
 
 
-def manifest_rows(lines: list[str]) -> list[Evidence]:
+def table_rows(lines: list[str]) -> list[Evidence]:
     """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
 
     - a manifest (a column of blob ids): each file's content at the pin is the blob its row
