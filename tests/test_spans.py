@@ -262,3 +262,20 @@ def test_a_front_matter_pin_is_rewritten_where_its_key_writes_it() -> None:
     assert sorted((span.line, span.text) for span in source.pin_spans) == [(3, PIN), (8, short)]
     after = repinned(data, report).decode()
     assert after == text.replace(f"commit: {PIN}", f"commit: {NEW}").replace(f"`{short}`", f"`{NEW[:10]}`")
+
+
+def test_a_link_records_where_its_url_is_written() -> None:
+    sha = "ab" * 20
+    url = f"https://github.com/acme/widgets/blob/{sha}/src/queue.ts#L3-L5"
+    other = f"https://github.com/acme/widgets/tree/{sha}/src"
+    text = (f"# Review\n\n**Reviewed commit:** `{sha}`\n\n"
+            f"The queue ([a]({url})), in [src]({other}).\n\nBare, later: {url}\n")
+    report = parse_report("review.md", text)
+
+    linked = sorted((e for e in report.all_evidence() if e.span is not None and "://" in e.span.text),
+                    key=lambda e: e.span.start)
+    assert [(e.kind, e.span.text, e.span.line) for e in linked] == [
+        (EvidenceKind.LINES, url, 5), (EvidenceKind.DIRECTORY, other, 5), (EvidenceKind.LINES, url, 7)]
+    # each where the report writes it (the bare URL's, not the first link's with the same URL)
+    assert all(text[e.span.start:e.span.end] == e.span.text for e in linked)
+    assert linked[2].span.start == text.rindex(url)

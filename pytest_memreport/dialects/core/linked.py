@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Report, Source
+from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Report, Source, Span
 from .. import core as lexing  # the shared core of the dialects (this package)
 from .grammar import ATTRIBUTED_SOURCE, ATTRIBUTION
 
@@ -495,10 +495,17 @@ class LinkReader(lexing.DocumentParser):
         for number in sorted(self.links):
             if number in self.quoted or number in self.skip:
                 continue
+            written = self.line_text(number)
+            after = 0  # the links of a line in order: each URL is looked for after the last one's
             for piece in self.links[number]:
                 link = lexing.parse_repository_link(piece.href)
-                if link is not None:
-                    self._link_evidence(link, piece.text or piece.href, number)
+                if link is None:
+                    continue
+                at = written.find(piece.href, after)
+                span = self.starts.span(number, at, at + len(piece.href)) if at >= 0 else None
+                if at >= 0:
+                    after = at + len(piece.href)
+                self._link_evidence(link, piece.text or piece.href, number, span)
 
     def _bare_urls(self) -> None:
         """Bare repository URLs in prose (Markdown does not make them links without ``<>``)."""
@@ -514,12 +521,20 @@ class LinkReader(lexing.DocumentParser):
         for number, text in texts:
             if number in self.quoted or number in self.skip or lexing.find_repository_url(text):
                 continue
+            written = self.line_text(number)
+            after = 0
             for url, _ in lexing.find_bare_urls(text):
                 link = lexing.parse_repository_link(url)
                 if link is not None:
-                    self._link_evidence(link, url, number)
+                    at = written.find(url, after)
+                    if at >= 0:
+                        after = at + len(url)
+                    self._link_evidence(link, url, number,
+                                        self.starts.span(number, at, at + len(url)) if at >= 0 else None)
 
-    def _link_evidence(self, link: lexing.RepositoryLink, text: str, line: int) -> None:
+    def _link_evidence(self, link: lexing.RepositoryLink, text: str, line: int, span: Span | None = None) -> None:
+        """Evidence of a link into a repository; ``span``, where its URL is written (a re-pin
+        rewrites the URL there, and refuses when the report no longer holds it)."""
         if self.extension.link_evidence(link, text, line):
             return
         if link.kind == "commit" or not link.path:
@@ -533,7 +548,7 @@ class LinkReader(lexing.DocumentParser):
         path = link.path.rstrip("/")
         if link.kind == "tree":
             self.collected.add(Evidence(EvidenceKind.DIRECTORY, path, line, line, source=source, pin=pin,
-                                        label=label))
+                                        label=label, span=span))
             return
         if link.bad_anchor:
             self.findings.append(Finding(
@@ -542,9 +557,10 @@ class LinkReader(lexing.DocumentParser):
             ))
         if link.lines is not None:
             self.collected.add(Evidence(EvidenceKind.LINES, path, line, line, cited_lines=link.lines,
-                                        source=source, pin=pin, label=label))
+                                        source=source, pin=pin, label=label, span=span))
             return
-        self.collected.add(Evidence(EvidenceKind.PATH, path, line, line, source=source, pin=pin, label=label))
+        self.collected.add(Evidence(EvidenceKind.PATH, path, line, line, source=source, pin=pin, label=label,
+                                    span=span))
 
     # ------------------------------------------------------------------ paths in prose
 
