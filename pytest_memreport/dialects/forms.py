@@ -115,7 +115,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 canonical = None  # not a link's: the document's, or the one its sentence names
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
         evidence.extend(_paragraph_continuations(lines, anchored))
-    evidence.extend(table_rows(lines))
+    # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
+    tabled = list(_tables(lines)) if "|" in text else []
+    evidence.extend(table_rows(tabled))
     if loose:
         evidence.extend(_symbols_beside(lines, evidence))
         if "```" in text or "~~~" in text:
@@ -154,8 +156,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             pins.extend(stated)
             if not stated and pin_like is None and pinforms.names_a_sha(line):
                 pin_like = (number, line.strip())
-    if "|" in text:
-        pins.extend(table_pins(lines))
+    pins.extend(table_pins(tabled))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
@@ -213,7 +214,11 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
-def _tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[str]]]]]:
+#: a pipe table: its header's cells, and its rows as (report line, cells)
+Table = tuple[list[str], list[tuple[int, list[str]]]]
+
+
+def _tables(lines: list[str]) -> Iterator[Table]:
     """Each pipe table of ``lines``: its header's cells, and its rows as (report line, cells)."""
     index = 0
     while index + 1 < len(lines):
@@ -230,7 +235,7 @@ def _tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[
         index = row
 
 
-def table_rows(lines: list[str]) -> list[Evidence]:
+def table_rows(tables: list[Table]) -> list[Evidence]:
     """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
 
     - a manifest (a column of blob ids): each file's content at the pin is the blob its row
@@ -242,7 +247,7 @@ def table_rows(lines: list[str]) -> list[Evidence]:
     header that says one line ("Line", "Line number") it is that line. A table of repositories
     and their commits states pins (:func:`table_pins`), no files."""
     found: list[Evidence] = []
-    for names, rows in _tables(lines):
+    for names, rows in tables:
         if any(_REPOSITORY_HEADER.fullmatch(name) for name in names):
             continue
         blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
@@ -283,11 +288,11 @@ _REPOSITORY_HEADER = re.compile(r"(?i)(?:target[ _-]?)?(?:repository|repo|target
 _COMMIT_HEADER = re.compile(r"(?i)(?:pinned[ _-]?)?(?:commit|revision|pin|sha|snapshot|head)(?:[ _-]?(?:sha|id))?")
 
 
-def table_pins(lines: list[str]) -> list[pinforms.PinStatement]:
+def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
     """A table of repositories and their commits (``| Repository | Commit |``): each row pins
     the repository it names (``owner/name``, or a short name the user maps)."""
     pins: list[pinforms.PinStatement] = []
-    for names, rows in _tables(lines):
+    for names, rows in tables:
         named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
         commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
         if named is None or commit is None:

@@ -128,16 +128,22 @@ class TargetRepositories:
         finds; ``None`` when none or several are (a path is written like ``owner/name`` too)."""
         if source is None or source.repository or not source.mentioned:
             return None
-        given = {key.casefold(): Path(path) for key, path in self._options.repos.items() if key and "/" in key}
         found: dict[Path, str] = {}
         for name in source.mentioned:
-            path = given.get(name.casefold())
+            path = self._given_repository(name)
             if path is None and self._options.repo_map:
                 looked = self._options.repo_map.lookup(name)
                 path = looked.path if looked is not None else None
             if path is not None:
                 found.setdefault(Path(path).resolve(), name)
         return next(iter(found)) if len(found) == 1 else None
+
+    def _given_repository(self, key: str) -> Path | None:
+        """The clone ``--memreport-repo KEY=PATH`` gives for ``key`` (``owner/name``, ``SRC-1`` or a
+        short name), in any letter case: GitHub's names and a user's spelling both ignore it."""
+        folded = key.casefold()
+        return next((Path(path) for given, path in self._options.repos.items()
+                     if given is not None and given.casefold() == folded), None)
 
     def default_folder(self, report: Report, source_id: str | None) -> bool:
         """Whether a source's clone is the report's own folder only because nothing names or
@@ -159,9 +165,7 @@ class TargetRepositories:
         source = report.source(source_id)
         if source is None:
             return None
-        folded = source.id.casefold()  # a short name as the user spelt it: any letter case
-        key = next((k for k in repos if k is not None and k.casefold() == folded), None)
-        return Path(repos[key]) if key is not None else None
+        return self._given_repository(source.id)
 
     def unknown_keys(self) -> list[tuple[str, list[str]]]:
         """``--memreport-repo KEY=PATH`` keys (an ``SRC-n`` or a short name) that no loaded report
@@ -195,10 +199,10 @@ class TargetRepositories:
             wanted = source_id
         if wanted is None:
             return None
+        given = self._given_repository(wanted)
+        if given is not None:
+            return given
         folded = wanted.casefold()
-        for key, path in self._options.repos.items():
-            if key is not None and "/" in key and key.casefold() == folded:
-                return Path(path)
         for claims_file in self._claims.claims_for(report).files:
             for claimed in claims_file.sources:
                 if claimed.id.casefold() == folded and claimed.repo_path is not None:
