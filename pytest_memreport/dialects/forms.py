@@ -36,6 +36,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BLOB_ID, FILE_LINK, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL, REPOSITORY_WORD,
+    TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -75,11 +76,12 @@ _READ_QUOTE_TIES = frozenset({"notes", "tables"})
 
 
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
-         front: dict | None = None, loose: bool = True) -> Reading:
+         front: dict | None = None, loose: bool = True, read_spans: Sequence[Span] = ()) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
     ``dialect`` does not read itself, and its pins. ``loose``: whether names beside
     citations and code blocks a sentence gives a file are proposed (a report of records
-    names its symbols and quotations in its records)."""
+    names its symbols and quotations in its records). ``read_spans``: where the dialect read
+    a file's cited lines already (``path:18``), not read again."""
     lines = text.split("\n")
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
@@ -103,7 +105,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
-        shown = [line if _may_cite_lines(line) else "" for line in lines]
+        shown = [line if _may_cite_lines(line) else "" for line in _unread(lines, read_spans)]
         anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
         for item in anchored.all_evidence():
             if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
@@ -464,6 +466,35 @@ def _may_state_a_pin(line: str) -> bool:
     return any(hint in lowered for hint in _PIN_HINTS) or (" at " in line and "`" in line and "/" in line)
 
 
+def _unread(lines: list[str], read_spans: Sequence[Span]) -> list[str]:
+    """``lines`` with the citations of lines the dialect read blanked (``path:18`` after a record's
+    quotation): a report of 10,000 attributed quotations is not read word by word a second time
+    for what its dialect read. A citation a number or a range word continues (``a.ts:3, 9``,
+    ``a.ts:3 to 9``) is kept whole: the continuation may be this reading's."""
+    if not read_spans:
+        return lines
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    shown = list(lines)
+    for span in read_spans:  # a blank is as long as what it blanks: every offset stays
+        if not 1 <= span.line <= len(lines) or not TRAILING_RANGES.search(span.text):
+            continue
+        line = shown[span.line - 1]
+        start, end = span.start - starts[span.line - 1], span.end - starts[span.line - 1]
+        if start < 0 or line[start:end] != span.text:
+            continue
+        after = line[end:].lstrip(")]`*_ ")
+        if after[:1] in (",", "&", "-", "–") or after.split(" ", 1)[0].lower() in _CONTINUING_WORDS:
+            continue
+        shown[span.line - 1] = line[:start] + " " * (end - start) + line[end:]
+    return shown
+
+
+#: words after a cited range that may continue it (``a.ts:3 to 9``, ``a.ts:3 and 9``)
+_CONTINUING_WORDS = frozenset({"to", "through", "thru", "until", "and", "&"})
+
+
 def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
@@ -551,12 +582,19 @@ def _covers(known: Evidence, found: Evidence) -> bool:
     return (known.written_lines or known.cited_lines) == (found.written_lines or found.cited_lines)
 
 
+#: evidence whose span is a citation of lines (``path:18``)
+_CITES_LINES = (EvidenceKind.QUOTE, EvidenceKind.LINES)
+
+
 def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Report:
     """``report`` as its dialect read it, with the evidence and pins the universal forms
     find that the dialect did not: new evidence inside a record belongs to it."""
     front = report.meta.get("front_matter")
+    existing = report.all_evidence()
+    read_spans = [item.span for item in existing
+                  if item.span is not None and item.cited_lines is not None and item.kind in _CITES_LINES]
     reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None,
-                   loose=not report.records and report.dialect != "tables")
+                   loose=not report.records and report.dialect != "tables", read_spans=read_spans)
     sources = _with_pins(report, reading)
     said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:
@@ -565,7 +603,6 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         said["pin-like"] = list(reading.pin_like)
     if said:
         report = replace(report, meta={**report.meta, **said})
-    existing = report.all_evidence()
     # Evidence the dialect read on each report line: what a form found is compared with those only.
     by_line: dict[int, list[Evidence]] = {}
     for item in existing:

@@ -261,47 +261,42 @@ def _hints(cls: type) -> dict[str, Any]:
 def _dataclass_codec(cls: type) -> _Codec:
     hints = _hints(cls)
     fields = [f for f in dataclasses.fields(cls) if f.init]
-    # Each field: (name, write, read, default or MISSING). A field at its default is left out.
-    specs = []
     for f in fields:
         if f.name not in hints:
             raise NotKeepable(f"{cls.__name__}.{f.name} has no type hint")
-        specs.append((f.name, *_codec_later(hints[f.name]), f.default))
     required = frozenset(f.name for f in fields
                          if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
     names = frozenset(f.name for f in fields)
     missing = dataclasses.MISSING
+    # Each field: (name, write, read, default or MISSING), compiled at first use (a dataclass
+    # may name itself in its fields), then kept: a warm run reads thousands of results.
+    compiled: list[list[tuple[str, Callable, Callable, Any]]] = []
+
+    def specs() -> list[tuple[str, Callable, Callable, Any]]:
+        if not compiled:
+            compiled.append([(f.name, *_codec(hints[f.name]), f.default) for f in fields])
+        return compiled[0]
 
     def write(value):
         if type(value) is not cls:
             raise NotKeepable(f"a {type(value).__name__} where {cls.__name__} is declared")
         out = {}
-        for name, write_field, _, default in specs:
+        for name, write_field, _, default in compiled[0] if compiled else specs():
             item = getattr(value, name)
             if default is not missing and type(item) is type(default) and item == default:
-                continue
+                continue  # a field at its default is left out
             out[name] = write_field(item)
         return out
+
+    readers: dict[str, Callable] = {}  # each field's reader, by name (filled with ``compiled``)
 
     def read(data):
         if type(data) is not dict or not names.issuperset(data) or not required.issubset(data):
             raise Unreadable(f"expected the fields of {cls.__name__}")
-        kwargs = {}
-        for name, _, read_field, _ in specs:
-            if name in data:
-                kwargs[name] = read_field(data[name])
-        return cls(**kwargs)
-
-    return write, read
-
-
-def _codec_later(hint) -> _Codec:
-    """A field's codec, compiled at first use (a dataclass may name itself in its fields)."""
-    def write(value):
-        return _codec(hint)[0](value)
-
-    def read(data):
-        return _codec(hint)[1](data)
+        if not readers:
+            readers.update((name, read_field) for name, _, read_field, _ in specs())
+        # only the fields written: one at its default was left out
+        return cls(**{name: readers[name](value) for name, value in data.items()})
 
     return write, read
 
@@ -321,7 +316,7 @@ def _tuple_codec(args: tuple) -> _Codec:
     def read_fixed(data):
         if type(data) is not list or len(data) != len(codecs):
             raise Unreadable(f"expected a list of {len(codecs)}")
-        return tuple(c[1](v) for c, v in zip(codecs, data))
+        return tuple([c[1](v) for c, v in zip(codecs, data)])
 
     return write_fixed, read_fixed
 
@@ -338,7 +333,7 @@ def _set_codec(kind: type[set] | type[frozenset], item) -> _Codec:
     def read(data):
         if type(data) is not list:
             raise Unreadable("expected a list")
-        return kind(read_one(v) for v in data)
+        return kind([read_one(v) for v in data])
 
     return write, read
 
@@ -363,7 +358,7 @@ def _sequence_codec(kind: type[list] | type[tuple], item) -> _Codec:
     def read(data):
         if type(data) is not list:
             raise Unreadable("expected a list")
-        return kind(read_one(v) for v in data)
+        return kind([read_one(v) for v in data])  # (a list first: a generator costs more)
 
     return write, read
 

@@ -1,0 +1,93 @@
+"""What a report's dialect read is not read again by the forms (issue 47): a record report's
+attributed quotations (``text --- path:18``) cost one reading, not two, and blanking what the
+dialect read never loses a citation it did not read."""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+
+from pytest_memreport.dialects import forms, parse_report
+from pytest_memreport.dialects.core import anchors
+from pytest_memreport.model import EvidenceKind, LineRange
+
+SHA = "1234567890abcdef1234567890abcdef12345678"
+
+
+def record_report(lines: list[str]) -> str:
+    body = "\n\n".join(lines)
+    return f"Shelf audit\n\nThe target is at SRC-1 commit {SHA}.\n\nMEM-OBJ-shelf-1\n\nLabel: shelves\n\n{body}\n"
+
+
+def scans_made(text: str) -> int:
+    """How many units the citation reader scanned word by word while ``text`` was parsed."""
+    profile = cProfile.Profile()
+    profile.runcall(parse_report, "audit.md", text)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    return sum(row[1] for (file, _, name), row in stats.items()
+               if name == "scan" and file == anchors.__file__)
+
+
+def lines_of(report) -> set[tuple[str, LineRange | None]]:
+    return {(e.path, e.cited_lines) for e in report.all_evidence() if e.kind is EvidenceKind.LINES}
+
+
+def test_attributed_quotations_of_records_are_read_once_however_many():
+    few = record_report([f"shelf {n} holds the spare bolts --- store/shelf_{n}.txt:{n + 2}" for n in range(5)])
+    many = record_report([f"shelf {n} holds the spare bolts --- store/shelf_{n}.txt:{n + 2}" for n in range(200)])
+
+    assert len(parse_report("audit.md", many).all_evidence()) == 200
+    # the record reader reads each attribution; the forms scan none of those lines again
+    assert scans_made(few) == scans_made(many)
+
+
+def test_a_citation_beside_an_attribution_is_still_read():
+    text = record_report([
+        "bolts are counted weekly (see store/ledger.md:40) --- store/count.txt:3",
+        "the crate is stacked --- store/crates.txt:7",
+    ])
+
+    report = parse_report("audit.md", text)
+
+    quotes = {(e.path, e.cited_lines) for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE}
+    assert quotes == {("store/count.txt", LineRange(3, 3)), ("store/crates.txt", LineRange(7, 7))}
+    assert ("store/ledger.md", LineRange(40, 40)) in lines_of(report)
+
+
+def test_blanking_keeps_an_attribution_a_range_word_or_number_continues():
+    lines = ["bolts --- store/count.txt:3 to 9", "nuts --- store/nuts.txt:4, 11", "pins --- store/pins.txt:5"]
+    text = record_report(lines)
+    report = parse_report("audit.md", text)
+    spans = [e.span for e in report.all_evidence() if e.span is not None and e.cited_lines is not None]
+
+    shown = forms._unread(text.split("\n"), spans)
+
+    kept = [line for line in shown if "store/" in line]
+    # the continued ones stay whole (the continuation may be the forms' to read); the plain one goes
+    assert kept == lines[:2]
+    assert all(len(one) == len(two) for one, two in zip(shown, text.split("\n")))
+
+
+def test_blanking_changes_nothing_the_report_reads():
+    lines = [
+        "bolts are counted weekly (see store/ledger.md:40) --- store/count.txt:3",
+        "nuts --- store/nuts.txt:4, 11",
+        "washers --- `store/washers.txt:2-6`",
+        "see store/plan.md lines 3 to 5 for the layout --- store/plan.md:3",
+        "pins --- store/pins.txt:5",
+    ]
+    text = record_report(lines)
+    report = parse_report("audit.md", text)
+    # the forms without the spans the dialect read: what they find beside is the same
+    plain = forms.read("audit.md", text, report.dialect, loose=False)
+    blanked = forms.read("audit.md", text, report.dialect, loose=False,
+                         read_spans=[e.span for e in report.all_evidence() if e.span is not None])
+
+    def found(reading):
+        return {(e.kind, e.path, e.cited_lines) for e in reading.evidence}
+
+    assert found(blanked) <= found(plain)
+    lost = found(plain) - found(blanked)
+    read = {(e.kind, e.path, e.cited_lines) for e in report.all_evidence()}
+    assert all((kind, path, cited) in read or (EvidenceKind.QUOTE, path, cited) in read
+               for kind, path, cited in lost), lost
