@@ -370,7 +370,8 @@ class _Drift:
                            symbol=symbol, old_symbol=self.pin_symbol, enclosing_changed=bool(enclosing_changed),
                            enclosing_diff=enclosing_diff, note=note, message=message)
 
-    def _changed(self, pattern, quote: str, home: str, note: str | None) -> DriftResult:
+    def _changed(self, pattern, quote: str, home: str, note: str | None, elsewhere: str | None = None) -> DriftResult:
+        """Gone from ``home``, and found nowhere else (``elsewhere``: why no other file was searched)."""
         textfile = self.against.read(home)
         candidate = diff = None
         if textfile is not None and textfile.is_text:
@@ -378,10 +379,13 @@ class _Drift:
         if candidate is not None:
             diff = match.render_diff(quote, candidate.text) or None
         renamed = f" (renamed from {self.path})" if home != self.path else ""
-        message = f"{self.what} no longer in {home}{renamed} {self.where}, nor anywhere else"
+        message = f"{self.what} no longer in {home}{renamed} {self.where}" + (f"; {elsewhere}" if elsewhere
+                                                                             else ", nor anywhere else")
         if textfile is not None and not textfile.is_text:
             # Not read is not gone: say the file could not be searched.
-            message = f"{home}{renamed} cannot be searched {self.where}, and the {self.what} {'occurs' if self.what == 'quotation' else 'occur'} nowhere else"
+            message = f"{home}{renamed} cannot be searched {self.where}" + (
+                f"; {elsewhere}" if elsewhere
+                else f", and the {self.what} {'occurs' if self.what == 'quotation' else 'occur'} nowhere else")
         return self.result(
             CHANGED, home, None,
             candidates=(Place(home, candidate.lines),) if candidate is not None else (),

@@ -6,12 +6,15 @@ A quotation is matched through rendering damage; a range is not quoted, it is
 ``moved`` only to a block of lines that is identical, indentation and blank
 edge lines included (trimming a blank or fence-only edge line is never a
 shift), and otherwise ``relocated`` to another file holding the identical
-block, or ``changed`` (at once when its file still holds the same code
-reformatted). The whole-tree search proposes places; each is kept only when its
+block (anywhere in the tree for a block of at least 40 letters and digits, as git
+blame -C follows lines between files; in its own folder for a plainer one), or
+``changed`` (at once when its file still holds the same code reformatted). The whole-tree search proposes places; each is kept only when its
 lines are the block.
 """
 
 from __future__ import annotations
+
+import posixpath
 
 from ...text import match
 from .. import verify
@@ -47,6 +50,20 @@ def classify_range(drift, recorded: str):
         elif textfile is not None:
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
+    if not search.followable(block):
+        # Too plain to be followed across the tree (git blame -C would not either): ``): ...``
+        # stands in thousands of files. Its own folder is read: a module split into a sibling.
+        folders = {posixpath.dirname(drift.path)} | ({posixpath.dirname(home)} if home else set())
+        nearby = search.search_folder(block, drift.against, {home, *drift.reports}, folders, drift.path)
+        if nearby:
+            return drift._relocated(nearby, False, note)
+        plain = (f"no other file of {' or '.join(sorted(f + '/' if f else 'the top level' for f in folders))} "
+                 f"holds them, and their {search.letters_and_digits(block)} letters and digits are too few "
+                 f"to follow them further (git blame -C asks for {search.FOLLOW_ALNUM})")
+        if home is None:
+            return drift.result(DELETED, None, None, note=note,
+                                message=f"{drift.path} is gone {drift.where}; {plain}")
+        return drift._changed(pattern, recorded, home, note, elsewhere=plain)
     exclude = {home, *drift.reports}
     exact = search.search_lines(block, drift.against, exclude, origin=drift.path)
     if exact is None:  # no telling line: the quote's search proposes places, exact lines decide

@@ -65,6 +65,36 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str,
     return _by_affinity(places, origin), bool(places)
 
 
+#: the fewest letters and digits cited lines must hold to be followed anywhere in the tree:
+#: git blame's own bound for lines moved or copied between files (``-C``, git-blame(1)).
+#: Fewer (``): ...``, ``} catch (error) {``) stand in hundreds of files: finding them in one
+#: far away says nothing, and would pass a cited line that is gone.
+FOLLOW_ALNUM = 40
+
+
+def letters_and_digits(block: list[str]) -> int:
+    """How many letters and digits the lines ``block`` hold (as git blame -C counts them)."""
+    return sum(ch.isalnum() for line in block for ch in line)
+
+
+def followable(block: list[str]) -> bool:
+    """Whether cited lines hold enough to be followed anywhere in the tree (:data:`FOLLOW_ALNUM`);
+    lines that do not are looked for in their own folder only (:func:`search_folder`)."""
+    return letters_and_digits(block) >= FOLLOW_ALNUM
+
+
+def search_folder(block: list[str], against, exclude: set, folders: set[str], origin: str) -> list[Place]:
+    """Every place holding exactly the lines ``block`` in the files of ``folders`` (but
+    ``exclude``): where cited lines too plain to follow across the tree are looked for (a
+    module split into a sibling takes its lines along). No word search: a folder's files
+    are read."""
+    index = wordindex.word_index(against)
+    paths = {path for folder in folders for path in index.in_folder(folder)}
+    places = [Place(path, lines) for path, text in _readable(against, paths, exclude)
+              for lines in exact_blocks(block, text.text)]
+    return _by_affinity(places, origin)
+
+
 def search_lines(block: list[str], against, exclude: set, origin: str) -> list[Place] | None:
     """Every place in ``against`` (but ``exclude``) holding exactly the lines ``block``,
     read only in the files ``git grep`` says hold its :func:`.wordindex.probe_line`, or
@@ -146,6 +176,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
     announced = 0
     renames = None
     changed: list[tuple[Evidence, str, str | None]] = []
+    folders: set[str] = set()  # where cited lines too plain to follow across the tree are looked for
     for evidence, quote in quotes:
         old = pinned.oid(evidence.path)
         if old is None:
@@ -177,6 +208,10 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                     continue  # cited lines follow only to identical lines: a plain test decides
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
+        if evidence.kind is EvidenceKind.LINES and not followable(quote.split("\n")):
+            # Too plain to be followed across the tree: only its folder is read (fetched below).
+            folders.update(posixpath.dirname(path) for path in (evidence.path, home) if path is not None)
+            continue
         probe = wordindex.probe_line(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else None
         if probe is not None:
             index.expect_line(probe)
@@ -185,6 +220,8 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
         else:
             _expect(index, evidence, quote, pattern)
         announced += 1
+    # The folders' files in one batch (each folder's search would start a reader of its own).
+    against.prefetch(path for folder in sorted(folders) for path in index.in_folder(folder))
     return announced
 
 

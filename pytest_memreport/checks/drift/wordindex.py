@@ -9,6 +9,7 @@ in one pass. One index lives per snapshot (:func:`word_index`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 import weakref
 from collections.abc import Callable
@@ -70,6 +71,7 @@ class WordIndex:
         #: made by the first scan of a test that names its words, in its one pass
         self._postings: dict[str, list[str]] | None = None
         self._files: frozenset[str] | None = None
+        self._folders: dict[str, frozenset[str]] | None = None
         #: files scans read, and (scan, file) pairs whose test ran (what the index saves)
         self.files_read = 0
         self.files_tested = 0
@@ -170,6 +172,16 @@ class WordIndex:
                 if check(path, text, reduced):
                     found[k].add(path)
         self._postings = made
+
+    def in_folder(self, folder: str) -> frozenset[str]:
+        """The snapshot's files directly in ``folder`` (``""``: the top level), from one
+        grouping of its listing."""
+        if self._folders is None:
+            grouped: dict[str, set[str]] = {}
+            for path in self._listed():
+                grouped.setdefault(posixpath.dirname(path), set()).add(path)
+            self._folders = {name: frozenset(paths) for name, paths in grouped.items()}
+        return self._folders.get(folder, frozenset())
 
     def _listed(self) -> frozenset[str]:
         """The snapshot's files, as a set made once."""

@@ -1,0 +1,85 @@
+"""Cited lines too plain to follow across the tree (issue 47): ``): ...`` or ``} catch (err) {``
+stand in hundreds of files of a real repository, and a cited line gone from its file once
+passed as "relocated" to one of them far away (3,047 places for one line of a stub
+package). Fewer than 40 letters and digits (git blame -C's own bound for lines moved between
+files) are looked for in their folder only, which also spares a read of the whole tree."""
+
+from __future__ import annotations
+
+from test_drift import cited, classify
+
+from pytest_memreport.checks import drift
+from pytest_memreport.checks.drift import search, wordindex
+from pytest_memreport.gitstore import GitStore
+from pytest_memreport.model import EvidenceKind, LineRange
+
+STUB = "def open_pool(\n    size: int,\n): ...\n"
+ELSEWHERE = {f"vendor/lib{n}/api.pyi": f"def call_{n}(\n    arg: str,\n): ...\n" for n in range(6)}
+
+
+def test_a_plain_line_gone_from_its_file_is_not_relocated_to_a_file_far_away(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": STUB, **ELSEWHERE}, "pin")
+    repo.commit({"pkg/pool.pyi": "def open_pool(size: int) -> None: ...\n"}, "one line")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(3, 3)), pin)
+
+    assert result.status == drift.CHANGED and result.status not in drift.PASSING
+    message = "\n".join(result.explain())
+    assert "no other file of pkg/ holds them" in message and "their 0 letters and digits" in message
+    assert "git blame -C asks for 40" in message
+
+
+def test_a_plain_line_moved_into_a_sibling_file_is_relocated_there(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": "import os\n" + STUB, **ELSEWHERE}, "pin")
+    repo.commit({"pkg/pool.pyi": "from ._impl import open_pool\n", "pkg/_impl.pyi": "import os\n\n" + STUB},
+                "split the module")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(4, 4)), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("pkg/_impl.pyi", LineRange(5, 5)),)
+
+
+def test_a_plain_line_whose_file_is_gone_is_deleted_though_other_folders_hold_it(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": STUB, **ELSEWHERE}, "pin")
+    repo.delete("pkg/pool.pyi")
+    repo.commit(message="drop the stub")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(3, 3)), pin)
+
+    assert result.status == drift.DELETED
+    assert "too few to follow them further" in "\n".join(result.explain())
+
+
+def test_lines_with_enough_letters_are_still_followed_anywhere(make_repo):
+    block = "def rebalance_shards(\n    shard_count: int,\n    replication_factor: int,\n): ...\n"
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": block, **ELSEWHERE}, "pin")
+    repo.commit({"pkg/pool.pyi": "X: int\n", "vendor/shards/balance.pyi": "import os\n" + block}, "moved far")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(1, 4)), pin)
+
+    assert search.letters_and_digits(block.split("\n")) >= search.FOLLOW_ALNUM
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("vendor/shards/balance.pyi", LineRange(2, 5)),)
+
+
+def test_plain_lines_make_no_search_of_the_tree(make_repo):
+    """The folder is read, not the tree: the word index reads no file and runs no scan."""
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": STUB, **ELSEWHERE}, "pin")
+    head = repo.commit({"pkg/pool.pyi": "def open_pool(size: int) -> None: ...\n"}, "one line")
+    evidence = cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(3, 3))
+
+    with GitStore.open(repo.path) as store:
+        from pytest_memreport.checks import verify
+        pin_result = verify.check_at_pin(evidence, store.snapshot(pin))
+        against = store.snapshot(head)
+        announced = search.expect_searches(against, store, pin, [(evidence, pin_result.recorded_text)])
+        result = drift.classify(evidence, pin_result, store, pin, against)
+        index = wordindex.word_index(against)
+        assert (announced, index.files_read, index.files_tested) == (0, 0, 0)
+    assert result.status == drift.CHANGED
