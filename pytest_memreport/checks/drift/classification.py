@@ -437,9 +437,8 @@ class _Drift:
         pinned = self.pinned_text
         if pinned is None:
             return None
-        if _same_code(pinned.text, self.path, old, text, path, symbol):
-            return None
-        return symbols.body_token_diff(pinned.text, text, path, old, symbol)
+        # (the same code reformatted, trailing commas and all, is no difference)
+        return symbols.body_token_diff(pinned.text, text, path, old, symbol, unless_reformatted=True)
 
 
 def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: str, new_def) -> bool:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from tree_sitter import Tree
+from functools import lru_cache
+
+from tree_sitter import Language, Tree
 
 from .languages import spec
 from .parsing import _ByteToChar, _end_line, _Parsed, _parsed_for, timed
@@ -56,6 +58,33 @@ class Region:
     kind: str  # comment | string
 
 
+#: what a node kind is to the lexer (:func:`_kinds`): nothing of its own, or a whole token
+_WALK, _COMMENT, _STRING, _ATOM = 0, 1, 2, 3
+
+
+@lru_cache(maxsize=None)
+def _kinds(grammar: Language, language: str) -> tuple[tuple[int, ...], frozenset[int]]:
+    """For each node kind id of ``grammar``: whether the lexer walks into it or takes it whole
+    as a comment, a string or an atom; and the ids of layout kinds. Made once per grammar:
+    the walk then compares small integers, not each node's type name."""
+    lexicon = spec(language).lexicon
+    table = []
+    layout = set()
+    for kind in range(grammar.node_kind_count):
+        name, named = grammar.node_kind_for_id(kind), grammar.node_kind_is_named(kind)
+        if name in lexicon.layout:
+            layout.add(kind)
+        if named and name in lexicon.comments:
+            table.append(_COMMENT)
+        elif named and name in lexicon.strings:
+            table.append(_STRING)
+        elif named and name in lexicon.atoms:
+            table.append(_ATOM)
+        else:
+            table.append(_WALK)
+    return tuple(table), frozenset(layout)
+
+
 def _lex(
     tree: Tree, text: str, char: _ByteToChar, language: str, window: tuple[int, int] | None = None
 ) -> tuple[list[Token], list[int]]:
@@ -65,40 +94,38 @@ def _lex(
     the tokens are those of nodes overlapping it, as the whole walk gives them.
     """
     lexicon = spec(language).lexicon
+    table, layout = _kinds(tree.language, language)
     tokens: list[Token] = []
     end_lines: list[int] = []
     low, high = window if window is not None else (0, -1)
+    identity = char.identity
     with timed():
         cursor = tree.walk()
         while True:
             node = cursor.node
             assert node is not None
-            kind = None
-            if window is not None and (node.end_byte <= low or node.start_byte >= high):
-                kind = "outside"
-            elif node.is_named and node.type in lexicon.comments:
-                kind = "comment"
-            elif node.is_named and node.type in lexicon.strings:
-                kind = "string"
-            elif node.child_count == 0 or (node.is_named and node.type in lexicon.atoms):
-                kind = "code"
-            if kind is None and cursor.goto_first_child():
+            kind_id = node.kind_id
+            what = table[kind_id] if kind_id < len(table) else _WALK
+            start_byte, end_byte = node.start_byte, node.end_byte
+            if window is not None and (end_byte <= low or start_byte >= high):
+                pass  # outside the window: neither a token nor walked into
+            elif what == _WALK and node.child_count and cursor.goto_first_child():
                 continue
-            if kind not in (None, "outside") and node.end_byte > node.start_byte and node.type not in lexicon.layout:
-                start, end = char(node.start_byte), char(node.end_byte)
-                if kind == "comment":  # a Rust line comment owns its newline; the region should not
+            elif end_byte > start_byte and kind_id not in layout:
+                start, end = (start_byte, end_byte) if identity else (char(start_byte), char(end_byte))
+                kind = "comment" if what == _COMMENT else "string" if what == _STRING else "code"
+                if what == _COMMENT:  # a Rust line comment owns its newline; the region should not
                     while end > start and text[end - 1] in "\r\n":
                         end -= 1
                 raw = text[start:end]
-                if kind == "string":
+                if what == _STRING:
                     value = lexicon.string_key(raw)
                 elif kind == "code" and (not raw.isprintable() or " " in raw):
                     value = " ".join(raw.split())  # JSX text, error leaves: whitespace is layout
                 else:
                     value = raw
                 if value:
-                    line = node.start_point[0] + 1
-                    tokens.append(Token(text=value, start=start, end=end, line=line, kind=kind))
+                    tokens.append(Token(text=value, start=start, end=end, line=node.start_point[0] + 1, kind=kind))
                     end_lines.append(_end_line(node))
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():

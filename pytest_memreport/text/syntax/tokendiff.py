@@ -37,16 +37,27 @@ _ANCHOR_DEPTH = 8
 
 
 def body_token_diff(
-    old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition
+    old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
+    unless_reformatted: bool = False,
 ) -> str | None:
     """``None`` when the two definitions have the same tokens (comments and
     layout do not count); otherwise a few lines showing the changed tokens,
     ``L<old>→L<new>: context [-removed-] {+added+} context``.
 
+    ``unless_reformatted``: ``None`` also when they differ only by the commas a formatter
+    adds (:func:`same_tokens` without ``count_trailing_commas``), told from the same
+    lexing that renders the difference (asking both lexes every window twice).
     Without a grammar, words of the two spans are compared instead.
     """
+    if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
+        return None  # the same text: no need to lex either
+    segments = _segments(old_text, new_text, path, old_def, new_def, path)
+    if unless_reformatted and all(
+            drop_trailing_commas([t.text for t in old_tokens]) == drop_trailing_commas([t.text for t in new_tokens])
+            for old_tokens, new_tokens in segments):
+        return None
     changes: list[tuple[list[Token], list[Token], list[str], list[str], tuple[str, int, int, int, int]]] = []
-    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def, path):
+    for old_tokens, new_tokens in segments:
         old_texts = [t.text for t in old_tokens]
         new_texts = [t.text for t in new_tokens]
         if old_texts == new_texts:
