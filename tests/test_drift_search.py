@@ -531,3 +531,47 @@ def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_t
             f"found instead in notes/n{i}.md:2 (fix the cited path)" for i in range(20, 25)]
         assert index.files_read - read == 5 and index.files_tested == 15
         assert store.blobs_read == blobs  # read before, kept by the store's blob cache
+
+
+def test_a_planned_run_asks_both_trees_words_before_it_classifies_and_finishes_every_missing_quote(
+        make_repo, tmp_path, monkeypatch):
+    """Planned checks start each tree's word search before anything waits for it: the pinned
+    tree's for the quotations missing there (searched once drift is classified, their
+    ``git grep`` running meanwhile), HEAD's for the quotations that left their files. Every
+    missing quotation's result still says where the pinned tree holds it."""
+    repo = make_repo("target")
+    pin = repo.commit({
+        "pkg/a.py": "def first_helper():\n    return load_entry(cache_key)\n",
+        "pkg/b.py": "def second_helper():\n    return store_value(row_id)\n",
+        "pkg/c.py": "def third_helper():\n    return fetch_rows(table_name)\n",
+    }, "first")
+    repo.commit({"pkg/a.py": "pass\n",
+                 "lib/moved_a.py": "def first_helper():\n    return load_entry(cache_key)\n"}, "move a")
+    report = tmp_path / "report.txt"
+    # the second quotation cites the wrong file: the pinned tree holds it in pkg/c.py
+    _store_report(report, pin, [("return load_entry(cache_key)", "pkg/a.py"),
+                                ("return fetch_rows(table_name)", "pkg/b.py")])
+    events: list[tuple[str, str]] = []
+    asked, took = wordindex.WordIndex._ask, wordindex.WordIndex._take_in
+
+    def ask(self, wanted):
+        if wanted:
+            events.append(("ask", self._against().rev))
+        return asked(self, wanted)
+
+    def take_in(self):
+        if self._asked is not None:
+            events.append(("take", self._against().rev))
+        return took(self)
+
+    monkeypatch.setattr(wordindex.WordIndex, "_ask", ask)
+    monkeypatch.setattr(wordindex.WordIndex, "_take_in", take_in)
+    with _engine_over(repo.path, report) as (engine, parsed, quotes):
+        engine.check_planned([(parsed, quote) for quote in quotes])
+        head = engine.against_rev(engine.binding(parsed, quotes[0].source).store)
+        moved, misplaced = engine.drift_result(parsed, quotes[0]), engine.pin_result(parsed, quotes[1])
+    assert (moved.status, moved.path) == ("relocated", "lib/moved_a.py")
+    assert misplaced.status == "missing" and "found instead in pkg/c.py:2" in misplaced.message
+    # both trees' searches were asked before either was waited for
+    first_take = next(index for index, event in enumerate(events) if event[0] == "take")
+    assert {("ask", pin), ("ask", head)} <= set(events[:first_take]), events

@@ -106,6 +106,7 @@ STATIC_CACHES = {
     ("text/syntax/languages.py", "_language"),
     ("text/syntax/parsing.py", "_parser"),
     ("text/syntax/definitions.py", "_definition_query"),
+    ("text/syntax/lexing.py", "_kinds"),  # each grammar's node kinds as the lexer reads them
     ("gitstore/indexfile.py", "_entry_head"),
     ("resultcache/serialize.py", "kept_types"),
     ("resultcache/serialize.py", "_codec"),

@@ -293,7 +293,9 @@ class Engine:
             if self.drift_enabled:
                 self.drift.ask_ahead()  # git answers the pairs' first questions while the pins are checked
             for binding in self.plan.pin_bindings():
-                self.pins.check_pin(binding)
+                # the missing quotations' search of the pinned tree finished last: its git grep
+                # runs while drift is classified
+                self.pins.check_pin(binding, defer_searches=True)
             for report, evidence in written:  # a loose quotation the pin lacks is no evidence
                 self.prepared(report, evidence)
             if self.drift_enabled:
@@ -304,6 +306,7 @@ class Engine:
                         self.drift.result(report, evidence)
                     except Exception:  # noqa: BLE001 - its item checks it again and fails with the reason
                         continue
+            self.pins.finish_searches()
         finally:
             self.drift.stop_asking()
         # What the parse and the checks kept to share work serves no item: held through the

@@ -37,6 +37,9 @@ class PinChecks:
         self._batched: set = set()
         self._keys: dict[tuple, Key | None] = {}
         self._evidence_keys: dict[Evidence, str] = {}
+        #: missing quotations whose search :meth:`finish_searches` makes: (report, evidence,
+        #: binding, pinned snapshot, result so far)
+        self._deferred: list[tuple[Report, Evidence, Binding, object, verify.PinResult]] = []
 
     def result(self, report: Report, evidence: Evidence) -> verify.PinResult:
         """The evidence checked at its pin."""
@@ -57,20 +60,40 @@ class PinChecks:
             raise RuntimeError(f"{report.path}:{evidence.line}: the pin check kept no result")
         return found
 
-    def check_pin(self, binding: Binding) -> None:
+    def check_pin(self, binding: Binding, defer_searches: bool = False) -> None:
         """Check every planned piece of evidence at ``binding``'s pin, in one batch
-        (a binding that cannot be checked has none planned)."""
+        (a binding that cannot be checked has none planned). ``defer_searches``: where the
+        pinned tree holds each quotation missing there is found by :meth:`finish_searches`
+        (its ``git grep`` runs meanwhile), the result kept until then saying only "missing"."""
         pinned = binding.pinned
         if pinned is None:
             return
         self._batched.add(pinned.key)
         self._check_batch(binding, pinned, [(report, evidence) for report, evidence in self._plan.at_pin(pinned)
-                                            if not self._done.has(report.path, evidence)])
+                                            if not self._done.has(report.path, evidence)], defer=defer_searches)
+
+    def finish_searches(self) -> None:
+        """The searches :meth:`check_pin` deferred: each missing quotation's result, kept
+        with where the pinned tree holds it instead."""
+        deferred, self._deferred = self._deferred, []
+        began = time.perf_counter()
+        try:
+            for report, evidence, binding, snapshot, result in deferred:
+                self._finish(report, evidence, binding, drift.search.with_found_instead(evidence, snapshot, result),
+                             computed=True)
+        finally:
+            for snapshot in {id(entry[3]): entry[3] for entry in deferred}.values():
+                drift.search.stop_asking(snapshot)  # a search asked ahead that nothing needed
+        if deferred:
+            spent = time.perf_counter() - began
+            self._timing.add("missing_search", spent)
+            self._timing.add("matching", spent)  # inside matching, as when searched at once
 
     def _check_batch(self, binding: Binding, pinned: PinnedTree, pairs: list[tuple[Report, Evidence]],
-                     item: bool = False) -> None:
+                     item: bool = False, defer: bool = False) -> None:
         """``pairs`` checked at the pin: their files read in one batch, and the quotations
-        missing there announced together, so that one ``git grep`` says where each is instead.
+        missing there announced together, so that one ``git grep`` says where each is instead
+        (``defer``: started now, taken in by :meth:`finish_searches`).
         A check that raises is left out of a planned batch, and checked again by its own
         item (``item``), where the error propagates and fails it with the reason."""
         todo: list[tuple[Report, Evidence]] = []
@@ -95,17 +118,25 @@ class PinChecks:
             missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
             if missing:
                 drift.search.expect_missing(snapshot, missing)
+                if defer:  # git searches while drift is classified (after what it was asking)
+                    drift.search.ask_ahead(snapshot, renew=True)
             searching = 0.0
             for report, evidence, result in checked:
                 if self._searches(evidence, result):
+                    if defer:
+                        # "missing" until finish_searches says where else it is (not kept before)
+                        self._deferred.append((report, evidence, binding, snapshot, result))
+                        self._finish(report, evidence, binding, result, computed=False)
+                        continue
                     began = time.perf_counter()
                     result = drift.search.with_found_instead(evidence, snapshot, result)
                     searching += time.perf_counter() - began
                 self._finish(report, evidence, binding, result, computed=True)
-            if missing:
+            if missing and not defer:
                 self._timing.add("missing_search", searching)  # inside matching too
         finally:
-            drift.search.stop_asking(snapshot)  # a search asked ahead that nothing needed
+            if not (defer and missing):
+                drift.search.stop_asking(snapshot)  # a search asked ahead that nothing needed
         self._timing.add("matching", time.perf_counter() - start)
 
     @staticmethod

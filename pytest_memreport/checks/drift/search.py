@@ -236,10 +236,11 @@ def expect_missing(pinned, quotes) -> None:
             _expect(index, evidence, text, match.compile_quote(text))
 
 
-def ask_ahead(snapshot) -> None:
+def ask_ahead(snapshot, renew: bool = False) -> None:
     """Start the ``git grep`` for every quotation announced at ``snapshot``, its answer
-    taken in by the first search (git searches on another core meanwhile)."""
-    wordindex.word_index(snapshot).ask_ahead()
+    taken in by the first search (git searches on another core meanwhile); ``renew``: after
+    taking in one started before (see :meth:`.WordIndex.ask_ahead`)."""
+    wordindex.word_index(snapshot).ask_ahead(renew)
 
 
 def stop_asking(snapshot) -> None:

@@ -234,10 +234,14 @@ class WordIndex:
         assert spliced is not None, "asked before any word's files were kept"
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | spliced
 
-    def ask_ahead(self) -> None:
+    def ask_ahead(self, renew: bool = False) -> None:
         """Start the search for every word announced so far, taken in by the next
-        :meth:`holding`: git searches on another core while the caller goes on."""
-        if self._asked is None and not self._unavailable:
+        :meth:`holding`: git searches on another core while the caller goes on.
+        ``renew``: a search started before is taken in first (waited for), so that the
+        words announced since are asked now rather than by the search that needs them."""
+        if renew and self._asked is not None and self._expected - self._paths.keys() - self._asked.words:
+            self._take_in()
+        if self._asked is None and not self._unavailable and self._expected - self._paths.keys():
             self._ask(self._expected - self._paths.keys())
 
     def stop_asking(self) -> None:

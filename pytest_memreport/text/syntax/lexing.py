@@ -125,8 +125,11 @@ def _lex(
                 else:
                     value = raw
                 if value:
-                    tokens.append(Token(text=value, start=start, end=end, line=node.start_point[0] + 1, kind=kind))
-                    end_lines.append(_end_line(node))
+                    # (_end_line, inline: a point is an object made at each access)
+                    first_row = node.start_point[0]
+                    last_row, last_column = node.end_point
+                    tokens.append(Token(text=value, start=start, end=end, line=first_row + 1, kind=kind))
+                    end_lines.append(last_row if last_column == 0 and last_row > first_row else last_row + 1)
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():
                     return tokens, end_lines
