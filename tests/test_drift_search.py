@@ -295,19 +295,21 @@ def test_a_text_whose_reduced_form_rules_a_quote_out_holds_no_occurrence(text, d
         assert match.may_occur(quote, match.reduced(text))
 
 
+#: two small modules whose bodies the engine's tests quote, and move out
+_HELPERS = {
+    "pkg/a.py": "def first_helper():\n    return load_entry(cache_key)\n",
+    "pkg/b.py": "def second_helper():\n    return store_value(row_id)\n",
+}
+
+
 def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path):
     """The engine announces the run's quotes to the tree search: the first
     relocation asks git for the words of the second too."""
     repo = make_repo("target")
-    pin = repo.commit({
-        "pkg/a.py": "def first_helper():\n    return load_entry(cache_key)\n",
-        "pkg/b.py": "def second_helper():\n    return store_value(row_id)\n",
-        "pkg/c.py": "UNCHANGED_NAME = 1\n",
-    }, "first")
+    pin = repo.commit({**_HELPERS, "pkg/c.py": "UNCHANGED_NAME = 1\n"}, "first")
     repo.commit({
         "pkg/a.py": "pass\n", "pkg/b.py": "pass\n",
-        "lib/moved_a.py": "def first_helper():\n    return load_entry(cache_key)\n",
-        "lib/moved_b.py": "def second_helper():\n    return store_value(row_id)\n",
+        "lib/moved_a.py": _HELPERS["pkg/a.py"], "lib/moved_b.py": _HELPERS["pkg/b.py"],
     }, "move the bodies out")
     report = tmp_path / "report.txt"
     _store_report(report, pin, [("return load_entry(cache_key)", "pkg/a.py"),
@@ -540,13 +542,8 @@ def test_a_planned_run_asks_both_trees_words_before_it_classifies_and_finishes_e
     ``git grep`` running meanwhile), HEAD's for the quotations that left their files. Every
     missing quotation's result still says where the pinned tree holds it."""
     repo = make_repo("target")
-    pin = repo.commit({
-        "pkg/a.py": "def first_helper():\n    return load_entry(cache_key)\n",
-        "pkg/b.py": "def second_helper():\n    return store_value(row_id)\n",
-        "pkg/c.py": "def third_helper():\n    return fetch_rows(table_name)\n",
-    }, "first")
-    repo.commit({"pkg/a.py": "pass\n",
-                 "lib/moved_a.py": "def first_helper():\n    return load_entry(cache_key)\n"}, "move a")
+    pin = repo.commit({**_HELPERS, "pkg/c.py": "def third_helper():\n    return fetch_rows(table_name)\n"}, "first")
+    repo.commit({"pkg/a.py": "pass\n", "lib/moved_a.py": _HELPERS["pkg/a.py"]}, "move a")
     report = tmp_path / "report.txt"
     # the second quotation cites the wrong file: the pinned tree holds it in pkg/c.py
     _store_report(report, pin, [("return load_entry(cache_key)", "pkg/a.py"),

@@ -308,6 +308,7 @@ class Engine:
                         continue
             self.pins.finish_searches()
         finally:
+            self.pins.drop_searches()  # (none left, unless something above raised)
             self.drift.stop_asking()
         # What the parse and the checks kept to share work serves no item: held through the
         # item loop, every full garbage collection walks it.

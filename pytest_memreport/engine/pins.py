@@ -89,6 +89,13 @@ class PinChecks:
             self._timing.add("missing_search", spent)
             self._timing.add("matching", spent)  # inside matching, as when searched at once
 
+    def drop_searches(self) -> None:
+        """Stop the searches :meth:`check_pin` deferred and nothing finished (a run stopped
+        before :meth:`finish_searches`): their results say "missing", without where else."""
+        deferred, self._deferred = self._deferred, []
+        for snapshot in {id(entry[3]): entry[3] for entry in deferred}.values():
+            drift.search.stop_asking(snapshot)
+
     def _check_batch(self, binding: Binding, pinned: PinnedTree, pairs: list[tuple[Report, Evidence]],
                      item: bool = False, defer: bool = False) -> None:
         """``pairs`` checked at the pin: their files read in one batch, and the quotations

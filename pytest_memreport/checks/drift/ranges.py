@@ -8,8 +8,8 @@ edge lines included (trimming a blank or fence-only edge line is never a
 shift), and otherwise ``relocated`` to another file holding the identical
 block (anywhere in the tree for a block of at least 40 letters and digits, as git
 blame -C follows lines between files; in its own folder for a plainer one), or
-``changed`` (at once when its file still holds the same code reformatted). The whole-tree search proposes places; each is kept only when its
-lines are the block.
+``changed`` (at once when its file still holds the same code reformatted). The
+whole-tree search proposes places; each is kept only when its lines are the block.
 """
 
 from __future__ import annotations

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-
 from functools import lru_cache
 
 from tree_sitter import Language, Tree
 
 from .languages import spec
-from .parsing import _ByteToChar, _end_line, _Parsed, _parsed_for, timed
+from .parsing import _ByteToChar, _Parsed, _parsed_for, timed
 
 #: what a formatter adds when it wraps arguments: a comma right before a closer
 _CLOSERS = frozenset({")", "]", "}"})
