@@ -26,8 +26,31 @@ def test_a_plain_line_gone_from_its_file_is_not_relocated_to_a_file_far_away(mak
 
     assert result.status == drift.CHANGED and result.status not in drift.PASSING
     message = "\n".join(result.explain())
-    assert "no other file of pkg/ holds them" in message and "their 0 letters and digits" in message
+    assert "they hold no letter or digit, nothing to follow them by" in message
+
+
+def test_a_plain_line_with_letters_is_looked_for_in_its_folder_only(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": STUB, **ELSEWHERE}, "pin")
+    repo.commit({"pkg/pool.pyi": "def open_pool(count: int) -> None: ...\n",
+                 "vendor/lib9/api.pyi": "def call_9(\n    size: int,\n): ...\n"}, "one line")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(2, 2)), pin)
+
+    assert result.status == drift.CHANGED
+    message = "\n".join(result.explain())
+    assert "no other file of pkg/ holds them" in message and "their 7 letters and digits" in message
     assert "git blame -C asks for 40" in message
+
+
+def test_lines_without_a_letter_are_not_followed_even_into_a_sibling(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": STUB, "pkg/other.pyi": "def other(\n    x: int,\n): ...\n"}, "pin")
+    repo.commit({"pkg/pool.pyi": "def open_pool(size: int) -> None: ...\n"}, "one line")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(3, 3)), pin)
+
+    assert result.status == drift.CHANGED and not result.candidates[1:]
 
 
 def test_a_plain_line_moved_into_a_sibling_file_is_relocated_there(make_repo):
@@ -36,10 +59,10 @@ def test_a_plain_line_moved_into_a_sibling_file_is_relocated_there(make_repo):
     repo.commit({"pkg/pool.pyi": "from ._impl import open_pool\n", "pkg/_impl.pyi": "import os\n\n" + STUB},
                 "split the module")
 
-    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(4, 4)), pin)
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(3, 3)), pin)
 
     assert result.status == drift.RELOCATED
-    assert result.candidates == (drift.Place("pkg/_impl.pyi", LineRange(5, 5)),)
+    assert result.candidates == (drift.Place("pkg/_impl.pyi", LineRange(4, 4)),)
 
 
 def test_a_plain_line_whose_file_is_gone_is_deleted_though_other_folders_hold_it(make_repo):
@@ -48,7 +71,7 @@ def test_a_plain_line_whose_file_is_gone_is_deleted_though_other_folders_hold_it
     repo.delete("pkg/pool.pyi")
     repo.commit(message="drop the stub")
 
-    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(3, 3)), pin)
+    result = classify(repo, cited(EvidenceKind.LINES, "pkg/pool.pyi", LineRange(2, 2)), pin)
 
     assert result.status == drift.DELETED
     assert "too few to follow them further" in "\n".join(result.explain())

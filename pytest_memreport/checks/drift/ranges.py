@@ -51,15 +51,19 @@ def classify_range(drift, recorded: str):
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
     if not search.followable(block):
-        # Too plain to be followed across the tree (git blame -C would not either): ``): ...``
+        # Too plain to be followed across the tree (git blame -C would not either): ``self,``
         # stands in thousands of files. Its own folder is read: a module split into a sibling.
+        # Lines without a letter or digit (``): ...``) name nothing: not followed at all.
+        count = search.letters_and_digits(block)
         folders = {posixpath.dirname(drift.path)} | ({posixpath.dirname(home)} if home else set())
-        nearby = search.search_folder(block, drift.against, {home, *drift.reports}, folders, drift.path)
+        nearby = search.search_folder(block, drift.against, {home, *drift.reports}, folders, drift.path) \
+            if count else []
         if nearby:
             return drift._relocated(nearby, False, note)
-        plain = (f"no other file of {' or '.join(sorted(f + '/' if f else 'the top level' for f in folders))} "
-                 f"holds them, and their {search.letters_and_digits(block)} letters and digits are too few "
-                 f"to follow them further (git blame -C asks for {search.FOLLOW_ALNUM})")
+        shown = " or ".join(sorted(f + "/" if f else "the top level" for f in folders))
+        plain = (f"no other file of {shown} holds them, and their {count} letters and digits are too few "
+                 f"to follow them further (git blame -C asks for {search.FOLLOW_ALNUM})") if count else \
+            "they hold no letter or digit, nothing to follow them by"
         if home is None:
             return drift.result(DELETED, None, None, note=note,
                                 message=f"{drift.path} is gone {drift.where}; {plain}")

@@ -209,8 +209,10 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
         if evidence.kind is EvidenceKind.LINES and not followable(quote.split("\n")):
-            # Too plain to be followed across the tree: only its folder is read (fetched below).
-            folders.update(posixpath.dirname(path) for path in (evidence.path, home) if path is not None)
+            # Too plain to be followed across the tree: only its folder is read (fetched below),
+            # and nothing for lines without a letter or digit.
+            if letters_and_digits(quote.split("\n")):
+                folders.update(posixpath.dirname(path) for path in (evidence.path, home) if path is not None)
             continue
         probe = wordindex.probe_line(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else None
         if probe is not None:
