@@ -172,7 +172,6 @@ class DriftChecks:
         except RepoError:
             gone = 0  # an object the clone lacks: each classification says which
         if gone:
-            drift.search.ask_ahead(snapshot)  # git searches while the pair's evidence is classified
             self._announce(f"memreport: searching {store.path} at {against[:12]} for {gone} "
                            f"quotation(s) no longer in their files")
 
