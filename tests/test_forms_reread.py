@@ -9,6 +9,7 @@ import pstats
 
 from pytest_memreport.dialects import forms, parse_report
 from pytest_memreport.dialects.core import anchors
+from pytest_memreport.dialects.core.spans import LineStarts
 from pytest_memreport.model import EvidenceKind, LineRange
 
 SHA = "1234567890abcdef1234567890abcdef12345678"
@@ -60,7 +61,7 @@ def test_blanking_keeps_an_attribution_a_range_word_or_number_continues():
     report = parse_report("audit.md", text)
     spans = [e.span for e in report.all_evidence() if e.span is not None and e.cited_lines is not None]
 
-    shown = forms._unread(text.split("\n"), spans)
+    shown = forms._unread(text.split("\n"), spans, LineStarts(text))
 
     kept = [line for line in shown if "store/" in line]
     # the continued ones stay whole (the continuation may be the forms' to read); the plain one goes

@@ -83,6 +83,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     names its symbols and quotations in its records). ``read_spans``: where the dialect read
     a file's cited lines already (``path:18``), not read again."""
     lines = text.split("\n")
+    starts = LineStarts(text)
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
     if dialect not in _READ_LINKS and FILE_LINK.search(text):
@@ -105,7 +106,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
-        shown = [line if _may_cite_lines(line) else "" for line in _unread(lines, read_spans)]
+        shown = [line if _may_cite_lines(line) else "" for line in _unread(lines, read_spans, starts)]
         anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
         for item in anchored.all_evidence():
             if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
@@ -136,12 +137,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             if front is None:  # the dialect's own reading of it, when it kept one (YAML read once)
                 front = core.front_matter_mapping(head, end, [])
             if front:
-                pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), lines[:end]))
+                pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), lines[:end], starts))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
                     own = named[0]
                     repositories.setdefault(own, named[1])
-    starts = LineStarts(text)
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
@@ -165,16 +165,13 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                    pin_like, tuple(mentioned))
 
 
-def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str]) -> list[pinforms.PinStatement]:
+def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str],
+                         starts: LineStarts) -> list[pinforms.PinStatement]:
     """Front matter ``pins`` (read from its YAML) with the span where ``block``, the front
     matter's lines from the document's first, writes each sha (the first place not given to
     another pin)."""
     out = []
     taken: set[tuple[int, int]] = set()
-    offsets, start = [], 0
-    for line in block:
-        offsets.append(start)
-        start += len(line) + 1
     for pin in pins:
         found = next(((number, word) for number, line in enumerate(block)
                       for word in HEX_WORD.finditer(line)
@@ -184,8 +181,7 @@ def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str]) ->
             continue
         number, word = found
         taken.add((number, word.start()))
-        span = Span(offsets[number] + word.start(), offsets[number] + word.end(), number + 1, word.group())
-        out.append(replace(pin, span=span))
+        out.append(replace(pin, span=starts.span(number + 1, word.start(), word.end())))
     return out
 
 
@@ -463,25 +459,22 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
 def _may_state_a_pin(line: str) -> bool:
     # Substring tests on the lowered line run in C; :func:`.pinforms.line_pins` decides.
     lowered = line.lower()
-    return any(hint in lowered for hint in _PIN_HINTS) or (" at " in line and "`" in line and "/" in line)
+    return any(hint in lowered for hint in _PIN_HINTS)
 
 
-def _unread(lines: list[str], read_spans: Sequence[Span]) -> list[str]:
+def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) -> list[str]:
     """``lines`` with the citations of lines the dialect read blanked (``path:18`` after a record's
     quotation): a report of 10,000 attributed quotations is not read word by word a second time
     for what its dialect read. A citation a number or a range word continues (``a.ts:3, 9``,
     ``a.ts:3 to 9``) is kept whole: the continuation may be this reading's."""
     if not read_spans:
         return lines
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
     shown = list(lines)
     for span in read_spans:  # a blank is as long as what it blanks: every offset stays
         if not 1 <= span.line <= len(lines) or not TRAILING_RANGES.search(span.text):
             continue
         line = shown[span.line - 1]
-        start, end = span.start - starts[span.line - 1], span.end - starts[span.line - 1]
+        start, end = span.start - starts.start_of(span.line), span.end - starts.start_of(span.line)
         if start < 0 or line[start:end] != span.text:
             continue
         after = line[end:].lstrip(")]`*_ ")

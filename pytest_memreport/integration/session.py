@@ -101,8 +101,8 @@ def located_for_workers(engine: Engine, paths: list[Path]) -> dict[str, dict]:
         except ReportError:
             continue  # its item fails with the reason, needing no repository
         if engine.unchecked(report) is None:
-            for evidence in report.all_evidence():
-                binding = engine.binding(report, evidence.source, evidence.pin)
+            for source, pin in {(evidence.source, evidence.pin) for evidence in report.all_evidence()}:
+                binding = engine.binding(report, source, pin)
                 if binding.checkable and binding.store is not None and engine.bindings.drift_enabled:
                     stores[binding.store.path] = binding.store
     for store in stores.values():

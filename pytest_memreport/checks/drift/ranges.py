@@ -50,11 +50,11 @@ def classify_range(drift, recorded: str):
         elif textfile is not None:
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
-    if not search.followable(block):
+    count = search.letters_and_digits(block)
+    if count < search.FOLLOW_ALNUM:
         # Too plain to be followed across the tree (git blame -C would not either): ``self,``
         # stands in thousands of files. Its own folder is read: a module split into a sibling.
         # Lines without a letter or digit (``): ...``) name nothing: not followed at all.
-        count = search.letters_and_digits(block)
         folders = {posixpath.dirname(drift.path)} | ({posixpath.dirname(home)} if home else set())
         nearby = search.search_folder(block, drift.against, {home, *drift.reports}, folders, drift.path) \
             if count else []

@@ -73,14 +73,10 @@ FOLLOW_ALNUM = 40
 
 
 def letters_and_digits(block: list[str]) -> int:
-    """How many letters and digits the lines ``block`` hold (as git blame -C counts them)."""
+    """How many letters and digits the lines ``block`` hold (as git blame -C counts them): at
+    least :data:`FOLLOW_ALNUM` to be followed anywhere in the tree, else only into their own
+    folder (:func:`search_folder`)."""
     return sum(ch.isalnum() for line in block for ch in line)
-
-
-def followable(block: list[str]) -> bool:
-    """Whether cited lines hold enough to be followed anywhere in the tree (:data:`FOLLOW_ALNUM`);
-    lines that do not are looked for in their own folder only (:func:`search_folder`)."""
-    return letters_and_digits(block) >= FOLLOW_ALNUM
 
 
 def search_folder(block: list[str], against, exclude: set, folders: set[str], origin: str) -> list[Place]:
@@ -208,10 +204,11 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                     continue  # cited lines follow only to identical lines: a plain test decides
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
-        if evidence.kind is EvidenceKind.LINES and not followable(quote.split("\n")):
+        plain = letters_and_digits(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else FOLLOW_ALNUM
+        if plain < FOLLOW_ALNUM:
             # Too plain to be followed across the tree: only its folder is read (fetched below),
             # and nothing for lines without a letter or digit.
-            if letters_and_digits(quote.split("\n")):
+            if plain:
                 folders.update(posixpath.dirname(path) for path in (evidence.path, home) if path is not None)
             continue
         probe = wordindex.probe_line(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else None
