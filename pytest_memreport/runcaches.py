@@ -57,6 +57,19 @@ class RunCaches:
         """Let go of every cache of the run."""
         self._parts.clear()
 
+    def call(self, function: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+        """``function(*args, **kwargs)`` with these caches current, as inside :meth:`active`.
+        An engine's calls run tens of thousands of times a run (several per check), often
+        one inside another: a generator-based context each time cost more than some of the
+        calls themselves, so a call inside the same run just runs."""
+        if _CURRENT.get() is self:
+            return function(*args, **kwargs)
+        token = _CURRENT.set(self)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _CURRENT.reset(token)
+
     @contextmanager
     def active(self) -> Iterator["RunCaches"]:
         """These caches current for the calls inside the block (nested blocks of other

@@ -159,3 +159,33 @@ def _inside_lambda(root: ast.AST, target: ast.AST) -> bool:
         if isinstance(node, ast.Lambda) and any(inner is target for inner in ast.walk(node)):
             return True
     return False
+
+
+def test_a_call_in_a_run_makes_its_caches_current_and_gives_back_the_ones_before():
+    """``RunCaches.call`` (what every engine call goes through): the run's caches are current
+    inside, another run's call inside it has its own, and whatever was current before is
+    current again after it returns or raises."""
+    outer, inner = runcaches.RunCaches(), runcaches.RunCaches()
+    seen = []
+
+    def deepest():
+        seen.append(runcaches.current())
+        return "answer"
+
+    def middle():
+        seen.append(runcaches.current())
+        assert inner.call(deepest) == "answer"
+        seen.append(runcaches.current())
+        assert outer.call(runcaches.current) is outer  # the same run again, inside itself
+        seen.append(runcaches.current())
+        raise LookupError("from inside")
+
+    before = runcaches.current()  # (a test may run inside a run of its own)
+    assert before is not outer and before is not inner
+    with pytest.raises(LookupError, match="from inside"):
+        outer.call(middle)
+    assert seen == [outer, inner, outer, outer]
+    assert runcaches.current() is before
+    with inner.active():  # a call of another run inside an active block gives it back too
+        assert outer.call(runcaches.current) is outer
+        assert runcaches.current() is inner

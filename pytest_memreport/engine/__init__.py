@@ -63,8 +63,7 @@ def _in_run(method: Callable[..., Result]) -> Callable[..., Result]:
 
     @functools.wraps(method)
     def in_run(self: "Engine", *args, **kwargs) -> Result:
-        with self.caches.active():
-            return method(self, *args, **kwargs)
+        return self.caches.call(method, self, *args, **kwargs)
 
     return in_run
 
