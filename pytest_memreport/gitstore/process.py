@@ -237,7 +237,7 @@ def wait_for_exit(process: subprocess.Popen, seconds: float) -> int:
     if process.poll() is not None:
         return process.returncode
     try:
-        pidfd = os.pidfd_open(process.pid)  # type: ignore[attr-defined]  # Linux only
+        pidfd = os.pidfd_open(process.pid)  # Linux only (AttributeError elsewhere)
     except (AttributeError, OSError):
         return process.wait(timeout=seconds)
     try:
