@@ -4,6 +4,7 @@ at the limit, and the same answers either way. Real git processes, nothing mocke
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -11,14 +12,16 @@ import pytest
 from pytest_memreport.gitstore.process import GitRunner, wait_for_exit
 
 
-def test_a_git_that_ended_is_reaped_and_its_exit_status_returned(tmp_path):
+def test_a_git_that_ended_is_reaped_and_its_exit_status_returned(make_repo):
+    repo = make_repo("target")
+    repo.commit({"a.txt": "one\n"}, "first")
     ended = subprocess.Popen(["git", "--version"], stdout=subprocess.DEVNULL)
     assert wait_for_exit(ended, 30) == 0
     assert ended.returncode == 0
-    failed = subprocess.Popen(["git", "rev-parse", "--git-dir"], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    assert wait_for_exit(failed, 30) == 128  # not a repository
-    assert wait_for_exit(failed, 30) == 128  # asked again: the status it had
+    failed = subprocess.Popen(["git", "rev-parse", "--verify", "--quiet", "refs/heads/no-such-branch"],
+                              cwd=repo.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_for_exit(failed, 30) == 1  # no such revision
+    assert wait_for_exit(failed, 30) == 1  # asked again: the status it had
 
 
 def test_a_git_still_running_at_the_limit_raises_and_is_left_to_the_caller(make_repo):
@@ -42,7 +45,7 @@ def test_a_git_still_running_at_the_limit_raises_and_is_left_to_the_caller(make_
 def test_a_command_started_ahead_answers_once_it_ended(make_repo):
     repo = make_repo("target")
     sha = repo.commit({"a.txt": "one\n", "b.txt": "two\n"}, "first")
-    runner = GitRunner(repo.path, {"PATH": __import__("os").environ["PATH"]})
+    runner = GitRunner(repo.path, {"PATH": os.environ["PATH"]})
     started = runner.start(["ls-tree", "--name-only", sha])
     answer = started.result()
     assert answer.returncode == 0

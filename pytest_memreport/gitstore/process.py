@@ -231,7 +231,7 @@ def wait_for_exit(process: subprocess.Popen, seconds: float) -> int:
 
     With a timeout, ``Popen.wait`` polls: it sleeps up to 50 ms between looks, so a command
     that ends just after a look is answered up to 50 ms late, each time a run waits on one.
-    A pidfd (Linux 5.3 and later) is readable when the process ends: ``select`` on it waits
+    A pidfd (Linux 5.3 and later) is readable when the process ends: polling it waits
     exactly as long as the process runs. Elsewhere, ``Popen.wait``'s own way.
     """
     if process.poll() is not None:
@@ -241,7 +241,10 @@ def wait_for_exit(process: subprocess.Popen, seconds: float) -> int:
     except (AttributeError, OSError):
         return process.wait(timeout=seconds)
     try:
-        ready, _, _ = select.select([pidfd], [], [], seconds)
+        # (poll, not select: a process holding many files may number a descriptor past select's 1024)
+        waiting = select.poll()
+        waiting.register(pidfd, select.POLLIN)
+        ready = waiting.poll(max(0, int(seconds * 1000)))
     finally:
         os.close(pidfd)
     if not ready:
