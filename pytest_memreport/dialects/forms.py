@@ -473,8 +473,8 @@ def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) ->
     for span in read_spans:  # a blank is as long as what it blanks: every offset stays
         if not 1 <= span.line <= len(lines) or not TRAILING_RANGES.search(span.text):
             continue
-        line = shown[span.line - 1]
-        start, end = span.start - starts.start_of(span.line), span.end - starts.start_of(span.line)
+        line, offset = shown[span.line - 1], starts.start_of(span.line)
+        start, end = span.start - offset, span.end - offset
         if start < 0 or line[start:end] != span.text:
             continue
         after = line[end:].lstrip(")]`*_ ")

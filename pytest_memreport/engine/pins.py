@@ -75,23 +75,22 @@ class PinChecks:
     def finish_searches(self) -> None:
         """The searches :meth:`check_pin` deferred: each missing quotation's result, kept
         with where the pinned tree holds it instead."""
-        deferred, self._deferred = self._deferred, []
+        deferred = self._deferred
         began = time.perf_counter()
         try:
             for report, evidence, binding, snapshot, result in deferred:
                 self._finish(report, evidence, binding, drift.search.with_found_instead(evidence, snapshot, result),
                              computed=True)
         finally:
-            for snapshot in {id(entry[3]): entry[3] for entry in deferred}.values():
-                drift.search.stop_asking(snapshot)  # a search asked ahead that nothing needed
+            self.drop_searches()  # a search asked ahead that nothing needed
         if deferred:
             spent = time.perf_counter() - began
             self._timing.add("missing_search", spent)
             self._timing.add("matching", spent)  # inside matching, as when searched at once
 
     def drop_searches(self) -> None:
-        """Stop the searches :meth:`check_pin` deferred and nothing finished (a run stopped
-        before :meth:`finish_searches`): their results say "missing", without where else."""
+        """Stop the searches :meth:`check_pin` deferred (any a run stopped before
+        :meth:`finish_searches` left say "missing", without where else)."""
         deferred, self._deferred = self._deferred, []
         for snapshot in {id(entry[3]): entry[3] for entry in deferred}.values():
             drift.search.stop_asking(snapshot)

@@ -268,35 +268,32 @@ def _dataclass_codec(cls: type) -> _Codec:
                          if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
     names = frozenset(f.name for f in fields)
     missing = dataclasses.MISSING
-    # Each field: (name, write, read, default or MISSING), compiled at first use (a dataclass
-    # may name itself in its fields), then kept: a warm run reads thousands of results.
-    compiled: list[list[tuple[str, Callable, Callable, Any]]] = []
+    # Each field's (write, read, default or MISSING) by name, in field order: compiled at first
+    # use (a dataclass may name itself in its fields), then kept: a warm run reads thousands.
+    compiled: dict[str, tuple[Callable, Callable, Any]] = {}
 
-    def specs() -> list[tuple[str, Callable, Callable, Any]]:
+    def codecs() -> dict[str, tuple[Callable, Callable, Any]]:
         if not compiled:
-            compiled.append([(f.name, *_codec(hints[f.name]), f.default) for f in fields])
-        return compiled[0]
+            compiled.update((f.name, (*_codec(hints[f.name]), f.default)) for f in fields)
+        return compiled
 
     def write(value):
         if type(value) is not cls:
             raise NotKeepable(f"a {type(value).__name__} where {cls.__name__} is declared")
         out = {}
-        for name, write_field, _, default in compiled[0] if compiled else specs():
+        for name, (write_field, _, default) in codecs().items():
             item = getattr(value, name)
             if default is not missing and type(item) is type(default) and item == default:
                 continue  # a field at its default is left out
             out[name] = write_field(item)
         return out
 
-    readers: dict[str, Callable] = {}  # each field's reader, by name (filled with ``compiled``)
-
     def read(data):
         if type(data) is not dict or not names.issuperset(data) or not required.issubset(data):
             raise Unreadable(f"expected the fields of {cls.__name__}")
-        if not readers:
-            readers.update((name, read_field) for name, _, read_field, _ in specs())
+        known = codecs()
         # only the fields written: one at its default was left out
-        return cls(**{name: readers[name](value) for name, value in data.items()})
+        return cls(**{name: known[name][1](value) for name, value in data.items()})
 
     return write, read
 

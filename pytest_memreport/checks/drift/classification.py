@@ -379,13 +379,13 @@ class _Drift:
         if candidate is not None:
             diff = match.render_diff(quote, candidate.text) or None
         renamed = f" (renamed from {self.path})" if home != self.path else ""
-        message = f"{self.what} no longer in {home}{renamed} {self.where}" + (f"; {elsewhere}" if elsewhere
-                                                                             else ", nor anywhere else")
+        why = f"; {elsewhere}" if elsewhere else None
+        message = f"{self.what} no longer in {home}{renamed} {self.where}" + (why or ", nor anywhere else")
         if textfile is not None and not textfile.is_text:
             # Not read is not gone: say the file could not be searched.
+            verb = "occurs" if self.what == "quotation" else "occur"
             message = f"{home}{renamed} cannot be searched {self.where}" + (
-                f"; {elsewhere}" if elsewhere
-                else f", and the {self.what} {'occurs' if self.what == 'quotation' else 'occur'} nowhere else")
+                why or f", and the {self.what} {verb} nowhere else")
         return self.result(
             CHANGED, home, None,
             candidates=(Place(home, candidate.lines),) if candidate is not None else (),

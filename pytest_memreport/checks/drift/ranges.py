@@ -50,13 +50,14 @@ def classify_range(drift, recorded: str):
         elif textfile is not None:
             note = textfile.describe()
     pattern = match.compile_quote(recorded)
+    exclude = {home, *drift.reports}
     count = search.letters_and_digits(block)
     if count < search.FOLLOW_ALNUM:
         # Too plain to be followed across the tree (git blame -C would not either): ``self,``
         # stands in thousands of files. Its own folder is read: a module split into a sibling.
         # Lines without a letter or digit (``): ...``) name nothing: not followed at all.
         folders = {posixpath.dirname(drift.path)} | ({posixpath.dirname(home)} if home else set())
-        nearby = search.search_folder(block, drift.against, {home, *drift.reports}, folders, drift.path) \
+        nearby = search.search_folder(block, drift.against, exclude, folders, drift.path) \
             if count else []
         if nearby:
             return drift._relocated(nearby, False, note)
@@ -68,7 +69,6 @@ def classify_range(drift, recorded: str):
             return drift.result(DELETED, None, None, note=note,
                                 message=f"{drift.path} is gone {drift.where}; {plain}")
         return drift._changed(pattern, recorded, home, note, elsewhere=plain)
-    exclude = {home, *drift.reports}
     exact = search.search_lines(block, drift.against, exclude, origin=drift.path)
     if exact is None:  # no telling line: the quote's search proposes places, exact lines decide
         places, _ = search.search_tree(pattern, recorded, drift.against, exclude=exclude,

@@ -495,17 +495,11 @@ class LinkReader(lexing.DocumentParser):
         for number in sorted(self.links):
             if number in self.quoted or number in self.skip:
                 continue
-            written = self.line_text(number)
-            after = 0  # the links of a line in order: each URL is looked for after the last one's
+            spans = self._url_spans(number)
             for piece in self.links[number]:
                 link = lexing.parse_repository_link(piece.href)
-                if link is None:
-                    continue
-                at = written.find(piece.href, after)
-                span = self.starts.span(number, at, at + len(piece.href)) if at >= 0 else None
-                if at >= 0:
-                    after = at + len(piece.href)
-                self._link_evidence(link, piece.text or piece.href, number, span)
+                if link is not None:
+                    self._link_evidence(link, piece.text or piece.href, number, spans(piece.href))
 
     def _bare_urls(self) -> None:
         """Bare repository URLs in prose (Markdown does not make them links without ``<>``)."""
@@ -521,16 +515,25 @@ class LinkReader(lexing.DocumentParser):
         for number, text in texts:
             if number in self.quoted or number in self.skip or lexing.find_repository_url(text):
                 continue
-            written = self.line_text(number)
-            after = 0
+            spans = self._url_spans(number)
             for url, _ in lexing.find_bare_urls(text):
                 link = lexing.parse_repository_link(url)
                 if link is not None:
-                    at = written.find(url, after)
-                    if at >= 0:
-                        after = at + len(url)
-                    self._link_evidence(link, url, number,
-                                        self.starts.span(number, at, at + len(url)) if at >= 0 else None)
+                    self._link_evidence(link, url, number, spans(url))
+
+    def _url_spans(self, number: int):
+        """Where line ``number`` writes each URL it is asked for, in order: each is looked for
+        after the last one found (a line may link the same file twice); ``None`` when not written."""
+        written, after = self.line_text(number), 0
+
+        def span(url: str) -> Span | None:
+            nonlocal after
+            at = written.find(url, after)
+            if at < 0:
+                return None
+            after = at + len(url)
+            return self.starts.span(number, at, after)
+        return span
 
     def _link_evidence(self, link: lexing.RepositoryLink, text: str, line: int, span: Span | None = None) -> None:
         """Evidence of a link into a repository; ``span``, where its URL is written (a re-pin
