@@ -20,13 +20,14 @@ def record_report(lines: list[str]) -> str:
     return f"Shelf audit\n\nThe target is at SRC-1 commit {SHA}.\n\nMEM-OBJ-shelf-1\n\nLabel: shelves\n\n{body}\n"
 
 
-def scans_made(text: str) -> int:
-    """How many units the citation reader scanned word by word while ``text`` was parsed."""
+def scans_made(text: str, name: str = "scan") -> int:
+    """How many units the citation reader scanned word by word while ``text`` was parsed
+    (``name="_path"``: how many words it read as a path)."""
     profile = cProfile.Profile()
     profile.runcall(parse_report, "audit.md", text)
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    return sum(row[1] for (file, _, name), row in stats.items()
-               if name == "scan" and file == anchors.__file__)
+    return sum(row[1] for (file, _, function), row in stats.items()
+               if function == name and file == anchors.__file__)
 
 
 def lines_of(report) -> set[tuple[str, LineRange | None]]:
@@ -92,3 +93,56 @@ def test_blanking_changes_nothing_the_report_reads():
     read = {(e.kind, e.path, e.cited_lines) for e in report.all_evidence()}
     assert all((kind, path, cited) in read or (EvidenceKind.QUOTE, path, cited) in read
                for kind, path, cited in lost), lost
+
+
+def test_a_list_of_cited_files_is_blanked_whole_and_a_continued_one_kept():
+    lines = [
+        "The shelves cite SRC-1: store/a.txt:3-5, store/b.txt:9, store/c.txt:12-14.",
+        "The bins cite SRC-1: store/d.txt:4, 11 and store/e.txt:2, lines 7-8.",
+        "The racks cite SRC-1: store/f.txt:6 - 9, store/g.txt:1, `20-22`.",
+    ]
+    text = record_report(lines)
+    report = parse_report("audit.md", text)
+    spans = [e.span for e in report.all_evidence() if e.span is not None and e.cited_lines is not None]
+
+    shown = forms._unread(text.split("\n"), spans, LineStarts(text))
+
+    by_text = dict(zip(text.split("\n"), shown))
+    # another file's citation after the comma continues nothing: every citation of the list goes
+    assert "store/" not in by_text[lines[0]]
+    # a number, a line word or a backticked range after the comma continues the citation before it
+    for line, continued in ((lines[1], ("store/d.txt:4", "store/e.txt:2")),
+                            (lines[2], ("store/f.txt:6", "store/g.txt:1"))):
+        assert all(cited in by_text[line] for cited in continued), by_text[line]
+
+
+def test_lists_of_cited_files_are_read_once_however_long():
+    def listing(count: int) -> str:
+        cited = ", ".join(f"store/shelf_{n}.txt:{n + 2}-{n + 4}" for n in range(count))
+        return record_report([f"The shelves cite SRC-1: {cited}."])
+
+    few, many = listing(3), listing(60)
+
+    assert len(parse_report("audit.md", many).all_evidence()) == 60
+    # the record reader reads the list (with its own reader); the forms read none of its words again
+    assert scans_made(few, "_path") == scans_made(many, "_path") == 0
+
+
+def test_blanking_a_list_changes_nothing_the_report_reads():
+    lines = [
+        "The shelves cite SRC-1: store/a.txt:3-5, store/b.txt:9, store/c.txt:12-14.",
+        "The bins cite SRC-1: store/d.txt:4, 11 and store/e.txt:2, lines 7-8.",
+        "The racks cite SRC-1: store/f.txt:6 - 9, store/g.txt:1, `20-22`, see store/h.md:4.",
+    ]
+    text = record_report(lines)
+    report = parse_report("audit.md", text)
+    plain = forms.read("audit.md", text, report.dialect, loose=False)
+    blanked = forms.read("audit.md", text, report.dialect, loose=False,
+                         read_spans=[e.span for e in report.all_evidence() if e.span is not None])
+
+    def found(reading):
+        return {(e.kind, e.path, e.cited_lines) for e in reading.evidence}
+
+    read = {(e.kind, e.path, e.cited_lines) for e in report.all_evidence()}
+    assert found(blanked) <= found(plain)
+    assert all(item in read for item in found(plain) - found(blanked)), found(plain) - found(blanked)

@@ -466,19 +466,21 @@ def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) ->
     """``lines`` with the citations of lines the dialect read blanked (``path:18`` after a record's
     quotation): a report of 10,000 attributed quotations is not read word by word a second time
     for what its dialect read. A citation a number or a range word continues (``a.ts:3, 9``,
-    ``a.ts:3 to 9``) is kept whole: the continuation may be this reading's."""
+    ``a.ts:3 to 9``) is kept whole: the continuation may be this reading's. One another
+    citation follows (``a.ts:3, b.ts:9``) is not: a list of cited files is read once."""
     if not read_spans:
         return lines
     shown = list(lines)
     for span in read_spans:  # a blank is as long as what it blanks: every offset stays
-        if not 1 <= span.line <= len(lines) or not TRAILING_RANGES.search(span.text):
+        # (a span read word by word may end in the comma or stop that follows its citation)
+        cited = span.text.rstrip(",.;")
+        if not 1 <= span.line <= len(lines) or not TRAILING_RANGES.search(cited):
             continue
         line, offset = shown[span.line - 1], starts.start_of(span.line)
         start, end = span.start - offset, span.end - offset
         if start < 0 or line[start:end] != span.text:
             continue
-        after = line[end:].lstrip(")]`*_ ")
-        if after[:1] in (",", "&", "-", "–") or after.split(" ", 1)[0].lower() in _CONTINUING_WORDS:
+        if _continued(line[start + len(cited):]):
             continue
         shown[span.line - 1] = line[:start] + " " * (end - start) + line[end:]
     return shown
@@ -486,6 +488,23 @@ def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) ->
 
 #: words after a cited range that may continue it (``a.ts:3 to 9``, ``a.ts:3 and 9``)
 _CONTINUING_WORDS = frozenset({"to", "through", "thru", "until", "and", "&"})
+#: what joins a cited range to a continuation after it (``a.ts:3, 9``, ``a.ts:3 - 9``)
+_JOINERS = (",", "&", "-", "–")
+
+
+def _continued(after: str) -> bool:
+    """Whether the text after a cited range may continue it (as :func:`.anchors.scan` reads
+    continuations): a range word, or a joiner before a number, a ``:505``, an ``L40`` or a
+    line word (``, lines 3-5``). A joiner before anything else (another file's citation,
+    ``a.ts:3, b.ts:9``) continues nothing."""
+    after = after.lstrip(")]`*_ ")
+    if after.split(" ", 1)[0].lower() in _CONTINUING_WORDS:
+        return True
+    if after[:1] not in _JOINERS:
+        return False
+    rest = after[1:].lstrip("`*_([ ")
+    return (rest[:1].isdigit() or rest[:1] == ":" or (rest[:1] == "L" and rest[1:2].isdigit())
+            or rest.split(" ", 1)[0].lower() in anchors.LINE_WORDS)
 
 
 def _may_cite_lines(line: str) -> bool:

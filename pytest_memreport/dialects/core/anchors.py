@@ -55,7 +55,7 @@ from .grammar import (
 from .links import parse_repository_link
 
 #: words that announce the line numbers after them: ``lines 512-520``, ``line 40``
-_LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
+LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
 #: ``repo-root `README.md```, ``root `package.json```: the word before a path at the top level
 _ROOT_WORDS = frozenset({"root", "repo-root", "repository-root", "root-level", "top-level"})
 _ELISION = ("...", "…")
@@ -313,7 +313,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         found: list[Citation] = []
         if text:
             found = _read_word(text, word, last, after_comma, prose, mentions, context, previous)
-            if previous in _LINE_WORDS and len(found) == 1 and found[0].ranges:
+            if previous in LINE_WORDS and len(found) == 1 and found[0].ranges:
                 # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```
                 found[0], index = _worded_range(found[0], words, index)
         cites = any(c.form != MENTION for c in found)
@@ -397,7 +397,7 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
     continued = CONTINUATION.fullmatch(text)
     if continued is None and after_comma and word.code == (last.code if last else False):
         continued = BARE_RANGES.fullmatch(text)
-    if continued is None and previous in _LINE_WORDS:
+    if continued is None and previous in LINE_WORDS:
         continued = BARE_RANGES.fullmatch(text)  # ``lines 512-520``, ``line 40``
     if continued is None and last is not None and (word.code or text.startswith("L")):
         # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else
@@ -471,7 +471,7 @@ def range_cell(unit: Unit, plain: bool = False) -> list[Citation]:
     """A cell that holds nothing but line ranges (`` `512-520` ``; with ``plain``, under a
     Lines column, also ``512-520``, ``L40``, ``lines 3-5, 9``): unbound continuations, for the
     caller to bind to the one file of the row. Anything else in the cell: ``[]``."""
-    words = [w for w in unit.words if _strip(w.text) and _strip(w.text).lower() not in _LINE_WORDS]
+    words = [w for w in unit.words if _strip(w.text) and _strip(w.text).lower() not in LINE_WORDS]
     if not words or not (plain or all(w.code for w in words)):
         return []
     found = []
