@@ -498,7 +498,8 @@ def test_windows_are_lexed_until_they_add_up_to_the_file_then_the_file_once(monk
         return real(tree, text, char, language, window)
 
     monkeypatch.setattr(lexing, "_lex", counting)
-    asked = spans + spans  # two pieces of evidence in each definition
+    # pieces of evidence in each definition, then in each pair of definitions
+    asked = spans + [(one[0], two[1]) for one, two in zip(spans, spans[1:])]
     read = [[(t.text, t.start) for t in tokens(text, "w.py", key="windows", span=span)] for span in asked]
     whole = tokens(text, "w.py", key="whole")
     assert read == [[(t.text, t.start) for t in whole if a <= t.start and t.end <= b] for a, b in asked]
@@ -850,3 +851,25 @@ def test_reparsing_an_edit_gives_the_tree_of_a_fresh_parse(data):
     fresh = parsing._parser("python").parse(new.encode("utf-8"))
     assert str(reparsed.tree.root_node) == str(fresh.root_node)
     assert symbols.definitions(new, "pkg/a.py", key=key_new) == symbols.definitions(new, "pkg/a.py")
+
+
+def test_a_window_asked_again_is_not_lexed_again(monkeypatch):
+    """Blame compares the pin's definition with each version it reads: the pin's window is
+    lexed once, and reads the same tokens every time."""
+    from pytest_memreport.text.syntax import lexing
+
+    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(60))
+    first = [(d.start, d.end) for d in symbols.definitions(text, "w.py", key="again")][0]
+    windows = []
+    real = lexing._lex
+
+    def counting(tree, text, char, language, window=None):
+        windows.append(window)
+        return real(tree, text, char, language, window)
+
+    monkeypatch.setattr(lexing, "_lex", counting)
+    read = [[(t.text, t.start) for t in tokens(text, "w.py", key="again", span=first)] for _ in range(5)]
+
+    assert windows == [first]  # lexed once
+    assert read[0][:3] == [("def", first[0]), ("f0", first[0] + 4), ("(", first[0] + 6)]
+    assert all(one == read[0] for one in read)

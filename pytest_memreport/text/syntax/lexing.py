@@ -165,11 +165,17 @@ def _window_code_tokens(parsed: _Parsed, start: int, end: int) -> tuple[list[Tok
     in one version of a file, blame comparing each across versions), the whole
     file is lexed once and later windows are slices of it: never more than twice
     the lexing the file's windows need, and never a whole huge file for one window.
+    A window asked again (the pin's definition, compared with each version blame
+    reads) is not lexed again.
     """
     if parsed._code is None:
+        known = parsed._windows.get((start, end))
+        if known is not None:
+            return known
         parsed._windowed += end - start
         if parsed._windowed >= len(parsed.text):
             _code_tokens_of(parsed)
+            parsed._windows = {}  # slices of the whole file's tokens from now on
     if parsed._code is not None:
         code, end_lines, starts = parsed._code
         begin, stop = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
@@ -179,7 +185,8 @@ def _window_code_tokens(parsed: _Parsed, start: int, end: int) -> tuple[list[Tok
     window = (parsed.byte(start), parsed.byte(end))
     lexemes, end_lines = _lex(parsed.tree, parsed.text, parsed.char, parsed.language, window)
     kept = [i for i, t in enumerate(lexemes) if t.kind != "comment" and t.start < end and t.end > start]
-    return [lexemes[i] for i in kept], [end_lines[i] for i in kept]
+    found = parsed._windows[(start, end)] = ([lexemes[i] for i in kept], [end_lines[i] for i in kept])
+    return found
 
 
 def tokens(

@@ -138,8 +138,10 @@ class _Parsed:
         self._lexeme_end_lines: list[int] = []
         # tokens without comments, their end lines and start offsets
         self._code: tuple[list[Any], list[int], list[int]] | None = None
-        # characters lexed window by window so far (see lexing._window_code_tokens)
+        # characters lexed window by window so far, and each window's tokens and their end
+        # lines (see lexing._window_code_tokens)
         self._windowed = 0
+        self._windows: dict[tuple[int, int], tuple[list[Any], list[int]]] = {}
         self._code_index: tuple[str, dict[str, int], list[int]] | None = None
 
     def byte(self, offset: int) -> int:
