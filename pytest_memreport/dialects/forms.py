@@ -466,8 +466,8 @@ def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) ->
     """``lines`` with the citations of lines the dialect read blanked (``path:18`` after a record's
     quotation): a report of 10,000 attributed quotations is not read word by word a second time
     for what its dialect read. A citation a number or a range word continues (``a.ts:3, 9``,
-    ``a.ts:3 to 9``) is kept whole: the continuation may be this reading's. One another
-    citation follows (``a.ts:3, b.ts:9``) is not: a list of cited files is read once."""
+    ``a.ts:3 to 9``) is kept whole: the continuation may be this reading's. A citation
+    followed by another file's (``a.ts:3, b.ts:9``) is blanked: a list is read once."""
     if not read_spans:
         return lines
     shown = list(lines)
