@@ -482,14 +482,10 @@ def test_tokens_within_a_span():
     assert all(get.start <= t.start and t.end <= get.end for t in inside)
 
 
-def test_windows_are_lexed_until_they_add_up_to_the_file_then_the_file_once(monkeypatch):
-    """Blame and drift ask many windows of one version of a file: each is lexed on its own
-    until they add up to the file's length, then the whole file once, and the rest are
-    slices of it. Either way a window reads the same tokens as the whole file's."""
+def _windows_lexed(monkeypatch) -> list:
+    """The windows the lexer walks from now on (``None``: a whole file), in order."""
     from pytest_memreport.text.syntax import lexing
 
-    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(60))
-    spans = [(d.start, d.end) for d in symbols.definitions(text, "w.py", key="windows")]
     windows = []
     real = lexing._lex
 
@@ -498,6 +494,17 @@ def test_windows_are_lexed_until_they_add_up_to_the_file_then_the_file_once(monk
         return real(tree, text, char, language, window)
 
     monkeypatch.setattr(lexing, "_lex", counting)
+    return windows
+
+
+def test_windows_are_lexed_until_they_add_up_to_the_file_then_the_file_once(monkeypatch):
+    """Blame and drift ask many windows of one version of a file: each is lexed on its own
+    until they add up to the file's length, then the whole file once, and the rest are
+    slices of it. Either way a window reads the same tokens as the whole file's."""
+
+    text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(60))
+    spans = [(d.start, d.end) for d in symbols.definitions(text, "w.py", key="windows")]
+    windows = _windows_lexed(monkeypatch)
     # pieces of evidence in each definition, then in each pair of definitions
     asked = spans + [(one[0], two[1]) for one, two in zip(spans, spans[1:])]
     read = [[(t.text, t.start) for t in tokens(text, "w.py", key="windows", span=span)] for span in asked]
@@ -856,18 +863,9 @@ def test_reparsing_an_edit_gives_the_tree_of_a_fresh_parse(data):
 def test_a_window_asked_again_is_not_lexed_again(monkeypatch):
     """Blame compares the pin's definition with each version it reads: the pin's window is
     lexed once, and reads the same tokens every time."""
-    from pytest_memreport.text.syntax import lexing
-
     text = "".join(f"def f{i}(a):\n    return a + {i}\n\n\n" for i in range(60))
     first = [(d.start, d.end) for d in symbols.definitions(text, "w.py", key="again")][0]
-    windows = []
-    real = lexing._lex
-
-    def counting(tree, text, char, language, window=None):
-        windows.append(window)
-        return real(tree, text, char, language, window)
-
-    monkeypatch.setattr(lexing, "_lex", counting)
+    windows = _windows_lexed(monkeypatch)
     read = [[(t.text, t.start) for t in tokens(text, "w.py", key="again", span=first)] for _ in range(5)]
 
     assert windows == [first]  # lexed once
