@@ -61,6 +61,27 @@ def test_the_third_commit_breaking_a_quote_is_named(make_repo):
     assert f'broken by {culprit[:12]} "colons separate keys" (Fixture Author, ' in "\n".join(result.explain())
 
 
+def test_the_breaking_commit_is_named_without_the_files_it_changed(make_repo):
+    """A result names its breaking commit (who, when, what it says); the files a large
+    commit changed stay in the history, not in every result it broke (nor in the cache)."""
+    from pytest_memreport.resultcache import serialize
+
+    repo = make_repo()
+    pin = repo.commit({"conf.py": CONFIG}, "pin")
+    others = {f"notes/n{i}.md": f"note {i}\n" for i in range(40)}
+    culprit = repo.commit({"conf.py": CONFIG.replace('split("=", 1)', 'split(":", 1)'), **others}, "sweep")
+
+    result, _ = classify(repo, quote("conf.py", QUOTE), pin)
+
+    assert result.broken_by.sha == culprit and result.broken_by.subject == "sweep"
+    assert result.broken_by.changes == ()
+    with GitStore.open(repo.path) as store:  # the history itself still has them
+        [logged] = [c for c in store.first_parent_log(pin, culprit) if c.sha == culprit]
+        assert len(logged.changes) == 41
+    kept = serialize.dump_value(result)
+    assert "notes/n" not in kept and serialize.load_value(kept) == result
+
+
 def test_the_breaking_commit_is_found_across_a_rename(make_repo):
     repo = make_repo()
     pin = repo.commit({"conf.py": CONFIG}, "pin")
