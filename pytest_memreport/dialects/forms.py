@@ -35,8 +35,8 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Rep
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BLOB_ID, FILE_LINK, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL, REPOSITORY_WORD,
-    TRAILING_RANGES,
+    BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL,
+    REPOSITORY_WORD, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -493,18 +493,17 @@ _JOINERS = (",", "&", "-", "–")
 
 
 def _continued(after: str) -> bool:
-    """Whether the text after a cited range may continue it (as :func:`.anchors.scan` reads
-    continuations): a range word, or a joiner before a number, a ``:505``, an ``L40`` or a
-    line word (``, lines 3-5``). A joiner before anything else (another file's citation,
-    ``a.ts:3, b.ts:9``) continues nothing."""
+    """Whether the text after a cited range may continue it, by the patterns
+    :func:`.anchors.scan` reads continuations with: a range word, or a joiner before ranges
+    (``, 9``, ``, L40``), a ``:505`` or a line word (``, lines 3-5``). A joiner before
+    anything else (another file's citation, ``a.ts:3, b.ts:9``) continues nothing."""
     after = after.lstrip(")]`*_ ")
     if after.split(" ", 1)[0].lower() in _CONTINUING_WORDS:
         return True
     if after[:1] not in _JOINERS:
         return False
-    rest = after[1:].lstrip("`*_([ ")
-    return (rest[:1].isdigit() or rest[:1] == ":" or (rest[:1] == "L" and rest[1:2].isdigit())
-            or rest.split(" ", 1)[0].lower() in anchors.LINE_WORDS)
+    word = after[1:].lstrip("`*_([ ").split(" ", 1)[0]
+    return bool(BARE_RANGES.match(word) or CONTINUATION.match(word)) or word.lower() in anchors.LINE_WORDS
 
 
 def _may_cite_lines(line: str) -> bool:

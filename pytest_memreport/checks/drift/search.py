@@ -204,18 +204,23 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                     continue  # cited lines follow only to identical lines: a plain test decides
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
-        plain = letters_and_digits(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else FOLLOW_ALNUM
-        if plain < FOLLOW_ALNUM:
+        if evidence.kind is not EvidenceKind.LINES:
+            _expect(index, evidence, quote, pattern)
+            announced += 1
+            continue
+        block = quote.split("\n")
+        count = letters_and_digits(block)
+        if count < FOLLOW_ALNUM:
             # Too plain to be followed across the tree: only its folder is read (fetched below),
             # and nothing for lines without a letter or digit.
-            if plain:
+            if count:
                 folders.update(posixpath.dirname(path) for path in (evidence.path, home) if path is not None)
             continue
-        probe = wordindex.probe_line(quote.split("\n")) if evidence.kind is EvidenceKind.LINES else None
+        probe = wordindex.probe_line(block)
         if probe is not None:
             index.expect_line(probe)
-        elif evidence.kind is EvidenceKind.LINES and quote.strip():
-            index.expect_scan(*_block_scan(quote.split("\n")))
+        elif quote.strip():
+            index.expect_scan(*_block_scan(block))
         else:
             _expect(index, evidence, quote, pattern)
         announced += 1
