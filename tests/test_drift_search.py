@@ -518,13 +518,15 @@ def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_t
         pinned = store.snapshot(sha)
         index = wordindex.word_index(pinned)
         own = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(10)]
-        short = _missing("it is on a map")  # words git's search cannot narrow by
-        search.expect_missing(pinned, [*own, short])
-        found = [search.found_instead(evidence, pinned) for evidence in [*own, short]]
+        # words git's search cannot narrow by, more of them than are tested on every file
+        short = [_missing(f"it is on a map {word}") for word in ("one", "two", "six", "ten", "red")]
+        assert len(short) > wordindex._FEW_NEEDLESS
+        search.expect_missing(pinned, [*own, *short])
+        found = [search.found_instead(evidence, pinned) for evidence in [*own, *short]]
         assert found[:10] == [f"found instead in notes/n{i:02d}.md:2 (fix the cited path)" for i in range(10)]
-        assert found[10] == ""
+        assert found[10:] == [""] * len(short)
         # one pass over the tree gathers its words, then each quotation's own file is tested
-        # (the short one's words are nowhere together)
+        # (the short ones' words are nowhere together)
         assert index.files_read == count + 10
         assert index.files_tested == 10
         later = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(20, 25)]
@@ -533,6 +535,36 @@ def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_t
             f"found instead in notes/n{i}.md:2 (fix the cited path)" for i in range(20, 25)]
         assert index.files_read - read == 5 and index.files_tested == 15
         assert store.blobs_read == blobs  # read before, kept by the store's blob cache
+
+
+def test_one_missing_quotation_git_cannot_narrow_does_not_gather_the_whole_tree(make_repo):
+    """Among quotations git's word search narrows, one it cannot (short words only) is
+    tested on every file in the same single pass, and the others only in the files git
+    names: one such quotation among hundreds made the tree's postings (every word of every
+    file) the price of all of them. A second one later gathers the postings (never a
+    second plain pass over the tree)."""
+    count = 40
+    path, sha = _prose_tree(make_repo, count)
+    with GitStore.open(path) as store:
+        pinned = store.snapshot(sha)
+        index = wordindex.word_index(pinned)
+        own = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(10)]
+        short = _missing("it is on a map")
+        search.expect_missing(pinned, [*own, short])
+        found = [search.found_instead(evidence, pinned) for evidence in [*own, short]]
+        assert found[:10] == [f"found instead in notes/n{i:02d}.md:2 (fix the cited path)" for i in range(10)]
+        assert found[10] == ""
+        assert index._postings is None
+        # every file once (the short quotation's test), and each other quotation's own file
+        assert index.files_read == count
+        assert index.files_tested == count + 10
+        other = _missing("of the")  # no word git is asked for again (it asks for 4+ letters)
+        assert search.found_instead(other, pinned) == (
+            "found instead in notes/n00.md:1, notes/n01.md:1, notes/n02.md:1, notes/n03.md:1 and 36 more "
+            "(fix the cited path)")
+        assert index._postings is not None
+        # the pass gathering the postings, then the files holding its words (every one here)
+        assert index.files_read == count + count + count
 
 
 def test_a_planned_run_searches_for_missing_quotations_while_drift_is_classified(

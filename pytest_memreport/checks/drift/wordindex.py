@@ -75,6 +75,8 @@ class WordIndex:
         #: files scans read, and (scan, file) pairs whose test ran (what the index saves)
         self.files_read = 0
         self.files_tested = 0
+        #: passes over every file of the tree made without gathering its postings
+        self._whole_passes = 0
 
     def _against(self):
         """The snapshot (alive: whoever asks this index holds it)."""
@@ -113,10 +115,16 @@ class WordIndex:
         allowed: dict[object, set[str] | None] = {}
         if self._postings is None:
             # Before the tree's postings are made, git names the files holding each test's
-            # needs, when every test has some (the words of all of them in one search).
-            by_needs = self._holding_needs(tests)
+            # needs (the words of all of them in one search). A few tests without needs run
+            # on every file in the same pass, once: gathering the postings (every word of
+            # every file) would cost more than a few tests, and one such quotation among
+            # hundreds would make it the price of all of them.
+            needless = [k for k, v in tests.items() if not v[1]]
+            by_needs = None
+            if len(needless) <= _FEW_NEEDLESS and not self._whole_passes:
+                by_needs = self._holding_needs({k: v for k, v in tests.items() if v[1]})
             if by_needs is not None:
-                allowed = dict(by_needs)
+                allowed = {**by_needs, **dict.fromkeys(needless)}
             else:
                 # Every file is read anyway: its words are gathered in that pass, and the
                 # tests without words run in it; the others then read their candidates.
@@ -137,24 +145,24 @@ class WordIndex:
         """Run each of ``tests`` on its ``allowed`` files (``None``: every file), reading
         each file they need once."""
         listed = self._listed()
-        wanted: set[str] = set()
-        for among in allowed.values():
-            if among is None:
-                wanted = set(listed)
-                break
-            wanted |= among
-        paths = sorted(wanted & listed)
+        everywhere = [k for k, among in allowed.items() if among is None]
+        # Each file's tests, so that a file costs its own tests (not a look at every test's files).
+        by_path: dict[str, list[object]] = {}
+        for k, among in allowed.items():
+            for path in among or ():
+                by_path.setdefault(path, []).append(k)
+        paths = sorted(listed if everywhere else by_path.keys() & listed)
+        if everywhere:
+            self._whole_passes += 1
         for path, textfile in self._against().read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue
             self.files_read += 1
             text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-            for k, (check, _, _) in tests.items():
-                among = allowed[k]
-                if among is None or path in among:
-                    self.files_tested += 1
-                    if check(path, text, reduced):
-                        found[k].add(path)
+            for k in (*everywhere, *by_path.get(path, ())):
+                self.files_tested += 1
+                if tests[k][0](path, text, reduced):
+                    found[k].add(path)
 
     def _gather(self, tests: dict, found: dict[object, set[str]]) -> None:
         """One pass over every file: the words each holds gathered into the tree's
@@ -333,6 +341,9 @@ class _Once:
 
 #: a probe word: ASCII (git's word characters), long enough to be telling
 _PROBE_WORD = re.compile(r"[A-Za-z0-9_]{4,}")
+#: scans without needs run on every file in one pass before the tree's postings are
+#: gathered instead (a handful of tests per file cost less than every word of it)
+_FEW_NEEDLESS = 4
 #: probes per quote: a file must hold them all to be read
 _PROBES = 3
 
