@@ -583,3 +583,17 @@ def test_a_files_plain_typography_is_kept_by_its_blob_id_and_only_by_it():
     assert typography.plain_text("_b_", None) == "b" and typography.plain_text("_c_", None) == "c"
     typography.clear_cache()
     assert typography.plain_text("another text", "oid-1") == "another text"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["the", "if", "return", "x", "value", "load_entry", "ab", "abc", "é", "for",
+                                 "self", "None", "cache_key", "zz9"]), max_size=12))
+def test_a_parts_anchors_are_its_rarest_looking_words_in_order(words):
+    """A part's anchors: its words not common first, longest first, ties in the order they
+    are written; common ones after (the rank every anchor is chosen by)."""
+    from pytest_memreport.text.quotes.pattern import _ANCHOR_TRIES, _anchor_rank, compile_quote
+
+    quote = " ".join([*words, "marker"])
+    part = compile_quote(quote)._parts[0]
+    expected = sorted(dict.fromkeys(re.findall(r"\w+", part.text)), key=_anchor_rank)[:_ANCHOR_TRIES]
+    assert part.anchors == tuple(expected)

@@ -773,3 +773,20 @@ def test_path_citation_list_runs_on_over_a_line_break():
     paths = {record.id: [e.path for e in record.evidence] for record in report.records}
     assert paths == {"MEM-OBJ-a": ["pkg/store.py", "pkg/index.py", "pkg/cache.py", "pkg/extra.py"],
                      "MEM-OBJ-b": ["pkg/b.py"]}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["conclusion", "CONCLUSION", "Conclusion", "conclu", "ſ", "K", "İ", "ı", "status",
+                                 "STATUS", "ſtatus", " ", "\t", ":", "*", "`", "SRC-", "1", "Source", "://",
+                                 "https://h.invalid/o/r", "observed", "x"]), max_size=12))
+def test_the_lines_the_readers_skip_unread_hold_nothing_their_patterns_find(parts):
+    """Each line reader skips, by a substring test, the lines that cannot hold what it reads:
+    none that its pattern (case-insensitive where it is) would find something in."""
+    from pytest_memreport.dialects.core import grammar, statuses
+
+    line = "".join(parts)
+    if statuses._STATUS_KEY.search(line):
+        assert core.find_statuses(line)
+    assert core.find_source_ids(line) == [f"SRC-{int(m.group(1))}" for m in grammar.SOURCE_ID.finditer(line)]
+    found = grammar.REPOSITORY_URL.search(line)
+    assert (core.find_repository_url(line) is None) == (found is None)

@@ -818,12 +818,38 @@ def test_cache_is_bounded_and_evicts_least_recently_used():
     symbols.clear_cache()
     symbols.reset_stats()
     for i in range(parsing._CACHE_SIZE + 10):
-        definitions(f"X = {i}\n", "n.py", key=f"k{i}")
+        value_of(f"X = {i}\n", "n.py", "X", key=f"k{i}")
     assert len(parsing._TREES) == parsing._CACHE_SIZE
     parses = symbols.stats().parses
-    definitions("X = 0\n", "n.py", key="k0")  # evicted: parsed again
-    definitions(f"X = {parsing._CACHE_SIZE + 9}\n", "n.py", key=f"k{parsing._CACHE_SIZE + 9}")  # still cached
+    value_of("X = 0\n", "n.py", "X", key="k0")  # evicted: parsed again
+    value_of(f"X = {parsing._CACHE_SIZE + 9}\n", "n.py", "X", key=f"k{parsing._CACHE_SIZE + 9}")  # still cached
     assert symbols.stats().parses == parses + 1
+
+
+def test_a_files_definitions_outlive_its_tree():
+    """A file whose definitions were found (a symbol resolved in it) is not parsed again
+    when asked again, or for the definition enclosing some lines, after its tree left the
+    parse cache: on a real history 237 of 246 parses again were such files."""
+    symbols.clear_cache()
+    symbols.reset_stats()
+    source = "class Store:\n    def get(self, key):\n        return key\n"
+    found = definitions(source, "store.py", key="blob-1")
+    assert [d.name for d in found] == ["Store", "Store.get"]
+    for i in range(parsing._CACHE_SIZE + 1):  # the tree is evicted
+        value_of(f"X = {i}\n", "n.py", "X", key=f"k{i}")
+    assert parsing._TREES.get(("python", "key", "blob-1")) is None
+    parses = symbols.stats().parses
+    assert definitions(source, "store.py", key="blob-1") == found
+    assert enclosing(source, "store.py", LineRange(3, 3), key="blob-1").name == "Store.get"
+    assert symbols.stats().parses == parses
+    # the same key for another text is not trusted: that text is parsed
+    other = "def load():\n    pass\n"
+    assert [d.name for d in definitions(other, "store.py", key="blob-1")] == ["load"]
+    assert enclosing(other, "store.py", LineRange(2, 2), key="blob-1").name == "load"
+    assert symbols.stats().parses == parses + 1
+    symbols.clear_cache()
+    definitions(source, "store.py", key="blob-1")
+    assert symbols.stats().parses == parses + 2
 
 
 def test_a_key_reused_for_another_text_is_not_trusted():

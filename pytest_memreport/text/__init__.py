@@ -12,7 +12,7 @@ def release_caches() -> None:
     exit do not walk them (with 10,000 quotations, their objects cost the item loop
     about 3 s of collections)."""
     from .quotes import index, pattern, prefilter, typography, windows
-    from .syntax import parsing, tokensearch
+    from .syntax import definitions, parsing, tokensearch
 
-    for module in (parsing, tokensearch, index, prefilter, pattern, typography, windows):
+    for module in (parsing, definitions, tokensearch, index, prefilter, pattern, typography, windows):
         module.clear_cache()

@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+from .syntax import definitions as _definitions_module, parsing as _parsing
 from .syntax.definitions import Definition, definitions, enclosing, find_definitions, value_of
 from .syntax.languages import DEFINITION_QUERIES, available_languages, language_for
 from .syntax.lexing import Region, Token, drop_trailing_commas, regions, tokens
 from .syntax.literals import literal_equals
-from .syntax.parsing import ParseStats, clear_cache, reparse, reset_stats, stats
+from .syntax.parsing import ParseStats, reparse, reset_stats, stats
 from .syntax.tokendiff import WHOLE_LINES, body_token_diff, lines_same_tokens, same_tokens
 from .syntax.tokensearch import token_find
 
@@ -40,3 +41,9 @@ __all__ = [
     "tokens",
     "value_of",
 ]
+
+
+def clear_cache() -> None:
+    """Forget every parsed tree, and the definitions kept apart from them."""
+    _parsing.clear_cache()
+    _definitions_module.clear_cache()

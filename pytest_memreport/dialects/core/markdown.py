@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from ... import runcaches
 
@@ -22,7 +23,26 @@ def markdown_parser() -> MarkdownIt:
     # Raw HTML stays text, so nothing a reader could see is hidden.
     parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
     parser.inline.ruler.at("text", _plain_text)
+    parser.core.ruler.at("inline", _inline)
     return parser
+
+
+def _inline(state) -> None:
+    """markdown-it's core ``inline`` rule, with a block of plain text made its one text
+    token directly: where no inline rule of this parser may start (:data:`_INLINE_STARTS`,
+    the newline among them) the stock parse gives exactly that token, after setting up an
+    inline state and trying its rules. Most lines of a report of quotations are plain text."""
+    md, env = state.md, state.env
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        if token.children is None:
+            token.children = []
+        content = token.content
+        if content and _INLINE_STARTS.search(content) is None:
+            token.children.append(Token("text", "", 0, content=content))
+        else:
+            md.inline.parse(content, md, env, token.children)
 
 
 #: the characters where an inline rule this parser runs may start (newline, image,

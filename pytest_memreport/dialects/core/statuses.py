@@ -74,6 +74,8 @@ def find_statuses(line: str) -> list[StatusMatch]:
     word written.
     """
     found: list[StatusMatch] = []
+    if "conclusion" not in line.casefold():  # the key's first word, as the pattern's (?i) reads it
+        return found
     floor = 0  # backward scans never cross the previous status
     for key in _STATUS_KEY.finditer(line):
         position = key.start()

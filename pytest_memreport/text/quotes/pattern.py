@@ -113,8 +113,13 @@ class _Part:
         """The part's words likeliest to be rare in a text, first: not keywords, then
         longest, then first seen. Each lies verbatim in every occurrence (damage never
         splits a word), :meth:`shift` non-whitespace characters after it starts."""
-        # each word once, in the order of its first appearance (the sort is stable)
-        return tuple(sorted(dict.fromkeys(_WORD.findall(self.text)), key=_anchor_rank)[:_ANCHOR_TRIES])
+        # each word once, in the order of its first appearance (the sorts are stable, reversed
+        # too); common words only when too few others: the order of :func:`_anchor_rank`
+        words = dict.fromkeys(_WORD.findall(self.text))
+        ranked = sorted([w for w in words if w not in _COMMON_WORDS], key=len, reverse=True)
+        if len(ranked) < _ANCHOR_TRIES:
+            ranked += sorted([w for w in words if w in _COMMON_WORDS], key=len, reverse=True)
+        return tuple(ranked[:_ANCHOR_TRIES])
 
     def shift(self, word: str) -> int:
         """How many non-whitespace characters precede the first whole-word copy of

@@ -10,7 +10,9 @@ from functools import lru_cache
 from tree_sitter import Node, Query, QueryCursor
 
 from ...model import LineRange
-from .languages import _language, spec
+from ... import runcaches
+from ...lru import SizedLRU
+from .languages import _language, language_for, spec
 from .parsing import _end_line, _Parsed, _parsed_for, timed
 from .shapes import _VALUE_KINDS, QueryMatch, _Candidate
 
@@ -125,20 +127,56 @@ def _unwrap_value(node: Node) -> Node:
     return node
 
 
+#: a whole file's definitions by its language and key (a blob id), kept apart from its tree:
+#: a file whose definitions were found (a symbol resolved in it) is often asked again, for
+#: the definition enclosing a quotation, after its tree left the parse cache; a list of
+#: definitions is a small part of a tree's memory. Weighed in definitions.
+_WHOLE: SizedLRU[tuple[int, int, list[Definition]]] = runcaches.PerRun(  # type: ignore[assignment]
+    lambda: SizedLRU(_WHOLE_DEFINITIONS))
+_WHOLE_DEFINITIONS = 200_000
+
+
+def clear_cache() -> None:
+    """Forget the definitions kept apart from their trees."""
+    _WHOLE.clear()
+
+
+def _kept(text: str, path: str, key: str | None) -> list[Definition] | None:
+    """The definitions of ``text`` found before under ``key``, or ``None``."""
+    if key is None:
+        return None
+    held = _WHOLE.get((language_for(path), key))
+    # Equal keys with different texts would be a caller's mistake: the text's length and
+    # hash (kept by the string once computed) tell them apart without keeping the text.
+    if held is None or held[0] != len(text) or held[1] != hash(text):
+        return None
+    return held[2]
+
+
 def definitions(text: str, path: str, key: str | None = None) -> list[Definition] | None:
     """Every definition in the text, in order of their start; ``None`` when
     no grammar covers ``path``."""
+    kept = _kept(text, path, key)
+    if kept is not None:
+        return list(kept)
     parsed = _parsed_for(text, path, key)
-    return None if parsed is None else list(_definitions_of(parsed))
+    if parsed is None:
+        return None
+    found = _definitions_of(parsed)
+    if key is not None:
+        _WHOLE.put((parsed.language, key), (len(text), hash(text), found), len(found) + 1)
+    return list(found)
 
 
 def enclosing(text: str, path: str, lines: LineRange, key: str | None = None) -> Definition | None:
     """The innermost definition containing all of ``lines`` (``None`` at
     module level, or when no grammar covers ``path``)."""
-    parsed = _parsed_for(text, path, key)
-    if parsed is None:
-        return None
-    found = parsed._definitions if parsed._definitions is not None else _definitions_around(parsed, lines)
+    found = _kept(text, path, key)
+    if found is None:
+        parsed = _parsed_for(text, path, key)
+        if parsed is None:
+            return None
+        found = parsed._definitions if parsed._definitions is not None else _definitions_around(parsed, lines)
     best: Definition | None = None
     for definition in found:
         if definition.lines.contains(lines):
