@@ -374,3 +374,20 @@ def test_the_git_that_answers_is_in_the_key(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
     after = ResultCache(tmp_path / "c").key("pin", PIN, "e")
     assert after is not None and after != before
+
+
+def test_an_evidence_key_reads_what_a_check_reads_and_not_where_it_sits():
+    """Evidence differing in any field a check reads has another key; evidence moved to
+    other report lines (or read at another place) keeps its key."""
+    from pytest_memreport.model import EvidenceRole, Span
+    from pytest_memreport.resultcache import evidence_key
+
+    base = Evidence(EvidenceKind.LINES, "pkg/a.py", 10, 10, cited_lines=LineRange(3, 40), source="SRC-1")
+    moved = dataclasses.replace(base, line=20, end_line=21, span=Span(300, 313, 20, "pkg/a.py:3-40"))
+    assert evidence_key(moved) == evidence_key(base)
+    others = [dataclasses.replace(base, path="pkg/b.py"), dataclasses.replace(base, cited_lines=LineRange(3, 41)),
+              dataclasses.replace(base, source="SRC-2"), dataclasses.replace(base, kind=EvidenceKind.PATH),
+              dataclasses.replace(base, role=EvidenceRole.MENTION), dataclasses.replace(base, text="x = 1"),
+              dataclasses.replace(base, pin="a" * 40)]
+    keys = {evidence_key(other) for other in others}
+    assert len(keys) == len(others) and evidence_key(base) not in keys

@@ -35,6 +35,7 @@ cannot run code, and what is read back is an equal object of the same type.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -66,10 +67,21 @@ def encode(value):
 def evidence_key(evidence) -> str:
     """A digest of what of a piece of evidence a check reads: everything but where it
     sits in the report (a digest keeps the keys built from it short to write and hash)."""
-    fields = [encode(getattr(evidence, f.name)) for f in dataclasses.fields(evidence)
-              if f.name not in ("line", "end_line", "span")]
+    values = (getattr(evidence, name) for name in _keyed_fields(type(evidence)))
+    # Strings, numbers and ``None`` are their own key data: most fields, without the codec's dispatch.
+    fields = [value if type(value) in _OWN_KEY_DATA else encode(value) for value in values]
     text = json.dumps(fields, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+#: the types whose values :func:`encode` gives back as they are
+_OWN_KEY_DATA = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.lru_cache(maxsize=None)
+def _keyed_fields(cls) -> tuple[str, ...]:
+    """The fields of an evidence class a check reads: all but where it sits in the report."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("line", "end_line", "span"))
 
 
 def options_context(options) -> tuple:
