@@ -507,27 +507,40 @@ def _missing(text: str) -> Evidence:
     return Evidence(EvidenceKind.QUOTE, "notes/gone.md", 1, 1, text=text)
 
 
-def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_tree(make_repo):
-    """Quotations missing at their pin are looked for in the pinned tree. One pass over it
-    gathers which files hold each word (a quotation of short words gives git nothing to
-    narrow by, so every file is read once); each quotation's test then runs only in the
-    files holding its words, and a later batch reads only those: never quotations x files."""
-    count = 40
-    path, sha = _prose_tree(make_repo, count)
+#: the notes of the prose tree the missing-quotation searches look in
+_NOTES = 40
+
+
+@contextlib.contextmanager
+def _searched_once(make_repo, short_texts: list[str]):
+    """A prose tree searched at its pin for ten missing quotations git's word search narrows
+    (each found in its own note) and for ``short_texts``, which it cannot (short words
+    only; found nowhere): the store, the pinned tree and its word index."""
+    path, sha = _prose_tree(make_repo, _NOTES)
     with GitStore.open(path) as store:
         pinned = store.snapshot(sha)
         index = wordindex.word_index(pinned)
         own = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(10)]
-        # words git's search cannot narrow by, more of them than are tested on every file
-        short = [_missing(f"it is on a map {word}") for word in ("one", "two", "six", "ten", "red")]
-        assert len(short) > wordindex._FEW_NEEDLESS
+        short = [_missing(text) for text in short_texts]
         search.expect_missing(pinned, [*own, *short])
         found = [search.found_instead(evidence, pinned) for evidence in [*own, *short]]
         assert found[:10] == [f"found instead in notes/n{i:02d}.md:2 (fix the cited path)" for i in range(10)]
         assert found[10:] == [""] * len(short)
+        yield store, pinned, index
+
+
+def test_the_search_for_missing_quotations_tests_their_candidate_files_not_the_tree(make_repo):
+    """Quotations missing at their pin are looked for in the pinned tree. One pass over it
+    gathers which files hold each word (quotations of short words give git nothing to
+    narrow by, so every file is read once); each quotation's test then runs only in the
+    files holding its words, and a later batch reads only those: never quotations x files."""
+    # more of them than are tested on every file
+    shorts = [f"it is on a map {word}" for word in ("one", "two", "six", "ten", "red")]
+    assert len(shorts) > wordindex._FEW_NEEDLESS
+    with _searched_once(make_repo, shorts) as (store, pinned, index):
         # one pass over the tree gathers its words, then each quotation's own file is tested
         # (the short ones' words are nowhere together)
-        assert index.files_read == count + 10
+        assert index.files_read == _NOTES + 10
         assert index.files_tested == 10
         later = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(20, 25)]
         read, blobs = index.files_read, store.blobs_read
@@ -543,28 +556,18 @@ def test_one_missing_quotation_git_cannot_narrow_does_not_gather_the_whole_tree(
     names: one such quotation among hundreds made the tree's postings (every word of every
     file) the price of all of them. A second one later gathers the postings (never a
     second plain pass over the tree)."""
-    count = 40
-    path, sha = _prose_tree(make_repo, count)
-    with GitStore.open(path) as store:
-        pinned = store.snapshot(sha)
-        index = wordindex.word_index(pinned)
-        own = [_missing(f"Only this note says {_own(i)} and nothing more.") for i in range(10)]
-        short = _missing("it is on a map")
-        search.expect_missing(pinned, [*own, short])
-        found = [search.found_instead(evidence, pinned) for evidence in [*own, short]]
-        assert found[:10] == [f"found instead in notes/n{i:02d}.md:2 (fix the cited path)" for i in range(10)]
-        assert found[10] == ""
+    with _searched_once(make_repo, ["it is on a map"]) as (_, pinned, index):
         assert index._postings is None
         # every file once (the short quotation's test), and each other quotation's own file
-        assert index.files_read == count
-        assert index.files_tested == count + 10
+        assert index.files_read == _NOTES
+        assert index.files_tested == _NOTES + 10
         other = _missing("of the")  # no word git is asked for again (it asks for 4+ letters)
         assert search.found_instead(other, pinned) == (
             "found instead in notes/n00.md:1, notes/n01.md:1, notes/n02.md:1, notes/n03.md:1 and 36 more "
             "(fix the cited path)")
         assert index._postings is not None
         # the pass gathering the postings, then the files holding its words (every one here)
-        assert index.files_read == count + count + count
+        assert index.files_read == 3 * _NOTES
 
 
 def test_a_planned_run_searches_for_missing_quotations_while_drift_is_classified(

@@ -35,7 +35,6 @@ cannot run code, and what is read back is an equal object of the same type.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import json
 import re
@@ -78,10 +77,16 @@ def evidence_key(evidence) -> str:
 _OWN_KEY_DATA = frozenset({str, int, float, bool, type(None)})
 
 
-@functools.lru_cache(maxsize=None)
-def _keyed_fields(cls) -> tuple[str, ...]:
-    """The fields of an evidence class a check reads: all but where it sits in the report."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("line", "end_line", "span"))
+#: each evidence class's fields a check reads: all but where it sits in the report
+_KEYED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _keyed_fields(cls: type) -> tuple[str, ...]:
+    found = _KEYED_FIELDS.get(cls)
+    if found is None:
+        found = _KEYED_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                                           if f.name not in ("line", "end_line", "span"))
+    return found
 
 
 def options_context(options) -> tuple:
