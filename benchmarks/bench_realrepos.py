@@ -86,18 +86,26 @@ def pin_back(repo: Path, back: int) -> str:
     return shas[-1]
 
 
-def read_tree(repo: Path, pin: str, suffixes: tuple[str, ...]) -> dict[str, list[str]]:
-    """The text files of the pin with one of ``suffixes``, as lines (one ``cat-file --batch``)."""
-    rows = [row.split(b"\t", 1) for row in git(repo, "ls-tree", "-r", "-z", pin).split(b"\0") if row]
+def blobs_at(repo: Path, pin: str, *paths: str, keep=lambda path: True) -> dict[str, bytes]:
+    """The blobs of the pin (under ``paths``, if given) whose path ``keep`` accepts, by path:
+    one ``ls-tree`` and one ``cat-file --batch``."""
+    rows = [row.split(b"\t", 1) for row in git(repo, "ls-tree", "-r", "-z", pin, "--", *paths).split(b"\0") if row]
     wanted = [(meta.split()[2], path.decode()) for meta, path in rows
-              if meta.split()[1] == b"blob" and path.decode().endswith(suffixes)]
+              if meta.split()[1] == b"blob" and keep(path.decode())]
     out = git(repo, "cat-file", "--batch", stdin=b"".join(oid + b"\n" for oid, _ in wanted))
-    files, at = {}, 0
+    blobs, at = {}, 0
     for _, path in wanted:
         header_end = out.index(b"\n", at)
         size = int(out[at:header_end].split()[2])
-        body = out[header_end + 1 : header_end + 1 + size]
+        blobs[path] = out[header_end + 1 : header_end + 1 + size]
         at = header_end + 1 + size + 1
+    return blobs
+
+
+def read_tree(repo: Path, pin: str, suffixes: tuple[str, ...]) -> dict[str, list[str]]:
+    """The text files of the pin with one of ``suffixes``, as lines (one ``cat-file --batch``)."""
+    files = {}
+    for path, body in blobs_at(repo, pin, keep=lambda path: path.endswith(suffixes)).items():
         try:
             files[path] = body.decode("utf-8").splitlines()
         except UnicodeDecodeError:
@@ -239,14 +247,7 @@ def batch_floor(repo: Path, pin: str, paths: list[str], quoted: list[tuple[str, 
     --batch`` pass over the cited blobs and an in-memory search (each quotation looked for
     in its file's text), in seconds."""
     began = time.perf_counter()
-    listed = [row.split(b"\t", 1) for row in git(repo, "ls-tree", "-r", "-z", pin, "--", *paths).split(b"\0") if row]
-    out = git(repo, "cat-file", "--batch", stdin=b"".join(meta.split()[2] + b"\n" for meta, _ in listed))
-    texts, at = {}, 0
-    for _, path in listed:
-        header_end = out.index(b"\n", at)
-        size = int(out[at:header_end].split()[2])
-        texts[path.decode()] = out[header_end + 1 : header_end + 1 + size].decode("utf-8", "replace")
-        at = header_end + 1 + size + 1
+    texts = {path: body.decode("utf-8", "replace") for path, body in blobs_at(repo, pin, *paths).items()}
     held = sum(text in texts.get(path, "") for text, path in quoted)
     assert held >= len(quoted) // 2, "the floor's search found too few quotations: misread input"
     return time.perf_counter() - began

@@ -67,14 +67,10 @@ def evidence_key(evidence) -> str:
     """A digest of what of a piece of evidence a check reads: everything but where it
     sits in the report (a digest keeps the keys built from it short to write and hash)."""
     values = (getattr(evidence, name) for name in _keyed_fields(type(evidence)))
-    # Strings, numbers and ``None`` are their own key data: most fields, without the codec's dispatch.
-    fields = [value if type(value) in _OWN_KEY_DATA else encode(value) for value in values]
+    # The codec's primitives and ``None`` are their own key data: most fields, without its dispatch.
+    fields = [value if value is None or type(value) in serialize._PRIMITIVES else encode(value) for value in values]
     text = json.dumps(fields, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
-
-
-#: the types whose values :func:`encode` gives back as they are
-_OWN_KEY_DATA = frozenset({str, int, float, bool, type(None)})
 
 
 #: each evidence class's fields a check reads: all but where it sits in the report

@@ -75,8 +75,8 @@ class WordIndex:
         #: files scans read, and (scan, file) pairs whose test ran (what the index saves)
         self.files_read = 0
         self.files_tested = 0
-        #: passes over every file of the tree made without gathering its postings
-        self._whole_passes = 0
+        #: whether a pass over every file was made without gathering the tree's postings
+        self._read_whole = False
 
     def _against(self):
         """The snapshot (alive: whoever asks this index holds it)."""
@@ -121,7 +121,7 @@ class WordIndex:
             # hundreds would make it the price of all of them.
             needless = [k for k, v in tests.items() if not v[1]]
             by_needs = None
-            if len(needless) <= _FEW_NEEDLESS and not self._whole_passes:
+            if len(needless) <= _FEW_NEEDLESS and not self._read_whole:
                 by_needs = self._holding_needs({k: v for k, v in tests.items() if v[1]})
             if by_needs is not None:
                 allowed = {**by_needs, **dict.fromkeys(needless)}
@@ -152,8 +152,7 @@ class WordIndex:
             for path in among or ():
                 by_path.setdefault(path, []).append(k)
         paths = sorted(listed if everywhere else by_path.keys() & listed)
-        if everywhere:
-            self._whole_passes += 1
+        self._read_whole = self._read_whole or bool(everywhere)
         for path, textfile in self._against().read_many(paths):
             if textfile is None or not textfile.is_text:
                 continue

@@ -113,8 +113,8 @@ class _Part:
         """The part's words likeliest to be rare in a text, first: not keywords, then
         longest, then first seen. Each lies verbatim in every occurrence (damage never
         splits a word), :meth:`shift` non-whitespace characters after it starts."""
-        # each word once, in the order of its first appearance (the sorts are stable, reversed
-        # too); common words only when too few others: the order of :func:`_anchor_rank`
+        # Each word once, in the order of its first appearance (the sorts are stable, reversed
+        # too): keywords and short words have copies everywhere, so they come last.
         words = dict.fromkeys(_WORD.findall(self.text))
         ranked = sorted([w for w in words if w not in _COMMON_WORDS], key=len, reverse=True)
         if len(ranked) < _ANCHOR_TRIES:
@@ -129,11 +129,6 @@ class _Part:
         while (at > 0 and _is_word(text[at - 1])) or (at + end < len(text) and _is_word(text[at + end])):
             at = text.find(word, at + 1)
         return at - text.count(" ", 0, at)
-
-
-def _anchor_rank(word: str) -> tuple[bool, int]:
-    # keywords and short words have copies everywhere: they come last
-    return word in _COMMON_WORDS, -len(word)
 
 
 class QuotePattern:
