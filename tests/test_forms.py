@@ -497,3 +497,22 @@ def test_a_pin_no_words_bind_and_the_knowledge_base_lacks_says_which_key_to_give
 
     mapped = pytester.runpytest("--memreport", "kb2/trial-3.md", "--memreport-repo=SRC-1=clones/acme+widgets/repo")
     assert mapped.ret == 0, mapped.stdout.str()[-2000:]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([SHA, "`7a1b2c3`", "7a1b2c3", "`7a1b2c`", "7a1b2c", "`", "[", "]", "@", "%", "%61", " ", ":", "#L",
+                                 "L", "1", "٣", "12", "-", "commit", "Commit", "pinned at ", "revision ", "HEAD ",
+                                 "line ", "lines ", "(", ")", "acme/widgets", "a.py", "https://github.com/acme/widgets/",
+                                 "commit/", "blob/", "x"]), max_size=10))
+def test_the_lines_the_forms_skip_unread_state_no_pin_and_cite_no_lines(parts):
+    """The universal forms skip, by one scan, the lines that cannot state a pin (no sha) or
+    cite lines (no digit): none that the readers themselves would find one in."""
+    from pytest_memreport.dialects import forms
+    from pytest_memreport.dialects.core.grammar import LINE_CITATION_HINT
+
+    line = "".join(parts)
+    if not forms._may_hold_a_sha(line):
+        assert pinforms.line_pins(line, 1, 0) == []
+        assert not pinforms.names_a_sha(line)
+    if LINE_CITATION_HINT.search(line) and "://" not in line:
+        assert forms._may_cite_lines(line)

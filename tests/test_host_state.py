@@ -299,3 +299,34 @@ def test_no_standard_library_cache_holds_a_report(pytester, target):
     summary = out.split("warnings summary", 1)[1].split("-- Docs", 1)[0]
     assert "--- pkg/store.py:4-5" not in summary  # the report's line is not echoed
     assert (pytester.path / "linecache.txt").read_text() == "[]"
+
+
+MODEL_CONFTEST = textwrap.dedent("""\
+    import gc
+    import pathlib
+
+    import pytest
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(config):
+        from pytest_memreport.model import Evidence, Record, Report
+        gc.collect()
+        alive = sum(isinstance(obj, (Evidence, Record, Report)) for obj in gc.get_objects())
+        pathlib.Path("alive.txt").write_text(str(alive))
+    """)
+
+
+@pytest.mark.parametrize("items", ["evidence", "record"])
+def test_the_report_model_is_let_go_of_before_pytests_last_collections(pytester, target, items):
+    """Once every output is written, no report, record or piece of evidence of the run is
+    alive: pytest keeps its items to the end, and its last garbage collections (five, after
+    the unconfigure hooks) would walk all of them each time."""
+    repo, pin = target
+    pytester.makeconftest(MODEL_CONFTEST)
+    report = write_report(pytester, pin)
+    result = pytester.runpytest_subprocess("--memreport", report, "--memreport-repo", str(repo.path),
+                                           "--memreport-against", "HEAD", f"--memreport-items={items}",
+                                           "--memreport-json", "out.json", "-p", "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    assert '"found"' in (pytester.path / "out.json").read_text()  # the outputs had the model
+    assert (pytester.path / "alive.txt").read_text() == "0"

@@ -36,7 +36,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL,
-    REPOSITORY_WORD, TRAILING_RANGES,
+    REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -107,8 +107,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
         shown = [line if _may_cite_lines(line) else "" for line in _unread(lines, read_spans, starts)]
-        anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
-        for item in anchored.all_evidence():
+        # Every line blank (all its citations the dialect's): nothing to read, nor to continue.
+        anchored = tables.parse(_PLAIN_NAME, "\n".join(shown)) if any(shown) else None
+        for item in anchored.all_evidence() if anchored is not None else ():
             if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
                 continue
             canonical = _canonical_source(anchored, item.source)
@@ -117,7 +118,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             if item.pin is None:
                 canonical = None  # not a link's: the document's, or the one its sentence names
             evidence.append(replace(item, source=canonical) if canonical != item.source else item)
-        evidence.extend(_paragraph_continuations(lines, anchored))
+        if anchored is not None:
+            evidence.extend(_paragraph_continuations(lines, anchored))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
@@ -154,6 +156,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         elif not fence:
             if "/" in line:
                 mentioned.update(dict.fromkeys(pinforms.mentions(line)))
+            if not _may_hold_a_sha(line):
+                continue  # most lines: no pin, and nothing written like one
             stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
             pins.extend(stated)
             if not stated and pin_like is None and pinforms.names_a_sha(line):
@@ -456,6 +460,15 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
     return found
 
 
+#: what every citation of lines holds (each form of :data:`.grammar.LINE_CITATION_HINT`)
+_DIGIT = re.compile(r"\d")
+
+
+def _may_hold_a_sha(line: str) -> bool:
+    # One scan in C: a line without a sha states no pin (every pin form names its sha).
+    return SHA_HINT.search(line) is not None
+
+
 def _may_state_a_pin(line: str) -> bool:
     # Substring tests on the lowered line run in C; :func:`.pinforms.line_pins` decides.
     lowered = line.lower()
@@ -509,7 +522,8 @@ def _continued(after: str) -> bool:
 def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
-    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line):
+    if _DIGIT.search(line) is None or not (
+            ":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line):
         return False
     if "://" in line:
         line = FORM_URL.sub(" ", line)

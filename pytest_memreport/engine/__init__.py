@@ -100,9 +100,11 @@ class Engine:
                                  self.timing, self._announce_detail)
         self.predicates = PredicateChecks(options, self.bindings, self.claims, self.results, self.timing)
         self.observations = ObservationRuns(self.bindings, self.claims, self.pins, self.timing, self._announce)
-        #: ``(report path, evidence as written)`` -> what is checked (:meth:`prepared`)
-        self._bound_evidence: dict[tuple[str, Evidence], Evidence | None] = {}
-        self._prepared: dict[tuple[str, Evidence], Evidence | None] = {}
+        #: report path -> evidence as written -> what is checked (:meth:`prepared`); a table
+        #: per report, not a ``(path, evidence)`` key per check: the keys would be as many
+        #: objects as the run checks, for the garbage collector to walk while they live
+        self._bound_evidence: dict[str, dict[Evidence, Evidence | None]] = {}
+        self._prepared: dict[str, dict[Evidence, Evidence | None]] = {}
         self._pair_keys: dict[tuple[str, str | None, str | None], str | None] = {}
         self.affected = AffectedRange(options, self.reports, self.claims, self.repositories, self.bindings,
                                       self.checkable) if options.affected else None
@@ -204,11 +206,12 @@ class Engine:
         definition it names in a file its context cites (``None``: it names none, and is
         no evidence); a backticked path or a loose quotation the pin lacks remembered
         as no evidence (:meth:`not_evidence`). Once per piece of evidence."""
-        key = (report.path, evidence)
-        if key in self._prepared:
-            return self._prepared[key]
-        found = self._bound_once(report, evidence)
-        self._prepared[key] = found
+        prepared = self._prepared.get(report.path)
+        if prepared is None:
+            prepared = self._prepared[report.path] = {}
+        elif evidence in prepared:
+            return prepared[evidence]
+        found = prepared[evidence] = self._bound_once(report, evidence)
         if found is not None and (found.role is EvidenceRole.LOOSE or attributed.unfound_reason(found)):
             self._loose_quotation(report, found)
         return found
@@ -267,10 +270,10 @@ class Engine:
 
     def _bound_once(self, report: Report, evidence: Evidence) -> Evidence | None:
         """:meth:`_bound`, kept for :meth:`prepared` (which adds the loose-quotation check)."""
-        key = (report.path, evidence)
-        if key not in self._bound_evidence:
-            self._bound_evidence[key] = self._bound(report, evidence)
-        return self._bound_evidence[key]
+        bound = self._bound_evidence.setdefault(report.path, {})
+        if evidence not in bound:
+            bound[evidence] = self._bound(report, evidence)
+        return bound[evidence]
 
     @_in_run
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
@@ -375,6 +378,7 @@ class Engine:
             part.release()  # drift's first: it waits for its thread asking git
         self.repositories.close()
         self.results.release()
+        self.reports.release()
         self._bound_evidence.clear()
         self._prepared.clear()
         self._pair_keys.clear()

@@ -141,6 +141,12 @@ class ReportSet:
         self.report_bytes.update(loaded.report_bytes)
         self._timing.add("parse", time.perf_counter() - start)
 
+    def release(self) -> None:
+        """Let go of the parsed reports and their bytes (a later :meth:`report` reads its file
+        again): pytest keeps its items, and what they hold, until the process exits."""
+        self._parsed.clear()
+        self.report_bytes.clear()
+
     def loaded(self) -> list[Report]:
         """Every report of this run that could be read (for cross-report checks)."""
         out = []

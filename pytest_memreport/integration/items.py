@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import traceback
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,26 @@ def scheduled_evidence(items: list[pytest.Item]) -> list[tuple[Report, Evidence]
             for evidence in item.evidence:
                 out.setdefault((item.report.path, evidence), (item.report, evidence))
     return list(out.values())
+
+
+#: what the plugin's nodes hold of the report model
+_MODEL_ATTRIBUTES = ("report", "record", "evidence")
+
+
+def release_model(items: Iterable[pytest.Item]) -> None:
+    """The report model the plugin's nodes hold (and their parents, a record's node) let go
+    of, once the run has ended and every output is written: pytest keeps its items until
+    the process exits, and its last garbage collections (five, at unconfigure) would walk
+    every record and piece of evidence of the run each time. A node read after this has
+    no ``report``, ``record`` or ``evidence`` attribute."""
+    seen: set[int] = set()
+    for item in items:
+        node: pytest.Item | pytest.Collector | pytest.Session | None = item
+        while isinstance(node, (MemreportItem, RecordNode, ReportNode)) and id(node) not in seen:
+            seen.add(id(node))
+            for name in _MODEL_ATTRIBUTES:
+                vars(node).pop(name, None)
+            node = node.parent
 
 
 def checked(report: Report | None, line: int, path: Path, check, *args) -> Outcome:

@@ -24,7 +24,7 @@ from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
-from .items import ENGINE_KEY, MemreportItem, MemreportWarning, scheduled_evidence
+from .items import ENGINE_KEY, MemreportItem, MemreportWarning, release_model, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
@@ -325,10 +325,13 @@ class MemreportSession:
         self.checked_elsewhere = False
         #: under pytest-xdist, the clones and pins the workers' collection asks for (:func:`located_for_workers`)
         self._located: dict[str, dict] | None = None
+        #: the run's session (its items let go of their reports at unconfigure)
+        self.session: pytest.Session | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
         the user, before any item runs: a usage error, unused mappings."""
+        self.session = session
         if self.guard is not None:
             # Nothing pytest prints (a file name, a target's source line) is read as a
             # workflow command until the annotations are printed (see outputs.annotations).
@@ -659,11 +662,14 @@ class MemreportSession:
             workspace = os.environ.get("GITHUB_WORKSPACE")
             for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
                 self._write_raw(line)
-        # Every output is written: the results go now, not after pytest's own collections
-        # at exit (each of which would walk every payload the log holds).
+        # Every output is written: the results and the report model go now, not after
+        # pytest's own collections at exit (each would walk every payload and record).
         self.log = ResultLog()
         self.verdicts = []
         self._coverage = self._rows = self._data = None
+        if self.session is not None:
+            release_model(getattr(self.session, "items", ()))
+            self.session = None
 
     def _end_guard(self) -> None:
         """Commands resumed (when an unconfigure hook failed before ours did it) and the

@@ -216,6 +216,9 @@ RANGE_CELL = re.compile(r"(L?)(\d{1,9})(?:[ \t]*[-\u2013\u2014][ \t]*L?(\d{1,9})
 NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 #: a front matter value that is a sha
 SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+#: what every sha a line writes holds (a pin's, :data:`SHA_LIKE`): seven hex digits in a
+#: row, or a percent sign (a commit link's sha may be percent-encoded)
+SHA_HINT = re.compile(r"[0-9a-fA-F]{7}|%")
 #: a word written like a sha: 7 to 64 hex digits, with a digit and a letter among them
 SHA_LIKE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,64}(?![0-9A-Za-z])")
 #: a sha after "commit", "at", "against", "HEAD", ... (backticked, bold or bare), alone in
