@@ -107,19 +107,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
         shown = [line if _may_cite_lines(line) else "" for line in _unread(lines, read_spans, starts)]
-        # Every line blank (all its citations the dialect's): nothing to read, nor to continue.
-        anchored = tables.parse(_PLAIN_NAME, "\n".join(shown)) if any(shown) else None
-        for item in anchored.all_evidence() if anchored is not None else ():
-            if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
-                continue
-            canonical = _canonical_source(anchored, item.source)
-            if canonical is _REGISTERED:
-                continue  # ``SRC-2:10-20`` means something only beside its register (a run)
-            if item.pin is None:
-                canonical = None  # not a link's: the document's, or the one its sentence names
-            evidence.append(replace(item, source=canonical) if canonical != item.source else item)
-        if anchored is not None:
-            evidence.extend(_paragraph_continuations(lines, anchored))
+        if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
+            evidence.extend(_cited_lines(shown, lines))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
@@ -167,6 +156,25 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
                    pin_like, tuple(mentioned))
+
+
+def _cited_lines(shown: list[str], lines: list[str]) -> list[Evidence]:
+    """The cited lines of ``shown`` (the document's lines, blank where none may cite lines),
+    read as a plain-text rendering, a line a unit; and the continuations on later lines of
+    their paragraphs (``lines``)."""
+    found: list[Evidence] = []
+    anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
+    for item in anchored.all_evidence():
+        if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
+            continue
+        canonical = _canonical_source(anchored, item.source)
+        if canonical is _REGISTERED:
+            continue  # ``SRC-2:10-20`` means something only beside its register (a run)
+        if item.pin is None:
+            canonical = None  # not a link's: the document's, or the one its sentence names
+        found.append(replace(item, source=canonical) if canonical != item.source else item)
+    found.extend(_paragraph_continuations(lines, anchored))
+    return found
 
 
 def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str],

@@ -243,7 +243,7 @@ def release_model(items: Iterable[pytest.Item]) -> None:
     no ``report``, ``record`` or ``evidence`` attribute."""
     seen: set[int] = set()
     for item in items:
-        node: pytest.Item | pytest.Collector | pytest.Session | None = item
+        node: object = item
         while isinstance(node, (MemreportItem, RecordNode, ReportNode)) and id(node) not in seen:
             seen.add(id(node))
             for name in _MODEL_ATTRIBUTES:
