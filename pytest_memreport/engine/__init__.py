@@ -109,6 +109,11 @@ class Engine:
         self.affected = AffectedRange(options, self.reports, self.claims, self.repositories, self.bindings,
                                       self.checkable) if options.affected else None
 
+    def within(self, function: Callable[..., Result], *args) -> Result:
+        """``function(*args)`` with the engine's caches current: a loop of engine calls makes
+        them current once, not once per call."""
+        return self.caches.call(function, *args)
+
     @property
     def drift_enabled(self) -> bool:
         return self.options.against.lower() != AGAINST_NONE

@@ -519,6 +519,14 @@ class EvidenceGroupItem(ReportItem):
 
     def runtest(self) -> None:
         engine = engine_of(self)
+        # The engine's caches made current once for the record, not again by each of its
+        # calls (several per piece of evidence).
+        parts = engine.within(self._parts, engine)
+        record_id = self.record.id if self.record else ""
+        self.conclude(group_outcome(self.report, record_id, self.line, parts))
+
+    def _parts(self, engine: Engine) -> list[Outcome]:
+        """Each check of the record's evidence, as its own item would run it."""
         parts = []
         for written in self.evidence:
             evidence = engine.prepared(self.report, written)
@@ -533,8 +541,7 @@ class EvidenceGroupItem(ReportItem):
                 if part.verdict == "warn":
                     self.warn_at(evidence.line, _unlocated(part))
                 parts.append(part)
-        record_id = self.record.id if self.record else ""
-        self.conclude(group_outcome(self.report, record_id, self.line, parts))
+        return parts
 
     def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome:
         """One check of the record, as its own item would run it."""

@@ -67,12 +67,12 @@ def evidence_key(evidence: Evidence) -> str:
     return evidence.key
 
 
-def _properties(report: Report, evidence: Evidence, status: str) -> dict:
+def _properties(report: Report, evidence: Evidence, status: str, location=None) -> dict:
     return {
         "record": evidence.owner or "",
         "evidence": f"{evidence.kind.value}:{evidence.path}",
         "status": status,
-        "location": render.location(report, evidence.line),
+        "location": location if location is not None else render.location(report, evidence.line),
         "identity": evidence.identity,
     }
 
@@ -102,9 +102,9 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
     payload["target"] = {"repo": binding.repo_label or None, "rev": result.rev}
     if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES):
         payload["language"] = symbols.language_for(evidence.path)
-    props = _properties(report, evidence, result.status)
-    owner = f"{evidence.owner} " if evidence.owner else ""
     loc = render.location(report, evidence.line)
+    props = _properties(report, evidence, result.status, loc)
+    owner = f"{evidence.owner} " if evidence.owner else ""
     if result.status == verify.COMMIT_MISSING:
         # The source item fails once with the reason; its evidence is not checkable.
         return _at("skip", loc, f"not checked: {binding.problem}", payload=payload, properties=props)
@@ -211,7 +211,7 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
                    properties=_properties(report, evidence, "not-checked"))
     payload["at_against"] = drift.as_json()
     payload["target"] = {"repo": binding.repo_label or None, "rev": drift.rev}
-    props = _properties(report, evidence, drift.status)
+    props = _properties(report, evidence, drift.status, loc)
     moved_to = new_location(drift)
     if moved_to:
         props["new_location"] = moved_to
