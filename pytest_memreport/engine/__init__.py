@@ -48,7 +48,7 @@ from .claims import ClaimsRegistry
 from .drifts import DriftChecks
 from .paths import PathResolver
 from .pins import PinChecks
-from .plan import Plan
+from .plan import EvidenceResults, Plan
 from .reports import ReportSet
 from .repositories import TargetRepositories
 from .timing import Timing
@@ -100,11 +100,9 @@ class Engine:
                                  self.timing, self._announce_detail)
         self.predicates = PredicateChecks(options, self.bindings, self.claims, self.results, self.timing)
         self.observations = ObservationRuns(self.bindings, self.claims, self.pins, self.timing, self._announce)
-        #: report path -> evidence as written -> what is checked (:meth:`prepared`); a table
-        #: per report, not a ``(path, evidence)`` key per check: the keys would be as many
-        #: objects as the run checks, for the garbage collector to walk while they live
-        self._bound_evidence: dict[str, dict[Evidence, Evidence | None]] = {}
-        self._prepared: dict[str, dict[Evidence, Evidence | None]] = {}
+        #: evidence as written -> what is checked (:meth:`prepared`), by report
+        self._bound_evidence: EvidenceResults[Evidence | None] = EvidenceResults()
+        self._prepared: EvidenceResults[Evidence | None] = EvidenceResults()
         self._pair_keys: dict[tuple[str, str | None, str | None], str | None] = {}
         self.affected = AffectedRange(options, self.reports, self.claims, self.repositories, self.bindings,
                                       self.checkable) if options.affected else None
@@ -211,12 +209,10 @@ class Engine:
         definition it names in a file its context cites (``None``: it names none, and is
         no evidence); a backticked path or a loose quotation the pin lacks remembered
         as no evidence (:meth:`not_evidence`). Once per piece of evidence."""
-        prepared = self._prepared.get(report.path)
-        if prepared is None:
-            prepared = self._prepared[report.path] = {}
-        elif evidence in prepared:
-            return prepared[evidence]
-        found = prepared[evidence] = self._bound_once(report, evidence)
+        if self._prepared.has(report.path, evidence):
+            return self._prepared.get(report.path, evidence)
+        found = self._bound_once(report, evidence)
+        self._prepared.put(report.path, evidence, found)
         if found is not None and (found.role is EvidenceRole.LOOSE or attributed.unfound_reason(found)):
             self._loose_quotation(report, found)
         return found
@@ -275,10 +271,9 @@ class Engine:
 
     def _bound_once(self, report: Report, evidence: Evidence) -> Evidence | None:
         """:meth:`_bound`, kept for :meth:`prepared` (which adds the loose-quotation check)."""
-        bound = self._bound_evidence.setdefault(report.path, {})
-        if evidence not in bound:
-            bound[evidence] = self._bound(report, evidence)
-        return bound[evidence]
+        if not self._bound_evidence.has(report.path, evidence):
+            self._bound_evidence.put(report.path, evidence, self._bound(report, evidence))
+        return self._bound_evidence.get(report.path, evidence)
 
     @_in_run
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:

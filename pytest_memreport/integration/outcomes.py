@@ -67,7 +67,7 @@ def evidence_key(evidence: Evidence) -> str:
     return evidence.key
 
 
-def _properties(report: Report, evidence: Evidence, status: str, location=None) -> dict:
+def _properties(report: Report, evidence: Evidence, status: str, location: render.Location | None = None) -> dict:
     return {
         "record": evidence.owner or "",
         "evidence": f"{evidence.kind.value}:{evidence.path}",
