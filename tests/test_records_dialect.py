@@ -790,3 +790,17 @@ def test_the_lines_the_readers_skip_unread_hold_nothing_their_patterns_find(part
     assert core.find_source_ids(line) == [f"SRC-{int(m.group(1))}" for m in grammar.SOURCE_ID.finditer(line)]
     found = grammar.REPOSITORY_URL.search(line)
     assert (core.find_repository_url(line) is None) == (found is None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["MEM", "PM", "-", "--", "OBJ", "CLM", "obj", "Obj", "x", "a1", "-a", "_", " ", "`",
+                                 "MEM-OBJ-", "-OBJ", "OBJ-"]), max_size=10))
+def test_the_lines_the_record_id_reader_skips_hold_no_record_id(parts):
+    """The record ID reader skips, by one scan for a kind between hyphens, the lines that
+    cannot hold an ID: none that its pattern would find one in."""
+    from pytest_memreport.dialects.core import record_ids
+
+    line = "".join(parts)
+    if record_ids._KIND_HINT.search(line) is None:
+        assert record_ids.RECORD_ID.search(line) is None
+        assert core.find_record_ids(line) == []

@@ -68,7 +68,7 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
             return False
     elif not PATH_TOKEN.fullmatch(token):
         return False
-    if token.startswith("//") or not any(ch.isalpha() for ch in token):
+    if token.startswith("//") or not any(map(str.isalpha, token)):
         return False
     if RECORD_ID_LINE.fullmatch(token) or SOURCE_ID.fullmatch(token):
         return False

@@ -17,6 +17,8 @@ from ...model import RECORD_KINDS
 _KINDS = "|".join(RECORD_KINDS)
 #: ``PREFIX-KIND-slug``; the slug may end in hyphens here, which :func:`find_record_ids` trims.
 RECORD_ID = re.compile(rf"(?<![\w-])([A-Z]+)-({_KINDS})-([a-z0-9][a-z0-9-]*)")
+#: what every record ID holds: its kind between hyphens (one scan in C skips the other lines)
+_KIND_HINT = re.compile(rf"-(?:{_KINDS})-")
 #: a whole line that is only a record ID (markup already stripped)
 RECORD_ID_LINE = re.compile(rf"([A-Z]+)-({_KINDS})-([a-z0-9]+(?:-[a-z0-9]+)*)")
 #: ``On <ID>`` starting an annotation
@@ -39,6 +41,8 @@ class RecordIdMatch:
 
 def find_record_ids(line: str) -> list[RecordIdMatch]:
     """Every record ID in ``line``, left to right."""
+    if _KIND_HINT.search(line) is None:
+        return []
     found: list[RecordIdMatch] = []
     for match in RECORD_ID.finditer(line):
         slug = match.group(3).rstrip("-")
