@@ -112,6 +112,7 @@ STATIC_CACHES = {
     ("resultcache/serialize.py", "_codec"),
     ("resultcache/serialize.py", "_hints"),
     ("resultcache/identity.py", "code_identity"),
+    ("resultcache/__init__.py", "_keyed_fields"),  # each evidence class's keyed field names
     ("integration/items.py", "_mark"),
     ("outputs/html.py", "_environment"),  # the package's own Jinja templates, loaded once
 }

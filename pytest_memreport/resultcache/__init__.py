@@ -35,12 +35,13 @@ cannot run code, and what is read back is an equal object of the same type.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
 import threading
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Any, Callable, Hashable, NamedTuple, cast
 
 from . import serialize
 from .identity import code_identity, git_identity
@@ -66,23 +67,18 @@ def encode(value):
 def evidence_key(evidence) -> str:
     """A digest of what of a piece of evidence a check reads: everything but where it
     sits in the report (a digest keeps the keys built from it short to write and hash)."""
-    values = (getattr(evidence, name) for name in _keyed_fields(type(evidence)))
+    # (typeshed does not call a ``type[Any]`` hashable)
+    values = (getattr(evidence, name) for name in _keyed_fields(cast(Hashable, type(evidence))))
     # The codec's primitives and ``None`` are their own key data: most fields, without its dispatch.
     fields = [value if value is None or type(value) in serialize._PRIMITIVES else encode(value) for value in values]
     text = json.dumps(fields, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-#: each evidence class's fields a check reads: all but where it sits in the report
-_KEYED_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _keyed_fields(cls: type) -> tuple[str, ...]:
-    found = _KEYED_FIELDS.get(cls)
-    if found is None:
-        found = _KEYED_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
-                                           if f.name not in ("line", "end_line", "span"))
-    return found
+@functools.cache
+def _keyed_fields(cls: Any) -> tuple[str, ...]:
+    """An evidence class's fields a check reads: all but where it sits in the report."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("line", "end_line", "span"))
 
 
 def options_context(options) -> tuple:
