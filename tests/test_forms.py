@@ -516,3 +516,15 @@ def test_the_lines_the_forms_skip_unread_state_no_pin_and_cite_no_lines(parts):
         assert not pinforms.names_a_sha(line)
     if LINE_CITATION_HINT.search(line) and "://" not in line:
         assert forms._may_cite_lines(line)
+
+
+def test_a_short_sha_of_digits_or_letters_only_right_after_a_commit_word_is_a_pin():
+    """One 7-character sha in 27 is all digits: written in backticks right after a commit
+    word (``revision `9762880033```) it is the document's pin, and re-pin rewrites it (the
+    re-pin test above failed whenever its random pin began so). Elsewhere such a word stays a
+    number (``version `1234567```)."""
+    assert [p.sha for p in pinforms.line_pins("It is pinned to the Acme revision `9762880033`.", 4, 0)] == [
+        "9762880033"]
+    assert [p.sha for p in pinforms.line_pins("Read at commit `deadbee`.", 4, 0)] == ["deadbee"]
+    assert pinforms.line_pins("Bumped to version `1234567`.", 4, 0) == []
+    assert pinforms.line_pins("The pin is in issue `1234567`.", 4, 0) == []
