@@ -128,6 +128,12 @@ class EvidenceRole(str, Enum):
     MANIFEST = "manifest"
 
 
+def text_digest(text: str | None) -> str:
+    """What a piece of evidence says, in a few bytes (sha256, hex, 16 digits): fingerprints
+    (SARIF) and keys tell two quotations of a file apart by it."""
+    return hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """One checkable citation of the target: a quotation, a cited path, a line anchor.
@@ -193,26 +199,39 @@ class Evidence:
     @property
     def key(self) -> str:
         """A stable identity of this evidence within its report (survives re-parsing)."""
-        return self._key(f"{self.line}:")
+        kind, rest = self._key_parts(self._keyed_digest())
+        return f"{kind}:{self.line}:{rest}"
 
     @property
     def identity(self) -> str:
         """:attr:`key` without the report line: the same evidence once lines above it moved
         (what SARIF fingerprints follow)."""
-        return self._key("")
+        kind, rest = self._key_parts(self._keyed_digest())
+        return f"{kind}:{rest}"
 
-    def _key(self, line: str) -> str:
+    def names(self) -> tuple[str, str, str]:
+        """:attr:`key`, :attr:`identity` and :func:`text_digest` at once: an item's outcome
+        names its evidence all three ways, from one digest of the text."""
+        digest = text_digest(self.text)
+        kind, rest = self._key_parts(digest)
+        return f"{kind}:{self.line}:{rest}", f"{kind}:{rest}", digest
+
+    def _keyed_digest(self) -> str:
+        return text_digest(self.text) if self.kind is EvidenceKind.QUOTE and self.text else ""
+
+    def _key_parts(self, digest: str) -> tuple[str, str]:
+        """The key's kind and what follows its report line."""
         if self.kind is EvidenceKind.SYMBOL:  # its path is only known once resolved
-            return f"symbol:{line}{self.text}"
+            return "symbol", f"{self.text}"
         lines = self.written_lines or self.cited_lines
         cited = str(lines) if lines else ""
         # A bare file name keeps its key once resolved to a path (see Engine.checkable).
         where = self.written or (self.text if self.role is EvidenceRole.BASENAME and self.text else self.path)
-        key = f"{self.kind.value}:{line}{where}:{cited}:{self.source or ''}:{self.pin or ''}"
+        rest = f"{where}:{cited}:{self.source or ''}:{self.pin or ''}"
         if self.kind is EvidenceKind.QUOTE and self.text:
             # Two quotations of one file on one line (``"a b c" / "d e f"``) are two pieces of evidence.
-            key += ":" + hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-        return key
+            rest += ":" + digest[:8]
+        return self.kind.value, rest
 
     @property
     def name(self) -> str:

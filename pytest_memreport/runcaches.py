@@ -144,8 +144,13 @@ class RunCached(Generic[P, R]):
         caches = _CURRENT.get()
         if caches is None:
             return self._func(*args, **kwargs)
-        cached: Callable[..., R] = caches.part(self, lambda: functools.lru_cache(maxsize=self._maxsize)(self._func))
+        cached: Callable[..., R] | None = caches._parts.get(self)
+        if cached is None:  # made once per run (not a factory per call: this runs per check)
+            cached = caches.part(self, self._per_run)
         return cached(*args, **kwargs)
+
+    def _per_run(self) -> Callable[..., R]:
+        return functools.lru_cache(maxsize=self._maxsize)(self._func)
 
     def cache_clear(self) -> None:
         """Empty the active run's results of this function."""

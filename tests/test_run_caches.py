@@ -114,6 +114,7 @@ STATIC_CACHES = {
     ("resultcache/identity.py", "code_identity"),
     ("resultcache/__init__.py", "_keyed_fields"),  # each evidence class's keyed field names
     ("integration/items.py", "_mark"),
+    ("outputs/kinds.py", "_members"),  # each enum's members by word
     ("outputs/html.py", "_environment"),  # the package's own Jinja templates, loaded once
 }
 

@@ -7,7 +7,6 @@ shows" live here, not in pytest code.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,16 +48,18 @@ def _at(verdict: str, location: str, message: str, details: tuple[str, ...] = ()
                    properties if properties is not None else {}, message)
 
 
-def _evidence_payload(report: Report, evidence: Evidence, kind: str) -> dict:
+def _evidence_payload(report: Report, evidence: Evidence, kind: str, names: tuple[str, str, str] | None = None) -> dict:
+    """The payload's head; ``names``: the evidence's :meth:`~Evidence.names`, when known."""
+    key, _, digest = names or evidence.names()
     return {
         "type": kind,
         "report": report.path,
-        "key": evidence_key(evidence),
+        "key": key,
         "record": evidence.owner,
         "line": evidence.line,
         "path": evidence.path,
         # what the evidence says, in a few bytes: fingerprints (SARIF) tell two quotes of a file apart
-        "text_digest": hashlib.sha256((evidence.text or "").encode("utf-8", "surrogatepass")).hexdigest()[:16],
+        "text_digest": digest,
     }
 
 
@@ -67,13 +68,14 @@ def evidence_key(evidence: Evidence) -> str:
     return evidence.key
 
 
-def _properties(report: Report, evidence: Evidence, status: str, location: render.Location | None = None) -> dict:
+def _properties(report: Report, evidence: Evidence, status: str, location: render.Location | None = None,
+                identity: str | None = None) -> dict:
     return {
         "record": evidence.owner or "",
         "evidence": f"{evidence.kind.value}:{evidence.path}",
         "status": status,
         "location": location if location is not None else render.location(report, evidence.line),
-        "identity": evidence.identity,
+        "identity": identity if identity is not None else evidence.identity,
     }
 
 
@@ -97,13 +99,14 @@ def new_location(drift) -> str:
 def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult,
                      corrects_anchors: bool = False) -> Outcome:
     """The pin item's verdict (``corrects_anchors``: the run rewrites a misplaced anchor, so it warns)."""
-    payload = _evidence_payload(report, evidence, "pin")
+    names = evidence.names()  # one digest of its text for all three
+    payload = _evidence_payload(report, evidence, "pin", names)
     payload["at_pin"] = result.as_json()
     payload["target"] = {"repo": binding.repo_label or None, "rev": result.rev}
     if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES):
         payload["language"] = symbols.language_for(evidence.path)
     loc = render.location(report, evidence.line)
-    props = _properties(report, evidence, result.status, loc)
+    props = _properties(report, evidence, result.status, loc, names[1])
     owner = f"{evidence.owner} " if evidence.owner else ""
     if result.status == verify.COMMIT_MISSING:
         # The source item fails once with the reason; its evidence is not checkable.
@@ -190,7 +193,8 @@ def _diff(quote: str, candidate: str) -> str:
 def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinResult, drift, strict: bool,
                   against_problem: str | None = None) -> Outcome:
     """The drift item's verdict."""
-    payload = _evidence_payload(report, evidence, "drift")
+    names = evidence.names()
+    payload = _evidence_payload(report, evidence, "drift", names)
     loc = render.location(report, evidence.line)
     if drift is not None and drift.status == "ahead":
         # The pin item fails; this one says how to make the report true.
@@ -211,7 +215,7 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
                    properties=_properties(report, evidence, "not-checked"))
     payload["at_against"] = drift.as_json()
     payload["target"] = {"repo": binding.repo_label or None, "rev": drift.rev}
-    props = _properties(report, evidence, drift.status, loc)
+    props = _properties(report, evidence, drift.status, loc, names[1])
     moved_to = new_location(drift)
     if moved_to:
         props["new_location"] = moved_to

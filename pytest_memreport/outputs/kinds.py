@@ -10,6 +10,7 @@ payload's words once through :func:`check_type` and :class:`CheckOutcome`.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -134,10 +135,8 @@ class RunEnd(StrEnum):
 
 def check_type(payload: dict) -> CheckType:
     """A payload's ``type`` as a member (:attr:`CheckType.OTHER` for one not known)."""
-    try:
-        return CheckType(payload.get("type") or "")
-    except ValueError:
-        return CheckType.OTHER
+    found = member(CheckType, payload.get("type") or "")
+    return found if isinstance(found, CheckType) else CheckType.OTHER
 
 
 @dataclass(frozen=True)
@@ -161,7 +160,20 @@ def member(kind: type[StrEnum], word):
     """``word`` as a member of ``kind``; a word this version does not know stays a string."""
     if word is None:
         return None
-    try:
-        return kind(word)
-    except ValueError:
-        return str(word)
+    # A dict lookup: the enum's own call costs more than the rest of reading a payload's word.
+    found = _members(kind).get(word) if isinstance(word, str) else None
+    return found if found is not None else str(word)
+
+
+def outcome_of(word: str) -> Outcome:
+    """``word`` as the :class:`Outcome` it names (``ValueError`` for any other word)."""
+    found = member(Outcome, word)
+    if not isinstance(found, Outcome):
+        raise ValueError(f"{word!r} is not a valid Outcome")
+    return found
+
+
+@functools.cache
+def _members(kind: type[StrEnum]) -> dict[str, StrEnum]:
+    """Each of ``kind``'s members by its word (fixed data: the enums of this module)."""
+    return {item.value: item for item in kind}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .claims_json import claims_json
-from .kinds import CheckType, Drift, Outcome, PinStatus, RunEnd, check_type, member
+from .kinds import CheckType, Drift, Outcome, PinStatus, RunEnd, check_type, member, outcome_of
 from ..model import Evidence, EvidenceKind, Record, Report
 
 SCHEMA = "memreport/1"
@@ -92,7 +92,7 @@ class Blame:
 
 
 def _lines(lines) -> tuple[int, ...] | None:
-    return tuple(int(n) for n in lines) if lines else None
+    return tuple(map(int, lines)) if lines else None
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ class CheckResult:
             type=kind,
             report=str(payload.get("report", "")),
             key=str(payload.get("key") or payload.get("name") or payload.get("type", "")),
-            outcome=Outcome(outcome),
+            outcome=outcome_of(outcome),
             payload=payload,
             headline=str(headline),
             at_pin=member(PinStatus, at_pin.get("status")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, Verdict
+from .kinds import ENCLOSING_CHANGED, CheckType, Drift, Outcome, PinStatus, Verdict, member
 from .results import CheckResult
 
 
@@ -134,7 +134,5 @@ def verdicts_of_entry(entry: dict, outcome: str, nodeid: str, check: CheckResult
 
 
 def _verdict(word: str) -> Verdict | None:
-    try:
-        return Verdict(word)
-    except ValueError:
-        return None
+    found = member(Verdict, word)
+    return found if isinstance(found, Verdict) else None
