@@ -676,3 +676,24 @@ def test_a_range_no_definition_enclosed_is_not_parsed_again_unless_described(mak
     assert (quiet.status, quiet.lines) == (described.status, described.lines) == ("shifted", LineRange(4, 5))
     assert quiet_parses == 1  # the pin's file, to learn that nothing encloses the lines
     assert described_parses == 2 and quiet.symbol is None and described.symbol is None
+
+
+def test_an_edited_definition_is_compared_from_the_parses_that_found_it(make_repo):
+    """Each side's file is parsed once: the definitions found in the pin's blob and in the
+    other revision's are lexed from those parses, not parsed again to compare their tokens
+    (the comparison once asked for the parses by text, which the blob-keyed ones are not)."""
+    from pytest_memreport.text.syntax import parsing
+
+    repo = make_repo()
+    body = "def total(items):\n    count = 0\n    for item in items:\n        count += item\n    return count\n"
+    pin_sha = repo.commit({"pkg/m.py": "import os\n\n\n" + body}, "pin")
+    repo.commit({"pkg/m.py": "import os\n\n\n" + body.replace("return count", "return count * 2")}, "edit")
+    evidence = quote("pkg/m.py", "for item in items:")
+    parsing.clear_cache()
+    with GitStore.open(repo.path) as store:
+        pin = verify.check_at_pin(evidence, store.snapshot(pin_sha))
+        before = parsing.stats().parses
+        result = drift.classify(evidence, pin, store, pin_sha, store.snapshot("HEAD"), describe=True)
+        parses = parsing.stats().parses - before
+    assert result.enclosing_changed and "{+* 2+}" in (result.enclosing_diff or "")
+    assert parses == 1  # the other revision's file; the pin's was parsed by the pin check

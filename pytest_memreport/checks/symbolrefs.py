@@ -178,7 +178,7 @@ def _same_body(pin, textfile, path, old, new) -> bool:
     :func:`_body_diff` shows nothing for), without rendering a difference."""
     old_text = pin.recorded_text or ""
     shifted_old = replace(old, start=0, end=len(old_text))
-    return symbols.same_tokens(old_text, textfile.text, path, shifted_old, new)
+    return symbols.same_tokens(old_text, textfile.text, path, shifted_old, new, new_key=textfile.oid or None)
 
 
 def _body_diff(pin, textfile, path, old, new) -> str | None:
@@ -186,7 +186,7 @@ def _body_diff(pin, textfile, path, old, new) -> str | None:
     # Offsets of the pin's definition are relative to the whole pin file; the
     # recorded text is just the body, so compare it as a definition of its own.
     shifted_old = replace(old, start=0, end=len(old_text))
-    return symbols.body_token_diff(old_text, textfile.text, path, shifted_old, new)
+    return symbols.body_token_diff(old_text, textfile.text, path, shifted_old, new, new_key=textfile.oid or None)
 
 
 def _same_body_elsewhere(pin, textfile, path, old):

@@ -268,7 +268,7 @@ class _Drift:
                 return False
             new = symbols.enclosing(textfile.text, path, _nearest(list(found), self.pin.lines), key=oid)
             return (new is not None and new.bare_name == old.bare_name
-                    and _same_code(pinned.text, self.path, old, textfile.text, path, new))
+                    and _same_code(pinned.text, self.path, old, textfile.text, path, new, pinned.oid or None, oid))
         return holds
 
     # -- quotations ------------------------------------------------------------------
@@ -364,7 +364,7 @@ class _Drift:
                 old = self.pin_symbol
                 # Another definition around it is context, not drift; the same one is compared.
                 if symbol is not None and old is not None and symbol.bare_name == old.bare_name:
-                    enclosing_diff = self._body_diff(first.path, textfile.text, symbol)
+                    enclosing_diff = self._body_diff(first.path, textfile.text, symbol, textfile.oid or None)
                     enclosing_changed = enclosing_diff is not None
         return self.result(RELOCATED, first.path, first.lines, candidates=tuple(places), by_tokens=by_tokens,
                            symbol=symbol, old_symbol=self.pin_symbol, enclosing_changed=bool(enclosing_changed),
@@ -421,7 +421,7 @@ class _Drift:
                 enclosing_changed = True
                 enclosing_diff = f"{old.kind} {old.name} no longer encloses the quotation (it is now at top level)"
             else:
-                enclosing_diff = self._body_diff(path, text, symbol)
+                enclosing_diff = self._body_diff(path, text, symbol, textfile.oid or None)
                 if (old.kind, old.bare_name) != (symbol.kind, symbol.bare_name):
                     renamed = f"{old.kind} {old.name} is now {symbol.kind} {symbol.name}"
                     enclosing_diff = renamed + ("\n" + enclosing_diff if enclosing_diff else "")
@@ -429,8 +429,9 @@ class _Drift:
         return self.result(status, path, lines, symbol=symbol, old_symbol=old,
                            enclosing_changed=enclosing_changed, enclosing_diff=enclosing_diff, **fields)
 
-    def _body_diff(self, path: str, text: str, symbol: symbols.Definition) -> str | None:
-        """The token difference between the pin's enclosing definition and ``symbol``."""
+    def _body_diff(self, path: str, text: str, symbol: symbols.Definition, key: str | None) -> str | None:
+        """The token difference between the pin's enclosing definition and ``symbol`` (in
+        ``text``, the blob ``key``: its parse, made to find ``symbol``, is the one lexed)."""
         old = self.pin_symbol
         if old is None or symbols.language_for(path) != symbols.language_for(self.path):
             return None
@@ -438,10 +439,12 @@ class _Drift:
         if pinned is None:
             return None
         # (the same code reformatted, trailing commas and all, is no difference)
-        return symbols.body_token_diff(pinned.text, text, path, old, symbol, unless_reformatted=True)
+        return symbols.body_token_diff(pinned.text, text, path, old, symbol, unless_reformatted=True,
+                                       old_key=pinned.oid or None, new_key=key)
 
 
-def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: str, new_def) -> bool:
+def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: str, new_def,
+               old_key: str | None = None, new_key: str | None = None) -> bool:
     """Whether two definitions have the same tokens once trailing commas are dropped.
 
     A formatter that wraps arguments adds trailing commas; like layout and
@@ -451,7 +454,7 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
     (:func:`.symbols.same_tokens`).
     """
     return symbols.same_tokens(old_text, new_text, new_path, old_def, new_def, count_trailing_commas=False,
-                               old_path=old_path)
+                               old_path=old_path, old_key=old_key, new_key=new_key)
 
 
 # -- locating ----------------------------------------------------------------------

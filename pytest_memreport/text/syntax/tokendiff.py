@@ -38,7 +38,7 @@ _ANCHOR_DEPTH = 8
 
 def body_token_diff(
     old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
-    unless_reformatted: bool = False,
+    unless_reformatted: bool = False, *, old_key: str | None = None, new_key: str | None = None,
 ) -> str | None:
     """``None`` when the two definitions have the same tokens (comments and
     layout do not count); otherwise a few lines showing the changed tokens,
@@ -47,11 +47,13 @@ def body_token_diff(
     ``unless_reformatted``: ``None`` also when they differ only by the commas a formatter
     adds (:func:`same_tokens` without ``count_trailing_commas``), told from the same
     lexing that renders the difference (asking both lexes every window twice).
-    Without a grammar, words of the two spans are compared instead.
+    Without a grammar, words of the two spans are compared instead. ``old_key`` and
+    ``new_key`` (blob ids) are the keys the texts' parses are cached under, when known:
+    a file parsed to find its definitions is not parsed again to lex one of them.
     """
     if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
         return None  # the same text: no need to lex either
-    segments = _segments(old_text, new_text, path, old_def, new_def, path)
+    segments = _segments(old_text, new_text, path, old_def, new_def, path, old_key, new_key)
     if unless_reformatted and all(
             drop_trailing_commas([t.text for t in old_tokens]) == drop_trailing_commas([t.text for t in new_tokens])
             for old_tokens, new_tokens in segments):
@@ -84,15 +86,18 @@ def body_token_diff(
 
 
 def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
-                count_trailing_commas: bool = True, old_path: str | None = None) -> bool:
+                count_trailing_commas: bool = True, old_path: str | None = None, *,
+                old_key: str | None = None, new_key: str | None = None) -> bool:
     """Whether the two definitions have the same tokens (comments and layout do not
     count; nor, without ``count_trailing_commas``, a comma right before a closer,
     which a formatter wrapping arguments adds). Costs what :func:`body_token_diff` costs,
     without rendering anything. ``old_path``: the old text's file when it is another
-    (a file renamed to another language: each side is lexed by its own grammar)."""
+    (a file renamed to another language: each side is lexed by its own grammar); the keys
+    as :func:`body_token_diff` takes them."""
     if old_text[old_def.start : old_def.end] == new_text[new_def.start : new_def.end]:
         return True  # the same text: no need to lex either
-    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def, old_path or path):
+    for old_tokens, new_tokens in _segments(old_text, new_text, path, old_def, new_def, old_path or path,
+                                            old_key, new_key):
         old_texts = [t.text for t in old_tokens]
         new_texts = [t.text for t in new_tokens]
         if not count_trailing_commas:
@@ -103,7 +108,7 @@ def same_tokens(old_text: str, new_text: str, path: str, old_def: Definition, ne
 
 
 def _segments(old_text: str, new_text: str, path: str, old_def: Definition, new_def: Definition,
-              old_path: str):
+              old_path: str, old_key: str | None = None, new_key: str | None = None):
     """``(old tokens, new tokens)`` to compare: the two definitions' whole token lists
     when both are at most :data:`WHOLE_LINES` lines; else one pair per region of
     changed lines (a line of context either side), each region lexed alone."""
@@ -111,8 +116,8 @@ def _segments(old_text: str, new_text: str, path: str, old_def: Definition, new_
     new_source = new_text[new_def.start : new_def.end]
     old_lines, new_lines = old_source.split("\n"), new_source.split("\n")
     if len(old_lines) <= WHOLE_LINES and len(new_lines) <= WHOLE_LINES:
-        old_tokens = tokens(old_text, old_path, span=(old_def.start, old_def.end))
-        new_tokens = tokens(new_text, path, span=(new_def.start, new_def.end))
+        old_tokens = tokens(old_text, old_path, key=old_key, span=(old_def.start, old_def.end))
+        new_tokens = tokens(new_text, path, key=new_key, span=(new_def.start, new_def.end))
         if old_tokens is None or new_tokens is None:
             old_tokens = _words(old_text, old_def)
             new_tokens = _words(new_text, new_def)
