@@ -138,19 +138,16 @@ class RunCached(Generic[P, R]):
     def __init__(self, func: Callable[P, R], maxsize: int | None) -> None:
         self._func = func
         self._maxsize = maxsize
+        #: the run's cache, made once per run by a factory made once (this runs per check)
+        self._make = lambda: functools.lru_cache(maxsize=maxsize)(func)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         caches = _CURRENT.get()
         if caches is None:
             return self._func(*args, **kwargs)
-        cached: Callable[..., R] | None = caches._parts.get(self)
-        if cached is None:  # made once per run (not a factory per call: this runs per check)
-            cached = caches.part(self, self._per_run)
+        cached: Callable[..., R] = caches.part(self, self._make)
         return cached(*args, **kwargs)
-
-    def _per_run(self) -> Callable[..., R]:
-        return functools.lru_cache(maxsize=self._maxsize)(self._func)
 
     def cache_clear(self) -> None:
         """Empty the active run's results of this function."""

@@ -468,10 +468,6 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
     return found
 
 
-#: what every citation of lines holds (each form of :data:`.grammar.LINE_CITATION_HINT`)
-_DIGIT = re.compile(r"\d")
-
-
 def _may_hold_a_sha(line: str) -> bool:
     # One scan in C: a line without a sha states no pin (every pin form names its sha).
     return SHA_HINT.search(line) is not None
@@ -525,6 +521,10 @@ def _continued(after: str) -> bool:
         return False
     word = after[1:].lstrip("`*_([ ").split(" ", 1)[0]
     return bool(BARE_RANGES.match(word) or CONTINUATION.match(word)) or word.lower() in anchors.LINE_WORDS
+
+
+#: what every citation of lines holds (each form of :data:`.grammar.LINE_CITATION_HINT`)
+_DIGIT = re.compile(r"\d")
 
 
 def _may_cite_lines(line: str) -> bool:

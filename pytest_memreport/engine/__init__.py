@@ -58,6 +58,10 @@ __all__ = ["Binding", "Engine", "RunOptions", "Timing"]
 Result = TypeVar("Result")
 
 
+#: not bound yet (``None`` is an answer: a symbol reference naming no definition)
+_UNBOUND = object()
+
+
 def _in_run(method: Callable[..., Result]) -> Callable[..., Result]:
     """An engine method run with the engine's caches current (:mod:`..runcaches`)."""
 
@@ -209,8 +213,9 @@ class Engine:
         definition it names in a file its context cites (``None``: it names none, and is
         no evidence); a backticked path or a loose quotation the pin lacks remembered
         as no evidence (:meth:`not_evidence`). Once per piece of evidence."""
-        if self._prepared.has(report.path, evidence):
-            return self._prepared.get(report.path, evidence)
+        kept = self._prepared.get(report.path, evidence, _UNBOUND)
+        if kept is not _UNBOUND:
+            return kept
         found = self._bound_once(report, evidence)
         self._prepared.put(report.path, evidence, found)
         if found is not None and (found.role is EvidenceRole.LOOSE or attributed.unfound_reason(found)):
@@ -271,9 +276,11 @@ class Engine:
 
     def _bound_once(self, report: Report, evidence: Evidence) -> Evidence | None:
         """:meth:`_bound`, kept for :meth:`prepared` (which adds the loose-quotation check)."""
-        if not self._bound_evidence.has(report.path, evidence):
-            self._bound_evidence.put(report.path, evidence, self._bound(report, evidence))
-        return self._bound_evidence.get(report.path, evidence)
+        kept = self._bound_evidence.get(report.path, evidence, _UNBOUND)
+        if kept is _UNBOUND:
+            kept = self._bound(report, evidence)
+            self._bound_evidence.put(report.path, evidence, kept)
+        return kept
 
     @_in_run
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:

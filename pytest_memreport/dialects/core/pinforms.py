@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from ...model import Span
 from .grammar import (
     AT_SHA,
+    COMMIT_WORD_BEFORE,
     FULL_SHA,
     NAMED_BEFORE_SHA,
     OWNER_NAME,
@@ -93,12 +94,6 @@ def _has_digit_and_letter(sha: str) -> bool:
     return any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha)
 
 
-#: a commit word right before a backticked sha (``revision `9762880033```): there a short sha
-#: of digits only (one 7-character sha in 27) or letters only is still one (a link's text in
-#: brackets is its link's: the link names the full sha)
-_COMMIT_WORD_BEFORE = re.compile(r"(?i)\b(?:revision|commit|sha|snapshot|pinned(?:[ \t]+(?:at|to))?)[ \t]*:?[ \t]*`$")
-
-
 def _sentence_start(line: str, column: int, ends: list[int]) -> int:
     """Where the sentence (or table cell run) holding ``column`` starts; ``ends`` are the
     line's sentence ends, found once."""
@@ -146,7 +141,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
             if column in found:
                 continue  # ``owner/name@sha``, read above
             if len(sha) < 40 and not _has_digit_and_letter(sha) and not (
-                    pattern is SHORT_SHA and _COMMIT_WORD_BEFORE.search(line, max(0, column - 40), column)):
+                    pattern is SHORT_SHA and COMMIT_WORD_BEFORE.search(line, max(0, column - 40), column)):
                 continue
             if column in at_word:
                 found[column] = (sha.lower(), None, None)
