@@ -490,6 +490,34 @@ def test_a_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_re
         assert store.git_processes - stopped == 2
 
 
+
+def test_a_line_search_asked_ahead_is_answered_once_and_stopped_when_unwanted(make_repo):
+    """Cited lines that left their file are asked of git with the words (:meth:`.WordIndex.ask_ahead`):
+    one ``git grep`` for every line announced, answering each line's search without asking
+    again. A line search nothing took in is stopped, and its lines stay announced."""
+    path, sha = _values_and_notes(make_repo, 5, "keep_newest_first = True\nvalue_3 = 3\n")
+    with GitStore.open(path) as store:
+        snapshot = store.snapshot(sha)
+        snapshot.files()  # the listing, asked first
+        index = wordindex.WordIndex(snapshot)
+        index.expect_line("keep_newest_first = True")
+        index.expect_line("value_3 = 3")
+        before = store.git_processes
+        index.ask_ahead()
+        assert index.asking and store.git_processes - before == 1
+        assert index.holding_line("keep_newest_first = True") == {"pkg/notes.py"}
+        assert index.holding_line("value_3 = 3") == {"pkg/m03.py", "pkg/notes.py"}
+        assert not index.asking and store.git_processes - before == 1
+
+        other = wordindex.WordIndex(snapshot)
+        other.expect_line("value_1 = 1")
+        other.ask_ahead()
+        other.stop_asking()
+        stopped = store.git_processes
+        assert not other.asking
+        assert other.holding_line("value_1 = 1") == {"pkg/m01.py"}
+        assert store.git_processes - stopped == 1
+
 def _prose_tree(make_repo, count: int) -> tuple:
     """A prose target of ``count`` notes sharing their common words, each holding one plain
     word of its own (:func:`_own`): its path and commit."""
@@ -609,3 +637,54 @@ def test_a_planned_run_searches_for_missing_quotations_while_drift_is_classified
     # taken in only after HEAD's search was asked (the drift of the quotation that left its file)
     last_pin_take = max(index for index, event in enumerate(events) if event == ("take", pin))
     assert ("ask", head) in events[:last_pin_take], events
+
+
+def test_the_against_trees_search_starts_before_drift_is_classified(make_repo, tmp_path):
+    """A quotation that left its file at the against-revision is searched for in the whole
+    tree (one ``git grep``). The engine starts that search with the pair's first questions,
+    before any evidence is classified, and classifies the evidence that may take it in last:
+    git searches on another core while the rest is classified (it waited for it before)."""
+    from pytest_memreport.engine import Engine, RunOptions
+
+    repo = make_repo("ledger")
+    body = "def settle_{n}(ledger):\n    # the ledger of {n} closes early\n    return ledger.balance_{n}\n"
+    pin = repo.commit({f"pkg/m{n}.py": body.format(n=n) for n in range(4)}, "pin")
+    repo.delete("pkg/m0.py")
+    # gathered into a file of other code: no rename follows it there, the search finds it
+    other = "".join(f"def step_{k}(books):\n    return books.page({k})\n\n\n" for k in range(30))
+    repo.commit({"lib/moved.py": other + body.format(n=0),
+                 "pkg/m1.py": body.format(n=1) + "\n\ndef later():\n    return 1\n"}, "move one, edit one")
+    lines = ["Run report", "", f"The target is at SRC-1 commit {pin}.", "", "MEM-OBJ-1", "", "Label: ledgers", ""]
+    lines += [f"the ledger of {n} closes early --- pkg/m{n}.py:2" for n in range(4)]
+    report = tmp_path / "report.txt"
+    report.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def classified(ahead: bool) -> tuple[dict, float]:
+        """Each quotation's drift and the git processes the run started, with the pair's
+        questions asked before any classification (``ahead``) or by the first one."""
+        engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=tmp_path), [report])
+        try:
+            with engine.caches.active():  # as check_planned runs them: in the engine's caches
+                parsed = engine.report(report)
+                evidence = parsed.all_evidence()
+                engine.plan.schedule([(parsed, e) for e in evidence])
+                (binding,) = engine.plan.pin_bindings()
+                engine.pins.check_pin(binding)
+                index = wordindex.word_index(binding.pinned.store.snapshot("HEAD"))
+                if ahead:
+                    searching = engine.drift.start_pairs()
+                    # Only the quotation whose file is gone may search; its search is under way.
+                    assert {e.path for e in searching} == {"pkg/m0.py"}
+                    assert index.asking
+                results = {e.path: engine.drift_result(parsed, e) for e in evidence}
+                assert not index.asking  # taken in by the search
+                engine.drift.stop_asking()
+                return results, engine.timing_json()["git_processes"]
+        finally:
+            engine.close()
+
+    results, processes = classified(ahead=True)
+    # The search asked ahead is the one the classification took in: not asked again.
+    assert (results, processes) == classified(ahead=False)
+    assert results["pkg/m0.py"].status == drift.RELOCATED and results["pkg/m0.py"].path == "lib/moved.py"
+    assert {results[f"pkg/m{n}.py"].status for n in (2, 3)} == {drift.UNCHANGED}

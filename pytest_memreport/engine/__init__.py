@@ -308,7 +308,14 @@ class Engine:
             for report, evidence in written:  # a loose quotation the pin lacks is no evidence
                 self.prepared(report, evidence)
             if self.drift_enabled:
-                for report, evidence in self.plan.scheduled:
+                # The evidence that may search the against-tree last: its git grep, started
+                # now, runs while the rest is classified.
+                searching = self.drift.start_pairs()
+                scheduled = self.plan.scheduled
+                if searching:
+                    scheduled = [pair for pair in scheduled if pair[1] not in searching] + \
+                                [pair for pair in scheduled if pair[1] in searching]
+                for report, evidence in scheduled:
                     if self.paths.not_evidence(report, evidence) is not None:
                         continue
                     try:

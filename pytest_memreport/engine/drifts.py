@@ -66,6 +66,8 @@ class DriftChecks:
         #: the pairs whose first questions a thread is asking (:meth:`ask_ahead`)
         self._asked: dict[tuple[Path, str, str], Future] = {}
         self._asking: ThreadPoolExecutor | None = None
+        #: the against-snapshots whose tree search :meth:`start_pairs` started
+        self._searching: list = []
         self._keys: dict[tuple, Key | None] = {}
         self._inside: dict[Path, frozenset[str]] = {}
         self._inside_digests: dict[Path, str] = {}
@@ -149,12 +151,49 @@ class DriftChecks:
             # in the run's caches: a thread starts in a context of its own
             self._asked[pair] = self._asking.submit(contextvars.copy_context().run, store.ask_pair, sha, against)
 
-    def _start_pair(self, pinned: PinnedTree, against: str, snapshot) -> None:
-        """The pair's git questions, asked once for all its evidence."""
+    def start_pairs(self) -> set[Evidence]:
+        """Every planned pair's git questions asked before any of its evidence is
+        classified (:meth:`_start_pair`), and the search of the against-tree for what left
+        its file started at once. Returns the evidence whose classification may take in
+        that search: classified last, git searches on another core while the rest is."""
+        searching: set[Evidence] = set()
+        for binding in self._plan.pin_bindings():
+            against, pinned = self._bindings.against_or_none(binding), binding.pinned
+            if against is None or pinned is None:
+                continue
+            planned = self._plan.at_pin(pinned)
+            if not any(self._to_classify(binding, report, evidence) for report, evidence in planned):
+                continue  # nothing to classify here: the pair is asked nothing (as on demand)
+            pair = (pinned.store.path, pinned.pin, against)
+            try:
+                snapshot = pinned.store.snapshot(against)
+                announced = self._start_pair(pinned, against, snapshot)
+            except Exception:  # noqa: BLE001 - asked again by the first classification, which says why
+                self._started.discard(pair)
+                continue
+            if announced:
+                searching.update(announced)
+                drift.search.ask_ahead(snapshot)
+                self._searching.append(snapshot)
+        return searching
+
+    def _to_classify(self, binding: Binding, report: Report, evidence: Evidence) -> bool:
+        """Whether classifying ``evidence`` asks its pair's questions (see :meth:`_drift`):
+        its pin check held and no result is kept."""
+        if self._results.has(self._key(binding, evidence)):
+            return False
+        try:
+            return self._pins.result(report, evidence).ok
+        except Exception:  # noqa: BLE001 - its item checks it again and says why
+            return False
+
+    def _start_pair(self, pinned: PinnedTree, against: str, snapshot) -> list[Evidence]:
+        """The pair's git questions, asked once for all its evidence; the evidence announced
+        to the against-tree's search (none when the pair was started before)."""
         store, sha = pinned.store, pinned.pin
         pair = (store.path, sha, against)
         if pair in self._started:
-            return
+            return []
         self._started.add(pair)
         asked = self._asked.pop(pair, None)
         planned = self._plan.at_pin(pinned)
@@ -168,12 +207,14 @@ class DriftChecks:
         if against != sha:
             self._announce(f"memreport: following {store.path} from {sha[:12]} to {against[:12]}")
         try:
-            gone = drift.expect_searches(snapshot, store, sha, self._quotes_pinned_at(pinned, against, planned))
+            announced = drift.expect_searches(snapshot, store, sha, self._quotes_pinned_at(pinned, against, planned))
         except RepoError:
-            gone = 0  # an object the clone lacks: each classification says which
+            announced = []  # an object the clone lacks: each classification says which
+        gone = sum(1 for evidence in announced if evidence.kind is not EvidenceKind.SYMBOL)
         if gone:
             self._announce(f"memreport: searching {store.path} at {against[:12]} for {gone} "
                            f"quotation(s) no longer in their files")
+        return announced
 
     def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]]):
         """``(evidence, quote text)`` of the pin's planned evidence: quotations as written,
@@ -251,6 +292,9 @@ class DriftChecks:
             self._asking.shutdown(wait=True, cancel_futures=True)
             self._asking = None
         self._asked.clear()
+        searching, self._searching = self._searching, []
+        for snapshot in searching:
+            drift.search.stop_asking(snapshot)  # a search started ahead that nothing took in
 
     def release(self) -> None:
         self.stop_asking()

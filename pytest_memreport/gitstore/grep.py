@@ -106,23 +106,34 @@ def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> d
     turn, several times slower for a hundred of them. A superset of the files holding
     it as a whole line, so that a file whose lines end in carriage returns (which the
     checks' texts drop) is not missed; the caller then tests each file's text."""
+    return start_lines(runner, lines, scope).result()
+
+
+def start_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> StartedGrep[dict[str, set[str]] | None]:
+    """:func:`grep_lines`, started: its first ``git grep`` runs until :meth:`~StartedGrep.result`
+    (lines too many for one process are asked then, one process at a time)."""
     found: dict[str, set[str]] = {line: set() for line in lines}
-    if not found:
-        return found
     escaped = {_ERE_SPECIAL.sub(r"\\\g<0>", line): line for line in found if line}
-    for chunk in _line_chunks(sorted(escaped)):
-        # (each alternation stays under the kernel's bound on one argument)
-        alternations = [alternation for group in _word_chunks(chunk) for alternation in group]
-        out = _grep(runner, ["-z", "-a", "-E", *(arg for alternation in alternations for arg in ("-e", alternation))],
-                    scope)
-        if out is None:
-            return None
-        wanted = [(escaped[pattern], escaped[pattern].encode("ascii")) for pattern in chunk]
-        for path, content in _path_lines(out):
-            for line, raw in wanted:
-                if raw in content:
-                    found[line].add(_grep_path(path, scope))
-    return found
+    # (each alternation stays under the kernel's bound on one argument)
+    chunks = [(chunk, ["-z", "-a", "-E", *(arg for group in _word_chunks(chunk) for alternation in group
+                                          for arg in ("-e", alternation))])
+              for chunk in _line_chunks(sorted(escaped))]
+
+    def answer(first: bytes | None) -> dict[str, set[str]] | None:
+        for number, (chunk, command) in enumerate(chunks):
+            out = first if number == 0 else _grep(runner, command, scope)
+            if out is None:
+                return None
+            wanted = [(escaped[pattern], escaped[pattern].encode("ascii")) for pattern in chunk]
+            for path, content in _path_lines(out):
+                for line, raw in wanted:
+                    if raw in content:
+                        found[line].add(_grep_path(path, scope))
+        return found
+
+    if not chunks:
+        return StartedGrep(None, lambda _: found)
+    return StartedGrep(runner.start(_grep_command(chunks[0][1], scope)), answer)
 
 
 def _line_chunks(lines: list[str]) -> Iterator[list[str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 
 from ..text.textfile import TextFile
-from .grep import StartedGrep, grep_lines, start_spliced, start_words
+from .grep import StartedGrep, start_lines, start_spliced, start_words
 from .objects import TreeEntry
 from .process import GitRunner
 
@@ -89,7 +89,11 @@ class Snapshot:
         """For each of ``lines`` (ASCII), the files some line of which holds it (a
         superset of those holding it as a whole line), by one ``git grep``;
         ``None`` when git cannot answer."""
-        return grep_lines(self._runner, lines, self._grep_scope())
+        return self.start_files_with_lines(lines).result()
+
+    def start_files_with_lines(self, lines: Collection[str]) -> StartedGrep[dict[str, set[str]] | None]:
+        """:meth:`files_with_lines`, started: git searches while the caller goes on."""
+        return start_lines(self._runner, lines, self._grep_scope())
 
     def files_with_spliced_words(self) -> set[str] | None:
         """Files where a backtick sits between word characters (`` foo`s ``):

@@ -151,7 +151,7 @@ def _readable(against, candidates: set[str], exclude: set):
             yield path, textfile
 
 
-def expect_searches(against, store, pin_sha: str, quotes) -> int:
+def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
     """Announce quotes (``(evidence, quote text)`` pairs, pinned at ``pin_sha``)
     that may have to be searched for in all of ``against``, so that the first
     search asks ``git grep`` for all of their words at once.
@@ -164,12 +164,13 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
 
     A quote whose file kept its blob, or which is still in its file (at its
     path, or where the whole ``pin..against`` diff renamed it), is left out:
-    the guess costs only time when wrong, either way. Returns how many
-    quotes were announced.
+    the guess costs only time when wrong, either way. Returns the evidence
+    announced (symbol references among it: their names), the evidence whose
+    classification may search the tree.
     """
     index = wordindex.word_index(against)
     pinned = store.snapshot(pin_sha)
-    announced = 0
+    announced: list[Evidence] = []
     renames = None
     changed: list[tuple[Evidence, str, str | None]] = []
     folders: set[str] = set()  # where cited lines too plain to follow across the tree are looked for
@@ -185,7 +186,8 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
             # for with the quotes' words (:func:`search_definition`).
             bare = quote.rsplit(".", 1)[-1]
             if bare.isascii() and bare.isidentifier():
-                index.expect((bare,))  # not counted: what is counted is quotes announced
+                index.expect((bare,))
+                announced.append(evidence)
             continue
         home = evidence.path if entry is not None and entry.kind == "file" else None
         if home is None:
@@ -206,7 +208,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
                 continue
         if evidence.kind is not EvidenceKind.LINES:
             _expect(index, evidence, quote, pattern)
-            announced += 1
+            announced.append(evidence)
             continue
         block = quote.split("\n")
         count = letters_and_digits(block)
@@ -223,7 +225,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> int:
             index.expect_scan(*_block_scan(block))
         else:
             _expect(index, evidence, quote, pattern)
-        announced += 1
+        announced.append(evidence)
     # The folders' files in one batch (each folder's search would start a reader of its own).
     against.prefetch(path for folder in sorted(folders) for path in index.in_folder(folder))
     return announced

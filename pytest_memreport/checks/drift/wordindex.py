@@ -67,6 +67,8 @@ class WordIndex:
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
+        #: the line search :meth:`ask_ahead` started, and the lines it asks
+        self._lines_asked: tuple[set[str], StartedGrep] | None = None
         #: every word of the tree's texts -> the files holding it whole (:func:`words_of`),
         #: made by the first scan of a test that names its words, in its one pass
         self._postings: dict[str, list[str]] | None = None
@@ -241,15 +243,25 @@ class WordIndex:
         assert spliced is not None, "asked before any word's files were kept"
         return self._paths[first].intersection(*(self._paths[w] for w in rest)) | spliced
 
+    @property
+    def asking(self) -> bool:
+        """Whether a search :meth:`ask_ahead` started is under way (not yet taken in)."""
+        return self._asked is not None or self._lines_asked is not None
+
     def ask_ahead(self, renew: bool = False) -> None:
         """Start the search for every word announced so far, taken in by the next
-        :meth:`holding`: git searches on another core while the caller goes on.
+        :meth:`holding`, and for every line announced, taken in by the next
+        :meth:`holding_line`: git searches on another core while the caller goes on.
         ``renew``: a search started before is taken in first (waited for), so that the
         words announced since are asked now rather than by the search that needs them."""
         if renew and self._asked is not None and self._expected - self._paths.keys() - self._asked.words:
             self._take_in()
         if self._asked is None and not self._unavailable and self._expected - self._paths.keys():
             self._ask(self._expected - self._paths.keys())
+        lines = self._expected_lines - self._line_paths.keys()
+        if self._lines_asked is None and not self._lines_unavailable and lines:
+            self._expected_lines = set()
+            self._lines_asked = (lines, self._against().start_files_with_lines(lines))
 
     def stop_asking(self) -> None:
         """Stop a search :meth:`ask_ahead` started and nothing took in (its words stay
@@ -258,6 +270,10 @@ class WordIndex:
         if asked is not None:
             self._expected |= asked.words
             asked.close()
+        lines_asked, self._lines_asked = self._lines_asked, None
+        if lines_asked is not None:
+            self._expected_lines |= lines_asked[0]
+            lines_asked[1].close()
 
     def _ask(self, wanted: set[str]) -> None:
         """Start one ``git grep`` for ``wanted`` (the announced words are then asked) and,
@@ -298,6 +314,7 @@ class WordIndex:
     def holding_line(self, line: str) -> set[str] | None:
         """The files some line of which holds ``line`` (see :func:`probe_line`): one
         ``git grep`` for every line announced; ``None`` when git cannot search."""
+        self._take_in_lines()
         if self._lines_unavailable:
             return None
         if line not in self._line_paths:
@@ -308,6 +325,17 @@ class WordIndex:
                 return None
             self._line_paths.update(found)
         return self._line_paths[line]
+
+    def _take_in_lines(self) -> None:
+        """The answer of the line search :meth:`ask_ahead` started, kept."""
+        asked, self._lines_asked = self._lines_asked, None
+        if asked is None:
+            return
+        found = asked[1].result()
+        if found is None:
+            self._lines_unavailable = True
+        else:
+            self._line_paths.update(found)
 
 
 def words_of(text: str) -> set[str]:
