@@ -307,26 +307,40 @@ MODEL_CONFTEST = textwrap.dedent("""\
 
     import pytest
 
-    @pytest.hookimpl(trylast=True)
-    def pytest_unconfigure(config):
+    def _count_alive(name):
         from pytest_memreport.model import Evidence, Record, Report
         gc.collect()
         alive = sum(isinstance(obj, (Evidence, Record, Report)) for obj in gc.get_objects())
-        pathlib.Path("alive.txt").write_text(str(alive))
+        with pathlib.Path("alive.txt").open("a") as out:
+            out.write(f"{name} {alive}\\n")
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(terminalreporter):
+        _count_alive("summary")
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(config):
+        _count_alive("unconfigure")
     """)
 
 
 @pytest.mark.parametrize("items", ["evidence", "record"])
-def test_the_report_model_is_let_go_of_before_pytests_last_collections(pytester, target, items):
-    """Once every output is written, no report, record or piece of evidence of the run is
-    alive: pytest keeps its items to the end, and its last garbage collections (five, after
-    the unconfigure hooks) would walk all of them each time."""
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_report_model_is_let_go_of_before_other_plugins_end_the_run(pytester, target, items, terminal):
+    """Once every output is written and the summary printed, no report, record or piece of
+    evidence of the run is alive: the terminal summaries of plugins after ours (hypothesis
+    imports its package there) and pytest's last garbage collections (five, after the
+    unconfigure hooks) would walk all of them; pytest keeps its items to the end. Without
+    a terminal (``-p no:terminal``, once an internal error: the plugin read ``-v``'s option,
+    which the terminal plugin adds), the model goes at unconfigure."""
     repo, pin = target
     pytester.makeconftest(MODEL_CONFTEST)
     report = write_report(pytester, pin)
     result = pytester.runpytest_subprocess("--memreport", report, "--memreport-repo", str(repo.path),
                                            "--memreport-against", "HEAD", f"--memreport-items={items}",
-                                           "--memreport-json", "out.json", "-p", "no:cacheprovider")
+                                           "--memreport-json", "out.json", "-p", "no:cacheprovider",
+                                           *([] if terminal else ["-p", "no:terminal"]))
     assert result.ret == 0, result.stdout.str()
     assert '"found"' in (pytester.path / "out.json").read_text()  # the outputs had the model
-    assert (pytester.path / "alive.txt").read_text() == "0"
+    counts = (pytester.path / "alive.txt").read_text().split("\n")
+    assert counts == (["summary 0", "unconfigure 0", ""] if terminal else ["unconfigure 0", ""])

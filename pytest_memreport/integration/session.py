@@ -190,7 +190,7 @@ class ProgressLines:
     def __init__(self, config: pytest.Config) -> None:
         self._config = config
         self._silent = hasattr(config, "workerinput")
-        self._verbose = config.getoption("verbose") > 0
+        self._verbose = config.getoption("verbose", 0) > 0
         #: between an item's start and finish (its -v line is open)
         self.item_running = False
         self._pending: list[str] = []
@@ -499,7 +499,7 @@ class MemreportSession:
         if not self.paths or self.is_worker:
             return
         rows = self.rows()
-        lines = staleness_lines(rows, verbose=self.config.getoption("verbose") > 0)
+        lines = staleness_lines(rows, verbose=self.config.getoption("verbose", 0) > 0)
         text_only = text_only_line(self.log)
         if lines or text_only:
             terminalreporter.ensure_newline()  # else the first line of the section would be blank
@@ -517,6 +517,10 @@ class MemreportSession:
             # through the terminal writer (reports are read as UTF-8).
             terminalreporter.ensure_newline()
             terminalreporter.write(self.diff.decode("utf-8", "surrogateescape"), flush=True)
+        # Every output is written and the summary printed: what the run kept goes now, not
+        # at unconfigure, before the terminal summaries of other plugins (their imports'
+        # full collections would walk every payload and record).
+        self._let_go()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
@@ -654,7 +658,7 @@ class MemreportSession:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_unconfigure(self) -> None:
-        self.engine.close()
+        self._let_go()
         if self.guard is not None and self.guard.stopped:
             # Commands resume after everything pytest printed; then one per failure and
             # warning, on its report line, so it shows in the report's diff view.
@@ -662,10 +666,14 @@ class MemreportSession:
             workspace = os.environ.get("GITHUB_WORKSPACE")
             for line in gh.annotations(self.verdicts, self.engine.options.rootdir, workspace):
                 self._write_raw(line)
-        # Every output is written: the results and the report model go now, not after
-        # pytest's own collections at exit (each would walk every payload and record).
-        self.log = ResultLog()
         self.verdicts = []
+
+    def _let_go(self) -> None:
+        """The engine's data, the results and the report model let go of, once every output
+        is written (the verdicts stay for the annotations :meth:`pytest_unconfigure` prints):
+        pytest's own collections at exit would walk every payload and record."""
+        self.engine.close()
+        self.log = ResultLog()
         self._coverage = self._rows = self._data = None
         if self.session is not None:
             release_model(getattr(self.session, "items", ()))
