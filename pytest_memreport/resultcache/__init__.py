@@ -70,7 +70,7 @@ def evidence_key(evidence) -> str:
     # (typeshed does not call a ``type[Any]`` hashable)
     values = (getattr(evidence, name) for name in _keyed_fields(cast(Hashable, type(evidence))))
     # The codec's primitives and ``None`` are their own key data: most fields, without its dispatch.
-    fields = [value if value is None or type(value) in serialize._PRIMITIVES else encode(value) for value in values]
+    fields = [value if value is None or type(value) in serialize.PRIMITIVES else encode(value) for value in values]
     text = json.dumps(fields, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 

@@ -41,7 +41,8 @@ class Unreadable(MemreportError, ValueError):
 
 
 _NoneType = type(None)
-_PRIMITIVES = (str, int, float, bool)
+#: the types that are their own JSON data, and their own key data (:func:`key_data`)
+PRIMITIVES = (str, int, float, bool)
 
 
 def dump(value, hint) -> Any:
@@ -136,7 +137,7 @@ def _codec(hint) -> _Codec:
         return _union_codec(args)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return _enum_codec(hint)
-    if hint in _PRIMITIVES:
+    if hint in PRIMITIVES:
         return _primitive_codec(hint)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _dataclass_codec(hint)
@@ -192,12 +193,12 @@ def _enum_codec(cls: type[enum.Enum]) -> _Codec:
         if type(value) is not cls:
             raise NotKeepable(f"a {type(value).__name__} where {cls.__name__} is declared")
         inner = value.value
-        if type(inner) not in _PRIMITIVES:
+        if type(inner) not in PRIMITIVES:
             raise NotKeepable(f"{cls.__name__} has a value JSON cannot hold")
         return inner
 
     def read(data):
-        if type(data) not in _PRIMITIVES:
+        if type(data) not in PRIMITIVES:
             raise Unreadable(f"expected a {cls.__name__} value")
         return cls(data)
 
@@ -244,7 +245,7 @@ def _matcher(hint) -> Callable[[Any], bool]:
     if hint is Any or hint is object:
         return lambda value: True
     origin = typing.get_origin(hint) or hint
-    if isinstance(origin, type) and (origin in _PRIMITIVES or issubclass(origin, enum.Enum)
+    if isinstance(origin, type) and (origin in PRIMITIVES or issubclass(origin, enum.Enum)
                                      or dataclasses.is_dataclass(origin)):
         return lambda value: type(value) is origin
     return lambda value: isinstance(value, origin)
@@ -407,7 +408,7 @@ _MAX_JSON_DEPTH = 64
 def _check_json(value, depth: int) -> None:
     if depth > _MAX_JSON_DEPTH:
         raise NotKeepable("nested too deeply")
-    if value is None or type(value) in _PRIMITIVES:
+    if value is None or type(value) in PRIMITIVES:
         return
     if type(value) is list:
         for v in value:
