@@ -312,9 +312,8 @@ class Engine:
                 # now, runs while the rest is classified.
                 searching = self.drift.start_pairs()
                 scheduled = self.plan.scheduled
-                if searching:
-                    scheduled = [pair for pair in scheduled if pair[1] not in searching] + \
-                                [pair for pair in scheduled if pair[1] in searching]
+                if searching:  # (a stable sort: the plan's order otherwise)
+                    scheduled = sorted(scheduled, key=lambda pair: pair[1] in searching)
                 for report, evidence in scheduled:
                     if self.paths.not_evidence(report, evidence) is not None:
                         continue

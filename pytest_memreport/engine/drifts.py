@@ -131,11 +131,9 @@ class DriftChecks:
     def ask_ahead(self) -> None:
         """Start asking each planned pair's rename detection and line diff on a thread
         (:meth:`.GitStore.ask_pair`), for pairs with a drift result left to compute."""
-        for binding in self._plan.pin_bindings():
-            against, pinned = self._bindings.against_or_none(binding), binding.pinned
-            if against is None or pinned is None or against in (pinned.pin, AGAINST_WORKTREE):
+        for binding, pinned, against, planned in self._planned_pairs():
+            if against in (pinned.pin, AGAINST_WORKTREE):
                 continue
-            planned = self._plan.at_pin(pinned)
             if all(self._results.has(self._key(binding, evidence)) for _, evidence in planned):
                 continue  # every answer is kept: git has nothing to be asked
             store, sha = pinned.store, pinned.pin
@@ -157,11 +155,7 @@ class DriftChecks:
         its file started at once. Returns the evidence whose classification may take in
         that search: classified last, git searches on another core while the rest is."""
         searching: set[Evidence] = set()
-        for binding in self._plan.pin_bindings():
-            against, pinned = self._bindings.against_or_none(binding), binding.pinned
-            if against is None or pinned is None:
-                continue
-            planned = self._plan.at_pin(pinned)
+        for binding, pinned, against, planned in self._planned_pairs():
             if not any(self._to_classify(binding, report, evidence) for report, evidence in planned):
                 continue  # nothing to classify here: the pair is asked nothing (as on demand)
             pair = (pinned.store.path, pinned.pin, against)
@@ -176,6 +170,14 @@ class DriftChecks:
                 drift.search.ask_ahead(snapshot)
                 self._searching.append(snapshot)
         return searching
+
+    def _planned_pairs(self):
+        """``(binding, pinned tree, against-revision, planned evidence)`` of each planned pin
+        that has an against-revision."""
+        for binding in self._plan.pin_bindings():
+            against, pinned = self._bindings.against_or_none(binding), binding.pinned
+            if against is not None and pinned is not None:
+                yield binding, pinned, against, self._plan.at_pin(pinned)
 
     def _to_classify(self, binding: Binding, report: Report, evidence: Evidence) -> bool:
         """Whether classifying ``evidence`` asks its pair's questions (see :meth:`_drift`):

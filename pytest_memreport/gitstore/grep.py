@@ -97,21 +97,16 @@ def start_words(runner: GitRunner, words: Collection[str], scope: list[str],
     return StartedGrep(runner.start(_grep_command(commands[0], scope)), answer)
 
 
-def grep_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> dict[str, set[str]] | None:
-    """For each of ``lines`` (ASCII, no newline), the files where some line holds it,
-    by one ``git grep`` for all of them.
+def start_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> StartedGrep[dict[str, set[str]] | None]:
+    """For each of ``lines`` (ASCII, no newline), the files where some line holds it, by
+    one ``git grep`` for all of them, started: it runs until :meth:`~StartedGrep.result`
+    (lines too many for one process are asked then, one process at a time).
 
     The lines are asked as one alternation of escaped strings (``-E``): given as many
     fixed strings (``-F -e a -e b ...``), git tries each on every line of the tree in
     turn, several times slower for a hundred of them. A superset of the files holding
     it as a whole line, so that a file whose lines end in carriage returns (which the
     checks' texts drop) is not missed; the caller then tests each file's text."""
-    return start_lines(runner, lines, scope).result()
-
-
-def start_lines(runner: GitRunner, lines: Collection[str], scope: list[str]) -> StartedGrep[dict[str, set[str]] | None]:
-    """:func:`grep_lines`, started: its first ``git grep`` runs until :meth:`~StartedGrep.result`
-    (lines too many for one process are asked then, one process at a time)."""
     found: dict[str, set[str]] = {line: set() for line in lines}
     escaped = {_ERE_SPECIAL.sub(r"\\\g<0>", line): line for line in found if line}
     # (each alternation stays under the kernel's bound on one argument)

@@ -23,8 +23,8 @@ from ...text import match
 
 @dataclass(frozen=True)
 class _Asked:
-    """Searches started and not yet taken in: the words asked, their search, and (the first
-    time) the one for backticks inside words."""
+    """Searches started and not yet taken in: the words (or lines) asked, their search, and
+    (the first time words are asked) the one for backticks inside words."""
 
     words: set[str]
     search: StartedGrep
@@ -67,8 +67,8 @@ class WordIndex:
         self._line_paths: dict[str, set[str]] = {}
         self._expected_lines: set[str] = set()
         self._lines_unavailable = False
-        #: the line search :meth:`ask_ahead` started, and the lines it asks
-        self._lines_asked: tuple[set[str], StartedGrep] | None = None
+        #: the line search started and not yet taken in (its ``words`` are lines)
+        self._lines_asked: _Asked | None = None
         #: every word of the tree's texts -> the files holding it whole (:func:`words_of`),
         #: made by the first scan of a test that names its words, in its one pass
         self._postings: dict[str, list[str]] | None = None
@@ -258,10 +258,8 @@ class WordIndex:
             self._take_in()
         if self._asked is None and not self._unavailable and self._expected - self._paths.keys():
             self._ask(self._expected - self._paths.keys())
-        lines = self._expected_lines - self._line_paths.keys()
-        if self._lines_asked is None and not self._lines_unavailable and lines:
-            self._expected_lines = set()
-            self._lines_asked = (lines, self._against().start_files_with_lines(lines))
+        if self._lines_asked is None and not self._lines_unavailable:
+            self._ask_lines()
 
     def stop_asking(self) -> None:
         """Stop a search :meth:`ask_ahead` started and nothing took in (its words stay
@@ -272,8 +270,8 @@ class WordIndex:
             asked.close()
         lines_asked, self._lines_asked = self._lines_asked, None
         if lines_asked is not None:
-            self._expected_lines |= lines_asked[0]
-            lines_asked[1].close()
+            self._expected_lines |= lines_asked.words
+            lines_asked.close()
 
     def _ask(self, wanted: set[str]) -> None:
         """Start one ``git grep`` for ``wanted`` (the announced words are then asked) and,
@@ -315,23 +313,24 @@ class WordIndex:
         """The files some line of which holds ``line`` (see :func:`probe_line`): one
         ``git grep`` for every line announced; ``None`` when git cannot search."""
         self._take_in_lines()
-        if self._lines_unavailable:
-            return None
-        if line not in self._line_paths:
-            wanted, self._expected_lines = (self._expected_lines | {line}) - self._line_paths.keys(), set()
-            found = self._against().files_with_lines(wanted)
-            if found is None:
-                self._lines_unavailable = True
-                return None
-            self._line_paths.update(found)
-        return self._line_paths[line]
+        if not self._lines_unavailable and line not in self._line_paths:
+            self._expected_lines.add(line)
+            self._ask_lines()
+            self._take_in_lines()
+        return None if self._lines_unavailable else self._line_paths[line]
+
+    def _ask_lines(self) -> None:
+        """Start one ``git grep`` for every line announced and not answered yet."""
+        wanted, self._expected_lines = self._expected_lines - self._line_paths.keys(), set()
+        if wanted:
+            self._lines_asked = _Asked(wanted, self._against().start_files_with_lines(wanted), None)
 
     def _take_in_lines(self) -> None:
-        """The answer of the line search :meth:`ask_ahead` started, kept."""
+        """The answer of the line search started (:meth:`_ask_lines`), kept."""
         asked, self._lines_asked = self._lines_asked, None
         if asked is None:
             return
-        found = asked[1].result()
+        found = asked.search.result()
         if found is None:
             self._lines_unavailable = True
         else:
