@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from .repositories import TargetRepositories
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PinnedTree:
     """A checkable binding's repository and the commit its pin resolved to."""
 
@@ -57,7 +58,7 @@ class Binding:
     def checkable(self) -> bool:
         return self.store is not None and self.pin is not None
 
-    @property
+    @cached_property  # asked for by every piece of evidence's check: made once
     def pinned(self) -> PinnedTree | None:
         """The repository and resolved pin; ``None`` when the source cannot be checked."""
         if self.store is None or self.pin is None:

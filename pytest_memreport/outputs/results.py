@@ -95,7 +95,7 @@ def _lines(lines) -> tuple[int, ...] | None:
     return tuple(map(int, lines)) if lines else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckResult:
     """One check as the run ended it, read once from the payload its item reported.
 

@@ -82,7 +82,7 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
     return bool(PATH_EXTENSION.search(name)) or name in _BARE_FILES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PathSpec:
     """A cited path with its optional line ranges: ``src/a.py:10-20,30``.
 
@@ -213,7 +213,7 @@ def unusual_path_spec(token: str) -> PathSpec | None:
 _QUOTE_MARK = " --- "
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QuotationTail:
     """The end of a quotation line: ``<text> --- <path>[:<start>-<end>]``.
 

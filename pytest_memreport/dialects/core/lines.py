@@ -15,7 +15,7 @@ import yaml
 from ...model import Finding
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """One report line and its 1-based number."""
 

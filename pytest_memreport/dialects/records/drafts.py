@@ -49,7 +49,7 @@ class Draft:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One shown line in document order, with the block it belongs to."""
 

@@ -115,7 +115,8 @@ class _Part:
         splits a word), :meth:`shift` non-whitespace characters after it starts."""
         # Each word once, in the order of its first appearance (the sorts are stable, reversed
         # too): keywords and short words have copies everywhere, so they come last.
-        words = dict.fromkeys(_WORD.findall(self.text))
+        # (the words of the text as written: collapsing its whitespace joins or splits none)
+        words = dict.fromkeys(_WORD.findall(self.raw))
         ranked = sorted([w for w in words if w not in _COMMON_WORDS], key=len, reverse=True)
         if len(ranked) < _ANCHOR_TRIES:
             ranked += sorted([w for w in words if w in _COMMON_WORDS], key=len, reverse=True)
