@@ -23,6 +23,9 @@ CODE_LINES = [
     "<http://auto.invalid> then <b>html</b>", "~~~python", "def f(x): return x", "~~~",
     "    indented code", "# Heading {#id} with $math$ and a+b=c",
     "snake__case_name = _private + dunder__ and é_ü and 3_000 *a_b*_c _d_e_ __f__ x_`y`_z",
+    # what would open an HTML block were raw HTML read (the parser leaves that rule out)
+    "<div class=\"note\">", "</div>", "<!-- a comment -->", "<?php echo 1; ?>", "<!DOCTYPE html>",
+    "<![CDATA[ x ]]>", "<pre>", "</pre>", "<script>", "<table><tr><td>cell</td></tr></table>", "<custom-tag />",
 ]
 
 

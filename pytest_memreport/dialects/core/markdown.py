@@ -22,6 +22,9 @@ def markdown_parser() -> MarkdownIt:
     """The Markdown tokenizer every dialect uses: CommonMark plus pipe tables."""
     # Raw HTML stays text, so nothing a reader could see is hidden.
     parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    # With ``html`` off the HTML block rule declines every line, after logging its call:
+    # tried on each line and as a paragraph terminator, it was a sixth of the block parse.
+    parser.disable("html_block")
     parser.inline.ruler.at("text", _plain_text)
     parser.core.ruler.at("inline", _inline)
     return parser
