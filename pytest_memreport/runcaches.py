@@ -137,7 +137,6 @@ class RunCached(Generic[P, R]):
 
     def __init__(self, func: Callable[P, R], maxsize: int | None) -> None:
         self._func = func
-        self._maxsize = maxsize
         #: the run's cache, made once per run by a factory made once (this runs per check)
         self._make = lambda: functools.lru_cache(maxsize=maxsize)(func)
         functools.update_wrapper(self, func)

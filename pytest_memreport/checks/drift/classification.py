@@ -364,7 +364,7 @@ class _Drift:
                 old = self.pin_symbol
                 # Another definition around it is context, not drift; the same one is compared.
                 if symbol is not None and old is not None and symbol.bare_name == old.bare_name:
-                    enclosing_diff = self._body_diff(first.path, textfile.text, symbol, textfile.oid or None)
+                    enclosing_diff = self._body_diff(first.path, textfile, symbol)
                     enclosing_changed = enclosing_diff is not None
         return self.result(RELOCATED, first.path, first.lines, candidates=tuple(places), by_tokens=by_tokens,
                            symbol=symbol, old_symbol=self.pin_symbol, enclosing_changed=bool(enclosing_changed),
@@ -421,7 +421,7 @@ class _Drift:
                 enclosing_changed = True
                 enclosing_diff = f"{old.kind} {old.name} no longer encloses the quotation (it is now at top level)"
             else:
-                enclosing_diff = self._body_diff(path, text, symbol, textfile.oid or None)
+                enclosing_diff = self._body_diff(path, textfile, symbol)
                 if (old.kind, old.bare_name) != (symbol.kind, symbol.bare_name):
                     renamed = f"{old.kind} {old.name} is now {symbol.kind} {symbol.name}"
                     enclosing_diff = renamed + ("\n" + enclosing_diff if enclosing_diff else "")
@@ -429,9 +429,9 @@ class _Drift:
         return self.result(status, path, lines, symbol=symbol, old_symbol=old,
                            enclosing_changed=enclosing_changed, enclosing_diff=enclosing_diff, **fields)
 
-    def _body_diff(self, path: str, text: str, symbol: symbols.Definition, key: str | None) -> str | None:
+    def _body_diff(self, path: str, textfile, symbol: symbols.Definition) -> str | None:
         """The token difference between the pin's enclosing definition and ``symbol`` (in
-        ``text``, the blob ``key``: its parse, made to find ``symbol``, is the one lexed)."""
+        ``textfile``: the parse of its blob, made to find ``symbol``, is the one lexed)."""
         old = self.pin_symbol
         if old is None or symbols.language_for(path) != symbols.language_for(self.path):
             return None
@@ -439,8 +439,8 @@ class _Drift:
         if pinned is None:
             return None
         # (the same code reformatted, trailing commas and all, is no difference)
-        return symbols.body_token_diff(pinned.text, text, path, old, symbol, unless_reformatted=True,
-                                       old_key=pinned.oid or None, new_key=key)
+        return symbols.body_token_diff(pinned.text, textfile.text, path, old, symbol, unless_reformatted=True,
+                                       old_key=pinned.oid or None, new_key=textfile.oid or None)
 
 
 def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: str, new_def,
