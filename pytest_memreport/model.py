@@ -51,8 +51,12 @@ class LineRange:
     def contains(self, other: LineRange) -> bool:
         return self.start <= other.start and other.end <= self.end
 
-    def as_list(self) -> list[int]:
-        return [self.start, self.end]
+    def pair(self) -> tuple[int, int]:
+        """``(start, end)``: the lines as a JSON payload holds them (written as an array). A
+        tuple of ints, not a list: a run keeps a payload per check until its outputs are
+        written, and the garbage collector stops walking a tuple (and a dict of them) that
+        holds no container, where it walks every list at each full collection."""
+        return (self.start, self.end)
 
     def __str__(self) -> str:
         return f"{self.start}" if self.start == self.end else f"{self.start}-{self.end}"

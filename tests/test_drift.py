@@ -75,7 +75,7 @@ def test_quote_edited_in_place_is_changed_with_nearest_candidate_and_diff(make_r
     explained = "\n".join(result.explain())
     assert "pkg/limits.py:3-4" in explained  # where it was at the pin
     assert "    3 | MAX_ENTRIES = 200" in explained and "    4 | MAX_LEN = 800" in explained
-    assert result.as_json()["candidates"] == [{"path": "pkg/limits.py", "lines": [3, 4]}]
+    assert result.as_json()["candidates"] == [{"path": "pkg/limits.py", "lines": (3, 4)}]
 
 
 def test_lines_inserted_above_shift_the_quote_by_exactly_that_much(make_repo):
@@ -89,7 +89,7 @@ def test_lines_inserted_above_shift_the_quote_by_exactly_that_much(make_repo):
     assert result.status == drift.SHIFTED
     assert (result.path, result.lines, result.old_lines) == ("pkg/limits.py", LineRange(8, 9), LineRange(3, 4))
     assert result.summary() == "shifted 3-4 → 8-9"
-    assert result.as_json()["lines"] == [8, 9] and result.as_json()["old_lines"] == [3, 4]
+    assert result.as_json()["lines"] == (8, 9) and result.as_json()["old_lines"] == (3, 4)
 
 
 def test_edit_elsewhere_in_the_file_leaves_the_quote_unchanged(make_repo):
@@ -230,7 +230,7 @@ def test_relocation_reports_every_place_the_quote_now_occurs(make_repo):
         drift.Place("net/retry.go", LineRange(1, 1)),
     }
     assert result.candidates[0] == drift.Place("net/http.py", LineRange(2, 2))  # same extension first
-    assert result.as_json()["candidates"][0] == {"path": "net/http.py", "lines": [2, 2]}
+    assert result.as_json()["candidates"][0] == {"path": "net/http.py", "lines": (2, 2)}
 
 
 def test_function_moved_and_reformatted_is_relocated_by_tokens(make_repo):

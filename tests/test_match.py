@@ -598,3 +598,21 @@ def test_a_parts_anchors_are_its_rarest_looking_words_in_order(words):
     part = compile_quote(quote)._parts[0]
     expected = sorted(dict.fromkeys(re.findall(r"\w+", part.text)), key=lambda w: (w in _COMMON_WORDS, -len(w)))[:_ANCHOR_TRIES]
     assert part.anchors == tuple(expected)
+
+
+def test_the_copies_checked_are_those_of_the_quotations_rarest_word(monkeypatch):
+    """Prose repeats its longest words: the copies of a word outside the verbatim
+    occurrences are each checked where they lie, so the word with the fewest copies is
+    the one checked (any of them finds every occurrence)."""
+    from pytest_memreport.text.quotes import locate
+
+    checked = []
+    match_near = locate._match_near
+    monkeypatch.setattr(locate, "_match_near", lambda *args: checked.append(args[2]) or match_near(*args))
+    text = "\n".join(["Display the contents of a file."] + [f"The contents of box {n} are listed." for n in range(40)])
+    quote = "Display the contents of a file"
+    assert [span.lines for span in find(quote, text)] == [LineRange(1, 1)]
+    assert checked == []  # "contents" has 40 copies outside; "file" and "display" none
+    # A copy of the rare word elsewhere is still checked, and a real second occurrence found.
+    text += "\nDisplay  the contents of a\nfile."
+    assert [span.lines for span in find(quote, text)] == [LineRange(1, 1), LineRange(42, 43)]

@@ -64,7 +64,7 @@ class PinResult:
         return self.status == FOUND
 
     def as_json(self) -> dict:
-        out: dict = {"status": self.status, "lines": self.lines.as_list() if self.lines else None}
+        out: dict = {"status": self.status, "lines": self.lines.pair() if self.lines else None}
         if self.in_cited_range is not None:
             out["in_cited_range"] = self.in_cited_range
         if self.misplaced:
@@ -74,7 +74,7 @@ class PinResult:
         elif self.by_typography:
             out["found_by"] = "typography"
         if len(self.occurrences) > 1:
-            out["occurrences"] = [r.as_list() for r in self.occurrences]
+            out["occurrences"] = tuple(r.pair() for r in self.occurrences)
         if self.symbol is not None:
             out["symbol"] = self.symbol.as_json()
         if self.candidate is not None:

@@ -49,7 +49,7 @@ def _valid(value):
 
 
 def _write(value, depth: int, compact_at: int, ensure_ascii: bool, parts: list[str]) -> None:
-    if depth >= compact_at or not isinstance(value, (dict, list)) or not value:
+    if depth >= compact_at or not isinstance(value, (dict, list, tuple)) or not value:
         parts.append(json.dumps(value, ensure_ascii=ensure_ascii, separators=(", ", ": ")))
         return
     inner = "\n" + "  " * (depth + 1)

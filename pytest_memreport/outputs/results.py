@@ -260,7 +260,7 @@ def _evidence_json(evidence: Evidence, log: ResultLog, report: str, key: str | N
         "path": evidence.path,
         "text": evidence.text,
         "line": evidence.line,
-        "cited_lines": evidence.cited_lines.as_list() if evidence.cited_lines else None,
+        "cited_lines": evidence.cited_lines.pair() if evidence.cited_lines else None,
         "at_pin": pin.to_json()["at_pin"] if pin else {"status": PinStatus.NOT_CHECKED, "lines": None},
     }
     if evidence.source:

@@ -79,7 +79,7 @@ class Place:
         return f"{self.path}:{self.lines}"
 
     def as_json(self) -> dict:
-        return {"path": self.path, "lines": self.lines.as_list()}
+        return {"path": self.path, "lines": self.lines.pair()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +124,9 @@ class DriftResult:
             "rev": self.rev,
             "status": self.status,
             "path": self.path,
-            "lines": self.lines.as_list() if self.lines else None,
+            "lines": self.lines.pair() if self.lines else None,
             "candidates": [place.as_json() for place in self.candidates],
-            "old_lines": self.old_lines.as_list() if self.old_lines else None,
+            "old_lines": self.old_lines.pair() if self.old_lines else None,
         }
         if self.old_path is not None and self.old_path != self.path:
             out["old_path"] = self.old_path

@@ -27,7 +27,7 @@ class Candidate:
     score: float
 
     def as_json(self) -> dict:
-        return {"lines": self.lines.as_list(), "text": self.text, "score": round(self.score, 1)}
+        return {"lines": self.lines.pair(), "text": self.text, "score": round(self.score, 1)}
 
 
 def nearest(pattern: QuotePattern | str, text: str, *, key: object = None) -> Candidate | None:

@@ -41,7 +41,7 @@ class Definition:
         return self.name.rsplit(".", 1)[-1]
 
     def as_json(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "lines": self.lines.as_list()}
+        return {"kind": self.kind, "name": self.name, "lines": self.lines.pair()}
 
 
 #: definitions whose functions are methods (a Ruby module's functions are its methods)
