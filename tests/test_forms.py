@@ -509,13 +509,37 @@ def test_the_lines_the_forms_skip_unread_state_no_pin_and_cite_no_lines(parts):
     cite lines (no digit): none that the readers themselves would find one in."""
     from pytest_memreport.dialects import forms
     from pytest_memreport.dialects.core.grammar import LINE_CITATION_HINT
+    from pytest_memreport.dialects.core.spans import LineStarts
 
     line = "".join(parts)
-    if not forms._may_hold_a_sha(line):
+    if 1 not in forms._lines_that_may_hold_a_sha(line, LineStarts(line)):
         assert pinforms.line_pins(line, 1, 0) == []
         assert not pinforms.names_a_sha(line)
     if LINE_CITATION_HINT.search(line) and "://" not in line:
         assert forms._may_cite_lines(line)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["acme/widgets", "acme/widgets.", "a/b/c.md", "pages/x.md:22", "src/a.ts#L4",
+                                           "https://github.com/acme/widgets/blob/main/a.py", "http://x.io/a/b", " ",
+                                           ".", "-", "@", "owner/name", "/", "./", "x", "`", ":", "(", ")", "\t"]),
+                         max_size=8), max_size=6))
+def test_the_mentions_of_a_whole_text_are_each_lines_mentions_in_order(lines):
+    """The ``owner/name`` words are found by one scan of the document: the same words, in
+    the same order and on the same lines, as a scan of each line with its URLs dropped."""
+    import re
+
+    from pytest_memreport.dialects.core.grammar import PIN_LINE_URL, REPOSITORY_MENTION
+    from pytest_memreport.dialects.core.spans import LineStarts
+
+    text = "\n".join("".join(parts) for parts in lines)
+    starts = LineStarts(text)
+    found = [(starts.line_of(offset), word) for offset, word in pinforms.mentions(text)]
+    expected = [(number, match.group(1).rstrip("."))
+                for number, line in enumerate(text.split("\n"), start=1)
+                for match in REPOSITORY_MENTION.finditer(PIN_LINE_URL.sub(" ", line))]
+    assert found == expected
+    assert re.search(r"\S", text) is None or all(word for _, word in found)
 
 
 def test_a_short_sha_of_digits_or_letters_only_right_after_a_commit_word_is_a_pin():

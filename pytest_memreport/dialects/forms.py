@@ -136,6 +136,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
+    # What most lines hold nothing of is found by one scan of the text each, not line by line.
+    mentions_at: dict[int, list[str]] = {}
+    for offset, mention in pinforms.mentions(text):
+        mentions_at.setdefault(starts.line_of(offset), []).append(mention)
+    hinted = _lines_that_may_hold_a_sha(text, starts)
     for number, line in enumerate(lines[end:], start=end + 1):
         # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
         # Markdown already; a fence marker at a line's start is all this needs to know).
@@ -143,9 +148,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if marker in ("```", "~~~"):
             fence = "" if fence == marker else (fence or marker)
         elif not fence:
-            if "/" in line:
-                mentioned.update(dict.fromkeys(pinforms.mentions(line)))
-            if not _may_hold_a_sha(line):
+            if number in mentions_at:
+                mentioned.update(dict.fromkeys(mentions_at[number]))
+            if number not in hinted:
                 continue  # most lines: no pin, and nothing written like one
             stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
             pins.extend(stated)
@@ -468,9 +473,9 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
     return found
 
 
-def _may_hold_a_sha(line: str) -> bool:
+def _lines_that_may_hold_a_sha(text: str, starts: LineStarts) -> set[int]:
     # One scan in C: a line without a sha states no pin (every pin form names its sha).
-    return SHA_HINT.search(line) is not None
+    return {starts.line_of(match.start()) for match in SHA_HINT.finditer(text)}
 
 
 def _may_state_a_pin(line: str) -> bool:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ...model import Span
@@ -104,14 +105,17 @@ def _sentence_start(line: str, column: int, ends: list[int]) -> int:
     return ends[index - 1] if index else 0
 
 
-def mentions(line: str) -> list[str]:
-    """``owner/name`` words ``line`` writes outside its URLs, in order (a path is one too:
-    which of them is a repository only the user's mapping says)."""
-    if "/" not in line:
-        return []
-    if "://" in line:
-        line = PIN_LINE_URL.sub(" ", line)
-    return [match.group(1).rstrip(".") for match in REPOSITORY_MENTION.finditer(line)]
+def mentions(text: str) -> Iterator[tuple[int, str]]:
+    """The ``owner/name`` words ``text`` writes outside its URLs, in order, each with where
+    it starts (a path is one too: which of them is a repository only the user's mapping
+    says). One scan in C of a document whose lines mostly cite paths: a mention holds no
+    line end, and a URL is blanked by as many spaces, so that offsets stay put."""
+    if "/" not in text:
+        return
+    if "://" in text:
+        text = PIN_LINE_URL.sub(lambda url: " " * len(url.group()), text)
+    for match in REPOSITORY_MENTION.finditer(text):
+        yield match.start(), match.group(1).rstrip(".")
 
 
 def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStatement]:
@@ -177,7 +181,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
             repository = next((repo for s, repo in link_shas.items() if s.startswith(sha) or sha.startswith(s)), None)
         if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
             name = None
-        mentioned = () if repository or name else tuple(mentions(line[start:column]))
+        mentioned = () if repository or name else tuple(word for _, word in mentions(line[start:column]))
         pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
                                                                                         column, offset)))
     return pins
