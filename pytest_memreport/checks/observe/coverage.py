@@ -122,7 +122,7 @@ def coverage_report(data_file: Path, rcfile: Path, tree: Path, quoted: Sequence[
     for path, lines in quoted:
         if not path.endswith(_PYTHON_SUFFIXES):
             continue
-        span = {"path": path, "lines": list(lines.pair())}
+        span = {"path": path, "lines": [lines.start, lines.end]}
         shape = _PythonShape.of(root / path)
         wanted = range(lines.start, lines.end + 1)
         if not any(shape.first_line(n) in shape.statements for n in wanted):

@@ -94,7 +94,7 @@ def linehits_report(hits: dict[str, dict[int, int]], quoted: Sequence[tuple[str,
                     "format": "lcov", "file": name}
     executable = 0
     for path, lines in quoted:
-        span = {"path": path, "lines": list(lines.pair())}
+        span = {"path": path, "lines": [lines.start, lines.end]}
         measured = hits.get(path)
         wanted = range(lines.start, lines.end + 1)
         if measured is None:
