@@ -78,7 +78,7 @@ def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
         # Any anchor finds every occurrence: the one with the fewest copies outside the
         # verbatim occurrences (counted at C speed) leaves the fewest to check. In prose
         # the longest word is often a common one.
-        anchors = sorted(anchors, key=lambda word: plain.count(word) - len(found) * part.raw.count(word))
+        anchors = tuple(sorted(anchors, key=lambda word: plain.count(word) - len(found) * part.raw.count(word)))
     for anchor in anchors:
         outside = _copies_outside(plain, anchor, found, limit)
         if outside is not None:
