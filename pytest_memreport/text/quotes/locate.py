@@ -70,14 +70,12 @@ def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
         if lone != "•" and plain.count(lone) == len(found) * part.stripped.count(lone):
             return found
         return _scanned_occurrences(part, index)
-    # Every other occurrence holds a copy of the anchor: the copies outside the
-    # verbatim occurrences are checked where they lie. A common anchor is
-    # swapped for the next candidate, and if all are common the text is scanned.
+    # Every other occurrence holds a copy of each anchor: one anchor's copies outside the
+    # verbatim occurrences are checked where they lie. The anchors are tried fewest copies
+    # first (counted at C speed: in prose the longest word is often a common one); one
+    # with too many is swapped for the next, and if all have too many the text is scanned.
     limit = max(_MANY_COPIES, len(plain) // _SCAN_COST)
     if len(anchors) > 1:
-        # Any anchor finds every occurrence: the one with the fewest copies outside the
-        # verbatim occurrences (counted at C speed) leaves the fewest to check. In prose
-        # the longest word is often a common one.
         anchors = tuple(sorted(anchors, key=lambda word: plain.count(word) - len(found) * part.raw.count(word)))
     for anchor in anchors:
         outside = _copies_outside(plain, anchor, found, limit)

@@ -110,9 +110,10 @@ class _Part:
 
     @_Lazy
     def anchors(self) -> tuple[str, ...]:
-        """The part's words likeliest to be rare in a text, first: not keywords, then
-        longest, then first seen. Each lies verbatim in every occurrence (damage never
-        splits a word), :meth:`shift` non-whitespace characters after it starts."""
+        """The part's words likeliest to be rare in a text: not keywords, then longest,
+        then first seen (the locator tries them fewest copies in the text at hand first).
+        Each lies verbatim in every occurrence (damage never splits a word),
+        :meth:`shift` non-whitespace characters after it starts."""
         # Each word once, in the order of its first appearance (the sorts are stable, reversed
         # too): keywords and short words have copies everywhere, so they come last.
         # (the words of the text as written: collapsing its whitespace joins or splits none)
