@@ -29,7 +29,9 @@ Round after round it times (``time.perf_counter`` around each process):
 (q)  the prose quotations, an item per evidence, pin only; (nq) as many no-op items;
 (r)  the same, ``--memreport-items=record``; (fr) the issue's floor: one ``git cat-file
      --batch`` pass over the cited blobs and an in-memory search (each quotation looked for
-     in its file's text) + as many no-op items as the records;
+     in its file's text) + as many no-op items as the records; (fr=) the same with as many
+     of the no-op items failing as the run's items failed (pytest's own cost of a failure:
+     its report, its line in the short summary), printed beside, not instead;
 (m)  the doubling of missing quotations: the prose run's own search time (its JSON's
      ``timing.missing_search``) with 5% and with 10% of the quotations altered;
 (d)  the doubling of changed ranges: the drift run's own drift time (``timing.drift``)
@@ -253,6 +255,22 @@ def batch_floor(repo: Path, pin: str, paths: list[str], quoted: list[tuple[str, 
     return time.perf_counter() - began
 
 
+def failing_noop_file(folder: Path, name: str, count: int, failing: int) -> list[str]:
+    """As many items as ``noop_file``'s, the first ``failing`` of them failing with one line
+    (``--tb=no``, as the measured run): pytest's own cost of the same outcomes."""
+    (folder / name).write_text(
+        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n"
+        "    if i < %d:\n        pytest.fail('no-op failure', pytrace=False)\n" % (count, failing),
+        encoding="utf-8")
+    return [sys.executable, "-m", "pytest", "-q", "--tb=no", "-p", "no:cacheprovider", name]
+
+
+def failed_in(summary: str) -> int:
+    """How many items a pytest summary line says failed."""
+    found = re.search(r"(\d+) failed", summary)
+    return int(found.group(1)) if found else 0
+
+
 def timing_of(path: Path) -> dict:
     return json.loads(path.read_text())["timing"]
 
@@ -368,8 +386,12 @@ def main() -> None:
                 records, notes["r"] = run(root, env, [*runs["q"][:-2], "--memreport-items=record"])
                 batch = batch_floor(repo, m["pin"], m["cited_paths"], quoted)
                 items, _ = run(root, env, noop["r"])
+                failing = failing_noop_file(root, "test_noop_r_failing.py", counts["r"], failed_in(notes["r"]))
+                matched, _ = run(root, env, failing)
                 keep("r", records), keep("fr", batch + items), keep("records", records / (batch + items))
-                line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {rows['records'][-1]:.2f}x")
+                keep("fr=", batch + matched), keep("records=", records / (batch + matched))
+                line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {rows['records'][-1]:.2f}x; "
+                            f"(fr=) {batch + matched:.2f} s: {rows['records='][-1]:.2f}x")
             if "m" in only:
                 run(root, env, runs["m"])
                 doubled = timing_of(root / "m.json")
@@ -395,6 +417,8 @@ def main() -> None:
     if "r" in rows:
         print(f"(r) records   {median(rows['r']):7.2f} s ({notes['r']}); (fr) {median(rows['fr']):.2f} s "
               f"(cat-file --batch of the cited blobs, an in-memory search, no-op items): {median(rows['records']):.2f}x (target 3x)")
+        print(f"    beside it, (fr=) {median(rows['fr=']):.2f} s, as many of the no-op items failing as the run's "
+              f"({failed_in(notes['r'])}): {median(rows['records=']):.2f}x")
     if "m" in rows:
         print(f"(m) twice the missing quotations: {median(rows['m']):.2f}x their search time (target 2x)")
     print(f"load after: {os.getloadavg()}")

@@ -552,3 +552,55 @@ def test_a_short_sha_of_digits_or_letters_only_right_after_a_commit_word_is_a_pi
     assert [p.sha for p in pinforms.line_pins("Read at commit `deadbee`.", 4, 0)] == ["deadbee"]
     assert pinforms.line_pins("Bumped to version `1234567`.", 4, 0) == []
     assert pinforms.line_pins("The pin is in issue `1234567`.", 4, 0) == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["/blob/", "/tree/", "/raw/", "raw.githubusercontent.com", "raw.github", "/blob",
+                                 "blob/", "/", "raw", ".", "tree", "https://github.com/acme/widgets", "x", " ",
+                                 "\n"]), max_size=10))
+def test_a_document_is_tested_for_file_links_by_substring_as_the_link_pattern_matches(parts):
+    """Whether a document holds a link into a repository's files is asked of the whole text
+    by four substring tests: the same answer as the pattern of their alternatives."""
+    import re
+
+    from pytest_memreport.dialects.core.grammar import FILE_LINK_MARKS
+
+    text = "".join(parts)
+    pattern = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
+    assert any(mark in text for mark in FILE_LINK_MARKS) == (pattern.search(text) is not None)
+
+
+_NOISE = st.lists(st.sampled_from(["ted", "tted", "TTED", "commit", " ", "\n", "x", "-", "ſ", "2024"]), max_size=4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NOISE, st.sampled_from(["committed", "Committed", "COMMITTED", "CoMmItTeD", "commıtted", "commİtted",
+                                "committeD", "comitted", "commit"]),
+       st.sampled_from([" ", "\t", " \t ", "", "\n"]), st.sampled_from(["on", "ON", "On", "in"]),
+       st.sampled_from([" ", "\t", ""]), st.sampled_from(["2024-05-01", "2024-5-1", "٢٠٢٤-٠٥-٠١", "2024-05-01x"]),
+       _NOISE)
+def test_the_date_a_document_states_is_the_committed_on_pattern_s_whatever_the_case(
+        before, word, gap, on, space, date, after):
+    """"committed on <date>" is looked for only in a text whose lowered form holds "tted":
+    the pattern ignores case, and only ASCII letters spell those four without case, so the
+    date found is the pattern's own in every text (a dotless i and a long s included)."""
+    text = "".join(before) + f"{word}{gap}{on}{space}{date}" + "".join(after)
+    found = pinforms._COMMITTED_ON.search(text)
+    assert pinforms.stated_date(None, text) == (found.group(1) if found else None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([":", "#L", "line", "LINE", "Lines", "` L", "` (L", "1", "٣", "a.py", " ", "`",
+                                 "(", "L", "https://x.io/a#L1", "x"]), max_size=8))
+def test_a_line_may_cite_lines_by_its_substrings_and_a_digit_in_either_order(parts):
+    """The substring tests come before the digit's search: the answer is the one both give."""
+    import re
+
+    from pytest_memreport.dialects import forms
+    from pytest_memreport.dialects.core.grammar import FORM_URL, LINE_CITATION_HINT
+
+    line = "".join(parts)
+    hinted = re.search(r"\d", line) is not None and (
+        ":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line)
+    expected = hinted and LINE_CITATION_HINT.search(FORM_URL.sub(" ", line) if "://" in line else line) is not None
+    assert forms._may_cite_lines(line) == expected

@@ -35,8 +35,8 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Rep
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL,
-    REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    BARE_RANGES, BLOB_ID, CONTINUATION, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL,
+    REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES, FILE_LINK_MARKS,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -86,7 +86,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     starts = LineStarts(text)
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
-    if dialect not in _READ_LINKS and FILE_LINK.search(text):
+    linked_files = any(mark in text for mark in FILE_LINK_MARKS)  # a link into a repository's files
+    if dialect not in _READ_LINKS and linked_files:
         linked = review.parse(path, text)
         for source in linked.sources:
             if "/" in source.id:
@@ -96,7 +97,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
-            dialect == "review" or FILE_LINK.search(text) or (loose and LINE_CITATION_HINT.search(text))):
+            dialect == "review" or linked_files or (loose and LINE_CITATION_HINT.search(text))):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         # Beside a backticked citation only where no record holds it: a record reads its own
@@ -535,8 +536,8 @@ _DIGIT = re.compile(r"\d")
 def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
-    if _DIGIT.search(line) is None or not (
-            ":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line):
+    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line) \
+            or _DIGIT.search(line) is None:
         return False
     if "://" in line:
         line = FORM_URL.sub(" ", line)

@@ -142,8 +142,9 @@ BARE_URL = re.compile(r"https?://[^\s<>()\[\]`\"']+")
 FORM_URL = re.compile(r"https?://[^\s)>\]]+")
 #: a URL on a pin statement's line (a commit link names its repository)
 PIN_LINE_URL = re.compile(r"https?://[^\s)<>\]]+")
-#: a link into a repository's files
-FILE_LINK = re.compile(r"/(?:blob|tree|raw)/|raw\.githubusercontent\.com")
+#: what every link into a repository's files holds, as substrings: a document is tested for
+#: them in C (a pattern of these alternatives is tried at each of its characters, slower)
+FILE_LINK_MARKS = ("/blob/", "/tree/", "/raw/", "raw.githubusercontent.com")
 #: a URL's parts: ``(https://host/)(path)(?query)#(fragment)``
 URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
 #: a sha alone (a link's ref)
