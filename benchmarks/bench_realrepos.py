@@ -29,9 +29,10 @@ Round after round it times (``time.perf_counter`` around each process):
 (q)  the prose quotations, an item per evidence, pin only; (nq) as many no-op items;
 (r)  the same, ``--memreport-items=record``; (fr) the issue's floor: one ``git cat-file
      --batch`` pass over the cited blobs and an in-memory search (each quotation looked for
-     in its file's text) + as many no-op items as the records; (fr=) the same with as many
-     of the no-op items failing as the run's items failed (pytest's own cost of a failure:
-     its report, its line in the short summary), printed beside, not instead;
+     in its file's text) + as many no-op items as the records;
+(n=), (nq=), (fr=) the floors again with as many of their no-op items failing as the
+     measured run's items failed (pytest's own cost of a failure: its report, its line in
+     the short summary), each ratio printed beside the issue's, not instead of it;
 (m)  the doubling of missing quotations: the prose run's own search time (its JSON's
      ``timing.missing_search``) with 5% and with 10% of the quotations altered;
 (d)  the doubling of changed ranges: the drift run's own drift time (``timing.drift``)
@@ -349,7 +350,7 @@ def main() -> None:
     for round_ in range(1, args.rounds + 1):
         line = []
         if "code" in plans:
-            repo, root, m, env, drift_run, half_run, noop, _ = plans["code"]
+            repo, root, m, env, drift_run, half_run, noop, count = plans["code"]
             if "c" in only or "w" in only:
                 began = time.perf_counter()
                 git(repo, "diff", "-M", m["pin"], "HEAD")
@@ -362,11 +363,14 @@ def main() -> None:
                 warm, notes["w"] = run(root, env, drift_run) if "w" in only else (float("nan"), "not run")
                 notes["w_timing"] = json.dumps(timing_of(root / "drift.json"))
                 items, _ = run(root, env, noop)
-                keep("c", cold), keep("w", warm), keep("n", items)
-                keep("cold", cold / (floor + items))
+                matched, _ = run(root, env, failing_noop_file(root, "test_noop_drift_failing.py", count,
+                                                              failed_in(notes["c"])))
+                keep("c", cold), keep("w", warm), keep("n", items), keep("n=", matched)
+                keep("cold", cold / (floor + items)), keep("cold=", cold / (floor + matched))
                 keep("warm", warm / items)
                 line.append(f"(f) {floor:.2f} s (c) {cold:.2f} s (w) {warm:.2f} s (n) {items:.2f} s: "
-                            f"cold {rows['cold'][-1]:.2f}x, warm {rows['warm'][-1]:.2f}x")
+                            f"cold {rows['cold'][-1]:.2f}x, warm {rows['warm'][-1]:.2f}x; (n=) {matched:.2f} s: "
+                            f"cold {rows['cold='][-1]:.2f}x")
             if "d" in only:
                 run(root, env, half_run)
                 half = timing_of(root / "half.json").get("drift", float("nan"))
@@ -380,14 +384,18 @@ def main() -> None:
                 single = timing_of(root / "q.json")
                 notes["q_timing"] = json.dumps(single)
                 items, _ = run(root, env, noop["q"])
+                matched, _ = run(root, env, failing_noop_file(root, "test_noop_q_failing.py", counts["q"],
+                                                              failed_in(notes["q"])))
                 keep("q", quotes), keep("nq", items), keep("quotes", quotes / items)
-                line.append(f"(q) {quotes:.2f} s (nq) {items:.2f} s: {rows['quotes'][-1]:.2f}x")
+                keep("nq=", matched), keep("quotes=", quotes / matched)
+                line.append(f"(q) {quotes:.2f} s (nq) {items:.2f} s: {rows['quotes'][-1]:.2f}x; "
+                            f"(nq=) {matched:.2f} s: {rows['quotes='][-1]:.2f}x")
             if "r" in only:
                 records, notes["r"] = run(root, env, [*runs["q"][:-2], "--memreport-items=record"])
                 batch = batch_floor(repo, m["pin"], m["cited_paths"], quoted)
                 items, _ = run(root, env, noop["r"])
-                failing = failing_noop_file(root, "test_noop_r_failing.py", counts["r"], failed_in(notes["r"]))
-                matched, _ = run(root, env, failing)
+                matched, _ = run(root, env, failing_noop_file(root, "test_noop_r_failing.py", counts["r"],
+                                                              failed_in(notes["r"])))
                 keep("r", records), keep("fr", batch + items), keep("records", records / (batch + items))
                 keep("fr=", batch + matched), keep("records=", records / (batch + matched))
                 line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {rows['records'][-1]:.2f}x; "
@@ -409,11 +417,15 @@ def main() -> None:
         print(f"(w) warm      {median(rows['w']):7.2f} s ({notes['w']}; timing {notes['w_timing']})")
         print(f"    cold (c)/((f)+(n)) = {median(rows['cold']):.2f}x (target 2.5x); "
               f"warm (w)/(n) = {median(rows['warm']):.2f}x (target 1.5x)")
+        print(f"    beside it, (n=) {median(rows['n=']):.2f} s, as many of the no-op items failing as the cold "
+              f"run's ({failed_in(notes['c'])}): cold {median(rows['cold=']):.2f}x")
     if "d" in rows:
         print(f"(d) twice the changed ranges: {median(rows['d']):.2f}x the drift time (target 2x)")
     if "q" in rows:
         print(f"(q) quotations {median(rows['q']):6.2f} s ({notes['q']}; timing {notes['q_timing']}); (nq) "
               f"{median(rows['nq']):.2f} s: {median(rows['quotes']):.2f}x (target 1.5x)")
+        print(f"    beside it, (nq=) {median(rows['nq=']):.2f} s, as many of the no-op items failing as the run's "
+              f"({failed_in(notes['q'])}): {median(rows['quotes=']):.2f}x")
     if "r" in rows:
         print(f"(r) records   {median(rows['r']):7.2f} s ({notes['r']}); (fr) {median(rows['fr']):.2f} s "
               f"(cat-file --batch of the cited blobs, an in-memory search, no-op items): {median(rows['records']):.2f}x (target 3x)")
