@@ -581,9 +581,9 @@ _NOISE = st.lists(st.sampled_from(["ted", "tted", "TTED", "commit", " ", "\n", "
        _NOISE)
 def test_the_date_a_document_states_is_the_committed_on_pattern_s_whatever_the_case(
         before, word, gap, on, space, date, after):
-    """"committed on <date>" is looked for only in a text whose lowered form holds "tted":
-    the pattern ignores case, and only ASCII letters spell those four without case, so the
-    date found is the pattern's own in every text (a dotless i and a long s included)."""
+    """A document's "committed on <date>" is looked for only where its lowered text holds
+    "tted": the pattern ignores case, and only ASCII letters are those four in another case,
+    so the date found is the pattern's own in every text (a dotless i and a long s too)."""
     text = "".join(before) + f"{word}{gap}{on}{space}{date}" + "".join(after)
     found = pinforms._COMMITTED_ON.search(text)
     assert pinforms.stated_date(None, text) == (found.group(1) if found else None)

@@ -35,8 +35,8 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Rep
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BLOB_ID, CONTINUATION, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, RANGE_CELL,
-    REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES, FILE_LINK_MARKS,
+    BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL,
+    RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit

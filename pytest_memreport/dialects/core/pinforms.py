@@ -250,7 +250,9 @@ def stated_date(front: dict | None, text: str) -> str | None:
         value = str((front or {}).get(key) or "")[:10]
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
             return value
-    # The pattern ignores case, so no literal leads its search through the text; every match
-    # ends in "tted", which only ASCII letters spell without case (lowering the text is C work).
+    # The pattern ignores case, so no literal leads its search through the text. Every match
+    # holds "tted", and only the ASCII letters T, E and D are those letters in another case
+    # (for the pattern and for ``str.lower`` alike): lowering the text and one substring test
+    # run in C.
     match = _COMMITTED_ON.search(text) if "tted" in text.lower() else None
     return match.group(1) if match else None
