@@ -604,3 +604,38 @@ def test_a_line_may_cite_lines_by_its_substrings_and_a_digit_in_either_order(par
         ":" in line or "#L" in line or "line" in line.lower() or "` L" in line or "` (L" in line)
     expected = hinted and LINE_CITATION_HINT.search(FORM_URL.sub(" ", line) if "://" in line else line) is not None
     assert forms._may_cite_lines(line) == expected
+
+
+def test_a_host_and_port_or_a_file_named_inside_a_record_quotation_fails_nothing(pytester, make_repo):
+    """A record's quotation is the quoted file's words: a ``host:port`` or a ``file.py:3`` in
+    it is what the file says, not a citation of the report. Read as one, the run failed
+    ``file-missing`` on a name the target never had, and the report went stale."""
+    repo = make_repo()
+    sha = repo.commit({"docs/setup.md": "Intro\nForward mirror.example:8080 through the gateway.\n"
+                                        "See helpers.py:3 for the loader.\n"}, "docs")
+    report = pytester.path / "report.md"
+    report.write_text(f"Setup report\n\nThe target is at SRC-1 commit {sha}.\n\nMEM-OBJ-setup\n\nLabel: setup\n\n"
+                      "Forward mirror.example:8080 through the gateway. --- docs/setup.md:2\n\n"
+                      "See helpers.py:3 for the loader. --- docs/setup.md:3\n\n"
+                      "The gateway is also named in docs/setup.md:2.\n", encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                "--memreport-against=none", "-rA")
+
+    out = result.stdout.str()
+    assert result.ret == 0, out[-2000:]
+    assert "file-missing" not in out and "helpers.py" not in out.split("short test summary")[-1]
+    # the citation in the report's own sentence is read and checked
+    assert "lines@L13:docs/setup.md:2" in out
+
+
+def test_a_pin_written_inside_a_record_quotation_is_the_quoted_files_not_the_reports():
+    """A quoted release note that states a revision pins nothing: the report states no pin
+    of its own, and no line of its own words looks like one."""
+    text = ("Release report\n\nMEM-OBJ-release\n\nLabel: release\n\n"
+            f"The build is pinned to the acme/gadgets revision `{OTHER}`. --- docs/release.md:4\n")
+
+    report = parse_report("report.md", text)
+
+    assert not [source.pin for source in report.sources if source.pin]
+    assert "pin-like" not in report.meta

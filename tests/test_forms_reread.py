@@ -1,6 +1,7 @@
 """What a report's dialect read is not read again by the forms (issue 47): a record report's
 attributed quotations (``text --- path:18``) cost one reading, not two, and blanking what the
-dialect read never loses a citation it did not read."""
+dialect read never loses a citation of the report's own words. A quotation's text is the
+quoted file's words: a citation inside it is not the report's."""
 
 from __future__ import annotations
 
@@ -45,17 +46,20 @@ def test_attributed_quotations_of_records_are_read_once_however_many():
     assert scans_made(few) == scans_made(many)
 
 
-def test_a_citation_beside_an_attribution_is_still_read():
+def test_a_citation_inside_a_quotation_is_the_quoted_files_words_and_one_beside_it_the_reports():
+    # The text before `` --- path`` is matched in that file as written: a ``path:40`` in it is
+    # what the file says (a host and port, a file it names), not a citation of the report.
     text = record_report([
         "bolts are counted weekly (see store/ledger.md:40) --- store/count.txt:3",
-        "the crate is stacked --- store/crates.txt:7",
+        "the crate is stacked\n\nnext to the door (bay/door.md:2) --- store/crates.txt:7",
+        "The weekly count is kept in store/tally.md:12 as well.",
     ])
 
     report = parse_report("audit.md", text)
 
     quotes = {(e.path, e.cited_lines) for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE}
     assert quotes == {("store/count.txt", LineRange(3, 3)), ("store/crates.txt", LineRange(7, 7))}
-    assert ("store/ledger.md", LineRange(40, 40)) in lines_of(report)
+    assert lines_of(report) == {("store/tally.md", LineRange(12, 12))}
 
 
 def test_blanking_keeps_an_attribution_a_range_word_or_number_continues():

@@ -76,14 +76,19 @@ _READ_QUOTE_TIES = frozenset({"notes", "tables"})
 
 
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
-         front: dict | None = None, loose: bool = True, read_spans: Sequence[Span] = ()) -> Reading:
+         front: dict | None = None, loose: bool = True, read_spans: Sequence[Span] = (),
+         quotations: Sequence[Evidence] = ()) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
     ``dialect`` does not read itself, and its pins. ``loose``: whether names beside
     citations and code blocks a sentence gives a file are proposed (a report of records
     names its symbols and quotations in its records). ``read_spans``: where the dialect read
-    a file's cited lines already (``path:18``), not read again."""
-    lines = text.split("\n")
+    a file's cited lines already (``path:18``), not read again. ``quotations``: the
+    dialect's quotations; the text of each written ``<text> --- <path>`` is the quoted
+    file's words, not the document's, and is read as blank (a citation, a link or a pin
+    inside it is what the quoted file says: a third party's reader still gets it all)."""
     starts = LineStarts(text)
+    written, text = text, _without_quotations(text, quotations, starts)
+    lines = text.split("\n")
     evidence: list[Evidence] = []
     repositories: dict[str, str | None] = {}
     linked_files = any(mark in text for mark in FILE_LINK_MARKS)  # a link into a repository's files
@@ -118,18 +123,19 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if "```" in text or "~~~" in text:
             evidence.extend(_introduced_blocks(lines))
     for reader in readers:
-        evidence.extend(reader(path, text))
+        evidence.extend(reader(path, written))
     pins: list[pinforms.PinStatement] = []
     end = 0
     own: str | None = None  # the repository the front matter names for the document
-    if text.startswith("---"):
-        head = core.numbered_lines("\n".join(lines[:_FRONT_MATTER_LINES]))
+    if written.startswith("---"):  # (front matter is never a quotation: read as written)
+        head_lines = written.split("\n", _FRONT_MATTER_LINES)[:_FRONT_MATTER_LINES]
+        head = core.numbered_lines("\n".join(head_lines))
         end = core.front_matter_end(head) or 0
         if end:
             if front is None:  # the dialect's own reading of it, when it kept one (YAML read once)
                 front = core.front_matter_mapping(head, end, [])
             if front:
-                pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), lines[:end], starts))
+                pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), head_lines[:end], starts))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
                     own = named[0]
@@ -162,6 +168,37 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
                    pin_like, tuple(mentioned))
+
+
+#: how a quotation line ends before the path it quotes (``<text> --- <path>``)
+_QUOTATION_MARK = "---"
+
+
+def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineStarts) -> str:
+    """``text`` with the text of each quotation written ``<text> --- <path>`` blanked: from
+    the quotation's first report line to its path, every character but the line ends a
+    space, so that offsets and line numbers stay put. Other quotations (a table cell's, a
+    sentence's quoted phrase) are left as they are: where their text ends is not known here."""
+    regions = []
+    for quotation in quotations:
+        span = quotation.span
+        if quotation.kind is not EvidenceKind.QUOTE or span is None or not 1 <= quotation.line <= span.line:
+            continue
+        start = starts.start_of(quotation.line)
+        if not text[starts.start_of(span.line):span.start].rstrip().endswith(_QUOTATION_MARK):
+            continue
+        regions.append((start, span.start))
+    if not regions:
+        return text
+    pieces, at = [], 0
+    for start, end in sorted(regions):
+        if start < at:  # (regions do not overlap; a second look at one is skipped)
+            start = at
+        pieces.append(text[at:start])
+        pieces.append("\n".join(" " * len(line) for line in text[start:end].split("\n")))
+        at = max(at, end)
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _cited_lines(shown: list[str], lines: list[str]) -> list[Evidence]:
@@ -633,7 +670,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     read_spans = [item.span for item in existing
                   if item.span is not None and item.cited_lines is not None and item.kind in _CITES_LINES]
     reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None,
-                   loose=not report.records and report.dialect != "tables", read_spans=read_spans)
+                   loose=not report.records and report.dialect != "tables", read_spans=read_spans,
+                   quotations=[item for item in existing if item.kind is EvidenceKind.QUOTE and item.span is not None])
     sources = _with_pins(report, reading)
     said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:
