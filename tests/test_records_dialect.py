@@ -804,3 +804,34 @@ def test_the_lines_the_record_id_reader_skips_hold_no_record_id(parts):
     if record_ids._KIND_HINT.search(line) is None:
         assert record_ids.RECORD_ID.search(line) is None
         assert core.find_record_ids(line) == []
+
+
+@pytest.mark.parametrize(("line", "quoted"), [
+    ("def __init__(self, size: int) -> None: --- src/box.py", "def __init__(self, size: int) -> None:"),
+    ("volume = width*height*depth --- src/box.py", "volume = width*height*depth"),
+    ("- total = a*b*c --- src/sum.py", "total = a*b*c"),
+    ("> return __all__ --- src/pkg.py", "return __all__"),
+    ('sep = "\\\\n" --- src/io.py', 'sep = "\\\\n"'),
+    # backticks alone: the text as shown, as before (the quotation keeps its key)
+    ("`if (done) { return `ok`; }` --- src/a.ts", "if (done) { return ok; }"),
+    # a Markdown file of the target is quoted as its source is written too
+    ("The loader is **lazy** --- docs/notes.md", "The loader is **lazy**"),
+])
+def test_a_markdown_quotation_that_markdown_would_change_is_read_as_written(line, quoted):
+    """Markdown reads ``__init__`` and ``a*b*c`` as emphasis and ``\\\\`` as an escape: the
+    quoted code lost characters the file has, and was never found. The line is taken as
+    written where the reading changed more than its backticks (its own list or blockquote
+    marker aside); a line whose reading only dropped backticks keeps the shown text."""
+    text = f"# Report\n\nMEM-OBJ-box\n\nLabel: Box\n\n{line}\n"
+
+    [evidence] = parse_report("r.md", text).records[0].evidence
+
+    assert evidence.text == quoted
+
+
+def test_a_text_rendering_of_a_quotation_is_read_as_it_is():
+    text = "Report\n\nMEM-OBJ-box\n\nLabel: Box\n\ndef init(self) -> None: --- src/box.py\n"
+
+    [evidence] = parse_report("r.txt", text).records[0].evidence
+
+    assert evidence.text == "def init(self) -> None:"

@@ -1,6 +1,8 @@
 """Pass 3 of the record parser: quotations, read over the lines as the reader
 sees them (inline markup stripped), so a quote inside backticks is the quoted
-code, not the markup.
+code, not the markup. Where Markdown's reading changed more than the backticks
+(``__init__`` read as emphasis, ``a*b*c`` too), the quotation line is taken as
+written: code is quoted as it is, and the locator sets backticks aside itself.
 
 A rendering may split one excerpt over several paragraphs, of which only the
 last carries ``--- path``; this pass decides how far back a quotation reaches.
@@ -8,6 +10,7 @@ last carries ``--- path``; this pass decides how far back a quotation reaches.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Span
@@ -56,7 +59,11 @@ class QuotationPass:
             written = raw if raw is not None else (tail if line == entry.shown.text else None)
             span = (self.starts.span(number, written.start, written.end)
                     if self.starts is not None and written is not None and written.start >= 0 else None)
-            parts = self._quoted_parts(index, tail.text)
+            # (a shown line markdown-it joined from several, a code span across a line break,
+            # is not this line as written)
+            quoted = (_as_written(tail.text, raw.text, entry)
+                      if raw is not None and raw is not tail and entry.shown.first == number else tail.text)
+            parts = self._quoted_parts(index, quoted)
             self._quotation(parts, spec, number, span)
 
     def _quoted_parts(self, index: int, text: str) -> list[tuple[Entry, str]]:
@@ -163,3 +170,25 @@ class QuotationPass:
             role=EvidenceRole.MENTION if spec.unusual else None,
             span=span,
         ))
+
+
+#: what opens a quotation line as report structure: indentation, blockquote markers, and
+#: (on an item's first line) its list marker
+_BLOCKQUOTE_MARKERS = re.compile(r"^[ \t]*(?:>[ \t]?)*")
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+")
+
+
+def _as_written(shown: str, written: str, entry: Entry) -> str:
+    """A quotation line's text as the reader shows it, or as the report's source writes
+    it (without the line's own blockquote and list markers) where Markdown's reading
+    changed more than its backticks and whitespace: emphasis read into ``__init__`` or
+    ``a*b*c``, an escape in ``"\\n"``, a link in ``a[0](x)``. Backticks alone keep the
+    shown text (the quotation's identity stays what it was)."""
+    text = _BLOCKQUOTE_MARKERS.sub("", written, count=1)
+    if entry.bullet:
+        marker = _LIST_MARKER.match(text)
+        text = text[marker.end():] if marker else text
+    text = text.strip()
+    if " ".join(text.replace("`", "").split()) == " ".join(shown.replace("`", "").split()):
+        return shown
+    return text
