@@ -606,21 +606,28 @@ def test_a_line_may_cite_lines_by_its_substrings_and_a_digit_in_either_order(par
     assert forms._may_cite_lines(line) == expected
 
 
+def run_record_report(pytester, make_repo, files: dict[str, str], lines: list[str]):
+    """A Markdown report of one record writing ``lines``, pinned to a target that holds
+    ``files``, checked at its pin: the run's result."""
+    repo = make_repo()
+    sha = repo.commit(files, "target")
+    report = pytester.path / "report.md"
+    body = "\n\n".join(lines)
+    report.write_text(f"# Report\n\nThe target is at SRC-1 commit {sha}.\n\nMEM-OBJ-one\n\nLabel: one\n\n{body}\n",
+                      encoding="utf-8")
+    return pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                              "--memreport-against=none", "-rA")
+
+
 def test_a_host_and_port_or_a_file_named_inside_a_record_quotation_fails_nothing(pytester, make_repo):
     """A record's quotation is the quoted file's words: a ``host:port`` or a ``file.py:3`` in
     it is what the file says, not a citation of the report. Read as one, the run failed
     ``file-missing`` on a name the target never had, and the report went stale."""
-    repo = make_repo()
-    sha = repo.commit({"docs/setup.md": "Intro\nForward mirror.example:8080 through the gateway.\n"
-                                        "See helpers.py:3 for the loader.\n"}, "docs")
-    report = pytester.path / "report.md"
-    report.write_text(f"Setup report\n\nThe target is at SRC-1 commit {sha}.\n\nMEM-OBJ-setup\n\nLabel: setup\n\n"
-                      "Forward mirror.example:8080 through the gateway. --- docs/setup.md:2\n\n"
-                      "See helpers.py:3 for the loader. --- docs/setup.md:3\n\n"
-                      "The gateway is also named in docs/setup.md:2.\n", encoding="utf-8")
-
-    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
-                                "--memreport-against=none", "-rA")
+    result = run_record_report(pytester, make_repo, {
+        "docs/setup.md": "Intro\nForward mirror.example:8080 through the gateway.\nSee helpers.py:3 for the loader.\n",
+    }, ["Forward mirror.example:8080 through the gateway. --- docs/setup.md:2",
+        "See helpers.py:3 for the loader. --- docs/setup.md:3",
+        "The gateway is also named in docs/setup.md:2."])
 
     out = result.stdout.str()
     assert result.ret == 0, out[-2000:]
@@ -645,16 +652,10 @@ def test_a_markdown_report_quoting_dunder_names_and_products_finds_them(pytester
     """A Markdown record report quotes code as it is: read as Markdown, ``__init__`` became
     emphasis and ``width*height*depth`` lost its stars, and the quotations were never found
     (one in ten of the benchmark's unaltered typeshed quotations)."""
-    repo = make_repo()
-    sha = repo.commit({"src/box.py": "class Box:\n    def __init__(self, size: int) -> None:\n"
-                                     "        self.volume = width*height*depth\n"}, "box")
-    report = pytester.path / "report.md"
-    report.write_text(f"# Box report\n\nThe target is at SRC-1 commit {sha}.\n\nMEM-OBJ-box\n\nLabel: Box\n\n"
-                      "def __init__(self, size: int) -> None: --- src/box.py:2\n\n"
-                      "- self.volume = width*height*depth --- src/box.py:3\n", encoding="utf-8")
-
-    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
-                                "--memreport-against=none", "-rA")
+    result = run_record_report(pytester, make_repo, {
+        "src/box.py": "class Box:\n    def __init__(self, size: int) -> None:\n        self.volume = width*height*depth\n",
+    }, ["def __init__(self, size: int) -> None: --- src/box.py:2",
+        "- self.volume = width*height*depth --- src/box.py:3"])
 
     assert result.ret == 0, result.stdout.str()[-2000:]
     result.assert_outcomes(passed=4)

@@ -87,6 +87,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     file's words, not the document's, and is read as blank (a citation, a link or a pin
     inside it is what the quoted file says: a third party's reader still gets it all)."""
     starts = LineStarts(text)
+    # From here ``text`` is the document's own words (its quotations' read as blank, as long)
     written, text = text, _without_quotations(text, quotations, starts)
     lines = text.split("\n")
     evidence: list[Evidence] = []
