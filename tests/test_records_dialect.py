@@ -835,3 +835,19 @@ def test_a_text_rendering_of_a_quotation_is_read_as_it_is():
     [evidence] = parse_report("r.txt", text).records[0].evidence
 
     assert evidence.text == "def init(self) -> None:"
+
+
+@pytest.mark.parametrize(("body", "quoted"), [
+    ("def __init__(self) -> None:\n\nself.volume = width*height*depth --- src/box.py",
+     "def __init__(self) -> None:\nself.volume = width*height*depth"),
+    ("> def __init__(self):\n>\n> return __all__ --- src/box.py", "def __init__(self):\nreturn __all__"),
+    ("- a = x*y*z\n- b = __all__ --- src/box.py", "a = x*y*z\n• b = __all__"),
+])
+def test_every_line_of_a_markdown_quotation_split_over_paragraphs_is_read_as_written(body, quoted):
+    """The earlier paragraphs (or list items) of a quotation keep what Markdown would read as
+    markup too; a later item keeps the bullet a rendering shows."""
+    text = f"# Report\n\nMEM-OBJ-box\n\nLabel: Box\n\n{body}\n"
+
+    [evidence] = parse_report("r.md", text).records[0].evidence
+
+    assert evidence.text == quoted

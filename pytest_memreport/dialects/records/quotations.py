@@ -102,12 +102,20 @@ class QuotationPass:
                     break
                 parts.append((entry, block.code))
             elif block.kind == end.block.kind and self._tails[cursor] is None and self._reads_as_code(entry.shown.text):
-                parts.append((entry, entry.shown.text))
+                parts.append((entry, self._as_written(entry)))
             else:
                 break
             cursor -= 1
         parts.reverse()
         return parts
+
+    def _as_written(self, entry: Entry) -> str:
+        """An earlier line of a quotation, as shown or (in Markdown) as written: see
+        :func:`_as_written`. A shown line markdown-it joined from several stays as shown."""
+        number = entry.shown.number
+        if not self.markdown or entry.shown.first != number or not 1 <= number <= len(self.lines):
+            return entry.shown.text
+        return _as_written(entry.shown.text, self.lines[number - 1].text, entry)
 
     def _reads_as_code(self, text: str) -> bool:
         stripped = text.strip()
