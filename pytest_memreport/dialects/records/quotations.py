@@ -1,7 +1,7 @@
 """Pass 3 of the record parser: quotations, read over the lines as the reader
 sees them (inline markup stripped), so a quote inside backticks is the quoted
 code, not the markup. Where Markdown's reading changed more than the backticks
-(``__init__`` read as emphasis, ``a*b*c`` too), the quotation line is taken as
+(``__init__`` read as emphasis, ``a*b*c`` too), a quotation's lines are taken as
 written: code is quoted as it is, and the locator sets backticks aside itself.
 
 A rendering may split one excerpt over several paragraphs, of which only the
@@ -102,14 +102,14 @@ class QuotationPass:
                     break
                 parts.append((entry, block.code))
             elif block.kind == end.block.kind and self._tails[cursor] is None and self._reads_as_code(entry.shown.text):
-                parts.append((entry, self._as_written(entry)))
+                parts.append((entry, self._earlier_line(entry)))
             else:
                 break
             cursor -= 1
         parts.reverse()
         return parts
 
-    def _as_written(self, entry: Entry) -> str:
+    def _earlier_line(self, entry: Entry) -> str:
         """An earlier line of a quotation, as shown or (in Markdown) as written: see
         :func:`_as_written`. A shown line markdown-it joined from several stays as shown."""
         number = entry.shown.number
