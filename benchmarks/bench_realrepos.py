@@ -256,20 +256,17 @@ def batch_floor(repo: Path, pin: str, paths: list[str], quoted: list[tuple[str, 
     return time.perf_counter() - began
 
 
-def failing_noop_file(folder: Path, name: str, count: int, failing: int) -> list[str]:
-    """As many items as ``noop_file``'s, the first ``failing`` of them failing with one line
-    (``--tb=no``, as the measured run): pytest's own cost of the same outcomes."""
-    (folder / name).write_text(
-        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n"
-        "    if i < %d:\n        pytest.fail('no-op failure', pytrace=False)\n" % (count, failing),
-        encoding="utf-8")
-    return [sys.executable, "-m", "pytest", "-q", "--tb=no", "-p", "no:cacheprovider", name]
-
-
 def failed_in(summary: str) -> int:
     """How many items a pytest summary line says failed."""
     found = re.search(r"(\d+) failed", summary)
     return int(found.group(1)) if found else 0
+
+
+def failing_floor(root: Path, env: dict, name: str, count: int, summary: str) -> float:
+    """The no-op items' floor again, as many of them failing as ``summary`` (the measured
+    run's) says failed, in seconds."""
+    seconds, _ = run(root, env, noop_file(root, name, count, failed_in(summary)))
+    return seconds
 
 
 def timing_of(path: Path) -> dict:
@@ -363,8 +360,7 @@ def main() -> None:
                 warm, notes["w"] = run(root, env, drift_run) if "w" in only else (float("nan"), "not run")
                 notes["w_timing"] = json.dumps(timing_of(root / "drift.json"))
                 items, _ = run(root, env, noop)
-                matched, _ = run(root, env, failing_noop_file(root, "test_noop_drift_failing.py", count,
-                                                              failed_in(notes["c"])))
+                matched = failing_floor(root, env, "test_noop_drift_failing.py", count, notes["c"])
                 keep("c", cold), keep("w", warm), keep("n", items), keep("n=", matched)
                 keep("cold", cold / (floor + items)), keep("cold=", cold / (floor + matched))
                 keep("warm", warm / items)
@@ -384,8 +380,7 @@ def main() -> None:
                 single = timing_of(root / "q.json")
                 notes["q_timing"] = json.dumps(single)
                 items, _ = run(root, env, noop["q"])
-                matched, _ = run(root, env, failing_noop_file(root, "test_noop_q_failing.py", counts["q"],
-                                                              failed_in(notes["q"])))
+                matched = failing_floor(root, env, "test_noop_q_failing.py", counts["q"], notes["q"])
                 keep("q", quotes), keep("nq", items), keep("quotes", quotes / items)
                 keep("nq=", matched), keep("quotes=", quotes / matched)
                 line.append(f"(q) {quotes:.2f} s (nq) {items:.2f} s: {rows['quotes'][-1]:.2f}x; "
@@ -394,8 +389,7 @@ def main() -> None:
                 records, notes["r"] = run(root, env, [*runs["q"][:-2], "--memreport-items=record"])
                 batch = batch_floor(repo, m["pin"], m["cited_paths"], quoted)
                 items, _ = run(root, env, noop["r"])
-                matched, _ = run(root, env, failing_noop_file(root, "test_noop_r_failing.py", counts["r"],
-                                                              failed_in(notes["r"])))
+                matched = failing_floor(root, env, "test_noop_r_failing.py", counts["r"], notes["r"])
                 keep("r", records), keep("fr", batch + items), keep("records", records / (batch + items))
                 keep("fr=", batch + matched), keep("records=", records / (batch + matched))
                 line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {rows['records'][-1]:.2f}x; "

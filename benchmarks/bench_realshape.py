@@ -346,11 +346,14 @@ def run(cwd: Path, env: dict, cmd: list[str]) -> tuple[float, str]:
     return seconds, summary.strip("= ")
 
 
-def noop_file(folder: Path, name: str, count: int) -> list[str]:
+def noop_file(folder: Path, name: str, count: int, failing: int = 0) -> list[str]:
+    """``count`` no-op items, the first ``failing`` of them failing with one line (``--tb=no``,
+    as the measured runs): pytest's own cost of that many items and outcomes."""
     (folder / name).write_text(
-        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n    pass\n" % count,
+        "import pytest\n\n\n@pytest.mark.parametrize('i', range(%d))\ndef test_noop(i):\n"
+        "    if i < %d:\n        pytest.fail('no-op failure', pytrace=False)\n" % (count, failing),
         encoding="utf-8")
-    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name]
+    return [sys.executable, "-m", "pytest", "-q", "--tb=no", "-p", "no:cacheprovider", name]
 
 
 def collected(cwd: Path, env: dict, cmd: list[str]) -> int:

@@ -57,7 +57,6 @@ ALLOWED = {
     "dialects/core/ties.py": "the words that tie a quotation to the project",
     "dialects/forms.py": "table headers and delimiter rows, code spans, fences",
     "dialects/notes.py": "fence markers, source words",
-    "dialects/records/quotations.py": "a quotation line's own blockquote and list markers",
     "dialects/records/vocabulary.py": "record field names",
     "dialects/tablefacts.py": "table record IDs and their headers",
     "dialects/tables.py": "column headers",

@@ -171,10 +171,6 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                    pin_like, tuple(mentioned))
 
 
-#: how a quotation line ends before the path it quotes (``<text> --- <path>``)
-_QUOTATION_MARK = "---"
-
-
 def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineStarts) -> str:
     """``text`` with the text of each quotation written ``<text> --- <path>`` blanked: from
     the quotation's first report line to its path, every character but the line ends a
@@ -186,7 +182,7 @@ def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineS
         if quotation.kind is not EvidenceKind.QUOTE or span is None or not 1 <= quotation.line <= span.line:
             continue
         start = starts.start_of(quotation.line)
-        if not text[starts.start_of(span.line):span.start].rstrip().endswith(_QUOTATION_MARK):
+        if not text[starts.start_of(span.line):span.start].rstrip().endswith(core.QUOTE_MARK.strip()):
             continue
         regions.append((start, span.start))
     if not regions:
@@ -672,7 +668,7 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                   if item.span is not None and item.cited_lines is not None and item.kind in _CITES_LINES]
     reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None,
                    loose=not report.records and report.dialect != "tables", read_spans=read_spans,
-                   quotations=[item for item in existing if item.kind is EvidenceKind.QUOTE and item.span is not None])
+                   quotations=[item for item in existing if item.kind is EvidenceKind.QUOTE])
     sources = _with_pins(report, reading)
     said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:

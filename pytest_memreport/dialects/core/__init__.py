@@ -25,6 +25,7 @@ This face re-exports the names the dialects use, so ``core.find_pins`` and
 
 from .blocks import Block, ShownLine, markdown_blocks, plain_blocks
 from .citations import (
+    QUOTE_MARK,
     UNUSUAL_PATH,
     PathCitation,
     PathSpec,
@@ -55,7 +56,7 @@ from .links import (
     parse_repository_link,
     repository_of,
 )
-from .markdown import markdown_parser
+from .markdown import container_markers, markdown_parser
 from .prose import reads_as_prose, symbol_name
 from .record_ids import (
     ANNOTATION_LINE,
@@ -74,6 +75,7 @@ __all__ = [
     "BARE_URL",
     "HEADED_RECORD",
     "MAX_QUALIFIER_WORDS",
+    "QUOTE_MARK",
     "RECORD_ID",
     "RECORD_ID_LINE",
     "SOURCE_ID",
@@ -96,6 +98,7 @@ __all__ = [
     "Table",
     "TableRow",
     "cited_path_spec",
+    "container_markers",
     "document",
     "find_bare_urls",
     "find_path_citations",

@@ -210,7 +210,8 @@ def unusual_path_spec(token: str) -> PathSpec | None:
 
 # --------------------------------------------------------------------------- quotations
 
-_QUOTE_MARK = " --- "
+#: what ends a quotation's text before the path it quotes: ``<text> --- <path>``
+QUOTE_MARK = " --- "
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,9 +239,9 @@ def split_quotation(line: str) -> QuotationTail | None:
     has it.
     """
     stripped = line.rstrip()
-    cut = stripped.rfind(_QUOTE_MARK)
+    cut = stripped.rfind(QUOTE_MARK)
     if cut >= 0:
-        text, at = stripped[:cut], cut + len(_QUOTE_MARK)
+        text, at = stripped[:cut], cut + len(QUOTE_MARK)
     elif stripped.lstrip().startswith("--- "):
         text, at = "", len(stripped) - len(stripped.lstrip()) + 4
     else:

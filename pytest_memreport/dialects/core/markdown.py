@@ -134,7 +134,7 @@ def _parse_all(text: str) -> list:
         return tokens
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if _marker_depth(line) >= _DEEP_MARKERS:
+        if container_markers(line)[0] >= _DEEP_MARKERS:
             lines[index] = ""
     for _ in range(_NESTING_RETRIES):
         if cut is not None and cut < len(lines):
@@ -156,7 +156,7 @@ def _blank_chain(lines: list[str], cut: int) -> None:
         body = line.lstrip(" \t")
         if not body:
             continue
-        if len(line) - len(body) < indent or not indent or _marker_depth(body) == 0:
+        if len(line) - len(body) < indent or not indent or container_markers(body)[0] == 0:
             break
         lines[index] = ""
 
@@ -169,8 +169,9 @@ def _nesting_cut(tokens: list) -> int | None:
     return None
 
 
-def _marker_depth(line: str) -> int:
-    """How many blockquote and list markers open ``line`` (``> - 1. x`` is 3)."""
+def container_markers(line: str) -> tuple[int, int]:
+    """How many blockquote and list markers open ``line`` (``> - 1. x`` is 3), and where
+    what they open begins (the whitespace after them skipped)."""
     depth, i, end = 0, 0, len(line)
     while i < end:
         while i < end and line[i] in " \t":
@@ -190,4 +191,4 @@ def _marker_depth(line: str) -> int:
         if j < end and line[j] not in " \t":
             break
         depth, i = depth + 1, j
-    return depth
+    return depth, i

@@ -10,7 +10,6 @@ last carries ``--- path``; this pass decides how far back a quotation reaches.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Span
@@ -61,7 +60,7 @@ class QuotationPass:
                     if self.starts is not None and written is not None and written.start >= 0 else None)
             # (a shown line markdown-it joined from several, a code span across a line break,
             # is not this line as written)
-            quoted = (_as_written(tail.text, raw.text, entry)
+            quoted = (_as_written(tail.text, raw.text)
                       if raw is not None and raw is not tail and entry.shown.first == number else tail.text)
             parts = self._quoted_parts(index, quoted)
             self._quotation(parts, spec, number, span)
@@ -115,7 +114,7 @@ class QuotationPass:
         number = entry.shown.number
         if not self.markdown or entry.shown.first != number or not 1 <= number <= len(self.lines):
             return entry.shown.text
-        return _as_written(entry.shown.text, self.lines[number - 1].text, entry)
+        return _as_written(entry.shown.text, self.lines[number - 1].text)
 
     def _reads_as_code(self, text: str) -> bool:
         stripped = text.strip()
@@ -180,23 +179,13 @@ class QuotationPass:
         ))
 
 
-#: what opens a quotation line as report structure: indentation, blockquote markers, and
-#: (on an item's first line) its list marker
-_BLOCKQUOTE_MARKERS = re.compile(r"^[ \t]*(?:>[ \t]?)*")
-_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+")
-
-
-def _as_written(shown: str, written: str, entry: Entry) -> str:
+def _as_written(shown: str, written: str) -> str:
     """A quotation line's text as the reader shows it, or as the report's source writes
-    it (without the line's own blockquote and list markers) where Markdown's reading
+    it (after the line's own blockquote and list markers) where Markdown's reading
     changed more than its backticks and whitespace: emphasis read into ``__init__`` or
     ``a*b*c``, an escape in ``"\\n"``, a link in ``a[0](x)``. Backticks alone keep the
     shown text (the quotation's identity stays what it was)."""
-    text = _BLOCKQUOTE_MARKERS.sub("", written, count=1)
-    if entry.bullet:
-        marker = _LIST_MARKER.match(text)
-        text = text[marker.end():] if marker else text
-    text = text.strip()
+    text = written[core.container_markers(written)[1]:].strip()
     if " ".join(text.replace("`", "").split()) == " ".join(shown.replace("`", "").split()):
         return shown
     return text
