@@ -177,6 +177,11 @@ class Evidence:
     written_lines: LineRange | None = None
     #: how a prose note ties it to the target (:class:`EvidenceRole`); ``None``: as written
     role: EvidenceRole | None = None
+    #: a Markdown quotation's text as a reader sees it, where :attr:`text` is what the
+    #: report's source writes (read as written, since Markdown changed more than its
+    #: backticks): tried at the pin when :attr:`text` is not found there, for a quote
+    #: escaped for Markdown's sake (``\_\_init\_\_``); ``None`` when the two agree
+    shown_text: str | None = None
     #: where the parser read the citation (its path and ranges, its link), when it knows;
     #: not part of what the evidence is (equal evidence may be read at two places)
     span: Span | None = field(default=None, compare=False)

@@ -659,3 +659,34 @@ def test_a_markdown_report_quoting_dunder_names_and_products_finds_them(pytester
 
     assert result.ret == 0, result.stdout.str()[-2000:]
     result.assert_outcomes(passed=4)
+
+
+def test_a_quotation_escaped_for_markdown_is_found_as_a_reader_sees_it_and_followed_by_drift(pytester, make_repo):
+    r"""``\_\_init\_\_`` in a report is ``__init__`` to its reader: read only as written, the
+    quotation failed (a regression of reading Markdown quotations as written). Both of a
+    line's readings are tried at the pin, the written one first (code may hold ``"\\n"``), and
+    drift follows the one the file held; an escaped quotation whose code changed still fails."""
+    repo = make_repo()
+    pin = repo.commit({"src/box.py": 'class Box:\n    def __init__(self) -> None:\n        self.sep = "\\n"\n'
+                                      '        self.raw = "\\\\t"\n    def __new__(cls): ...\n'}, "target")
+    repo.commit({"src/box.py": '"""Boxes."""\n\nclass Box:\n    def __init__(self) -> None:\n        self.sep = "\\n"\n'
+                               '        self.raw = "\\\\t"\n    def __new__(cls, size): ...\n'}, "boxes grow")
+    report = pytester.path / "report.md"
+    lines = [r"def \_\_init\_\_(self) -> None: --- src/box.py:2",  # escaped: the file holds the shown text
+             r'self.sep = "\\n" --- src/box.py:3',  # the file holds "\n": found as shown
+             r'self.raw = "\\t" --- src/box.py:4',  # the file holds "\\t": found as written
+             r"def \_\_new\_\_(cls): ... --- src/box.py:5"]  # found at the pin, changed since
+    body = "\n\n".join(lines)
+    report.write_text(f"# Report\n\nThe target is at SRC-1 commit {pin}.\n\nMEM-OBJ-one\n\nLabel: one\n\n{body}\n",
+                      encoding="utf-8")
+
+    result = pytester.runpytest("--memreport", str(report), f"--memreport-repo={repo.path}",
+                                "--memreport-against=HEAD", f"--memreport-json={pytester.path / 'out.json'}", "-rA")
+
+    data = json.loads((pytester.path / "out.json").read_text())
+    quotes = {e["line"]: e for e in data["reports"][0]["records"][0]["evidence"] if e["kind"] == "quote"}
+    assert [quotes[line]["at_pin"]["status"] for line in sorted(quotes)] == ["found"] * 4, result.stdout.str()[-3000:]
+    assert [quotes[line]["at_pin"].get("found_as") for line in sorted(quotes)] == ["shown", "shown", None, "shown"]
+    assert [quotes[line]["at_against"]["status"] for line in sorted(quotes)] == ["shifted", "shifted", "shifted",
+                                                                                  "changed"]
+    result.assert_outcomes(passed=9, failed=1)

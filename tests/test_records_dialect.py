@@ -829,6 +829,30 @@ def test_a_markdown_quotation_that_markdown_would_change_is_read_as_written(line
     assert evidence.text == quoted
 
 
+@pytest.mark.parametrize(("body", "quoted", "shown"), [
+    # escaped for Markdown's sake, or code that holds the backslashes: the file decides
+    (r"def \_\_init\_\_(self): --- src/box.py", r"def \_\_init\_\_(self):", "def __init__(self):"),
+    (r'sep = "\\n" --- src/box.py', r'sep = "\\n"', 'sep = "\\n"'),
+    ("if a &lt; b: --- src/box.py", "if a &lt; b:", "if a < b:"),
+    ("def \\_\\_init\\_\\_(self):\n\nreturn \\_\\_all\\_\\_ --- src/box.py",
+     "def \\_\\_init\\_\\_(self):\nreturn \\_\\_all\\_\\_", "def __init__(self):\nreturn __all__"),
+    # emphasis read into code has no second reading; nor has a line Markdown leaves be
+    ("def __init__(self): --- src/box.py", "def __init__(self):", None),
+    ("`def init(self):` --- src/box.py", "def init(self):", None),
+    (r"a = \_x + *y* --- src/box.py", r"a = \_x + *y*", None),
+])
+def test_a_quotation_escaped_for_markdown_keeps_what_a_reader_sees_as_its_other_reading(body, quoted, shown):
+    """A report may escape quoted code for Markdown (``\\_\\_init\\_\\_``) or quote code that
+    holds the backslashes: only the file can tell. The text is the line as written, and
+    where Markdown changed only escapes and entities, what a reader sees is kept beside
+    it (read at parse time alone, the escaped quote failed where it passed before)."""
+    text = f"# Report\n\nMEM-OBJ-box\n\nLabel: Box\n\n{body}\n"
+
+    [evidence] = parse_report("r.md", text).records[0].evidence
+
+    assert (evidence.text, evidence.shown_text) == (quoted, shown)
+
+
 def test_a_text_rendering_of_a_quotation_is_read_as_it_is():
     text = "Report\n\nMEM-OBJ-box\n\nLabel: Box\n\ndef init(self) -> None: --- src/box.py\n"
 

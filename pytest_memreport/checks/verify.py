@@ -58,6 +58,9 @@ class PinResult:
     misplaced: bool = False
     #: a prose quotation found only once its typography was set aside (emphasis, curly quotes)
     by_typography: bool = False
+    #: the quotation's other reading (as Markdown shows it, :attr:`~..model.Evidence.shown_text`)
+    #: when only that was found: drift follows this text
+    found_as: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -73,6 +76,8 @@ class PinResult:
             out["found_by"] = "tokens"
         elif self.by_typography:
             out["found_by"] = "typography"
+        if self.found_as is not None:
+            out["found_as"] = "shown"
         if len(self.occurrences) > 1:
             out["occurrences"] = tuple(r.pair() for r in self.occurrences)
         if self.symbol is not None:
@@ -172,6 +177,14 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
         if found:
             note = "; ".join(filter(None, [note, "found once typography was set aside (emphasis, curly quotes, "
                                                  "a capital adapted to the sentence)"]))
+    found_as = None
+    if not found and evidence.shown_text:
+        # Escaped for Markdown's sake (``\_\_init\_\_``): the quote is what a reader sees.
+        found, by_tokens = occurrences(evidence.shown_text, text, evidence.path, key=textfile.oid or None)
+        if found:
+            found_as = evidence.shown_text
+            note = "; ".join(filter(None, [note, "found as Markdown shows the quotation (its escapes or emphasis "
+                                                 "read), not as the report's source writes it"]))
     if not found and is_lfs_pointer(text):
         return PinResult(
             UNREADABLE, rev, evidence.path, oid=textfile.oid,
@@ -192,7 +205,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
     return PinResult(
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
         occurrences=found, symbol=definition, oid=textfile.oid, note=note,
-        symbol_known=with_symbol, misplaced=misplaced, by_typography=by_typography,
+        symbol_known=with_symbol, misplaced=misplaced, by_typography=by_typography, found_as=found_as,
         message=_found_message(evidence, lines, inside, misplaced, by_tokens),
     )
 

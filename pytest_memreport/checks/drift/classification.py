@@ -50,6 +50,9 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     """
     if evidence.kind is EvidenceKind.COMMIT:
         return commits.ancestry(evidence, store, against)
+    if pin.found_as is not None:
+        # Only the quotation as Markdown shows it was in the file at the pin: that is the quote.
+        evidence = replace(evidence, text=pin.found_as)
     evidence, pin = _as_found(evidence, pin, store, pin_sha)
     drift = _Drift(evidence, pin, store, pin_sha, against, reports, describe)
     refusal = against.refuse_reason(evidence.path)

@@ -2,7 +2,9 @@
 sees them (inline markup stripped), so a quote inside backticks is the quoted
 code, not the markup. Where Markdown's reading changed more than the backticks
 (``__init__`` read as emphasis, ``a*b*c`` too), a quotation's lines are taken as
-written: code is quoted as it is, and the locator sets backticks aside itself.
+written: code is quoted as it is, and the locator sets backticks aside itself. Where
+Markdown changed only escapes (``\\_\\_init\\_\\_``), what a reader sees is kept
+beside it and tried where the text as written is not found.
 
 A rendering may split one excerpt over several paragraphs, of which only the
 last carries ``--- path``; this pass decides how far back a quotation reaches.
@@ -11,6 +13,8 @@ last carries ``--- path``; this pass decides how far back a quotation reaches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from markdown_it.common.utils import unescapeAll
 
 from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Span
 from .. import core
@@ -60,13 +64,15 @@ class QuotationPass:
                     if self.starts is not None and written is not None and written.start >= 0 else None)
             # (a shown line markdown-it joined from several, a code span across a line break,
             # is not this line as written)
-            quoted = (_as_written(tail.text, raw.text)
-                      if raw is not None and raw is not tail and entry.shown.first == number else tail.text)
-            parts = self._quoted_parts(index, quoted)
+            readings = (_as_written(tail.text, raw.text)
+                        if raw is not None and raw is not tail and entry.shown.first == number
+                        else (tail.text, tail.text))
+            parts = self._quoted_parts(index, *readings)
             self._quotation(parts, spec, number, span)
 
-    def _quoted_parts(self, index: int, text: str) -> list[tuple[Entry, str]]:
-        """The shown lines a quotation ending at ``entries[index]`` spans.
+    def _quoted_parts(self, index: int, text: str, shown: str) -> list[tuple[Entry, str, str]]:
+        """The shown lines a quotation ending at ``entries[index]`` spans, each with its
+        two readings (:func:`_as_written`; ``text`` and ``shown`` for the quotation line).
 
         Rendering may split one excerpt into several paragraphs, and only the
         last carries ``--- path``. The rule: walking back from the quotation
@@ -88,7 +94,7 @@ class QuotationPass:
         a missed one (a shorter quote that still matches).
         """
         end = self.entries[index]
-        parts: list[tuple[Entry, str]] = [(end, text)] if text else []
+        parts: list[tuple[Entry, str, str]] = [(end, text, shown)] if text else []
         owner = self.owner[end.shown.number]
         cursor = index - 1
         while cursor >= 0:
@@ -99,21 +105,22 @@ class QuotationPass:
             if block.kind == "code":
                 if block.info == INLINE_PREDICATES or not block.code.strip():
                     break
-                parts.append((entry, block.code))
+                parts.append((entry, block.code, block.code))
             elif block.kind == end.block.kind and self._tails[cursor] is None and self._reads_as_code(entry.shown.text):
-                parts.append((entry, self._earlier_line(entry)))
+                parts.append((entry, *self._earlier_line(entry)))
             else:
                 break
             cursor -= 1
         parts.reverse()
         return parts
 
-    def _earlier_line(self, entry: Entry) -> str:
-        """An earlier line of a quotation, as shown or (in Markdown) as written: see
-        :func:`_as_written`. A shown line markdown-it joined from several stays as shown."""
+    def _earlier_line(self, entry: Entry) -> tuple[str, str]:
+        """An earlier line of a quotation, as shown or (in Markdown) as written, and its
+        other reading: see :func:`_as_written`. A shown line markdown-it joined from several
+        stays as shown."""
         number = entry.shown.number
         if not self.markdown or entry.shown.first != number or not 1 <= number <= len(self.lines):
-            return entry.shown.text
+            return entry.shown.text, entry.shown.text
         return _as_written(entry.shown.text, self.lines[number - 1].text)
 
     def _reads_as_code(self, text: str) -> bool:
@@ -133,7 +140,7 @@ class QuotationPass:
             return False
         return not core.reads_as_prose(stripped)
 
-    def _quotation(self, parts: list[tuple[Entry, str]], spec: core.PathSpec, end_line: int,
+    def _quotation(self, parts: list[tuple[Entry, str, str]], spec: core.PathSpec, end_line: int,
                    span: Span | None = None) -> None:
         owner_index = self.owner[end_line]
         owner = self.drafts[owner_index] if owner_index >= 0 else None
@@ -155,11 +162,14 @@ class QuotationPass:
                                    owner=owner_id, label=core.UNUSUAL_PATH if spec.unusual else None,
                                    role=EvidenceRole.MENTION if spec.unusual else None, span=span))
             return
-        texts = []
-        for position, (entry, text) in enumerate(parts):
+        texts, shown = [], []
+        for position, (entry, text, as_shown) in enumerate(parts):
             # The first part's own bullet marker is report structure; later bullets
             # are the quoted file's list items, which a rendering shows as ``•``.
-            texts.append(f"• {text}" if position and entry.bullet else text)
+            bullet = "• " if position and entry.bullet else ""
+            texts.append(bullet + text)
+            shown.append(bullet + as_shown)
+        quoted, quoted_as_shown = "\n".join(texts), "\n".join(shown)
         cited = None
         if spec.ranges:
             cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges))
@@ -169,23 +179,40 @@ class QuotationPass:
             spec.path,
             first_line,
             max(end_line, first_line),
-            text="\n".join(texts),
+            text=quoted,
             cited_lines=cited,
             owner=owner_id,
             # a path with characters prose also uses: evidence only if the pinned tree has it
             label=core.UNUSUAL_PATH if spec.unusual else None,
             role=EvidenceRole.MENTION if spec.unusual else None,
+            # what a reader sees, tried where the text as written is not found (an escape
+            # written for Markdown's sake: ``\_\_init\_\_`` quotes ``__init__``)
+            shown_text=quoted_as_shown if quoted_as_shown != quoted else None,
             span=span,
         ))
 
 
-def _as_written(shown: str, written: str) -> str:
-    """A quotation line's text as the reader shows it, or as the report's source writes
-    it (after the line's own blockquote and list markers) where Markdown's reading
-    changed more than its backticks and whitespace: emphasis read into ``__init__`` or
-    ``a*b*c``, an escape in ``"\\n"``, a link in ``a[0](x)``. Backticks alone keep the
-    shown text (the quotation's identity stays what it was)."""
+def _as_written(shown: str, written: str) -> tuple[str, str]:
+    """A quotation line's text, and its other reading where it has one.
+
+    The text is the line as the reader shows it, or as the report's source writes it
+    (after the line's own blockquote and list markers) where Markdown's reading changed
+    more than its backticks and whitespace: emphasis read into ``__init__`` or ``a*b*c``,
+    an escape in ``"\\n"``, a link in ``a[0](x)``. Backticks alone keep the shown text (the
+    quotation's identity stays what it was).
+
+    The other reading is the shown text where what Markdown changed is only its
+    backslash escapes and entities: the writer may have escaped the quote for Markdown's
+    sake (``\\_\\_init\\_\\_``) or quoted code that holds them (``"\\n"``), which only
+    the quoted file can tell. Emphasis read into code has no second reading (a quote
+    with its underscores or stars dropped would match what the code does not say)."""
     text = written[core.container_markers(written)[1]:].strip()
-    if " ".join(text.replace("`", "").split()) == " ".join(shown.replace("`", "").split()):
-        return shown
-    return text
+    plain_shown = _plain(shown)
+    if _plain(text) == plain_shown:
+        return shown, shown
+    return text, (shown if _plain(unescapeAll(text)) == plain_shown else text)
+
+
+def _plain(text: str) -> str:
+    """``text`` without its backticks, its whitespace runs made one space."""
+    return " ".join(text.replace("`", "").split())
