@@ -11,7 +11,7 @@ import json
 
 from pytest_memreport.checks import drift, verify
 from pytest_memreport.gitstore import GitStore
-from pytest_memreport.model import Evidence, EvidenceKind
+from pytest_memreport.model import Evidence, EvidenceKind, LineRange
 
 CONFIG = """def load(path):
     with open(path) as handle:
@@ -225,3 +225,33 @@ def test_blaming_many_cited_ranges_of_one_file_runs_no_git_process_per_range(mak
     assert blamed == {(path, i): (drift.CHANGED, culprits[i]) for path in ("pkg/steps.py", "pkg/other.py")
                       for i in range(12)}
     assert counts[-1] == counts[0], counts
+
+
+WORKER = """class Worker:
+    alive: bool
+    loop: object
+
+    def run(self) -> None: ...
+"""
+
+
+def test_a_cited_range_ending_in_a_blank_line_names_the_commit_that_broke_it(make_repo):
+    """Lines 1-4 end with a blank line the range cites. A line inserted before that blank
+    line breaks the range (its lines no longer stand together): blame read the range
+    without its blank edge line, found it whole at every commit, and named no commit;
+    the difference said "no difference after normalization" where a blank line differs."""
+    repo = make_repo()
+    pin = repo.commit({"worker.py": WORKER}, "pin")
+    repo.commit({"README.md": "hello\n"}, "readme")
+    culprit = repo.commit({"worker.py": WORKER.replace("    loop: object\n", "    loop: object\n    pid: int\n")},
+                          "workers know their pid")
+    repo.commit({"worker.py": "# workers\n" + WORKER.replace("    loop: object\n", "    loop: object\n    pid: int\n")},
+                "later")
+    cited = Evidence(EvidenceKind.LINES, "worker.py", line=3, end_line=3, cited_lines=LineRange(1, 4))
+
+    result, _ = classify(repo, cited, pin)
+
+    assert result.status == drift.CHANGED
+    assert result.broken_by is not None and result.broken_by.sha == culprit
+    assert result.candidate is not None and result.candidate.lines == LineRange(2, 4)
+    assert "blank lines differ: 1 quoted, 0 found" in result.diff

@@ -11,10 +11,17 @@ from ...model import LineRange
 
 
 def block_lines(text: str) -> list[str]:
+    """A file's lines (a final newline ends the last line)."""
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
     return lines
+
+
+def cited_block(recorded: str) -> list[str]:
+    """A cited range's lines from its recorded text, the lines joined by newlines: a
+    final empty line is a blank line the range cites, not a file's final newline."""
+    return recorded.split("\n")
 
 
 def exact_blocks(block: list[str], text: str) -> list[LineRange]:

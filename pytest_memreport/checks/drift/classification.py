@@ -247,7 +247,7 @@ class _Drift:
 
     def _block_holds(self, recorded: str):
         """Whether a version of the file holds the cited lines exactly as they were."""
-        block = blocks.block_lines(recorded)
+        block = blocks.cited_block(recorded)
 
         def holds(path: str, oid: str | None) -> bool:
             if oid is None:

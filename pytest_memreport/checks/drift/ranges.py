@@ -19,14 +19,14 @@ import posixpath
 from ...text import match
 from .. import verify
 from . import search
-from .blocks import exact_blocks
+from .blocks import cited_block, exact_blocks
 from .results import DELETED, MOVED, SHIFTED, UNCHANGED, Place
 
 
 def classify_range(drift, recorded: str):
     """The drift of a cited range whose file changed since the pin (``drift`` is the
     classification in progress: its evidence, pin result and against snapshot)."""
-    block = recorded.split("\n")
+    block = cited_block(recorded)
     entry = drift.against.entry(drift.path)
     home = drift.path if entry is not None and entry.kind == "file" else drift.followed()
     note = None

@@ -17,7 +17,7 @@ from ...model import Evidence, EvidenceKind
 from ...text import match, symbols
 from .results import SUMMARY_PLACES, Place
 from . import wordindex
-from .blocks import exact_blocks
+from .blocks import cited_block, exact_blocks
 
 def search_tree(pattern, quote: str, against, exclude: set, origin: str,
                 by_tokens: bool = True) -> tuple[list[Place], bool]:
@@ -210,7 +210,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
             _expect(index, evidence, quote, pattern)
             announced.append(evidence)
             continue
-        block = quote.split("\n")
+        block = cited_block(quote)
         count = letters_and_digits(block)
         if count < FOLLOW_ALNUM:
             # Too plain to be followed across the tree: only its folder is read (fetched below),

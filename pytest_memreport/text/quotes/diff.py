@@ -54,7 +54,9 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
 
 
 def _blank_lines(text: str) -> int:
-    return sum(1 for line in text.strip("\n").split("\n") if not line.strip())
+    # A cited range's recorded lines may end (or start) with a blank line it cites: an edge
+    # newline counts. A quotation and a candidate never have one (both are trimmed).
+    return sum(1 for line in text.split("\n") if not line.strip())
 
 
 def _diff_tokens(text: str) -> list[tuple[bool, str]]:
