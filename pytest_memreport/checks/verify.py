@@ -61,6 +61,9 @@ class PinResult:
     #: the quotation's other reading (as Markdown shows it, :attr:`~..model.Evidence.shown_text`)
     #: when only that was found: drift follows this text
     found_as: str | None = None
+    #: found with its bare ``...`` as the file's own characters, not as elisions: drift
+    #: holds it to them (:attr:`..text.match.QuotePattern.literal`)
+    literal: bool = False
 
     @property
     def ok(self) -> bool:
@@ -78,6 +81,8 @@ class PinResult:
             out["found_by"] = "typography"
         if self.found_as is not None:
             out["found_as"] = "shown"
+        if self.literal:
+            out["literal_dots"] = True
         if len(self.occurrences) > 1:
             out["occurrences"] = tuple(r.pair() for r in self.occurrences)
         if self.symbol is not None:
@@ -168,7 +173,14 @@ def check_text(evidence: Evidence, rev: str, textfile, with_symbol: bool = True)
 def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
     """Find a quotation in one file's text, by characters first, then by tokens."""
     text = textfile.text
-    found, by_tokens = occurrences(evidence.text or "", text, evidence.path, key=textfile.oid or None)
+    pattern = match.compile_quote(evidence.text or "")
+    # Code holds ``...`` (``x: int = ...``, ``f(...args)``) far more often than a writer
+    # elides with it: read as the file's own characters first, as an elision after.
+    literal = pattern.literal is not None and match.find(pattern.literal, text, key=textfile.oid or None)
+    if literal:
+        found, by_tokens = tuple(span.lines for span in literal), False
+    else:
+        found, by_tokens = occurrences(pattern, text, evidence.path, key=textfile.oid or None)
     note = textfile.note
     by_typography = False
     if not found and evidence.role is not None:
@@ -192,7 +204,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
                     "(LFS keeps it on its own server), so no quotation of it can be checked",
         )
     if not found:
-        candidate = match.nearest(match.compile_quote(evidence.text or ""), text, key=textfile.oid or None)
+        candidate = match.nearest(pattern, text, key=textfile.oid or None)
         return PinResult(
             MISSING, rev, evidence.path, candidate=candidate, oid=textfile.oid, note=textfile.note,
             message=f"quotation not found in {evidence.path}",
@@ -206,7 +218,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
         FOUND, rev, evidence.path, lines=lines, in_cited_range=inside, by_tokens=by_tokens,
         occurrences=found, symbol=definition, oid=textfile.oid, note=note,
         symbol_known=with_symbol, misplaced=misplaced, by_typography=by_typography, found_as=found_as,
-        message=_found_message(evidence, lines, inside, misplaced, by_tokens),
+        literal=bool(literal), message=_found_message(evidence, lines, inside, misplaced, by_tokens),
     )
 
 
@@ -224,13 +236,17 @@ def is_lfs_pointer(text: str) -> bool:
     return len(text) < 1024 and _LFS_POINTER.fullmatch(text) is not None
 
 
-def occurrences(quote: str, text: str, path: str, key: str | None = None) -> tuple[tuple[LineRange, ...], bool]:
+def occurrences(quote: match.QuotePattern | str, text: str, path: str,
+                key: str | None = None) -> tuple[tuple[LineRange, ...], bool]:
     """Where ``quote`` occurs in ``text`` (the file at ``path``): every place by
     characters, else the first by tokens (then the flag is true); ``()`` when
-    nowhere. ``key`` (a blob id) keys the per-text caches."""
-    spans = match.find(match.compile_quote(quote), text, key=key)
+    nowhere. ``key`` (a blob id) keys the per-text caches. A compiled quote keeps the
+    reading it was compiled with (its ``...`` as elisions, or literal)."""
+    pattern = match.as_pattern(quote)
+    spans = match.find(pattern, text, key=key)
     if spans:
         return tuple(span.lines for span in spans), False
+    quote = pattern.text
     # Lexing is the costliest step: only where the quote's words allow a match.
     windows = match.token_windows(quote, text, path)
     lines = symbols.token_find(quote, text, path, key=key, windows=windows) if windows else None

@@ -11,7 +11,7 @@ from .quotes.diff import render_diff
 from .quotes.index import Span, line_of
 from .quotes.locate import find
 from .quotes.nearest import Candidate, nearest
-from .quotes.pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, compile_quote
+from .quotes.pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, as_pattern, compile_quote
 from .quotes.prefilter import holds_words, may_occur, may_occur_in, reduced
 from .quotes.windows import (
     TOKEN_REACH_FACTOR,
@@ -32,6 +32,7 @@ __all__ = [
     "Candidate",
     "QuotePattern",
     "Span",
+    "as_pattern",
     "code_words",
     "compile_quote",
     "find",

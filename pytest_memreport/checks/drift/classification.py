@@ -74,7 +74,10 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
                 # exact lines only; broken by the commit after which the block stood nowhere in its file
                 return drift.blamed(ranges.classify_range(drift, pin.recorded_text), pin.recorded_text, exact=True)
         return drift.blamed_quotation(pin.recorded_text)
-    return drift.blamed_quotation(evidence.text or "")
+    quote = match.compile_quote(evidence.text or "")
+    # Found at the pin with its ``...`` as the file's own characters: held to them here too
+    # (read as an elision, ``x: int = ...`` would still hold once the code says ``= 0``).
+    return drift.blamed_quotation(quote.literal or quote if pin.literal else quote)
 
 
 def _as_found(evidence: Evidence, pin, store, pin_sha: str):
@@ -236,7 +239,7 @@ class _Drift:
         """``result`` naming the commit after which ``holds(path, blob)`` stopped being true (:mod:`.blame`)."""
         return replace(result, broken_by=blame.broken_by(self.store, self.pin_sha, self.against, self.path, holds))
 
-    def _quote_holds(self, quote: str):
+    def _quote_holds(self, quote: match.QuotePattern | str):
         """Whether the quote occurs in a version of its file (by characters, then tokens)."""
         def holds(path: str, oid: str | None) -> bool:
             if oid is None:
@@ -256,7 +259,7 @@ class _Drift:
             return textfile.is_text and bool(blocks.exact_blocks(block, textfile.text))
         return holds
 
-    def _enclosing_holds(self, quote: str):
+    def _enclosing_holds(self, quote: match.QuotePattern | str):
         """Whether a version of the file holds the quote inside a definition with the pin's code."""
         old, pinned = self.pin_symbol, self.pinned_text
 
@@ -276,11 +279,12 @@ class _Drift:
 
     # -- quotations ------------------------------------------------------------------
 
-    def blamed_quotation(self, quote: str) -> DriftResult:
+    def blamed_quotation(self, quote: match.QuotePattern | str) -> DriftResult:
         """:meth:`quotation`, naming the commit that broke a quote that no longer holds."""
-        return self.blamed(self.quotation(quote), quote)
+        pattern = match.as_pattern(quote)
+        return self.blamed(self.quotation(pattern), pattern)
 
-    def blamed(self, result: DriftResult, quote: str, exact: bool = False) -> DriftResult:
+    def blamed(self, result: DriftResult, quote, exact: bool = False) -> DriftResult:
         """``result`` naming the commit that broke the quote (``exact``: a cited line range,
         which holds only where its lines stand as they were)."""
         if result.status in (CHANGED, DELETED):
@@ -290,14 +294,15 @@ class _Drift:
             return self._blamed(result, self._enclosing_holds(quote))
         return result
 
-    def quotation(self, quote: str) -> DriftResult:
+    def quotation(self, quote: match.QuotePattern | str) -> DriftResult:
         entry = self.against.entry(self.path)
         # Same blob as at the pin: the quote is where it was; nothing to read.
         if entry is not None and entry.kind == "file" and self.pin.oid and entry.oid == self.pin.oid:
             return self.result(UNCHANGED, self.path, self.pin.lines, by_tokens=self.pin.by_tokens,
                                symbol=self._pin_symbol, old_symbol=self._pin_symbol,
                                message=f"{self.path} is unchanged {self.where}")
-        pattern = match.compile_quote(quote)
+        pattern = match.as_pattern(quote)
+        quote = pattern.text
         note = None
         home = self.path if entry is not None and entry.kind == "file" else None
         if home is None:
@@ -306,7 +311,7 @@ class _Drift:
             textfile = self.against.read(home)
             if textfile is not None and textfile.is_text:
                 # Lines git's diff leaves untouched are where it says; only touched ones are searched.
-                found = self._mapped(home) or _locate(quote, textfile, home, self.pin.lines)
+                found = self._mapped(home) or _locate(pattern, textfile, home, self.pin.lines)
                 if found is not None:
                     lines, by_tokens = found
                     if home != self.path:
@@ -378,7 +383,8 @@ class _Drift:
         textfile = self.against.read(home)
         candidate = diff = None
         if textfile is not None and textfile.is_text:
-            candidate = match.nearest(pattern, textfile.text, key=textfile.oid or None)
+            # The nearest lines by the quote's words: its ``...`` (literal or not) are no guide.
+            candidate = match.nearest(match.compile_quote(pattern.text), textfile.text, key=textfile.oid or None)
         if candidate is not None:
             diff = match.render_diff(quote, candidate.text) or None
         renamed = f" (renamed from {self.path})" if home != self.path else ""
@@ -463,7 +469,7 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
 # -- locating ----------------------------------------------------------------------
 
 
-def _locate(quote: str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:
+def _locate(quote: match.QuotePattern | str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:
     """Where the quote is in one file (the occurrence nearest ``near``), and whether only by tokens."""
     found, by_tokens = verify.occurrences(quote, textfile.text, path, key=textfile.oid or None)
     return (_nearest(list(found), near), by_tokens) if found else None

@@ -26,6 +26,9 @@ MAX_GAP_CHARS = 4000
 MAX_GAP_LINES = 40
 
 _ELISION = re.compile(r"\[\s*(?:\.{3,}|…)\s*\]|…|\.{3,}")
+#: the elisions of a quotation read literally: its bare ``...`` are the quoted code's own
+#: (Python's Ellipsis, a spread, a variadic), only ``…`` and ``[...]`` still elide
+_LITERAL_ELISION = re.compile(r"\[\s*(?:\.{3,}|…)\s*\]|…")
 _TOKEN = re.compile(r"(\s+)|(\w+)|(•)|(.)", re.S)
 #: how many of a part's words may serve as its anchor
 _ANCHOR_TRIES = 3
@@ -141,11 +144,14 @@ class QuotePattern:
     dropped).
     """
 
-    __slots__ = ("text", "_parts", "has_bullets", "_lazy_parts", "_lazy_words", "_lazy_whole_words", "_lazy_regexes")
+    __slots__ = ("text", "elided", "_parts", "has_bullets", "_lazy_parts", "_lazy_words", "_lazy_whole_words",
+                 "_lazy_regexes", "_lazy_literal")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, elided: bool = True) -> None:
         self.text = text
-        pieces = _ELISION.split(text.replace("`", ""))
+        #: whether a bare ``...`` elides (``False``: it is the quoted code's own, see :attr:`literal`)
+        self.elided = elided
+        pieces = (_ELISION if elided else _LITERAL_ELISION).split(text.replace("`", ""))
         raws = [p.strip() for p in pieces if p.strip()]
         # an edge next to an elision may cut a word; the quote's own edges may not
         bound_start, bound_end = bool(pieces[0].strip()), bool(pieces[-1].strip())
@@ -156,7 +162,16 @@ class QuotePattern:
         self.has_bullets = any("•" in r for r in raws)
 
     def __repr__(self) -> str:
-        return f"QuotePattern({self.text!r})"
+        return f"QuotePattern({self.text!r})" if self.elided else f"QuotePattern({self.text!r}, elided=False)"
+
+    @_Lazy
+    def literal(self) -> QuotePattern | None:
+        """The quotation with its bare ``...`` read as the quoted code's own characters
+        (``x: int = ...``, ``f(...args)``), or ``None`` where it has none to read so.
+        Tried first: code holds them far more often than a writer elides with them."""
+        if not self.elided or not any(mark.strip(".") == "" for mark in _ELISION.findall(self.text)):
+            return None
+        return compile_literal(self.text)
 
     @_Lazy
     def parts(self) -> tuple[str, ...]:
@@ -193,6 +208,17 @@ class QuotePattern:
 def compile_quote(text: str) -> QuotePattern:
     """Compile a quotation for :func:`find` and :func:`nearest` (cached)."""
     return QuotePattern(text)
+
+
+@run_cached(maxsize=4096)
+def compile_literal(text: str) -> QuotePattern:
+    """A quotation whose bare ``...`` are literal (:attr:`QuotePattern.literal`; cached)."""
+    return QuotePattern(text, elided=False)
+
+
+def as_pattern(quote: QuotePattern | str) -> QuotePattern:
+    """``quote`` compiled, unless it already is (a reading chosen at the pin stays chosen)."""
+    return quote if isinstance(quote, QuotePattern) else compile_quote(quote)
 
 
 def _sep(next_char: str | None) -> str:
@@ -248,3 +274,4 @@ def _part_regex(part: str, check_start: bool, check_end: bool) -> re.Pattern[str
 def clear_cache() -> None:
     """Forget every compiled quotation."""
     compile_quote.cache_clear()
+    compile_literal.cache_clear()
