@@ -2,7 +2,9 @@
 stand in hundreds of files of a real repository, and a cited line gone from its file once
 passed as "relocated" to one of them far away (3,047 places for one line of a stub
 package). Fewer than 40 letters and digits (git blame -C's own bound for lines moved between
-files) are looked for in their folder only, which also spares a read of the whole tree."""
+files) are looked for in their folder only, which also spares a read of the whole tree.
+Quotations too: ``def timeout(self): ...`` passed as relocated to another project's stub
+on typeshed once its own line had gained a return type."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from test_drift import cited, classify
 from pytest_memreport.checks import drift
 from pytest_memreport.checks.drift import search, wordindex
 from pytest_memreport.gitstore import GitStore
-from pytest_memreport.model import EvidenceKind, LineRange
+from pytest_memreport.model import Evidence, EvidenceKind, LineRange
 
 STUB = "def open_pool(\n    size: int,\n): ...\n"
 ELSEWHERE = {f"vendor/lib{n}/api.pyi": f"def call_{n}(\n    arg: str,\n): ...\n" for n in range(6)}
@@ -102,6 +104,71 @@ def test_plain_lines_make_no_search_of_the_tree(make_repo):
         pin_result = verify.check_at_pin(evidence, store.snapshot(pin))
         against = store.snapshot(head)
         announced = search.expect_searches(against, store, pin, [(evidence, pin_result.recorded_text)])
+        result = drift.classify(evidence, pin_result, store, pin, against)
+        index = wordindex.word_index(against)
+        assert (announced, index.files_read, index.files_tested) == ([], 0, 0)
+    assert result.status == drift.CHANGED
+
+
+HEALTH = "class Healthcheck:\n    @property\n    def timeout(self): ...\n"
+FAR = {f"stubs/lib{n}/db.pyi": f"class Database{n}:\n    def timeout(self): ...\n" for n in range(4)}
+
+
+def quotation(path: str, text: str) -> Evidence:
+    return Evidence(EvidenceKind.QUOTE, path, line=20, end_line=20, text=text)
+
+
+def test_a_plain_quotation_gone_from_its_file_is_not_relocated_to_another_projects_file(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"stubs/docker/health.pyi": HEALTH, **FAR}, "pin")
+    culprit = repo.commit({"stubs/docker/health.pyi": HEALTH.replace("(self):", "(self) -> int | None:")},
+                          "annotate the timeout")
+
+    result = classify(repo, quotation("stubs/docker/health.pyi", "def timeout(self): ..."), pin)
+
+    assert result.status == drift.CHANGED and result.broken_by.sha == culprit
+    message = "\n".join(result.explain())
+    assert "no other file of stubs/docker/ holds it, and its 14 letters and digits are too few" in message
+
+
+def test_a_plain_quotation_moved_into_a_sibling_file_is_relocated_there(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"stubs/docker/health.pyi": HEALTH, **FAR}, "pin")
+    repo.commit({"stubs/docker/health.pyi": "from ._base import Healthcheck as Healthcheck\n",
+                 "stubs/docker/_base.pyi": "import os\n\n" + HEALTH}, "a base module")
+
+    result = classify(repo, quotation("stubs/docker/health.pyi", "def timeout(self): ..."), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("stubs/docker/_base.pyi", LineRange(5, 5)),)
+
+
+def test_a_quotation_with_enough_letters_is_still_followed_anywhere(make_repo):
+    line = "    def rebalance_shards(self, shard_count: int, replication_factor: int) -> None: ..."
+    repo = make_repo()
+    pin = repo.commit({"pkg/pool.pyi": f"class Pool:\n{line}\n", **FAR}, "pin")
+    repo.commit({"pkg/pool.pyi": "class Pool: ...\n", "vendor/shards/balance.pyi": f"class Shards:\n{line}\n"},
+                "moved far")
+
+    result = classify(repo, quotation("pkg/pool.pyi", line.strip()), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("vendor/shards/balance.pyi", LineRange(2, 2)),)
+
+
+def test_plain_quotations_make_no_search_of_the_tree(make_repo):
+    """Announced with the run's other drift, a plain quotation asks ``git grep`` nothing and
+    scans no file: its folder's files are fetched with the batch."""
+    repo = make_repo()
+    pin = repo.commit({"stubs/docker/health.pyi": HEALTH, **FAR}, "pin")
+    head = repo.commit({"stubs/docker/health.pyi": HEALTH.replace("(self):", "(self) -> int:")}, "annotate")
+    evidence = quotation("stubs/docker/health.pyi", "def timeout(self): ...")
+
+    with GitStore.open(repo.path) as store:
+        from pytest_memreport.checks import verify
+        pin_result = verify.check_at_pin(evidence, store.snapshot(pin))
+        against = store.snapshot(head)
+        announced = search.expect_searches(against, store, pin, [(evidence, evidence.text)])
         result = drift.classify(evidence, pin_result, store, pin, against)
         index = wordindex.word_index(against)
         assert (announced, index.files_read, index.files_tested) == ([], 0, 0)

@@ -17,6 +17,7 @@ Matching is by characters first (:mod:`.match`), then by tokens
 from __future__ import annotations
 
 import functools
+import posixpath
 from dataclasses import replace
 
 from ...gitstore import WORKTREE
@@ -324,8 +325,21 @@ class _Drift:
                                              message=message, note=textfile.note)
             elif textfile is not None:
                 note = textfile.describe()
-        places, by_tokens = search.search_tree(pattern, quote, self.against, exclude={home, *self.reports},
-                                               origin=self.path)
+        exclude = {home, *self.reports}
+        count = search.letters_and_digits([quote])
+        plain = None
+        if count < search.FOLLOW_ALNUM:
+            # Too plain to follow across the tree, as cited lines are (git blame -C would not):
+            # ``def timeout(self): ...`` stands in a hundred stubs, and finding it in another
+            # project's passed a quote whose own line had changed. Its folder is read.
+            folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
+            places = search.search_folder(
+                lambda other: [span.lines for span in match.find(pattern, other.text, key=other.oid or None)],
+                self.against, exclude, folders, self.path) if count else []
+            by_tokens = False
+            plain = search.too_plain(count, folders, lines=False)
+        else:
+            places, by_tokens = search.search_tree(pattern, quote, self.against, exclude=exclude, origin=self.path)
         if places:
             return self._relocated(places, by_tokens, note)
         if home is None and entry is None and self.path in self.store.skipped_paths:
@@ -333,9 +347,9 @@ class _Drift:
         if home is None:
             # A file replaced by a symlink (or a folder, or a submodule) is not read through it.
             gone = "is gone" if entry is None else f"is now {_KIND_PHRASES.get(entry.kind, entry.kind)}"
-            return self.result(DELETED, None, None, note=note,
-                               message=f"{self.path} {gone} {self.where} and the quotation occurs nowhere")
-        return self._changed(pattern, quote, home, note)
+            where = f"; {plain}" if plain else " and the quotation occurs nowhere"
+            return self.result(DELETED, None, None, note=note, message=f"{self.path} {gone} {self.where}{where}")
+        return self._changed(pattern, quote, home, note, elsewhere=plain)
 
     def _mapped(self, home: str) -> tuple[LineRange, bool] | None:
         """The pin's lines at their place in ``home`` by git's hunks (:mod:`.linemap`), if untouched."""
