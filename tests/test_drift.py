@@ -212,17 +212,19 @@ def test_function_moved_to_another_file_is_relocated(make_repo):
 
 
 def test_relocation_reports_every_place_the_quote_now_occurs(make_repo):
+    """(A quotation of 40 letters and digits or more is followed anywhere, into a file of
+    another language too; a plainer one only as far as git blame -C would.)"""
     repo = make_repo()
-    pin = repo.commit({"lib/retry.py": "BACKOFF = [1, 2, 4, 8]\n", "lib/other.py": "X = 1\n"}, "pin")
+    pin = repo.commit({"lib/retry.py": "RETRY_BACKOFF_SECONDS_FOR_EVERY_ATTEMPT = [1, 2, 4, 8, 16]\n", "lib/other.py": "X = 1\n"}, "pin")
     repo.delete("lib/retry.py")
     # Both new files are mostly other code, so git pairs neither with the deleted file.
     filler = "".join(f"STEP_{i} = {i}\n" for i in range(30))
     repo.commit(
-        {"net/http.py": "import time\nBACKOFF = [1, 2, 4, 8]\n" + filler, "net/retry.go": "// BACKOFF = [1, 2, 4, 8]\n" + filler},
+        {"net/http.py": "import time\nRETRY_BACKOFF_SECONDS_FOR_EVERY_ATTEMPT = [1, 2, 4, 8, 16]\n" + filler, "net/retry.go": "// RETRY_BACKOFF_SECONDS_FOR_EVERY_ATTEMPT = [1, 2, 4, 8, 16]\n" + filler},
         "split",
     )
 
-    result = classify(repo, quote("lib/retry.py", "BACKOFF = [1, 2, 4, 8]"), pin)
+    result = classify(repo, quote("lib/retry.py", "RETRY_BACKOFF_SECONDS_FOR_EVERY_ATTEMPT = [1, 2, 4, 8, 16]"), pin)
 
     assert result.status == drift.RELOCATED
     assert set(result.candidates) == {

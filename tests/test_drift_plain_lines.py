@@ -3,8 +3,9 @@ stand in hundreds of files of a real repository, and a cited line gone from its 
 passed as "relocated" to one of them far away (3,047 places for one line of a stub
 package). Fewer than 40 letters and digits (git blame -C's own bound for lines moved between
 files) are looked for in their folder only, which also spares a read of the whole tree.
-Quotations too: ``def timeout(self): ...`` passed as relocated to another project's stub
-on typeshed once its own line had gained a return type."""
+A quotation as short is followed into its folder and into the files changed by the commit
+that removed it (a move is one commit): ``def timeout(self): ...`` passed as relocated to
+another project's stub on typeshed once its own line had gained a return type."""
 
 from __future__ import annotations
 
@@ -128,7 +129,8 @@ def test_a_plain_quotation_gone_from_its_file_is_not_relocated_to_another_projec
 
     assert result.status == drift.CHANGED and result.broken_by.sha == culprit
     message = "\n".join(result.explain())
-    assert "no other file of stubs/docker/ holds it, and its 14 letters and digits are too few" in message
+    assert "stubs/lib0/db.pyi, stubs/lib1/db.pyi" in message
+    assert "hold it, but the commit that removed it moved it to none of them, and its 14 letters and digits" in message
 
 
 def test_a_plain_quotation_moved_into_a_sibling_file_is_relocated_there(make_repo):
@@ -156,20 +158,33 @@ def test_a_quotation_with_enough_letters_is_still_followed_anywhere(make_repo):
     assert result.candidates == (drift.Place("vendor/shards/balance.pyi", LineRange(2, 2)),)
 
 
-def test_plain_quotations_make_no_search_of_the_tree(make_repo):
-    """Announced with the run's other drift, a plain quotation asks ``git grep`` nothing and
-    scans no file: its folder's files are fetched with the batch."""
+
+def test_a_plain_quotation_moved_far_by_the_commit_that_removed_it_is_relocated_there(make_repo):
+    """A move is one commit: the files the commit that removed the quote changed are where
+    it may have gone, however far (as git blame -C follows lines between the files of a
+    commit)."""
     repo = make_repo()
     pin = repo.commit({"stubs/docker/health.pyi": HEALTH, **FAR}, "pin")
-    head = repo.commit({"stubs/docker/health.pyi": HEALTH.replace("(self):", "(self) -> int:")}, "annotate")
-    evidence = quotation("stubs/docker/health.pyi", "def timeout(self): ...")
+    repo.commit({"stubs/docker/health.pyi": "class Healthcheck: ...\n",
+                 "vendor/compat/timeouts.pyi": "class Timeouts:\n    def timeout(self): ...\n"}, "move it")
 
-    with GitStore.open(repo.path) as store:
-        from pytest_memreport.checks import verify
-        pin_result = verify.check_at_pin(evidence, store.snapshot(pin))
-        against = store.snapshot(head)
-        announced = search.expect_searches(against, store, pin, [(evidence, evidence.text)])
-        result = drift.classify(evidence, pin_result, store, pin, against)
-        index = wordindex.word_index(against)
-        assert (announced, index.files_read, index.files_tested) == ([], 0, 0)
+    result = classify(repo, quotation("stubs/docker/health.pyi", "def timeout(self): ..."), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("vendor/compat/timeouts.pyi", LineRange(2, 2)),)
+
+
+def test_a_plain_quotation_is_not_relocated_to_a_page_the_same_commit_edited(make_repo):
+    """A commit that modernises the code and touches the tutorial: the page's example still
+    shows the old line, and is not where the code went."""
+    repo = make_repo()
+    old = "class Recorder(object):\n    called = False\n"
+    pin = repo.commit({"tests/test_db.py": old, "docs/tutorial.rst": f"Intro\n\n.. code-block::\n\n    {old}"}, "pin")
+    repo.commit({"tests/test_db.py": old.replace("(object)", ""),
+                 "docs/tutorial.rst": f"Introduction\n\n.. code-block::\n\n    {old}"}, "python 3 classes")
+
+    result = classify(repo, quotation("tests/test_db.py", "class Recorder(object):"), pin)
+
     assert result.status == drift.CHANGED
+    assert "docs/tutorial.rst holds it, but the commit that removed it did not move it there" in \
+        "\n".join(result.explain())

@@ -239,7 +239,7 @@ def is_lfs_pointer(text: str) -> bool:
 def occurrences(quote: match.QuotePattern | str, text: str, path: str,
                 key: str | None = None) -> tuple[tuple[LineRange, ...], bool]:
     """Where ``quote`` occurs in ``text`` (the file at ``path``): every place by
-    characters, else the first by tokens (then the flag is true); ``()`` when
+    characters, else every place by tokens (then the flag is true); ``()`` when
     nowhere. ``key`` (a blob id) keys the per-text caches. A compiled quote keeps the
     reading it was compiled with (its ``...`` as elisions, or literal)."""
     pattern = match.as_pattern(quote)
@@ -249,8 +249,8 @@ def occurrences(quote: match.QuotePattern | str, text: str, path: str,
     quote = pattern.text
     # Lexing is the costliest step: only where the quote's words allow a match.
     windows = match.token_windows(quote, text, path)
-    lines = symbols.token_find(quote, text, path, key=key, windows=windows) if windows else None
-    return ((lines,), True) if lines is not None else ((), False)
+    found = symbols.token_find_all(quote, text, path, key=key, windows=windows) if windows else ()
+    return found, bool(found)
 
 
 def _prose_occurrences(quote: str, text: str, oid: str | None) -> tuple[LineRange, ...]:

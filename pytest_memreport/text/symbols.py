@@ -13,7 +13,7 @@ from .syntax.lexing import Region, Token, drop_trailing_commas, regions, tokens
 from .syntax.literals import literal_equals
 from .syntax.parsing import ParseStats, reparse, reset_stats, stats
 from .syntax.tokendiff import WHOLE_LINES, body_token_diff, lines_same_tokens, same_tokens
-from .syntax.tokensearch import token_find
+from .syntax.tokensearch import token_find, token_find_all
 
 __all__ = [
     "DEFINITION_QUERIES",
@@ -38,6 +38,7 @@ __all__ = [
     "reset_stats",
     "stats",
     "token_find",
+    "token_find_all",
     "tokens",
     "value_of",
 ]

@@ -39,6 +39,12 @@ def broken_by(store, pin_sha: str, against, path: str, holds: Callable[[str, str
     ``holds`` is asked about the file's name and blob at a commit (``None``: no
     such file there); it reads the blob with ``store.read_blob`` (cached by id).
     """
+    commit = breaking_commit(store, pin_sha, against, path, holds)
+    return named(commit) if isinstance(commit, LogCommit) else commit
+
+
+def breaking_commit(store, pin_sha: str, against, path: str, holds: Callable[[str, str | None], bool]):
+    """:func:`broken_by`'s commit with the files it changed (what else moved with it)."""
     end = _end(store, against)
     changed = store.file_versions(pin_sha, end, path) if end != pin_sha else []
     try:
@@ -53,7 +59,7 @@ def broken_by(store, pin_sha: str, against, path: str, holds: Callable[[str, str
                 high = middle
     except RepoError:
         return None  # a version the clone lacks: the history cannot say
-    return named(changed[high][0])
+    return changed[high][0]
 
 
 def directory_broken_by(store, pin_sha: str, against, path: str):

@@ -325,21 +325,11 @@ class _Drift:
                                              message=message, note=textfile.note)
             elif textfile is not None:
                 note = textfile.describe()
-        exclude = {home, *self.reports}
-        count = search.letters_and_digits([quote])
+        places, by_tokens = search.search_tree(pattern, quote, self.against, exclude={home, *self.reports},
+                                               origin=self.path)
         plain = None
-        if count < search.FOLLOW_ALNUM:
-            # Too plain to follow across the tree, as cited lines are (git blame -C would not):
-            # ``def timeout(self): ...`` stands in a hundred stubs, and finding it in another
-            # project's passed a quote whose own line had changed. Its folder is read.
-            folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
-            places = search.search_folder(
-                lambda other: [span.lines for span in match.find(pattern, other.text, key=other.oid or None)],
-                self.against, exclude, folders, self.path) if count else []
-            by_tokens = False
-            plain = search.too_plain(count, folders, lines=False)
-        else:
-            places, by_tokens = search.search_tree(pattern, quote, self.against, exclude=exclude, origin=self.path)
+        if places and search.letters_and_digits([quote]) < search.FOLLOW_ALNUM:
+            places, plain = self._moved_with(places, pattern, home, quote)
         if places:
             return self._relocated(places, by_tokens, note)
         if home is None and entry is None and self.path in self.store.skipped_paths:
@@ -350,6 +340,29 @@ class _Drift:
             where = f"; {plain}" if plain else " and the quotation occurs nowhere"
             return self.result(DELETED, None, None, note=note, message=f"{self.path} {gone} {self.where}{where}")
         return self._changed(pattern, quote, home, note, elsewhere=plain)
+
+    def _moved_with(self, places: list[Place], pattern, home: str | None, quote: str) -> tuple[list[Place], str | None]:
+        """The places a plain quotation (fewer letters and digits than git blame -C follows
+        between files) may have gone to: its folder's files, and those of its kind the
+        commit that removed it from its file changed (a move is one commit); and why none,
+        if none. ``def timeout(self): ...`` left a stub by gaining a return type, and
+        another project's stub holding the same line is not where it went; nor is a page
+        of documentation the same commit edited, whose example still shows the old line."""
+        folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
+        commit = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path, self._quote_holds(pattern))
+        kind = _file_kind(self.path)
+        touched = {change.new_path for change in getattr(commit, "changes", ())
+                   if change.new_path and _file_kind(change.new_path) == kind}
+        kept = [place for place in places if posixpath.dirname(place.path) in folders or place.path in touched]
+        if kept:
+            return kept, None
+        count = search.letters_and_digits([quote])
+        files = list(dict.fromkeys(place.path for place in places))
+        held = (f"{files[0]} holds it, but the commit that removed it did not move it there" if len(files) == 1 else
+                f"{', '.join(files[:SUMMARY_PLACES])}{' and others' if len(files) > SUMMARY_PLACES else ''} hold it, "
+                "but the commit that removed it moved it to none of them")
+        return [], (f"{held}, and its {count} letters and digits are too few to follow it further "
+                    f"(git blame -C asks for {search.FOLLOW_ALNUM})")
 
     def _mapped(self, home: str) -> tuple[LineRange, bool] | None:
         """The pin's lines at their place in ``home`` by git's hunks (:mod:`.linemap`), if untouched."""
@@ -481,6 +494,13 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
 
 
 # -- locating ----------------------------------------------------------------------
+
+
+def _file_kind(path: str) -> str:
+    """What kind of file ``path`` is: its language where a grammar knows it (a stub is
+    Python), else its extension."""
+    language = symbols.language_for(path)
+    return language if language is not None else posixpath.splitext(path)[1].lower()
 
 
 def _locate(quote: match.QuotePattern | str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:

@@ -57,11 +57,14 @@ def classify_range(drift, recorded: str):
         # stands in thousands of files. Its own folder is read: a module split into a sibling.
         # Lines without a letter or digit (``): ...``) name nothing: not followed at all.
         folders = {posixpath.dirname(drift.path)} | ({posixpath.dirname(home)} if home else set())
-        nearby = search.search_folder(lambda other: exact_blocks(block, other.text), drift.against, exclude,
-                                      folders, drift.path) if count else []
+        nearby = search.search_folder(block, drift.against, exclude, folders, drift.path) \
+            if count else []
         if nearby:
             return drift._relocated(nearby, False, note)
-        plain = search.too_plain(count, folders)
+        shown = " or ".join(sorted(f + "/" if f else "the top level" for f in folders))
+        plain = (f"no other file of {shown} holds them, and their {count} letters and digits are too few "
+                 f"to follow them further (git blame -C asks for {search.FOLLOW_ALNUM})") if count else \
+            "they hold no letter or digit, nothing to follow them by"
         if home is None:
             return drift.result(DELETED, None, None, note=note,
                                 message=f"{drift.path} is gone {drift.where}; {plain}")

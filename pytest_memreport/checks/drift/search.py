@@ -59,9 +59,8 @@ def search_tree(pattern, quote: str, against, exclude: set, origin: str,
     for path, text in _readable(against, candidates, exclude):
         windows = match.token_windows(quote, text.text, path) if symbols.language_for(path) == language else []
         if windows:
-            lines = symbols.token_find(quote, text.text, path, key=text.oid or None, windows=windows)
-            if lines is not None:
-                places.append(Place(path, lines))
+            places.extend(Place(path, lines) for lines in
+                          symbols.token_find_all(quote, text.text, path, key=text.oid or None, windows=windows))
     return _by_affinity(places, origin), bool(places)
 
 
@@ -79,26 +78,15 @@ def letters_and_digits(block: list[str]) -> int:
     return sum(ch.isalnum() for line in block for ch in line)
 
 
-def too_plain(count: int, folders: set[str], lines: bool = True) -> str:
-    """Why evidence of ``count`` letters and digits was followed no further than ``folders``
-    (cited ``lines``, else a quotation)."""
-    they, them, their, hold = ("they", "them", "their", "hold") if lines else ("it", "it", "its", "holds")
-    if not count:
-        return f"{they} {hold} no letter or digit, nothing to follow {them} by"
-    shown = " or ".join(sorted(f + "/" if f else "the top level" for f in folders))
-    return (f"no other file of {shown} holds {them}, and {their} {count} letters and digits are too few "
-            f"to follow {them} further (git blame -C asks for {FOLLOW_ALNUM})")
-
-
-def search_folder(places_in, against, exclude: set, folders: set[str], origin: str) -> list[Place]:
-    """Every place ``places_in(textfile)`` (its line ranges) finds in the files of ``folders``
-    (but ``exclude``): where evidence too plain to follow across the tree is looked for (a
+def search_folder(block: list[str], against, exclude: set, folders: set[str], origin: str) -> list[Place]:
+    """Every place holding exactly the lines ``block`` in the files of ``folders`` (but
+    ``exclude``): where cited lines too plain to follow across the tree are looked for (a
     module split into a sibling takes its lines along). No word search: a folder's files
     are read."""
     index = wordindex.word_index(against)
     paths = {path for folder in folders for path in index.in_folder(folder)}
     places = [Place(path, lines) for path, text in _readable(against, paths, exclude)
-              for lines in places_in(text)]
+              for lines in exact_blocks(block, text.text)]
     return _by_affinity(places, origin)
 
 
@@ -217,12 +205,12 @@ def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
                     continue  # cited lines follow only to identical lines: a plain test decides
             elif match.find(pattern, textfile.text, key=textfile.oid or None):
                 continue
-        block = cited_block(quote)
-        count = letters_and_digits(block)
-        if evidence.kind is not EvidenceKind.LINES and count >= FOLLOW_ALNUM:
+        if evidence.kind is not EvidenceKind.LINES:
             _expect(index, evidence, quote, pattern)
             announced.append(evidence)
             continue
+        block = cited_block(quote)
+        count = letters_and_digits(block)
         if count < FOLLOW_ALNUM:
             # Too plain to be followed across the tree: only its folder is read (fetched below),
             # and nothing for lines without a letter or digit.

@@ -61,8 +61,19 @@ def token_find(
     quote: str, text: str, path: str, key: str | None = None, windows: list[tuple[int, int]] | None = None
 ) -> LineRange | None:
     """The lines of the first place where ``quote``'s tokens occur
-    contiguously in ``text``: matching that ignores layout, comments, quote
-    style and trailing commas. ``None`` when absent or no grammar applies.
+    contiguously in ``text`` (:func:`token_find_all`), or ``None``."""
+    found = token_find_all(quote, text, path, key, windows)
+    return found[0] if found else None
+
+
+def token_find_all(
+    quote: str, text: str, path: str, key: str | None = None, windows: list[tuple[int, int]] | None = None
+) -> tuple[LineRange, ...]:
+    """The lines of every place, in order and not overlapping, where ``quote``'s tokens
+    occur contiguously in ``text``: matching that ignores layout, comments, quote style
+    and trailing commas. Empty when absent or no grammar applies. Every place, as the
+    character search gives: a quote the file holds twice is followed to the copy nearest
+    its own (a handler's ``return redirect(url_for('index'))``, not the one above it).
 
     ``windows`` (character spans, in order, from
     :func:`..quotes.windows.token_windows`) are where any such place must lie: only
@@ -70,35 +81,45 @@ def token_find(
     """
     parsed = _parsed_for(text, path, key)
     if parsed is None:
-        return None
+        return ()
     needle = _fragment_tokens(quote, parsed.language)
     if not needle:
-        return None
+        return ()
     if windows is not None and parsed._code_index is None:
         return _find_in_windows(parsed, needle, windows)
     haystack, vocabulary, positions = _code_index_of(parsed)
     codes = [vocabulary.get(t) for t in needle]
     if None in codes:
-        return None
-    at = haystack.find("".join(chr(c) for c in codes if c is not None))
-    if at < 0:
-        return None
+        return ()
+    wanted = "".join(chr(c) for c in codes if c is not None)
     code, end_lines, _starts = _code_tokens_of(parsed)
-    first, last = positions[at], positions[at + len(needle) - 1]
-    return LineRange(code[first].line, end_lines[last])
+    found = []
+    at = haystack.find(wanted)
+    while at >= 0:
+        first, last = positions[at], positions[at + len(needle) - 1]
+        found.append(LineRange(code[first].line, end_lines[last]))
+        at = haystack.find(wanted, at + len(needle))
+    return tuple(found)
 
 
-def _find_in_windows(parsed: _Parsed, needle: tuple[str, ...], windows: list[tuple[int, int]]) -> LineRange | None:
+def _find_in_windows(parsed: _Parsed, needle: tuple[str, ...], windows: list[tuple[int, int]]) -> tuple[LineRange, ...]:
     first = needle[0]
+    found: list[LineRange] = []
     for start, end in windows:
         code, end_lines = _window_code_tokens(parsed, start, end)
         texts = [t.text for t in code]
         kept = without_trailing_commas(texts)
         sequence = [texts[i] for i in kept]
-        for at in range(len(sequence) - len(needle) + 1):
+        at, stop = 0, len(sequence) - len(needle) + 1
+        while at < stop:
             if sequence[at] == first and tuple(sequence[at : at + len(needle)]) == needle:
-                return LineRange(code[kept[at]].line, end_lines[kept[at + len(needle) - 1]])
-    return None
+                lines = LineRange(code[kept[at]].line, end_lines[kept[at + len(needle) - 1]])
+                if not found or found[-1] != lines:  # twice on one line: one place
+                    found.append(lines)
+                at += len(needle)
+            else:
+                at += 1
+    return tuple(found)
 
 
 def clear_cache() -> None:
