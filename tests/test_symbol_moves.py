@@ -101,3 +101,70 @@ def test_a_definition_whose_body_changed_names_the_commit_that_changed_it(make_r
 
     assert result.status == drift.SHIFTED and result.enclosing_changed
     assert result.broken_by.sha == culprit
+
+
+RELEASE_PY = textwrap.dedent(
+    """\
+    import subprocess
+
+
+    def main():
+        version = read_version()
+        tag = f"v{version}"
+        subprocess.run(["git", "tag", "-s", tag], check=True)
+        subprocess.run(["git", "push", "origin", tag], check=True)
+    """
+)
+CLI_PY = textwrap.dedent(
+    """\
+    def main() -> None:
+        cli.main()
+    """
+)
+
+
+def test_a_namesake_with_other_code_is_not_where_a_deleted_definition_went(make_repo):
+    """A sweeping commit deletes the release script and edits the CLI, which has a ``main``
+    of its own: the script's ``main`` is deleted, not relocated (flask's
+    ``scripts/make-release.py``, in a merge that touched ``src/flask/cli.py``)."""
+    repo = make_repo()
+    pin = repo.commit({"scripts/make-release.py": RELEASE_PY, "src/app/cli.py": CLI_PY}, "pin")
+    repo.delete("scripts/make-release.py")
+    culprit = repo.commit({"src/app/cli.py": "import cli\n\n" + CLI_PY}, "release from CI")
+
+    result = classify(repo, symbol("scripts/make-release.py", "main"), pin)
+
+    assert result.status == drift.DELETED and result.broken_by.sha == culprit
+    assert "function main at src/app/cli.py:3-4 has other code, not moved there" in result.message
+
+
+def test_a_namesake_the_removing_commit_never_touched_is_not_where_it_went(make_repo):
+    """A definition rewritten as it moved is followed into a file its removing commit
+    created; a namesake elsewhere with the same kind of code is not that file."""
+    repo = make_repo()
+    similar = PUT_PAGE.replace("store.pages.set(id, page);", "store.cache.set(id, page);")
+    pin = repo.commit({"src/core/operations.ts": OPERATIONS_TS, "vendor/pages/cache.ts": similar}, "pin")
+    repo.commit({"src/core/operations.ts": DROP_PAGE}, "drop putPage")
+
+    result = classify(repo, symbol("src/core/operations.ts", "putPage"), pin)
+
+    assert result.status == drift.DELETED
+    assert "vendor/pages/cache.ts" in result.message and "not moved there by the commit that removed it" in result.message
+
+
+def test_a_definition_moved_and_edited_is_followed_through_its_new_files_later_rename(make_repo):
+    """The commit that moved ``putPage`` (rewriting it) created ``scaffold.ts``; a later
+    commit renamed that file into ``sansio/``: the file the move created is looked for
+    under its name at the against-revision (flask's ``after_request``, moved into
+    ``scaffold.py``, which later became ``sansio/scaffold.py``)."""
+    repo = make_repo()
+    pin = repo.commit({"src/core/operations.ts": OPERATIONS_TS}, "pin")
+    edited = PUT_PAGE.replace("store.nextId()", "store.allocate()").replace("return id;", "return id + 0;")
+    repo.commit({"src/core/operations.ts": DROP_PAGE, "src/shared/scaffold.ts": edited}, "a shared scaffold")
+    repo.move("src/shared/scaffold.ts", "src/shared/sansio/scaffold.ts")
+    repo.commit(message="sans-io")
+
+    result = classify(repo, symbol("src/core/operations.ts", "putPage"), pin)
+
+    assert result.status == drift.RELOCATED and result.path == "src/shared/sansio/scaffold.ts"
+    assert result.enclosing_changed

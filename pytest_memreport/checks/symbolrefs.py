@@ -14,6 +14,7 @@ since (naming the commit after which its file stopped defining it).
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import replace
 
 from ..text import symbols
@@ -69,10 +70,11 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
         followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
         path = followed if followed and against.entry(followed) is not None else None
     if path is None:
-        relocated = _relocated(evidence, pin, against, exclude=set())
+        relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, exclude=set())
         if relocated is not None:
             return relocated
-        return _blamed(_result(DELETED, against.rev, None, None, pin, f"{evidence.path} is gone and {name} with it"),
+        return _blamed(_result(DELETED, against.rev, None, None, pin,
+                               f"{evidence.path} is gone and {name} with it{namesakes}"),
                        evidence, store, pin_sha, against)
     textfile, definition = _definition(against, path, name)
     moved = path != evidence.path
@@ -88,39 +90,73 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
         return _result(RENAMED, against.rev, path, renamed.lines, pin,
                        f"{old.name} is now {renamed.kind} {renamed.name} at {path}:{renamed.lines}",
                        symbol=renamed)
-    relocated = _relocated(evidence, pin, against, exclude={path})
+    relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, exclude={path})
     if relocated is not None:
         return relocated
     return _blamed(_result(DELETED, against.rev, path, None, pin,
-                           f"no definition named {name} (or with its body) in {path} any more"),
+                           f"no definition named {name} (or with its body) in {path} any more{namesakes}"),
                    evidence, store, pin_sha, against)
 
 
-def _relocated(evidence: Evidence, pin: verify.PinResult, against, exclude: set) -> DriftResult | None:
+#: the least share of a definition's code (its tokens but its name, Indel similarity) a
+#: namesake with other code must keep to be where it went: flask's definitions moved into
+#: new modules kept 0.34 to 0.97 of theirs; the CLI's ``main`` keeps 0.10 of a release
+#: script's, which a sweeping merge deleted while it touched the CLI too
+NAMESAKE_SIMILARITY = 0.25
+
+
+def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, against,
+               exclude: set) -> tuple[DriftResult | None, str]:
     """The definition found in another file of ``against`` (same name and kind, body
-    tokens compared: see :func:`.drift.search.search_definition`), or ``None``."""
+    tokens compared: see :func:`.drift.search.search_definition`), or ``None`` and what
+    the namesakes left aside were (a clause of the deleted result's message).
+
+    A namesake with other code is where the definition went only when it keeps some of
+    its code (:data:`NAMESAKE_SIMILARITY`) and stands in its folder, or in a file of its
+    kind that the commit removing it changed (a move is one commit, as for a plain
+    quotation): the ``main`` of a deleted release script is not the CLI's ``main``."""
     old = pin.symbol
     if old is None:
-        return None
+        return None, ""
     body = search.definition_body(pin.recorded_text or "", evidence.path, old)
     found = search.search_definition(against, old.name, old.kind, body, exclude | {evidence.path}, evidence.path)
+    if found and not any(same for _, _, same, _ in found):
+        commit = blame.breaking_commit(store, pin_sha, against, evidence.path, _defines(evidence, store, pin_sha))
+        folder, kind = posixpath.dirname(evidence.path), symbols.language_for(evidence.path)
+        touched = {path for path in blame.moved_with(store, pin_sha, against, commit)
+                   if symbols.language_for(path) == kind}
+        kept = [item for item in found if item[3] >= NAMESAKE_SIMILARITY
+                and (posixpath.dirname(item[0]) == folder or item[0] in touched)]
+        if not kept:
+            first_path, first, _, _ = found[0]
+            more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+            return None, (f"; {first.kind} {first.name} at {first_path}:{first.lines}{more} has other code, "
+                          "not moved there by the commit that removed it")
+        found = kept
     if not found:
-        return None
-    path, definition, same = found[0]
-    places = tuple(Place(p, d.lines) for p, d, _ in found)
+        return None, ""
+    path, definition, same, _ = found[0]
+    places = tuple(Place(p, d.lines) for p, d, _, _ in found)
     changed = None
     if not same:
         textfile = against.read(path)
         changed = _body_diff(pin, textfile, path, old, definition) if textfile is not None else None
     message = f"{old.kind} {old.name} left {evidence.path}; it is now defined at {path}:{definition.lines}"
     return _result(RELOCATED, against.rev, path, definition.lines, pin, message, candidates=places,
-                   symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed)
+                   symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed), ""
 
 
 def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, against, same_body=None) -> DriftResult:
     """``result`` naming the commit after which the file stopped defining the name
     (with ``same_body``, the pin's result: stopped defining it with the pin's body;
     see :mod:`.drift.blame`)."""
+    holds = _defines(evidence, store, pin_sha, same_body)
+    return replace(result, broken_by=blame.broken_by(store, pin_sha, against, evidence.path, holds))
+
+
+def _defines(evidence: Evidence, store, pin_sha: str, same_body=None):
+    """Whether a version of the evidence's file defines its name (with ``same_body``, the
+    pin's result: with the pin's body), asked of a path and blob by :mod:`.drift.blame`."""
     name = evidence.text or ""
     huge = None
     if same_body is not None and (same_body.recorded_text or "").count("\n") >= symbols.WHOLE_LINES:
@@ -140,7 +176,7 @@ def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, agains
             return False
         return same_body is None or _same_body(same_body, textfile, path, same_body.symbol, found[0])
 
-    return replace(result, broken_by=blame.broken_by(store, pin_sha, against, evidence.path, holds))
+    return holds
 
 
 class _HugeBody:

@@ -62,6 +62,28 @@ def breaking_commit(store, pin_sha: str, against, path: str, holds: Callable[[st
     return changed[high][0]
 
 
+def moved_with(store, pin_sha: str, against, commit) -> set[str]:
+    """The files ``commit`` (a :func:`breaking_commit`) changed, named as at the against
+    revision: where what left the file in that commit may have gone (a move is one
+    commit), later renames followed through the pair's first-parent log (no process)."""
+    changed = getattr(commit, "changes", ())
+    if not changed:
+        return set()
+    current = {change.new_path: change.new_path for change in changed if change.new_path}
+    after = False
+    for step in store.first_parent_log(pin_sha, _end(store, against)):
+        if not after:
+            after = step.sha == commit.sha
+            continue
+        renames, deleted = step.renames, step.deleted
+        for origin, name in list(current.items()):
+            if name in renames:
+                current[origin] = renames[name]
+            elif name in deleted:
+                del current[origin]
+    return set(current.values())
+
+
 def directory_broken_by(store, pin_sha: str, against, path: str):
     """The commit after which the folder ``path`` no longer exists (bisection over
     the commits that changed anything under it: one tree listing per step)."""

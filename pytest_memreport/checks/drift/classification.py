@@ -351,8 +351,8 @@ class _Drift:
         folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
         commit = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path, self._quote_holds(pattern))
         kind = _file_kind(self.path)
-        touched = {change.new_path for change in getattr(commit, "changes", ())
-                   if change.new_path and _file_kind(change.new_path) == kind}
+        touched = {path for path in blame.moved_with(self.store, self.pin_sha, self.against, commit)
+                   if _file_kind(path) == kind}
         kept = [place for place in places if posixpath.dirname(place.path) in folders or place.path in touched]
         if kept:
             return kept, None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import posixpath
 from dataclasses import replace
 
+from rapidfuzz.distance import Indel
+
 from ...gitstore import WORKTREE, RepoError
 from ...model import Evidence, EvidenceKind
 from ...text import match, symbols
@@ -285,7 +287,9 @@ def _affinity(path: str, origin: str) -> int:
 
 
 def search_definition(against, name: str, kind: str, body: list[str] | None, exclude: set, origin: str):
-    """Where a definition that left its file now lives: ``[(path, Definition, same_body)]``.
+    """Where a definition that left its file now lives: ``[(path, Definition, same_body,
+    similarity)]``, the last how much of the pin's ``body`` tokens it keeps (rapidfuzz's
+    Indel similarity of the token lists, 1.0 for the same body, 0.0 when not known).
 
     Like a relocated quote: the files holding the definition's bare name as a
     whole word (one ``git grep``) are parsed, and every definition with the
@@ -306,8 +310,10 @@ def search_definition(against, name: str, kind: str, body: list[str] | None, exc
         for definition in symbols.find_definitions(textfile.text, path, bare, kind=kind, key=textfile.oid or None) or ():
             if definition.bare_name != bare:
                 continue
-            same = body is not None and _body_tokens(textfile.text, path, definition, textfile.oid) == body
-            found.append((path, definition, same))
+            tokens = _body_tokens(textfile.text, path, definition, textfile.oid) if body is not None else None
+            same = body is not None and tokens == body
+            similarity = 1.0 if same else Indel.normalized_similarity(body, tokens) if body and tokens else 0.0
+            found.append((path, definition, same, similarity))
     return sorted(found, key=lambda item: (not item[2], _affinity(item[0], origin)))
 
 
