@@ -122,9 +122,8 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
     found = search.search_definition(against, old.name, old.kind, body, exclude | {evidence.path}, evidence.path)
     if found and not any(same for _, _, same, _ in found):
         commit = blame.breaking_commit(store, pin_sha, against, evidence.path, _defines(evidence, store, pin_sha))
-        folder, kind = posixpath.dirname(evidence.path), symbols.language_for(evidence.path)
-        touched = {path for path in blame.moved_with(store, pin_sha, against, commit)
-                   if symbols.language_for(path) == kind}
+        folder = posixpath.dirname(evidence.path)
+        touched = blame.moved_with(store, pin_sha, against, commit, like=evidence.path)
         kept = [item for item in found if item[3] >= NAMESAKE_SIMILARITY
                 and (posixpath.dirname(item[0]) == folder or item[0] in touched)]
         if not kept:

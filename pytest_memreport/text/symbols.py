@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .syntax import definitions as _definitions_module, parsing as _parsing
 from .syntax.definitions import Definition, definitions, enclosing, find_definitions, value_of
-from .syntax.languages import DEFINITION_QUERIES, available_languages, language_for
+from .syntax.languages import DEFINITION_QUERIES, available_languages, file_kind, language_for
 from .syntax.lexing import Region, Token, drop_trailing_commas, regions, tokens
 from .syntax.literals import literal_equals
 from .syntax.parsing import ParseStats, reparse, reset_stats, stats
@@ -31,6 +31,7 @@ __all__ = [
     "definitions",
     "enclosing",
     "find_definitions",
+    "file_kind",
     "language_for",
     "literal_equals",
     "regions",

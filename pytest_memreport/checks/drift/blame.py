@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from ...gitstore import WORKTREE, RepoError
 from ...gitstore.history import LogCommit
+from ...text import symbols
 from .results import UNCOMMITTED
 
 
@@ -62,14 +63,18 @@ def breaking_commit(store, pin_sha: str, against, path: str, holds: Callable[[st
     return changed[high][0]
 
 
-def moved_with(store, pin_sha: str, against, commit) -> set[str]:
-    """The files ``commit`` (a :func:`breaking_commit`) changed, named as at the against
-    revision: where what left the file in that commit may have gone (a move is one
-    commit), later renames followed through the pair's first-parent log (no process)."""
+def moved_with(store, pin_sha: str, against, commit, like: str) -> set[str]:
+    """The files of ``like``'s kind (:func:`..text.symbols.file_kind`) that ``commit`` (a
+    :func:`breaking_commit`) changed, named as at the against revision: where what left
+    ``like`` in that commit may have gone (a move is one commit; a page of documentation
+    the commit also edited is not where code went), later renames followed through the
+    pair's first-parent log (no process)."""
     changed = getattr(commit, "changes", ())
     if not changed:
         return set()
-    current = {change.new_path: change.new_path for change in changed if change.new_path}
+    kind = symbols.file_kind(like)
+    current = {change.new_path: change.new_path for change in changed
+               if change.new_path and symbols.file_kind(change.new_path) == kind}
     after = False
     for step in store.first_parent_log(pin_sha, _end(store, against)):
         if not after:

@@ -285,11 +285,12 @@ class _Drift:
         pattern = match.as_pattern(quote)
         return self.blamed(self.quotation(pattern), pattern)
 
-    def blamed(self, result: DriftResult, quote, exact: bool = False) -> DriftResult:
+    def blamed(self, result: DriftResult, quote: match.QuotePattern | str, exact: bool = False) -> DriftResult:
         """``result`` naming the commit that broke the quote (``exact``: a cited line range,
-        which holds only where its lines stand as they were)."""
+        its recorded lines, which hold only where they stand as they were)."""
         if result.status in (CHANGED, DELETED):
-            return self._blamed(result, self._block_holds(quote) if exact else self._quote_holds(quote))
+            text = quote if isinstance(quote, str) else quote.text
+            return self._blamed(result, self._block_holds(text) if exact else self._quote_holds(quote))
         if result.enclosing_changed:
             # Relocated too: the pinned file stopped holding the quote in the pin's definition.
             return self._blamed(result, self._enclosing_holds(quote))
@@ -350,9 +351,7 @@ class _Drift:
         of documentation the same commit edited, whose example still shows the old line."""
         folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
         commit = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path, self._quote_holds(pattern))
-        kind = _file_kind(self.path)
-        touched = {path for path in blame.moved_with(self.store, self.pin_sha, self.against, commit)
-                   if _file_kind(path) == kind}
+        touched = blame.moved_with(self.store, self.pin_sha, self.against, commit, like=self.path)
         kept = [place for place in places if posixpath.dirname(place.path) in folders or place.path in touched]
         if kept:
             return kept, None
@@ -494,13 +493,6 @@ def _same_code(old_text: str, old_path: str, old_def, new_text: str, new_path: s
 
 
 # -- locating ----------------------------------------------------------------------
-
-
-def _file_kind(path: str) -> str:
-    """What kind of file ``path`` is: its language where a grammar knows it (a stub is
-    Python), else its extension."""
-    language = symbols.language_for(path)
-    return language if language is not None else posixpath.splitext(path)[1].lower()
 
 
 def _locate(quote: match.QuotePattern | str, textfile, path: str, near: LineRange | None) -> tuple[LineRange, bool] | None:

@@ -376,6 +376,17 @@ def language_for(path: str) -> str | None:
     return _EXTENSIONS.get(name[dot:].lower())
 
 
+def file_kind(path: str) -> str:
+    """What kind of file ``path`` is: its grammar's name where one knows it (a stub is
+    Python), else its extension (``.rst``; ``""`` without one)."""
+    language = language_for(path)
+    if language is not None:
+        return language
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
+
+
 @lru_cache(maxsize=None)
 def _language(name: str) -> Language | None:
     module_name, function = _BY_NAME[name].grammar
