@@ -135,7 +135,7 @@ def test_a_namesake_with_other_code_is_not_where_a_deleted_definition_went(make_
     result = classify(repo, symbol("scripts/make-release.py", "main"), pin)
 
     assert result.status == drift.DELETED and result.broken_by.sha == culprit
-    assert "function main at src/app/cli.py:3-4 has other code, not moved there" in result.message
+    assert "function main at src/app/cli.py:3-4 has other code (keeps 24% of its tokens)" in result.message
 
 
 def test_a_namesake_the_removing_commit_never_touched_is_not_where_it_went(make_repo):
@@ -149,7 +149,7 @@ def test_a_namesake_the_removing_commit_never_touched_is_not_where_it_went(make_
     result = classify(repo, symbol("src/core/operations.ts", "putPage"), pin)
 
     assert result.status == drift.DELETED
-    assert "vendor/pages/cache.ts" in result.message and "not moved there by the commit that removed it" in result.message
+    assert "vendor/pages/cache.ts" in result.message and "(was not moved there by the commit that removed it)" in result.message
 
 
 def test_a_definition_moved_and_edited_is_followed_through_its_new_files_later_rename(make_repo):
@@ -168,3 +168,61 @@ def test_a_definition_moved_and_edited_is_followed_through_its_new_files_later_r
 
     assert result.status == drift.RELOCATED and result.path == "src/shared/sansio/scaffold.ts"
     assert result.enclosing_changed
+
+
+COUNTER_RS = textwrap.dedent(
+    """\
+    pub struct CounterWriter { count: u64, total_count: u64 }
+
+    impl CounterWriter {
+        pub fn clear(&mut self) {
+            self.count = 0;
+            self.total_count = 0;
+        }
+    }
+    """
+)
+REPLACER_RS = textwrap.dedent(
+    """\
+    pub struct Replacer { space: Option<Space> }
+
+    impl Replacer {
+        pub fn clear(&mut self) {
+            if let Some(ref mut space) = self.space {
+                space.dst.clear();
+                space.matches.clear();
+            }
+        }
+    }
+    """
+)
+
+
+def test_another_types_method_of_the_same_name_beside_it_is_not_where_it_went(make_repo):
+    """ripgrep's ``CounterWriter::clear`` left with its file; ``Replacer::clear`` in the same
+    folder keeps 37% of its words: other code, not a move."""
+    repo = make_repo()
+    pin = repo.commit({"src/printer/counter.rs": COUNTER_RS, "src/printer/util.rs": REPLACER_RS}, "pin")
+    repo.delete("src/printer/counter.rs")
+    repo.commit({"src/printer/util.rs": REPLACER_RS + "\npub fn unused() {}\n"}, "drop the counter")
+
+    result = classify(repo, symbol("src/printer/counter.rs", "clear"), pin)
+
+    assert result.status == drift.DELETED
+    assert "method Replacer.clear at src/printer/util.rs:4-9 has other code (keeps" in result.message
+
+
+def test_a_method_rewritten_as_its_class_moved_is_followed_by_its_qualified_name(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"src/printer/counter.rs": COUNTER_RS, "src/printer/util.rs": REPLACER_RS}, "pin")
+    repo.delete("src/printer/counter.rs")
+    rewritten = COUNTER_RS.replace("self.count = 0;\n        self.total_count = 0;",
+                                   "debug_assert!(self.total_count >= self.count, \"counts out of order\");\n"
+                                   "        let (count, total) = (&mut self.count, &mut self.total_count);\n"
+                                   "        *count = u64::default();\n        *total = u64::default();")
+    repo.commit({"src/printer/util.rs": REPLACER_RS + "\n" + rewritten}, "the counter joins the utilities")
+
+    result = classify(repo, symbol("src/printer/counter.rs", "clear"), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.path == "src/printer/util.rs" and result.symbol.name == "CounterWriter.clear"

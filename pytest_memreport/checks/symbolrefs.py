@@ -98,11 +98,14 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
                    evidence, store, pin_sha, against)
 
 
-#: the least share of a definition's code (its tokens but its name, Indel similarity) a
-#: namesake with other code must keep to be where it went: flask's definitions moved into
-#: new modules kept 0.34 to 0.97 of theirs; the CLI's ``main`` keeps 0.10 of a release
-#: script's, which a sweeping merge deleted while it touched the CLI too
-NAMESAKE_SIMILARITY = 0.25
+#: the least share of a definition's tokens (its name aside; rapidfuzz's Indel similarity)
+#: a namesake with other code must keep to be where it went, unless it has the same
+#: qualified name: definitions moved into new modules on flask, ripgrep and the
+#: modelcontextprotocol servers kept 0.68 to 0.99 of theirs; namesakes that are other
+#: code kept 0.10 to 0.44 (a release script's ``main`` and the CLI's, ripgrep's ``imp``
+#: and ``clear`` of two writers), as did one method rewritten into another class (0.34):
+#: that one is reported deleted, its namesake named.
+NAMESAKE_SIMILARITY = 0.5
 
 
 def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, against,
@@ -111,10 +114,11 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
     tokens compared: see :func:`.drift.search.search_definition`), or ``None`` and what
     the namesakes left aside were (a clause of the deleted result's message).
 
-    A namesake with other code is where the definition went only when it keeps some of
-    its code (:data:`NAMESAKE_SIMILARITY`) and stands in its folder, or in a file of its
-    kind that the commit removing it changed (a move is one commit, as for a plain
-    quotation): the ``main`` of a deleted release script is not the CLI's ``main``."""
+    A namesake with other code is where the definition went only when it keeps half of
+    its tokens (:data:`NAMESAKE_SIMILARITY`) or is a method of the same class, and stands in its
+    folder or in a file of its kind that the commit removing it changed (a move is one
+    commit, as for a plain quotation): the ``main`` of a deleted release script is not
+    the CLI's ``main``."""
     old = pin.symbol
     if old is None:
         return None, ""
@@ -124,13 +128,15 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
         commit = blame.breaking_commit(store, pin_sha, against, evidence.path, _defines(evidence, store, pin_sha))
         folder = posixpath.dirname(evidence.path)
         touched = blame.moved_with(store, pin_sha, against, commit, like=evidence.path)
-        kept = [item for item in found if item[3] >= NAMESAKE_SIMILARITY
-                and (posixpath.dirname(item[0]) == folder or item[0] in touched)]
+        moved = [item for item in found if posixpath.dirname(item[0]) == folder or item[0] in touched]
+        # (a method of the same class, by its qualified name, is it however rewritten)
+        kept = [item for item in moved if item[3] >= NAMESAKE_SIMILARITY or ("." in old.name and item[1].name == old.name)]
         if not kept:
-            first_path, first, _, _ = found[0]
+            first_path, first, _, similarity = (moved or found)[0]
             more = f" and {len(found) - 1} more" if len(found) > 1 else ""
-            return None, (f"; {first.kind} {first.name} at {first_path}:{first.lines}{more} has other code, "
-                          "not moved there by the commit that removed it")
+            why = (f"keeps {round(similarity * 100)}% of its tokens" if moved
+                   else "was not moved there by the commit that removed it")
+            return None, f"; {first.kind} {first.name} at {first_path}:{first.lines}{more} has other code ({why})"
         found = kept
     if not found:
         return None, ""
