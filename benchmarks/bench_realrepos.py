@@ -116,12 +116,13 @@ def read_tree(repo: Path, pin: str, suffixes: tuple[str, ...]) -> dict[str, list
     return files
 
 
-def definitions(lines: list[str]) -> list[tuple[int, int, str]]:
-    """``(first, last, name)`` 0-based of each definition spanning two lines or more: from its
-    first line to the last line indented deeper than it."""
+def definitions(lines: list[str], pattern: re.Pattern[str] = DEFINITION) -> list[tuple[int, int, str]]:
+    """``(first, last, name)`` 0-based of each definition spanning two lines or more (its
+    first line matching ``pattern``): from its first line to the last line indented deeper
+    than it."""
     out = []
     for i, line in enumerate(lines):
-        found = DEFINITION.match(line)
+        found = pattern.match(line)
         if not found:
             continue
         indent, last = len(found.group(1)), i
@@ -142,11 +143,13 @@ def alter_identifier(text: str, rng: random.Random) -> str:
     return text.replace(name, name + "Gone", 1) if name else text + " altered"
 
 
-def build_code(repo: Path, pin: str):
+def build_code(repo: Path, pin: str, suffixes: tuple[str, ...] = CODE_SUFFIXES,
+               definition: re.Pattern[str] = DEFINITION):
+    """The drift input's builder: files with ``suffixes``, definitions opening with ``definition``."""
     def build(root: Path) -> dict:
         rng = random.Random(SEED)
-        files = read_tree(repo, pin, CODE_SUFFIXES)
-        defs = {p: d for p, d in ((p, definitions(lines)) for p, lines in sorted(files.items())) if d}
+        files = read_tree(repo, pin, suffixes)
+        defs = {p: d for p, d in ((p, definitions(lines, definition)) for p, lines in sorted(files.items())) if d}
         paths = sorted(defs)
         (root / "drift").mkdir()
         names, counts = [], {"ranges": 0, "quotes": 0, "altered": 0, "symbols": 0}

@@ -1,0 +1,169 @@
+#!/usr/bin/env python
+"""Every drift verdict on a real history compared with what git itself shows (a script, not a test).
+
+    python benchmarks/bench_verdicts.py CLONE [CLONE ...] [--back 720] [--workdir DIR]
+
+or with ``MEMREPORT_VERDICT_REPOS`` set (clones separated by ``os.pathsep``). Each clone
+(bare or not) is brought onto the machine beforehand, by hand: nothing here fetches.
+
+For each clone it builds bench_realrepos' drift input (7 run reports of 30 records: 8 line
+ranges cited inside real definitions, one quoted line and one defined name per record, 5%
+of the quotations altered), pinned ``--back`` first-parent commits before HEAD, from the
+Python, TypeScript and Rust files of the pin; runs the product against HEAD with
+``--memreport-json``; and holds each verdict to git's own answer (``git show`` of the
+files, ``git grep``):
+
+* cited lines ``unchanged``, ``shifted`` or ``moved``: the lines named at HEAD are the
+  pin's lines, character for character;
+* cited lines ``changed``: the pin's lines stand nowhere in their file at HEAD as a block;
+* a quotation ``unchanged``, ``shifted`` or ``moved``: the lines named hold it (whitespace
+  and backticks aside), unless the product says it found it by tokens (counted apart);
+* a quotation ``changed`` or ``deleted``: its file at HEAD does not hold it, and one of 40
+  letters and digits or more stands nowhere at HEAD (``git grep -F``).
+
+Each disagreement is printed on a line of its own, and the relocated quotations and
+symbols are listed to be read (where a thing went is a judgement git does not make). The
+exit status is 1 when any verdict disagrees. benchmarks/README.md says which histories
+were read and what they showed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from bench_realrepos import build_code, git, git_dir, pin_back  # beside this script
+from bench_realshape import cached_input, environment, run
+
+HERE = Path(__file__).resolve().parent
+GENERATOR_VERSION = 1
+#: the files whose definitions are sampled, and a definition's first line in any of them:
+#: Python's ``def``/``class``, TypeScript's ``function``/``class``/``interface``, Rust's
+#: ``fn``/``struct``/``enum``/``trait``/``impl`` (its indentation, then its name)
+SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".rs")
+DEFINITION = re.compile(r"^(\s*)(?:export\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?"
+                        r"(?:def|class|function|interface|fn|struct|enum|trait|impl)\s+(?:<[^>]*>\s*)?([A-Za-z_]\w*)")
+#: git blame -C's bound, which the product follows too: a plainer failed quotation may stand elsewhere
+FOLLOW_ALNUM = 40
+
+
+class History:
+    """One clone's files as git shows them (each read once)."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self._lines: dict[tuple[str, str], list[str] | None] = {}
+
+    def lines(self, rev: str, path: str) -> list[str] | None:
+        """The file's lines at ``rev`` (a final newline ends the last), ``None`` where it is not."""
+        if (rev, path) not in self._lines:
+            self._lines[rev, path] = self._read(rev, path)
+        return self._lines[rev, path]
+
+    def _read(self, rev: str, path: str) -> list[str] | None:
+        done = subprocess.run(["git", "--git-dir", str(self.repo), "show", f"{rev}:{path}"], capture_output=True)
+        if done.returncode != 0:
+            return None
+        text = done.stdout.decode("utf-8", "replace")
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        return lines
+
+    def anywhere(self, rev: str, text: str) -> list[str]:
+        """The files of ``rev`` holding ``text`` as it is written."""
+        done = subprocess.run(["git", "--git-dir", str(self.repo), "grep", "-F", "-l", "-e", text, rev],
+                              capture_output=True, text=True)
+        return [line.split(":", 1)[1] for line in done.stdout.splitlines()]
+
+
+def plain(text: str) -> str:
+    return " ".join(text.replace("`", "").split())
+
+
+def judge(evidence: dict, pin: str, history: History) -> str | None:
+    """Why git disagrees with the evidence's drift verdict, or ``None`` when it does not."""
+    at = evidence.get("at_against") or {}
+    status, kind = at.get("status"), evidence["kind"]
+    if kind == "lines" and status in ("unchanged", "shifted", "moved") and at.get("lines"):
+        (a, b), (x, y) = evidence["cited_lines"], at["lines"]
+        old, new = history.lines(pin, evidence["path"]) or [], history.lines(at["rev"], at["path"]) or []
+        return None if old[a - 1:b] == new[x - 1:y] else f"{status}, yet {at['path']}:{x}-{y} differ from them"
+    if kind == "lines" and status == "changed":
+        (a, b) = evidence["cited_lines"]
+        block = (history.lines(pin, evidence["path"]) or [])[a - 1:b]
+        new = history.lines(at["rev"], evidence["path"]) or []
+        held = [i + 1 for i in range(len(new) - len(block) + 1) if new[i:i + len(block)] == block]
+        return f"changed, yet its file holds the lines at {held[0]}" if held else None
+    if kind == "quote" and status in ("unchanged", "shifted", "moved") and at.get("lines"):
+        x, y = at["lines"]
+        if plain(evidence["text"]) in plain("\n".join((history.lines(at["rev"], at["path"]) or [])[x - 1:y])):
+            return None
+        return None if at.get("found_by") == "tokens" else f"{status}, yet {at['path']}:{x}-{y} do not hold it"
+    if kind == "quote" and status in ("changed", "deleted"):
+        text = evidence["text"]
+        if plain(text) in plain("\n".join(history.lines(at["rev"], evidence["path"]) or [])):
+            return f"{status}, yet {evidence['path']} holds it"
+        if sum(ch.isalnum() for ch in text) >= FOLLOW_ALNUM and "\n" not in text:
+            elsewhere = history.anywhere(at["rev"], text)
+            if elsewhere:
+                return f"{status}, yet {', '.join(elsewhere[:3])} hold it as written"
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("clones", nargs="*", default=[p for p in os.environ.get("MEMREPORT_VERDICT_REPOS", "")
+                                                     .split(os.pathsep) if p])
+    parser.add_argument("--back", type=int, default=720, help="first-parent commits from the pin to HEAD")
+    parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memreport-verdicts"))
+    parser.add_argument("--code", default=str(HERE.parent), help="the checkout whose package is run")
+    args = parser.parse_args()
+    if not args.clones:
+        print("skipped: no clone given (CLONE ... or MEMREPORT_VERDICT_REPOS)")
+        return
+    disagreeing = 0
+    for given in args.clones:
+        repo = git_dir(Path(given).resolve())
+        pin = pin_back(repo, args.back)
+        head = git(repo, "rev-parse", "HEAD").decode().strip()
+        root, manifest = cached_input(Path(args.workdir), "verdicts", [GENERATOR_VERSION, str(repo), head, pin],
+                                      build_code(repo, pin, SUFFIXES, DEFINITION))
+        out = root / "drift.json"
+        command = [sys.executable, "-m", "pytest", "-q", "--tb=no", "-p", "no:cacheprovider",
+                   *(a for name in manifest["reports"] for a in ("--memreport", name)),
+                   f"--memreport-repo={repo}", "--memreport-against", "HEAD", "--memreport-json", str(out)]
+        seconds, summary = run(root, environment(root, Path(args.code).resolve()), command)
+        history, counts, relocated = History(repo), Counter(), []
+        for report in json.loads(out.read_text())["reports"]:
+            for record in report["records"]:
+                for evidence in record["evidence"]:
+                    at = evidence.get("at_against") or {}
+                    counts[(evidence["kind"], at.get("status"))] += 1
+                    why = judge(evidence, pin, history)
+                    if why is not None:
+                        disagreeing += 1
+                        print(f"  DISAGREES {report['path']}:{evidence['line']} {evidence['kind']} "
+                              f"{evidence['path']}: {why}")
+                    if at.get("status") == "relocated" and evidence["kind"] != "lines":
+                        relocated.append(f"{evidence['kind']} {evidence['path']} "
+                                         f"{(evidence.get('text') or '')[:50]!r} -> "
+                                         f"{', '.join(c['path'] for c in at.get('candidates', [])[:3])}")
+        print(f"{repo}: pin {pin[:12]} HEAD {head[:12]}, {manifest['files']} files, {sum(counts.values())} "
+              f"verdicts in {seconds:.1f} s ({summary})")
+        print("  " + ", ".join(f"{kind} {status}: {n}" for (kind, status), n in sorted(counts.items(), key=str)))
+        for line in relocated:
+            print(f"  relocated {line}")
+    print(f"{disagreeing} verdict(s) disagree with git")
+    raise SystemExit(1 if disagreeing else 0)
+
+
+if __name__ == "__main__":
+    main()
