@@ -897,3 +897,12 @@ def test_a_window_asked_again_is_not_lexed_again(monkeypatch):
     assert windows == [first]  # lexed once
     assert read[0][:3] == [("def", first[0]), ("f0", first[0] + 4), ("(", first[0] + 6)]
     assert all(one == read[0] for one in read)
+
+
+def test_a_files_kind_is_its_grammar_else_its_extension():
+    """What a plain quotation or a definition may move into with its commit: code of the
+    same language (a stub is Python), not a page of another kind."""
+    from pytest_memreport.text.symbols import file_kind
+
+    assert [file_kind(p) for p in ("a.py", "x/b.PYI", "c.rs", "docs/d.rst", "Makefile", ".bashrc")] == \
+        ["python", "python", "rust", ".rst", "", ""]

@@ -369,19 +369,19 @@ def spec(name: str) -> LanguageSpec:
 
 def language_for(path: str) -> str | None:
     """The grammar name for ``path`` by its extension, or ``None``."""
-    name = path.rsplit("/", 1)[-1]
-    dot = name.rfind(".")
-    if dot <= 0:
-        return None
-    return _EXTENSIONS.get(name[dot:].lower())
+    extension = _extension(path)
+    return _EXTENSIONS.get(extension) if extension else None
 
 
 def file_kind(path: str) -> str:
     """What kind of file ``path`` is: its grammar's name where one knows it (a stub is
     Python), else its extension (``.rst``; ``""`` without one)."""
-    language = language_for(path)
-    if language is not None:
-        return language
+    extension = _extension(path)
+    return _EXTENSIONS.get(extension, extension)
+
+
+def _extension(path: str) -> str:
+    """``path``'s extension, lower case (``""`` for none, or a name starting with its dot)."""
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return name[dot:].lower() if dot > 0 else ""
