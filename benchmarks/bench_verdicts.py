@@ -19,7 +19,9 @@ files, ``git grep``):
 * a quotation ``unchanged``, ``shifted`` or ``moved``: the lines named hold it (whitespace
   and backticks aside), unless the product says it found it by tokens (counted apart);
 * a quotation ``changed`` or ``deleted``: its file at HEAD does not hold it, and one of 40
-  letters and digits or more stands nowhere at HEAD (``git grep -F``).
+  letters and digits or more stands nowhere at HEAD (``git grep -F``);
+* a quotation found at the pin: the lines named there hold it (unless found by tokens, or
+  as Markdown shows it).
 
 Each disagreement is printed on a line of its own, and the relocated quotations and
 symbols are listed to be read (where a thing went is a judgement git does not make). The
@@ -88,6 +90,20 @@ def plain(text: str) -> str:
     return " ".join(text.replace("`", "").split())
 
 
+def judge_pin(evidence: dict, pin: str, history: History) -> str | None:
+    """Why git disagrees with where the pin placed a quotation, or ``None``: the lines named
+    hold it (whitespace and backticks aside), unless it was found by tokens."""
+    found = evidence.get("at_pin") or {}
+    if evidence["kind"] != "quote" or found.get("status") != "found" or not found.get("lines"):
+        return None
+    a, b = found["lines"]
+    if plain(evidence["text"]) in plain("\n".join((history.lines(pin, evidence["path"]) or [])[a - 1:b])):
+        return None
+    if found.get("found_by") == "tokens" or found.get("found_as"):
+        return None
+    return f"found at the pin at {a}-{b}, which do not hold it"
+
+
 def judge(evidence: dict, pin: str, history: History) -> str | None:
     """Why git disagrees with the evidence's drift verdict, or ``None`` when it does not."""
     at = evidence.get("at_against") or {}
@@ -147,7 +163,7 @@ def main() -> None:
                 for evidence in record["evidence"]:
                     at = evidence.get("at_against") or {}
                     counts[(evidence["kind"], at.get("status"))] += 1
-                    why = judge(evidence, pin, history)
+                    why = judge_pin(evidence, pin, history) or judge(evidence, pin, history)
                     if why is not None:
                         disagreeing += 1
                         print(f"  DISAGREES {report['path']}:{evidence['line']} {evidence['kind']} "
