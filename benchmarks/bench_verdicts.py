@@ -45,13 +45,15 @@ from bench_realrepos import build_code, git, git_dir, pin_back  # beside this sc
 from bench_realshape import cached_input, environment, run
 
 HERE = Path(__file__).resolve().parent
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 #: the files whose definitions are sampled, and a definition's first line in any of them:
 #: Python's ``def``/``class``, TypeScript's ``function``/``class``/``interface``, Rust's
-#: ``fn``/``struct``/``enum``/``trait``/``impl`` (its indentation, then its name)
-SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".rs")
+#: ``fn``/``struct``/``enum``/``trait``/``impl``, Go's ``func`` (a method's receiver
+#: aside) and ``type`` (its indentation, then its name)
+SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".rs", ".go")
 DEFINITION = re.compile(r"^(\s*)(?:export\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?"
-                        r"(?:def|class|function|interface|fn|struct|enum|trait|impl)\s+(?:<[^>]*>\s*)?([A-Za-z_]\w*)")
+                        r"(?:def|class|function|interface|fn|struct|enum|trait|impl|type|func(?:\s*\([^)]*\))?)"
+                        r"\s+(?:<[^>]*>\s*)?([A-Za-z_]\w*)")
 #: git blame -C's bound, which the product follows too: a plainer failed quotation may stand elsewhere
 FOLLOW_ALNUM = 40
 
