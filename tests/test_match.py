@@ -616,3 +616,15 @@ def test_the_copies_checked_are_those_of_the_quotations_rarest_word(monkeypatch)
     # A copy of the rare word elsewhere is still checked, and a real second occurrence found.
     text += "\nDisplay  the contents of a\nfile."
     assert [span.lines for span in find(quote, text)] == [LineRange(1, 1), LineRange(42, 43)]
+
+
+def test_the_nearest_candidate_is_the_copy_nearest_the_quotes_own_lines():
+    """A changed line the file holds twice scores the same at both copies: the one shown is
+    the copy nearest where the quote was (typeshed showed a line 27 lines away)."""
+    text = "def a(\n    user: str | None = None,\n):\n    pass\n\n\ndef b(\n    x: int,\n    user: str | None = None,\n): ...\n"
+
+    far = nearest("user: str | None = ...,", text)
+    close = nearest("user: str | None = ...,", text, near=LineRange(9, 9))
+
+    assert far is not None and far.lines == LineRange(2, 2)
+    assert close is not None and close.lines == LineRange(9, 9) and close.score == far.score

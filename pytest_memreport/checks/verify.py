@@ -204,7 +204,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
                     "(LFS keeps it on its own server), so no quotation of it can be checked",
         )
     if not found:
-        candidate = match.nearest(pattern, text, key=textfile.oid or None)
+        candidate = match.nearest(pattern, text, key=textfile.oid or None, near=evidence.cited_lines)
         return PinResult(
             MISSING, rev, evidence.path, candidate=candidate, oid=textfile.oid, note=textfile.note,
             message=f"quotation not found in {evidence.path}",

@@ -410,7 +410,8 @@ class _Drift:
         candidate = diff = None
         if textfile is not None and textfile.is_text:
             # The nearest lines by the quote's words: its ``...`` (literal or not) are no guide.
-            candidate = match.nearest(match.compile_quote(pattern.text), textfile.text, key=textfile.oid or None)
+            candidate = match.nearest(match.compile_quote(pattern.text), textfile.text, key=textfile.oid or None,
+                                      near=self.pin.lines)
         if candidate is not None:
             diff = match.render_diff(quote, candidate.text) or None
         renamed = f" (renamed from {self.path})" if home != self.path else ""

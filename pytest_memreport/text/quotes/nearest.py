@@ -30,13 +30,16 @@ class Candidate:
         return {"lines": self.lines.pair(), "text": self.text, "score": round(self.score, 1)}
 
 
-def nearest(pattern: QuotePattern | str, text: str, *, key: object = None) -> Candidate | None:
+def nearest(pattern: QuotePattern | str, text: str, *, key: object = None,
+            near: LineRange | None = None) -> Candidate | None:
     """The whole file lines that best match a quotation, or ``None`` when the
     text (or the quote) has nothing to compare.
 
     Lines are compared whitespace-normalized, without backticks and
     line-start markers: rapidfuzz's partial-ratio alignment finds the region,
     then the range of whole lines around it that best matches the quote wins.
+    Where the file holds those lines more than once, the copy nearest ``near`` (the
+    lines the quote was cited at, or found at before) is the one shown.
     """
     if isinstance(pattern, str):
         pattern = compile_quote(pattern)
@@ -57,6 +60,8 @@ def nearest(pattern: QuotePattern | str, text: str, *, key: object = None) -> Ca
             ratio = fuzz.ratio(needle, " ".join(hay.norms[lo : hi + 1]))
             if ratio > score or (ratio == score and hi - lo < b - a):
                 score, a, b = ratio, lo, hi
+    if near is not None:
+        a, b = _nearest_copy(hay.norms, a, b, hay.numbers, near)
     lines = LineRange(hay.numbers[a], hay.numbers[b])
     original = text.split("\n")[lines.start - 1 : lines.end]
     return Candidate(lines=lines, text="\n".join(original), score=round(score, 1))
@@ -89,3 +94,15 @@ def _aligned_region(needle: str, hay: str) -> tuple[int, int]:
     if head.score >= tail.score:
         return head.dest_start, min(len(hay), head.dest_start + len(needle))
     return max(0, tail.dest_end - len(needle)), tail.dest_end
+
+
+def _nearest_copy(norms: list[str], a: int, b: int, numbers: list[int], near: LineRange) -> tuple[int, int]:
+    """Of the places holding the same (normalized) lines as ``norms[a:b + 1]``, the one whose
+    first line is nearest ``near``: the same text twice in a file scores the same, and the
+    first copy would be shown for a quote cited far below it."""
+    window = norms[a : b + 1]
+    size = len(window)
+    copies = [start for start in range(len(norms) - size + 1)
+              if norms[start] == window[0] and norms[start : start + size] == window]
+    best = min(copies, key=lambda start: abs(numbers[start] - near.start), default=a)
+    return best, best + size - 1
