@@ -14,6 +14,7 @@ since (naming the commit after which its file stopped defining it).
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from dataclasses import replace
 
@@ -69,13 +70,20 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
     if against.entry(path) is None:
         followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
         path = followed if followed and against.entry(followed) is not None else None
+
+    @functools.cache
+    def removed_by():
+        """The commit after which the file stopped defining the name, bisected once: where the
+        definition may have gone and what a deleted result names both ask for it."""
+        return blame.breaking_commit(store, pin_sha, against, evidence.path, _defines(evidence, store, pin_sha))
+
     if path is None:
-        relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, exclude=set())
+        relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, set(), removed_by)
         if relocated is not None:
             return relocated
-        return _blamed(_result(DELETED, against.rev, None, None, pin,
+        return replace(_result(DELETED, against.rev, None, None, pin,
                                f"{evidence.path} is gone and {name} with it{namesakes}"),
-                       evidence, store, pin_sha, against)
+                       broken_by=blame.as_broken_by(removed_by()))
     textfile, definition = _definition(against, path, name)
     moved = path != evidence.path
     if definition is not None:
@@ -90,12 +98,12 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
         return _result(RENAMED, against.rev, path, renamed.lines, pin,
                        f"{old.name} is now {renamed.kind} {renamed.name} at {path}:{renamed.lines}",
                        symbol=renamed)
-    relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, exclude={path})
+    relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, {path}, removed_by)
     if relocated is not None:
         return relocated
-    return _blamed(_result(DELETED, against.rev, path, None, pin,
+    return replace(_result(DELETED, against.rev, path, None, pin,
                            f"no definition named {name} (or with its body) in {path} any more{namesakes}"),
-                   evidence, store, pin_sha, against)
+                   broken_by=blame.as_broken_by(removed_by()))
 
 
 #: the least share of a definition's tokens (its name aside; rapidfuzz's Indel similarity)
@@ -109,7 +117,7 @@ NAMESAKE_SIMILARITY = 0.5
 
 
 def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, against,
-               exclude: set) -> tuple[DriftResult | None, str]:
+               exclude: set, removed_by) -> tuple[DriftResult | None, str]:
     """The definition found in another file of ``against`` (same name and kind, body
     tokens compared: see :func:`.drift.search.search_definition`), or ``None`` and what
     the namesakes left aside were (a clause of the deleted result's message).
@@ -118,32 +126,33 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
     its tokens (:data:`NAMESAKE_SIMILARITY`) or is a method of the same class, and stands in its
     folder or in a file of its kind that the commit removing it changed (a move is one
     commit, as for a plain quotation): the ``main`` of a deleted release script is not
-    the CLI's ``main``."""
+    the CLI's ``main``. ``removed_by()`` gives the commit that removed it."""
     old = pin.symbol
     if old is None:
         return None, ""
     body = search.definition_body(pin.recorded_text or "", evidence.path, old)
     found = search.search_definition(against, old.name, old.kind, body, exclude | {evidence.path}, evidence.path)
-    if found and not any(same for _, _, same, _ in found):
-        commit = blame.breaking_commit(store, pin_sha, against, evidence.path, _defines(evidence, store, pin_sha))
+    if found and not any(namesake.same_body for namesake in found):
         folder = posixpath.dirname(evidence.path)
-        touched = blame.moved_with(store, pin_sha, against, commit, like=evidence.path)
-        moved = [item for item in found if posixpath.dirname(item[0]) == folder or item[0] in touched]
+        touched = blame.moved_with(store, pin_sha, against, removed_by(), like=evidence.path)
+        moved = [n for n in found if posixpath.dirname(n.path) == folder or n.path in touched]
         # (a method of the same class, by its qualified name, is it however rewritten)
-        kept = [item for item in moved if item[3] >= NAMESAKE_SIMILARITY or ("." in old.name and item[1].name == old.name)]
+        kept = [n for n in moved if n.similarity >= NAMESAKE_SIMILARITY
+                or ("." in old.name and n.definition.name == old.name)]
         if not kept:
-            first_path, first, _, similarity = (moved or found)[0]
+            first = (moved or found)[0]
             more = f" and {len(found) - 1} more" if len(found) > 1 else ""
-            why = (f"keeps {round(similarity * 100)}% of its tokens" if moved
+            why = (f"keeps {round(first.similarity * 100)}% of its tokens" if moved
                    else "was not moved there by the commit that removed it")
-            return None, f"; {first.kind} {first.name} at {first_path}:{first.lines}{more} has other code ({why})"
+            return None, (f"; {first.definition.kind} {first.definition.name} at {first.path}:"
+                          f"{first.definition.lines}{more} has other code ({why})")
         found = kept
     if not found:
         return None, ""
-    path, definition, same, _ = found[0]
-    places = tuple(Place(p, d.lines) for p, d, _, _ in found)
+    path, definition = found[0].path, found[0].definition
+    places = tuple(Place(n.path, n.definition.lines) for n in found)
     changed = None
-    if not same:
+    if not found[0].same_body:
         textfile = against.read(path)
         changed = _body_diff(pin, textfile, path, old, definition) if textfile is not None else None
     message = f"{old.kind} {old.name} left {evidence.path}; it is now defined at {path}:{definition.lines}"

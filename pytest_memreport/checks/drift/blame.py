@@ -40,7 +40,12 @@ def broken_by(store, pin_sha: str, against, path: str, holds: Callable[[str, str
     ``holds`` is asked about the file's name and blob at a commit (``None``: no
     such file there); it reads the blob with ``store.read_blob`` (cached by id).
     """
-    commit = breaking_commit(store, pin_sha, against, path, holds)
+    return as_broken_by(breaking_commit(store, pin_sha, against, path, holds))
+
+
+def as_broken_by(commit):
+    """What a result names of :func:`breaking_commit`'s answer: a commit :func:`named`, or
+    the answer itself (:data:`.results.UNCOMMITTED`, ``None``)."""
     return named(commit) if isinstance(commit, LogCommit) else commit
 
 

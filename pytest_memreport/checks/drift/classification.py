@@ -78,7 +78,7 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     quote = match.compile_quote(evidence.text or "")
     # Found at the pin with its ``...`` as the file's own characters: held to them here too
     # (read as an elision, ``x: int = ...`` would still hold once the code says ``= 0``).
-    return drift.blamed_quotation(quote.literal or quote if pin.literal else quote)
+    return drift.blamed_quotation((quote.literal or quote) if pin.literal else quote)
 
 
 def _as_found(evidence: Evidence, pin, store, pin_sha: str):
@@ -130,6 +130,8 @@ class _Drift:
         self._pin_symbol_known = getattr(pin, "symbol_known", True)
         #: whether to find the enclosing definition where the pin had none (see :func:`classify`)
         self.describe = describe
+        #: each quote's breaking commit, once bisected (:meth:`_quote_break`)
+        self._breaking: dict[match.QuotePattern, object] = {}
 
     @functools.cached_property
     def pinned_text(self):
@@ -240,6 +242,15 @@ class _Drift:
         """``result`` naming the commit after which ``holds(path, blob)`` stopped being true (:mod:`.blame`)."""
         return replace(result, broken_by=blame.broken_by(self.store, self.pin_sha, self.against, self.path, holds))
 
+    def _quote_break(self, pattern: match.QuotePattern):
+        """The commit after which the quote stopped holding in its file
+        (:func:`.blame.breaking_commit`), bisected once: where a plain quote may have gone
+        and what a changed one names both ask for it."""
+        if pattern not in self._breaking:
+            self._breaking[pattern] = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path,
+                                                            self._quote_holds(pattern))
+        return self._breaking[pattern]
+
     def _quote_holds(self, quote: match.QuotePattern | str):
         """Whether the quote occurs in a version of its file (by characters, then tokens)."""
         def holds(path: str, oid: str | None) -> bool:
@@ -288,9 +299,10 @@ class _Drift:
     def blamed(self, result: DriftResult, quote: match.QuotePattern | str, exact: bool = False) -> DriftResult:
         """``result`` naming the commit that broke the quote (``exact``: a cited line range,
         its recorded lines, which hold only where they stand as they were)."""
+        if result.status in (CHANGED, DELETED) and exact:
+            return self._blamed(result, self._block_holds(quote if isinstance(quote, str) else quote.text))
         if result.status in (CHANGED, DELETED):
-            text = quote if isinstance(quote, str) else quote.text
-            return self._blamed(result, self._block_holds(text) if exact else self._quote_holds(quote))
+            return replace(result, broken_by=blame.as_broken_by(self._quote_break(match.as_pattern(quote))))
         if result.enclosing_changed:
             # Relocated too: the pinned file stopped holding the quote in the pin's definition.
             return self._blamed(result, self._enclosing_holds(quote))
@@ -330,7 +342,7 @@ class _Drift:
                                                origin=self.path)
         plain = None
         if places and search.letters_and_digits([quote]) < search.FOLLOW_ALNUM:
-            places, plain = self._moved_with(places, pattern, home, quote)
+            places, plain = self._moved_with(places, pattern, home)
         if places:
             return self._relocated(places, by_tokens, note)
         if home is None and entry is None and self.path in self.store.skipped_paths:
@@ -342,7 +354,8 @@ class _Drift:
             return self.result(DELETED, None, None, note=note, message=f"{self.path} {gone} {self.where}{where}")
         return self._changed(pattern, quote, home, note, elsewhere=plain)
 
-    def _moved_with(self, places: list[Place], pattern, home: str | None, quote: str) -> tuple[list[Place], str | None]:
+    def _moved_with(self, places: list[Place], pattern: match.QuotePattern,
+                    home: str | None) -> tuple[list[Place], str | None]:
         """The places a plain quotation (fewer letters and digits than git blame -C follows
         between files) may have gone to: its folder's files, and those of its kind the
         commit that removed it from its file changed (a move is one commit); and why none,
@@ -350,12 +363,11 @@ class _Drift:
         another project's stub holding the same line is not where it went; nor is a page
         of documentation the same commit edited, whose example still shows the old line."""
         folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
-        commit = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path, self._quote_holds(pattern))
-        touched = blame.moved_with(self.store, self.pin_sha, self.against, commit, like=self.path)
+        touched = blame.moved_with(self.store, self.pin_sha, self.against, self._quote_break(pattern), like=self.path)
         kept = [place for place in places if posixpath.dirname(place.path) in folders or place.path in touched]
         if kept:
             return kept, None
-        count = search.letters_and_digits([quote])
+        count = search.letters_and_digits([pattern.text])
         files = list(dict.fromkeys(place.path for place in places))
         held = (f"{files[0]} holds it, but the commit that removed it did not move it there" if len(files) == 1 else
                 f"{', '.join(files[:SUMMARY_PLACES])}{' and others' if len(files) > SUMMARY_PLACES else ''} hold it, "

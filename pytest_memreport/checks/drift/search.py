@@ -10,7 +10,7 @@ asks ``git grep`` for all their words in one pass.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import Indel
 
@@ -286,10 +286,24 @@ def _affinity(path: str, origin: str) -> int:
 # -- definitions that left their file -------------------------------------------------------
 
 
-def search_definition(against, name: str, kind: str, body: list[str] | None, exclude: set, origin: str):
-    """Where a definition that left its file now lives: ``[(path, Definition, same_body,
-    similarity)]``, the last how much of the pin's ``body`` tokens it keeps (rapidfuzz's
-    Indel similarity of the token lists, 1.0 for the same body, 0.0 when not known).
+@dataclass(frozen=True, slots=True)
+class Namesake:
+    """A definition with the name and kind of one that left its file (:func:`search_definition`)."""
+
+    path: str
+    definition: symbols.Definition
+    #: how much of the pin's body tokens (name aside) it keeps: rapidfuzz's Indel similarity
+    #: of the token lists, 1.0 for the same body, 0.0 where the pin's body is not known
+    similarity: float
+
+    @property
+    def same_body(self) -> bool:
+        return self.similarity == 1.0
+
+
+def search_definition(against, name: str, kind: str, body: list[str] | None, exclude: set,
+                      origin: str) -> list[Namesake]:
+    """Where a definition that left its file now lives: every :class:`Namesake`.
 
     Like a relocated quote: the files holding the definition's bare name as a
     whole word (one ``git grep``) are parsed, and every definition with the
@@ -311,10 +325,9 @@ def search_definition(against, name: str, kind: str, body: list[str] | None, exc
             if definition.bare_name != bare:
                 continue
             tokens = _body_tokens(textfile.text, path, definition, textfile.oid) if body is not None else None
-            same = body is not None and tokens == body
-            similarity = 1.0 if same else Indel.normalized_similarity(body, tokens) if body and tokens else 0.0
-            found.append((path, definition, same, similarity))
-    return sorted(found, key=lambda item: (not item[2], _affinity(item[0], origin)))
+            similarity = 1.0 if tokens == body else Indel.normalized_similarity(body, tokens) if body and tokens else 0.0
+            found.append(Namesake(path, definition, similarity))
+    return sorted(found, key=lambda namesake: (not namesake.same_body, _affinity(namesake.path, origin)))
 
 
 def _body_tokens(text: str, path: str, definition, key=None) -> list[str] | None:
