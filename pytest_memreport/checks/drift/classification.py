@@ -130,8 +130,8 @@ class _Drift:
         self._pin_symbol_known = getattr(pin, "symbol_known", True)
         #: whether to find the enclosing definition where the pin had none (see :func:`classify`)
         self.describe = describe
-        #: each quote's breaking commit, once bisected (:meth:`_quote_break`)
-        self._breaking: dict[match.QuotePattern, object] = {}
+        #: each quote's or range's breaking commit, once bisected (:meth:`breaking_commit`)
+        self._breaking: dict[tuple[bool, match.QuotePattern | str], object] = {}
 
     @functools.cached_property
     def pinned_text(self):
@@ -242,14 +242,22 @@ class _Drift:
         """``result`` naming the commit after which ``holds(path, blob)`` stopped being true (:mod:`.blame`)."""
         return replace(result, broken_by=blame.broken_by(self.store, self.pin_sha, self.against, self.path, holds))
 
-    def _quote_break(self, pattern: match.QuotePattern):
-        """The commit after which the quote stopped holding in its file
-        (:func:`.blame.breaking_commit`), bisected once: where a plain quote may have gone
-        and what a changed one names both ask for it."""
-        if pattern not in self._breaking:
-            self._breaking[pattern] = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path,
-                                                            self._quote_holds(pattern))
-        return self._breaking[pattern]
+    def breaking_commit(self, quote: match.QuotePattern | str, exact: bool = False):
+        """The commit after which the evidence stopped holding in its file
+        (:func:`.blame.breaking_commit`): a quote, or (``exact``) a cited range's recorded
+        lines. Bisected once: where plain evidence may have gone and what a changed result
+        names both ask for it."""
+        key = (exact, quote)
+        if key not in self._breaking:
+            holds = self._block_holds(str(quote)) if exact else self._quote_holds(quote)
+            self._breaking[key] = blame.breaking_commit(self.store, self.pin_sha, self.against, self.path, holds)
+        return self._breaking[key]
+
+    def plain_folders(self, home: str | None) -> set[str]:
+        """Where evidence too plain to follow across the tree (fewer letters and digits than
+        git blame -C follows between files) is looked for: the folders of its file at the
+        pin and now (``home``)."""
+        return {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
 
     def _quote_holds(self, quote: match.QuotePattern | str):
         """Whether the quote occurs in a version of its file (by characters, then tokens)."""
@@ -299,10 +307,9 @@ class _Drift:
     def blamed(self, result: DriftResult, quote: match.QuotePattern | str, exact: bool = False) -> DriftResult:
         """``result`` naming the commit that broke the quote (``exact``: a cited line range,
         its recorded lines, which hold only where they stand as they were)."""
-        if result.status in (CHANGED, DELETED) and exact:
-            return self._blamed(result, self._block_holds(quote if isinstance(quote, str) else quote.text))
         if result.status in (CHANGED, DELETED):
-            return replace(result, broken_by=blame.as_broken_by(self._quote_break(match.as_pattern(quote))))
+            evidence = (quote if isinstance(quote, str) else quote.text) if exact else match.as_pattern(quote)
+            return replace(result, broken_by=blame.as_broken_by(self.breaking_commit(evidence, exact)))
         if result.enclosing_changed:
             # Relocated too: the pinned file stopped holding the quote in the pin's definition.
             return self._blamed(result, self._enclosing_holds(quote))
@@ -362,8 +369,8 @@ class _Drift:
         if none. ``def timeout(self): ...`` left a stub by gaining a return type, and
         another project's stub holding the same line is not where it went; nor is a page
         of documentation the same commit edited, whose example still shows the old line."""
-        folders = {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
-        touched = blame.moved_with(self.store, self.pin_sha, self.against, self._quote_break(pattern), like=self.path)
+        folders = self.plain_folders(home)
+        touched = blame.moved_with(self.store, self.pin_sha, self.against, self.breaking_commit(pattern), like=self.path)
         kept = [place for place in places if posixpath.dirname(place.path) in folders or place.path in touched]
         if kept:
             return kept, None

@@ -14,8 +14,6 @@ whole-tree search proposes places; each is kept only when its lines are the bloc
 
 from __future__ import annotations
 
-import posixpath
-
 from ...text import match
 from .. import verify
 from . import search
@@ -56,7 +54,7 @@ def classify_range(drift, recorded: str):
         # Too plain to be followed across the tree (git blame -C would not either): ``self,``
         # stands in thousands of files. Its own folder is read: a module split into a sibling.
         # Lines without a letter or digit (``): ...``) name nothing: not followed at all.
-        folders = {posixpath.dirname(drift.path)} | ({posixpath.dirname(home)} if home else set())
+        folders = drift.plain_folders(home)
         nearby = search.search_folder(block, drift.against, exclude, folders, drift.path) \
             if count else []
         if nearby:
