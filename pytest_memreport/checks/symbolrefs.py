@@ -14,7 +14,6 @@ since (naming the commit after which its file stopped defining it).
 
 from __future__ import annotations
 
-import functools
 import posixpath
 from dataclasses import replace
 
@@ -70,12 +69,15 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
     if against.entry(path) is None:
         followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
         path = followed if followed and against.entry(followed) is not None else None
+    bisected: list = []  # (a local memo: no cache outlives the classification)
 
-    @functools.cache
     def removed_by():
         """The commit after which the file stopped defining the name, bisected once: where the
         definition may have gone and what a deleted result names both ask for it."""
-        return blame.breaking_commit(store, pin_sha, against, evidence.path, _defines(evidence, store, pin_sha))
+        if not bisected:
+            bisected.append(blame.breaking_commit(store, pin_sha, against, evidence.path,
+                                                  _defines(evidence, store, pin_sha)))
+        return bisected[0]
 
     if path is None:
         relocated, namesakes = _relocated(evidence, pin, store, pin_sha, against, set(), removed_by)
