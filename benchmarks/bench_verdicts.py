@@ -9,16 +9,18 @@ or with ``MEMREPORT_VERDICT_REPOS`` set (clones separated by ``os.pathsep``). Ea
 For each clone it builds bench_realrepos' drift input (7 run reports of 30 records: 8 line
 ranges cited inside real definitions, one quoted line and one defined name per record, 5%
 of the quotations altered), pinned ``--back`` first-parent commits before HEAD, from the
-Python, TypeScript and Rust files of the pin; runs the product against HEAD with
+Python, TypeScript, JavaScript, Rust, Go, Java and C files of the pin; runs the product against HEAD with
 ``--memreport-json``; and holds each verdict to git's own answer (``git show`` of the
 files, ``git grep``):
 
 * cited lines ``unchanged``, ``shifted`` or ``moved``: the lines named at HEAD are the
-  pin's lines, character for character;
+  pin's lines, character for character (line endings aside: the product reads CRLF as LF);
 * cited lines ``changed``: the pin's lines stand nowhere in their file at HEAD as a block;
-* a quotation ``unchanged``, ``shifted`` or ``moved``: the lines named hold it (whitespace
-  and backticks aside), unless the product says it found it by tokens (counted apart);
-* a quotation ``changed`` or ``deleted``: its file at HEAD does not hold it, and one of 40
+* a quotation ``unchanged``, ``shifted`` or ``moved``: the lines named hold it (backticks,
+  whitespace between its words and punctuation, and line-start comment markers aside: the
+  product's whitespace rule), unless the product says it found it by tokens;
+* a quotation ``changed`` or ``deleted``: its file at HEAD does not hold it (by the same
+  rule, markers kept), and one of 40
   letters and digits or more stands nowhere at HEAD (``git grep -F``);
 * a quotation found at the pin: the lines named there hold it (unless found by tokens, or
   as Markdown shows it).
@@ -45,15 +47,36 @@ from bench_realrepos import build_code, git, git_dir, pin_back  # beside this sc
 from bench_realshape import cached_input, environment, run
 
 HERE = Path(__file__).resolve().parent
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 #: the files whose definitions are sampled, and a definition's first line in any of them:
-#: Python's ``def``/``class``, TypeScript's ``function``/``class``/``interface``, Rust's
-#: ``fn``/``struct``/``enum``/``trait``/``impl``, Go's ``func`` (a method's receiver
-#: aside) and ``type`` (its indentation, then its name)
-SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".rs", ".go")
-DEFINITION = re.compile(r"^(\s*)(?:export\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?"
-                        r"(?:def|class|function|interface|fn|struct|enum|trait|impl|type|func(?:\s*\([^)]*\))?)"
-                        r"\s+(?:<[^>]*>\s*)?([A-Za-z_]\w*)")
+#: Python's ``def``/``class``, TypeScript's and JavaScript's ``function``/``class``/
+#: ``interface``, Rust's ``fn``/``struct``/``enum``/``trait``/``impl``, Go's ``func`` (a
+#: method's receiver aside) and ``type`` (its indentation, then its name); Java's classes
+#: (their modifiers aside); and a Java or C function or method named after its return type
+SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".rs", ".go", ".java", ".c", ".h")
+KEYWORD_DEFINITION = re.compile(
+    r"^(\s*)(?:export\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?"
+    r"(?:(?:public|private|protected|static|final|abstract|sealed)\s+)*"
+    r"(?:def|class|function|interface|fn|struct|enum|trait|impl|type|record|func(?:\s*\([^)]*\))?)"
+    r"\s+(?:<[^>]*>\s*)?([A-Za-z_]\w*)")
+#: ``public <T> T fromJson(String json) {``, ``static jv parse_token(struct state *p) {``: a
+#: return type (and modifiers) before the name, no statement word first, no ``;`` after it
+TYPED_DEFINITION = re.compile(
+    r"^(\s*)(?!(?:if|else|for|while|switch|return|case|do|new|throw|sizeof|catch|typedef|goto|await)\b)"
+    r"(?:[A-Za-z_<][\w<>\[\],.?]*[\s*]+)+\**([A-Za-z_]\w*)\s*\([^;]*$")
+
+
+class _FirstOf:
+    """The first of several patterns that matches a line (``definitions`` asks ``match``)."""
+
+    def __init__(self, *patterns: re.Pattern[str]) -> None:
+        self.patterns = patterns
+
+    def match(self, line: str) -> re.Match[str] | None:
+        return next((found for pattern in self.patterns if (found := pattern.match(line))), None)
+
+
+DEFINITION = _FirstOf(KEYWORD_DEFINITION, TYPED_DEFINITION)
 #: git blame -C's bound, which the product follows too: a plainer failed quotation may stand elsewhere
 FOLLOW_ALNUM = 40
 
@@ -75,13 +98,14 @@ class History:
         done = subprocess.run(["git", "--git-dir", str(self.repo), "show", f"{rev}:{path}"], capture_output=True)
         if done.returncode != 0:
             return None
-        text = done.stdout.decode("utf-8", "replace")
+        # Line endings as the product reads them (a file's CRLF turned LF changes no line)
+        text = done.stdout.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
         lines = text.split("\n")
         if text.endswith("\n"):
             lines.pop()
         return lines
 
-    def anywhere(self, rev: str, text: str) -> list[str]:
+    def anywhere(self, rev: str, text: str) -> list[str]:  # (a one-line text: line endings aside)
         """The files of ``rev`` holding ``text`` as it is written."""
         done = subprocess.run(["git", "--git-dir", str(self.repo), "grep", "-F", "-l", "-e", text, rev],
                               capture_output=True, text=True)
@@ -92,14 +116,31 @@ def plain(text: str) -> str:
     return " ".join(text.replace("`", "").split())
 
 
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+#: a line's comment or quote marker (``*``, ``//``, ``#``, ``>``): a quotation spans them
+_MARKER = re.compile(r"^\s*(?:\*|//+|#+|>+)(?=\s|$)", re.M)
+
+
+def holds(text: str, quote: str, markers: bool = False) -> bool:
+    """Whether ``text`` holds ``quote`` as the product's whitespace rule reads it: written
+    alike (whitespace collapsed), or the same words and punctuation in the same order,
+    whitespace between them aside (``((Long)obj)`` as ``((Long) obj)``, a call wrapped
+    over lines), a line's comment markers aside too when ``markers``."""
+    if plain(quote) in plain(text):
+        return True
+    text = _MARKER.sub(" ", text) if markers else text
+    wanted = "\0".join(_TOKEN.findall(quote.replace("`", "")))
+    return bool(wanted) and f"\0{wanted}\0" in "\0" + "\0".join(_TOKEN.findall(text.replace("`", ""))) + "\0"
+
+
 def judge_pin(evidence: dict, pin: str, history: History) -> str | None:
     """Why git disagrees with where the pin placed a quotation, or ``None``: the lines named
-    hold it (whitespace and backticks aside), unless it was found by tokens."""
+    hold it (by :func:`holds`), unless it was found by tokens."""
     found = evidence.get("at_pin") or {}
     if evidence["kind"] != "quote" or found.get("status") != "found" or not found.get("lines"):
         return None
     a, b = found["lines"]
-    if plain(evidence["text"]) in plain("\n".join((history.lines(pin, evidence["path"]) or [])[a - 1:b])):
+    if holds("\n".join((history.lines(pin, evidence["path"]) or [])[a - 1:b]), evidence["text"], markers=True):
         return None
     if found.get("found_by") == "tokens" or found.get("found_as"):
         return None
@@ -122,12 +163,12 @@ def judge(evidence: dict, pin: str, history: History) -> str | None:
         return f"changed, yet its file holds the lines at {held[0]}" if held else None
     if kind == "quote" and status in ("unchanged", "shifted", "moved") and at.get("lines"):
         x, y = at["lines"]
-        if plain(evidence["text"]) in plain("\n".join((history.lines(at["rev"], at["path"]) or [])[x - 1:y])):
+        if holds("\n".join((history.lines(at["rev"], at["path"]) or [])[x - 1:y]), evidence["text"], markers=True):
             return None
         return None if at.get("found_by") == "tokens" else f"{status}, yet {at['path']}:{x}-{y} do not hold it"
     if kind == "quote" and status in ("changed", "deleted"):
         text = evidence["text"]
-        if plain(text) in plain("\n".join(history.lines(at["rev"], evidence["path"]) or [])):
+        if holds("\n".join(history.lines(at["rev"], evidence["path"]) or []), text):
             return f"{status}, yet {evidence['path']} holds it"
         if sum(ch.isalnum() for ch in text) >= FOLLOW_ALNUM and "\n" not in text:
             elsewhere = history.anywhere(at["rev"], text)

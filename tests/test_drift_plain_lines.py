@@ -188,3 +188,137 @@ def test_a_plain_quotation_is_not_relocated_to_a_page_the_same_commit_edited(mak
     assert result.status == drift.CHANGED
     assert "docs/tutorial.rst holds it, but the commit that removed it did not move it there" in \
         "\n".join(result.explain())
+
+
+ROUTE = "app.get('/', function(req, res){\n  res.send('ok');\n});\n"
+SIBLINGS = {f"test/route{n}.js": f"var app = express();\n\n{ROUTE}" for n in range(3)}
+
+
+def test_a_plain_quotation_is_not_relocated_to_siblings_that_held_it_at_the_pin(make_repo):
+    """A test file's route handler removed: every other test file of its folder held the same
+    line before, and none of those copies is where it went (express's ``app.get('/',
+    function(req, res){``, once "relocated" to 19 places in 8 other test files)."""
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE + "\nmodule.exports = app;\n",
+                       **SIBLINGS}, "pin")
+    culprit = repo.commit({"test/redirect.js": "var app = express();\n\nmodule.exports = app;\n"},
+                          "remove relative redirects")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.CHANGED and result.broken_by.sha == culprit
+    assert "test/route0.js, test/route1.js, test/route2.js held it at the pin already (a copy that stood there " \
+           "is not where it went)" in "\n".join(result.explain())
+
+
+def test_a_plain_quotation_copied_into_a_new_sibling_before_it_left_is_relocated_there(make_repo):
+    """Copied into a new module by one commit, removed from its own by a later one (the
+    modelcontextprotocol servers' ``expandHome``, copied into ``path-utils.ts`` by one pull
+    request and removed from ``index.ts`` by another): the new file is where it went."""
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE, **SIBLINGS}, "pin")
+    repo.commit({"test/helpers.js": "// shared\n" + ROUTE}, "a shared helper")
+    repo.commit({"test/redirect.js": "var app = express();\n"}, "use the helper")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("test/helpers.js", LineRange(2, 2)),)
+
+
+def test_a_plain_quotation_is_not_relocated_to_a_file_its_commit_edited_that_held_it_already(make_repo):
+    """The commit that removed it also edited a sibling holding the same line since before
+    the pin: that copy stood there already, and is not where it went."""
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE, **SIBLINGS}, "pin")
+    repo.commit({"test/redirect.js": "var app = express();\n",
+                 "test/route1.js": "'use strict';\n" + SIBLINGS["test/route1.js"]}, "strict tests")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.CHANGED
+    assert "test/route0.js, test/route1.js, test/route2.js held it at the pin already" in "\n".join(result.explain())
+
+
+def test_a_plain_quotation_moved_into_a_sibling_that_held_a_copy_is_relocated_there(make_repo):
+    """Where a sibling holds one more copy than at the pin, the code went there."""
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE, **SIBLINGS}, "pin")
+    repo.commit({"test/redirect.js": "var app = express();\n",
+                 "test/route1.js": SIBLINGS["test/route1.js"] + "\n" + ROUTE}, "merge the redirect tests")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("test/route1.js", LineRange(3, 3)), drift.Place("test/route1.js", LineRange(7, 7)))
+
+
+def test_plain_cited_lines_are_not_relocated_to_siblings_that_held_them_at_the_pin(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE, **SIBLINGS}, "pin")
+    repo.commit({"test/redirect.js": "var app = express();\n"}, "remove relative redirects")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "test/redirect.js", LineRange(3, 5)), pin)
+
+    assert result.status == drift.CHANGED
+    assert "the other files of test/ holding them held them at the pin already (not where they went)" in \
+        "\n".join(result.explain())
+
+
+def test_plain_cited_lines_are_not_relocated_to_a_sibling_their_commit_edited_that_held_them(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE, **SIBLINGS}, "pin")
+    repo.commit({"test/redirect.js": "var app = express();\n",
+                 "test/route1.js": "'use strict';\n" + SIBLINGS["test/route1.js"]}, "strict tests")
+
+    result = classify(repo, cited(EvidenceKind.LINES, "test/redirect.js", LineRange(3, 5)), pin)
+
+    assert result.status == drift.CHANGED
+    assert "the other files of test/ holding them held them at the pin already" in "\n".join(result.explain())
+
+
+def test_a_sibling_renamed_since_the_pin_is_no_new_file(make_repo):
+    """A test file renamed since the pin held the line under its old name: not a new file,
+    and not where the line went (express's ``req.acceptsEncoding.js``, renamed
+    ``req.acceptsEncodings.js``)."""
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": "var app = express();\n\n" + ROUTE, **SIBLINGS}, "pin")
+    repo.move("test/route1.js", "test/routes.js")
+    repo.commit(message="plural names")
+    repo.commit({"test/redirect.js": "var app = express();\n"}, "remove relative redirects")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.CHANGED
+    assert "test/routes.js" in "\n".join(result.explain())
+
+
+def _inside(name: str) -> str:
+    return f"function {name}(app) {{\n  " + ROUTE.replace("\n", "\n  ").rstrip() + "\n  return app;\n}\n"
+
+
+def test_boilerplate_a_later_test_file_repeats_is_not_where_a_plain_quotation_went(make_repo):
+    """A test file added since the pin repeats the line in a test of its own; the commit
+    that removed the quoted line never touched it: not where it went (express's new
+    ``req.acceptsEncodings.js``)."""
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": _inside("create")}, "pin")
+    repo.commit({"test/encodings.js": _inside("encodings")}, "encodings tests")
+    repo.commit({"test/redirect.js": "function create(app) {\n  return app;\n}\n"}, "remove relative redirects")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.CHANGED
+    assert "test/encodings.js" in "\n".join(result.explain())
+
+
+def test_a_plain_quotation_copied_with_its_definition_before_it_left_is_relocated_there(make_repo):
+    repo = make_repo()
+    pin = repo.commit({"test/redirect.js": _inside("create")}, "pin")
+    repo.commit({"test/support.js": "// shared\n" + _inside("create")}, "a shared create")
+    repo.commit({"test/redirect.js": "var create = require('./support');\n"}, "use it")
+
+    result = classify(repo, quotation("test/redirect.js", "app.get('/', function(req, res){"), pin)
+
+    assert result.status == drift.RELOCATED
+    assert result.candidates == (drift.Place("test/support.js", LineRange(3, 3)),)

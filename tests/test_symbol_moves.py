@@ -135,7 +135,114 @@ def test_a_namesake_with_other_code_is_not_where_a_deleted_definition_went(make_
     result = classify(repo, symbol("scripts/make-release.py", "main"), pin)
 
     assert result.status == drift.DELETED and result.broken_by.sha == culprit
-    assert "function main at src/app/cli.py:3-4 has other code (keeps 24% of its tokens)" in result.message
+    assert "function main at src/app/cli.py:3-4 has other code (was defined there at the pin already)" \
+        in result.message
+
+
+def test_a_new_namesake_with_other_code_is_not_where_a_deleted_definition_went(make_repo):
+    """The commit that deletes the release script adds a CLI of its own beside it: a ``main``
+    new since the pin, but sharing a quarter of the script's tokens, is other code."""
+    repo = make_repo()
+    pin = repo.commit({"scripts/make-release.py": RELEASE_PY}, "pin")
+    repo.delete("scripts/make-release.py")
+    culprit = repo.commit({"scripts/cli.py": CLI_PY}, "release from CI")
+
+    result = classify(repo, symbol("scripts/make-release.py", "main"), pin)
+
+    assert result.status == drift.DELETED and result.broken_by.sha == culprit
+    assert "function main at scripts/cli.py:1-2 has other code (keeps 24% of its tokens)" in result.message
+
+
+FIELD_JAVA = textwrap.dedent(
+    """\
+    package app.model;
+
+    final class FieldView {
+      private final java.lang.reflect.Field field;
+
+      FieldView(java.lang.reflect.Field field) {
+        this.field = field;
+      }
+
+      Object get(Object instance) throws IllegalAccessException {
+        return field.get(instance);
+      }
+    }
+    """
+)
+ARRAY_JAVA = textwrap.dedent(
+    """\
+    package app.model;
+
+    public final class Row {
+      private final java.util.List<Cell> cells = new java.util.ArrayList<>();
+
+      public Cell get(int i) {
+        return cells.get(i);
+      }
+    }
+    """
+)
+
+
+def test_a_namesake_defined_there_at_the_pin_is_not_where_a_deleted_method_went(make_repo):
+    """A one-line accessor removed as unused, beside another class's accessor of the same
+    name that was there all along: the two share most of their tokens (the punctuation any
+    two Java accessors share), yet the method is deleted, the namesake named (gson's
+    ``FieldAttributes.get``, once reported relocated to ``JsonArray.get``)."""
+    repo = make_repo()
+    pin = repo.commit({"src/app/model/FieldView.java": FIELD_JAVA, "src/app/model/Row.java": ARRAY_JAVA}, "pin")
+    unused = FIELD_JAVA.replace(FIELD_JAVA[FIELD_JAVA.index("\n  Object get"):FIELD_JAVA.rindex("\n}")], "")
+    culprit = repo.commit({"src/app/model/FieldView.java": unused}, "remove the unused accessor")
+
+    result = classify(repo, symbol("src/app/model/FieldView.java", "get"), pin)
+
+    assert result.status == drift.DELETED and result.broken_by.sha == culprit
+    assert "method Row.get at src/app/model/Row.java:6-8 has other code (was defined there at the pin already)" \
+        in result.message
+
+
+LOADER_PY = "import os\n\n\nclass LimitedLoader:\n    def __init__(self, loader):\n        self.loader = loader\n"
+WRAPPER_PY = "class Wrapper:\n    def __init__(self, value):\n        self.value = value\n"
+
+
+def test_a_class_a_later_test_file_adds_is_not_where_a_fixtures_class_went(make_repo):
+    """A test file added since the pin, which the commit removing the fixture never touched,
+    has a class whose ``__init__`` shares most of its tokens with the fixture's: other code
+    (flask's ``LimitedLoader.__init__``, once "relocated" to a class of ``tests/test_json.py``)."""
+    repo = make_repo()
+    pin = repo.commit({"tests/conftest.py": LOADER_PY}, "pin")
+    repo.commit({"tests/test_json.py": WRAPPER_PY}, "json tests")
+    culprit = repo.commit({"tests/conftest.py": "import os\n"}, "drop the limited loader")
+
+    result = classify(repo, symbol("tests/conftest.py", "__init__"), pin)
+
+    assert result.status == drift.DELETED and result.broken_by.sha == culprit
+    assert "method Wrapper.__init__ at tests/test_json.py:2-3 has other code (was not moved there by the " \
+           "commit that removed it)" in result.message
+
+
+WORD_RS = ("use crate::error::NoError;\n\npub struct WordMatcher {\n    words: Vec<String>,\n}\n\n"
+           "impl Matcher for WordMatcher {\n    type Error = NoError;\n\n"
+           "    fn count_words(&self) -> usize {\n        self.words.len()\n    }\n}\n")
+REGEX_RS = ("use crate::error::NoError;\n\npub struct RegexMatcher {\n    pattern: String,\n}\n\n"
+            "impl Matcher for RegexMatcher {\n    type Error = NoError;\n\n"
+            "    fn pattern_length(&self) -> usize {\n        self.pattern.len()\n    }\n}\n")
+
+
+def test_a_plain_definition_is_not_relocated_to_an_identical_one_that_stood_there(make_repo):
+    """``type Error = NoError;`` has too few letters and digits to tell one copy from another:
+    the one another matcher had at the pin is not where the deleted matcher's went
+    (ripgrep's ``WordMatcher``, once "relocated" to three copies)."""
+    repo = make_repo()
+    pin = repo.commit({"src/regex/word.rs": WORD_RS, "src/regex/matcher.rs": REGEX_RS}, "pin")
+    repo.delete("src/regex/word.rs")
+    repo.commit({"src/regex/matcher.rs": REGEX_RS + "\n// words are regexes now\n"}, "drop the word matcher")
+
+    result = classify(repo, symbol("src/regex/word.rs", "Error"), pin)
+
+    assert result.status == drift.DELETED
+    assert "at src/regex/matcher.rs" in result.message and "(was defined there at the pin already)" in result.message
 
 
 def test_a_namesake_the_removing_commit_never_touched_is_not_where_it_went(make_repo):
@@ -200,7 +307,7 @@ REPLACER_RS = textwrap.dedent(
 
 def test_another_types_method_of_the_same_name_beside_it_is_not_where_it_went(make_repo):
     """ripgrep's ``CounterWriter::clear`` left with its file; ``Replacer::clear`` in the same
-    folder keeps 37% of its words: other code, not a move."""
+    folder stood there at the pin already (and keeps 37% of its words): other code, not a move."""
     repo = make_repo()
     pin = repo.commit({"src/printer/counter.rs": COUNTER_RS, "src/printer/util.rs": REPLACER_RS}, "pin")
     repo.delete("src/printer/counter.rs")
@@ -209,7 +316,8 @@ def test_another_types_method_of_the_same_name_beside_it_is_not_where_it_went(ma
     result = classify(repo, symbol("src/printer/counter.rs", "clear"), pin)
 
     assert result.status == drift.DELETED
-    assert "method Replacer.clear at src/printer/util.rs:4-9 has other code (keeps" in result.message
+    assert "method Replacer.clear at src/printer/util.rs:4-9 has other code (was defined there at the pin already)" \
+        in result.message
 
 
 def test_a_method_rewritten_as_its_class_moved_is_followed_by_its_qualified_name(make_repo):

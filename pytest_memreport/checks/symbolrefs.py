@@ -125,26 +125,42 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
     the namesakes left aside were (a clause of the deleted result's message).
 
     A namesake with other code is where the definition went only when it keeps half of
-    its tokens (:data:`NAMESAKE_SIMILARITY`) or is a method of the same class, and stands in its
-    folder or in a file of its kind that the commit removing it changed (a move is one
-    commit, as for a plain quotation): the ``main`` of a deleted release script is not
-    the CLI's ``main``. ``removed_by()`` gives the commit that removed it."""
+    its tokens (:data:`NAMESAKE_SIMILARITY`) or is a method of the same class, and stands in
+    a file of its kind that the commit removing it changed (a move is one commit, as for a
+    plain quotation; any of its folder's where that commit is not known) that did not
+    define it at the pin already, or in a new file of its folder under the same qualified
+    name: the ``main`` of a deleted release script is not the CLI's ``main``, nor is a test
+    class added to another test file years later where a fixture's class went.
+    ``removed_by()`` gives the commit that removed it."""
     old = pin.symbol
     if old is None:
         return None, ""
     body = search.definition_body(pin.recorded_text or "", evidence.path, old)
     found = search.search_definition(against, old.name, old.kind, body, exclude | {evidence.path}, evidence.path)
-    if found and not any(namesake.same_body for namesake in found):
+    # A definition too plain to follow across the tree (``type Error = NoError;``: fewer
+    # letters and digits than git blame -C follows), like a plain quotation, goes only where
+    # a move could have taken it, its copies elsewhere being boilerplate.
+    plain = search.letters_and_digits(body or []) < search.FOLLOW_ALNUM
+    if found and (plain or not any(namesake.same_body for namesake in found)):
         folder = posixpath.dirname(evidence.path)
-        touched = blame.moved_with(store, pin_sha, against, removed_by(), like=evidence.path)
-        moved = [n for n in found if posixpath.dirname(n.path) == folder or n.path in touched]
+        commit = removed_by()
+        known = bool(getattr(commit, "changes", None))
+        touched = blame.moved_with(store, pin_sha, against, commit, like=evidence.path) if known else set()
+        near = [n for n in found if posixpath.dirname(n.path) == folder or n.path in touched]
+        pinned = store.snapshot(pin_sha)
+        named = blame.names_at_pin(store, pin_sha, against, {n.path for n in near})
+        # A new file of its folder the removing commit did not change: copied there before it
+        # left only under its own qualified name (boilerplate new tests repeat is other code).
+        moved = [n for n in near if (n.path in touched or not known) and not _stood_there(pinned, n, named[n.path])
+                 or named[n.path] is None and n.definition.name == old.name]
         # (a method of the same class, by its qualified name, is it however rewritten)
         kept = [n for n in moved if n.similarity >= NAMESAKE_SIMILARITY
                 or ("." in old.name and n.definition.name == old.name)]
         if not kept:
-            first = (moved or found)[0]
+            first = (moved or near or found)[0]
             more = f" and {len(found) - 1} more" if len(found) > 1 else ""
             why = (f"keeps {round(first.similarity * 100)}% of its tokens" if moved
+                   else "was defined there at the pin already" if near and _stood_there(pinned, first, named[first.path])
                    else "was not moved there by the commit that removed it")
             return None, (f"; {first.definition.kind} {first.definition.name} at {first.path}:"
                           f"{first.definition.lines}{more} has other code ({why})")
@@ -160,6 +176,22 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
     message = f"{old.kind} {old.name} left {evidence.path}; it is now defined at {path}:{definition.lines}"
     return _result(RELOCATED, against.rev, path, definition.lines, pin, message, candidates=places,
                    symbol=definition, enclosing_changed=changed is not None, enclosing_diff=changed), ""
+
+
+def _stood_there(pinned, namesake: search.Namesake, name_at_pin: str | None) -> bool:
+    """Whether the namesake's file (``name_at_pin`` at the pin: :func:`.blame.names_at_pin`)
+    defined it at the pin already (its qualified name and kind): a definition that stood
+    there is not where the deleted one went (gson's ``JsonArray.get``, for
+    ``FieldAttributes.get`` removed as unused)."""
+    if name_at_pin is None:
+        return False
+    textfile = pinned.read(name_at_pin)
+    if textfile is None or not textfile.is_text:
+        return False
+    definition = namesake.definition
+    found = symbols.find_definitions(textfile.text, name_at_pin, definition.name, kind=definition.kind,
+                                     key=textfile.oid or None)
+    return any(other.name == definition.name for other in found or ())
 
 
 def _blamed(result: DriftResult, evidence: Evidence, store, pin_sha: str, against, same_body=None) -> DriftResult:

@@ -94,6 +94,21 @@ def moved_with(store, pin_sha: str, against, commit, like: str) -> set[str]:
     return set(current.values())
 
 
+def names_at_pin(store, pin_sha: str, against, paths) -> dict[str, str | None]:
+    """What the pin called each file the against revision calls one of ``paths``: their
+    renames along the pair's first-parent log followed back in one pass (no process);
+    ``None`` for a file created since the pin (express's ``req.acceptsEncoding.js``,
+    renamed ``req.acceptsEncodings.js``, is no new file)."""
+    names = {path: path for path in paths}
+    for step in reversed(store.first_parent_log(pin_sha, _end(store, against))):
+        renames = step.renames
+        if renames:
+            earlier = {new: old for old, new in renames.items()}
+            names = {path: earlier.get(name, name) for path, name in names.items()}
+    pinned = store.snapshot(pin_sha)
+    return {path: name if pinned.entry(name) is not None else None for path, name in names.items()}
+
+
 def directory_broken_by(store, pin_sha: str, against, path: str):
     """The commit after which the folder ``path`` no longer exists (bisection over
     the commits that changed anything under it: one tree listing per step)."""

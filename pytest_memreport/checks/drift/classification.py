@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+from collections import Counter
 from dataclasses import replace
 
 from ...gitstore import WORKTREE
@@ -259,6 +260,53 @@ class _Drift:
         pin and now (``home``)."""
         return {posixpath.dirname(self.path)} | ({posixpath.dirname(home)} if home else set())
 
+    def plain_moves(self, places: list[Place], evidence: match.QuotePattern | str, exact: bool,
+                    home: str | None, copies) -> tuple[list[Place], list[Place]]:
+        """Where plain evidence (too few letters and digits to follow across the tree) may
+        have gone among ``places`` (its folders' files, and the files of its kind that the
+        commit removing it changed), and of those where it went: a file that commit changed
+        (any, where the history cannot say which commit removed it, or none did: the working
+        tree) new since the pin or holding more copies than at the pin, or a new file of its
+        folder holding it in a definition of the same name. A copy that stood there already
+        is not where it went, nor is boilerplate: each of express's test files holds
+        ``app.get('/', function(req, res){``, and new test files keep repeating it.
+        ``copies(text, path, oid)`` counts the copies in a file's text."""
+        commit = self.breaking_commit(evidence, exact)
+        known = bool(getattr(commit, "changes", None))
+        touched = blame.moved_with(self.store, self.pin_sha, self.against, commit, like=self.path) if known else set()
+        folders = self.plain_folders(home)
+        near = [place for place in places if place.path in touched or posixpath.dirname(place.path) in folders]
+        pinned = self.store.snapshot(self.pin_sha)
+        counts = Counter(place.path for place in near)
+        names = blame.names_at_pin(self.store, self.pin_sha, self.against, counts)
+        went = []
+        for path, count in counts.items():
+            named = names[path]
+            before = pinned.read(named) if named is not None else None
+            mine = [place for place in near if place.path == path]
+            if path in touched or not known:
+                if before is None or (before.is_text and copies(before.text, path, before.oid) < count):
+                    went.extend(mine)
+            elif before is None:
+                # A new file of its folder the commit removing it did not change: copied there
+                # before it left (the servers' ``expandHome``, copied into ``path-utils.ts``
+                # by one pull request, removed from ``index.ts`` by another) only in a
+                # definition of the same name; boilerplate new tests repeat is not.
+                went.extend(place for place in mine if self._in_same_definition(place))
+        return [place for place in near if place in went], near
+
+    def _in_same_definition(self, place: Place) -> bool:
+        """Whether the definition around ``place`` at the against revision has the name of
+        the one around the evidence at the pin (both none: both at a file's top level)."""
+        textfile = self.against.read(place.path)
+        if textfile is None or not textfile.is_text:
+            return False
+        around = symbols.enclosing(textfile.text, place.path, place.lines, key=textfile.oid or None)
+        old = self.pin_symbol
+        if around is None or old is None:
+            return around is old  # both at a file's top level
+        return around.bare_name == old.bare_name
+
     def _quote_holds(self, quote: match.QuotePattern | str):
         """Whether the quote occurs in a version of its file (by characters, then tokens)."""
         def holds(path: str, oid: str | None) -> bool:
@@ -364,21 +412,23 @@ class _Drift:
     def _moved_with(self, places: list[Place], pattern: match.QuotePattern,
                     home: str | None) -> tuple[list[Place], str | None]:
         """The places a plain quotation (fewer letters and digits than git blame -C follows
-        between files) may have gone to: its folder's files, and those of its kind the
-        commit that removed it from its file changed (a move is one commit); and why none,
-        if none. ``def timeout(self): ...`` left a stub by gaining a return type, and
-        another project's stub holding the same line is not where it went; nor is a page
-        of documentation the same commit edited, whose example still shows the old line."""
-        folders = self.plain_folders(home)
-        touched = blame.moved_with(self.store, self.pin_sha, self.against, self.breaking_commit(pattern), like=self.path)
-        kept = [place for place in places if posixpath.dirname(place.path) in folders or place.path in touched]
+        between files) went to (:meth:`plain_moves`), and why none, if none.
+        ``def timeout(self): ...`` left a stub by gaining a return type, and another
+        project's stub holding the same line is not where it went; nor is a page of
+        documentation the same commit edited, whose example still shows the old line."""
+        kept, near = self.plain_moves(places, pattern, False, home,
+                                      lambda text, path, oid: len(verify.occurrences(pattern, text, path, key=oid)[0]))
         if kept:
             return kept, None
         count = search.letters_and_digits([pattern.text])
-        files = list(dict.fromkeys(place.path for place in places))
-        held = (f"{files[0]} holds it, but the commit that removed it did not move it there" if len(files) == 1 else
-                f"{', '.join(files[:SUMMARY_PLACES])}{' and others' if len(files) > SUMMARY_PLACES else ''} hold it, "
-                "but the commit that removed it moved it to none of them")
+        files = list(dict.fromkeys(place.path for place in near or places))
+        named = f"{', '.join(files[:SUMMARY_PLACES])}{' and others' if len(files) > SUMMARY_PLACES else ''}"
+        if near:
+            held = f"{named} held it at the pin already (a copy that stood there is not where it went)"
+        elif len(files) == 1:
+            held = f"{files[0]} holds it, but the commit that removed it did not move it there"
+        else:
+            held = f"{named} hold it, but the commit that removed it moved it to none of them"
         return [], (f"{held}, and its {count} letters and digits are too few to follow it further "
                     f"(git blame -C asks for {search.FOLLOW_ALNUM})")
 

@@ -57,10 +57,14 @@ def classify_range(drift, recorded: str):
         folders = drift.plain_folders(home)
         nearby = search.search_folder(block, drift.against, exclude, folders, drift.path) \
             if count else []
-        if nearby:
-            return drift._relocated(nearby, False, note)
+        moved, near = drift.plain_moves(nearby, recorded, True, home,
+                                        lambda text, path, oid: len(exact_blocks(block, text))) if nearby else ([], [])
+        if moved:
+            return drift._relocated(moved, False, note)
         shown = " or ".join(sorted(f + "/" if f else "the top level" for f in folders))
-        plain = (f"no other file of {shown} holds them, and their {count} letters and digits are too few "
+        held = f"no other file of {shown} holds them" if not near else \
+            f"the other files of {shown} holding them held them at the pin already (not where they went)"
+        plain = (f"{held}, and their {count} letters and digits are too few "
                  f"to follow them further (git blame -C asks for {search.FOLLOW_ALNUM})") if count else \
             "they hold no letter or digit, nothing to follow them by"
         if home is None:

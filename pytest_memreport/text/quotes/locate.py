@@ -75,7 +75,9 @@ def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
     # first (counted at C speed: in prose the longest word is often a common one); one
     # with too many is swapped for the next, and if all have too many the text is scanned.
     limit = max(_MANY_COPIES, len(plain) // _SCAN_COST)
-    if len(anchors) > 1:
+    if len(anchors) > 1 and plain.count(anchors[0]) > len(found) * part.raw.count(anchors[0]):
+        # (the likeliest-rare word has no copy outside the verbatim occurrences in most
+        # texts: then nothing else is counted)
         anchors = tuple(sorted(anchors, key=lambda word: plain.count(word) - len(found) * part.raw.count(word)))
     for anchor in anchors:
         outside = _copies_outside(plain, anchor, found, limit)
