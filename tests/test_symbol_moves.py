@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from pytest_memreport.checks import drift, symbolrefs
 from pytest_memreport.gitstore import GitStore
 from pytest_memreport.model import Evidence, EvidenceKind
@@ -230,21 +232,6 @@ REGEX_RS = ("use crate::error::NoError;\n\npub struct RegexMatcher {\n    patter
             "    fn pattern_length(&self) -> usize {\n        self.pattern.len()\n    }\n}\n")
 
 
-def test_a_plain_definition_is_not_relocated_to_an_identical_one_that_stood_there(make_repo):
-    """``type Error = NoError;`` has too few letters and digits to tell one copy from another:
-    the one another matcher had at the pin is not where the deleted matcher's went
-    (ripgrep's ``WordMatcher``, once "relocated" to three copies)."""
-    repo = make_repo()
-    pin = repo.commit({"src/regex/word.rs": WORD_RS, "src/regex/matcher.rs": REGEX_RS}, "pin")
-    repo.delete("src/regex/word.rs")
-    repo.commit({"src/regex/matcher.rs": REGEX_RS + "\n// words are regexes now\n"}, "drop the word matcher")
-
-    result = classify(repo, symbol("src/regex/word.rs", "Error"), pin)
-
-    assert result.status == drift.DELETED
-    assert "at src/regex/matcher.rs" in result.message and "(was defined there at the pin already)" in result.message
-
-
 def test_a_namesake_the_removing_commit_never_touched_is_not_where_it_went(make_repo):
     """A definition rewritten as it moved is followed into a file its removing commit
     created; a namesake elsewhere with the same kind of code is not that file."""
@@ -305,19 +292,27 @@ REPLACER_RS = textwrap.dedent(
 )
 
 
-def test_another_types_method_of_the_same_name_beside_it_is_not_where_it_went(make_repo):
-    """ripgrep's ``CounterWriter::clear`` left with its file; ``Replacer::clear`` in the same
-    folder stood there at the pin already (and keeps 37% of its words): other code, not a move."""
+@pytest.mark.parametrize(("gone", "beside", "name", "said"), [
+    # ripgrep's ``CounterWriter::clear`` left with its file; ``Replacer::clear`` in the same
+    # folder stood there at the pin already (and keeps 37% of its words): other code
+    (("src/printer/counter.rs", COUNTER_RS), ("src/printer/util.rs", REPLACER_RS), "clear",
+     "method Replacer.clear at src/printer/util.rs:4-9 has other code (was defined there at the pin already)"),
+    # ``type Error = NoError;`` has too few letters and digits to tell one copy from another:
+    # the one another matcher had at the pin is not where the deleted matcher's went
+    # (ripgrep's ``WordMatcher``, once "relocated" to three copies)
+    (("src/regex/word.rs", WORD_RS), ("src/regex/matcher.rs", REGEX_RS), "Error",
+     "type RegexMatcher.Error at src/regex/matcher.rs:8 has other code (was defined there at the pin already)"),
+], ids=["another-types-method", "identical-plain-definition"])
+def test_a_namesake_that_stood_beside_it_at_the_pin_is_not_where_it_went(make_repo, gone, beside, name, said):
     repo = make_repo()
-    pin = repo.commit({"src/printer/counter.rs": COUNTER_RS, "src/printer/util.rs": REPLACER_RS}, "pin")
-    repo.delete("src/printer/counter.rs")
-    repo.commit({"src/printer/util.rs": REPLACER_RS + "\npub fn unused() {}\n"}, "drop the counter")
+    pin = repo.commit(dict([gone, beside]), "pin")
+    repo.delete(gone[0])
+    repo.commit({beside[0]: beside[1] + "\n// the other one is gone\n"}, "drop it")
 
-    result = classify(repo, symbol("src/printer/counter.rs", "clear"), pin)
+    result = classify(repo, symbol(gone[0], name), pin)
 
     assert result.status == drift.DELETED
-    assert "method Replacer.clear at src/printer/util.rs:4-9 has other code (was defined there at the pin already)" \
-        in result.message
+    assert said in result.message
 
 
 def test_a_method_rewritten_as_its_class_moved_is_followed_by_its_qualified_name(make_repo):
