@@ -322,3 +322,21 @@ def test_a_plain_quotation_copied_with_its_definition_before_it_left_is_relocate
 
     assert result.status == drift.RELOCATED
     assert result.candidates == (drift.Place("test/support.js", LineRange(3, 3)),)
+
+
+def test_a_plain_quotation_several_new_files_repeat_is_not_relocated(make_repo):
+    """A rewrite that deletes a class and adds three, each with a constructor: the plain
+    line each repeats says nothing of where the deleted one went (guzzle 6's
+    ``public function __construct(``)."""
+    klass = "<?php\nclass {name}\n{{\n    public function __construct(\n        $value\n    ) {{\n    }}\n}}\n"
+    repo = make_repo()
+    pin = repo.commit({"src/Post/PostFile.php": klass.format(name="PostFile")}, "pin")
+    repo.commit({"src/Post/PostFile.php": "<?php\nfunction post_file($value) {\n    return $value;\n}\n",
+                 **{f"src/{name}.php": klass.format(name=name) for name in ("Client", "Pool", "Middleware")}},
+                "version 6")
+
+    result = classify(repo, quotation("src/Post/PostFile.php", "public function __construct("), pin)
+
+    assert result.status == drift.CHANGED
+    assert "src/Client.php, src/Middleware.php, src/Pool.php each gained a copy of it, and it is too plain to tell " \
+           "which one it went to" in "\n".join(result.explain())

@@ -415,15 +415,19 @@ class _Drift:
         between files) went to (:meth:`plain_moves`), and why none, if none.
         ``def timeout(self): ...`` left a stub by gaining a return type, and another
         project's stub holding the same line is not where it went; nor is a page of
-        documentation the same commit edited, whose example still shows the old line."""
+        documentation the same commit edited, whose example still shows the old line. Where
+        several files gained a copy it went to none that can be told: guzzle's
+        ``public function __construct(`` did not go to each new class of its rewrite."""
         kept, near = self.plain_moves(places, pattern, False, home,
                                       lambda text, path, oid: len(verify.occurrences(pattern, text, path, key=oid)[0]))
-        if kept:
+        if len({place.path for place in kept}) == 1:
             return kept, None
         count = search.letters_and_digits([pattern.text])
-        files = list(dict.fromkeys(place.path for place in near or places))
+        files = list(dict.fromkeys(place.path for place in kept or near or places))
         named = f"{', '.join(files[:SUMMARY_PLACES])}{' and others' if len(files) > SUMMARY_PLACES else ''}"
-        if near:
+        if kept:
+            held = f"{named} each gained a copy of it, and it is too plain to tell which one it went to"
+        elif near:
             held = f"{named} held it at the pin already (a copy that stood there is not where it went)"
         elif len(files) == 1:
             held = f"{files[0]} holds it, but the commit that removed it did not move it there"

@@ -59,11 +59,13 @@ def classify_range(drift, recorded: str):
             if count else []
         moved, near = drift.plain_moves(nearby, recorded, True, home,
                                         lambda text, path, oid: len(exact_blocks(block, text))) if nearby else ([], [])
-        if moved:
+        if len({place.path for place in moved}) == 1:
             return drift._relocated(moved, False, note)
         shown = " or ".join(sorted(f + "/" if f else "the top level" for f in folders))
-        held = f"no other file of {shown} holds them" if not near else \
-            f"the other files of {shown} holding them held them at the pin already (not where they went)"
+        held = (f"no other file of {shown} holds them" if not near else
+                f"several files of {shown} gained a copy of them, and they are too plain to tell which one "
+                "they went to" if moved else
+                f"the other files of {shown} holding them held them at the pin already (not where they went)")
         plain = (f"{held}, and their {count} letters and digits are too few "
                  f"to follow them further (git blame -C asks for {search.FOLLOW_ALNUM})") if count else \
             "they hold no letter or digit, nothing to follow them by"
