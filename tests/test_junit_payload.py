@@ -46,15 +46,16 @@ def test_properties_say_status_location_and_new_location_only(pytester, base):
 
 
 def test_junit_size_per_item_is_bounded_whatever_the_evidence(pytester, make_repo):
-    # a quote relocated to many files: the JSON lists every place, JUnit a bounded line
+    # a quote relocated to many files: the JSON lists every place, JUnit a bounded line (a
+    # quote long enough to be followed anywhere: a plain one several files gained goes nowhere)
     repo = make_repo()
-    line = "PAYLOAD_MARKER = 'relocated everywhere'\n"
+    line = "PAYLOAD_MARKER = 'relocated everywhere in the whole tree'\n"
     pin = repo.commit({"pkg/origin.py": "import os\n" + line}, "first")
     copies = {f"pkg/copies/long_directory_name_{i:03}/copy_{i}.py": f"X_{i} = {i}\n" + line for i in range(60)}
     repo.commit({"pkg/origin.py": "import os\n", **copies}, "copies")
     report = pytester.path / "wide.txt"
     report.write_text(f"Wide\n\nBoundary and evidence\n\nSRC-1 commit {pin}.\n\nOperative objects\n\n"
-                      f"MEM-OBJ-wide\n\nLabel: Wide\n\nPAYLOAD_MARKER = 'relocated everywhere' --- pkg/origin.py\n",
+                      f"MEM-OBJ-wide\n\nLabel: Wide\n\n{line.strip()} --- pkg/origin.py\n",
                       encoding="utf-8")
     xml_path = pytester.path / "junit.xml"
     json_path = pytester.path / "out.json"
