@@ -9,7 +9,7 @@ or with ``MEMREPORT_VERDICT_REPOS`` set (clones separated by ``os.pathsep``). Ea
 For each clone it builds bench_realrepos' drift input (7 run reports of 30 records: 8 line
 ranges cited inside real definitions, one quoted line and one defined name per record, 5%
 of the quotations altered), pinned ``--back`` first-parent commits before HEAD, from the
-Python, TypeScript, JavaScript, Rust, Go, Java, C, C++, Ruby and PHP files of the pin; runs the product against HEAD with
+Python, TypeScript, JavaScript, Rust, Go, Java, C#, C, C++, Ruby and PHP files of the pin; runs the product against HEAD with
 ``--memreport-json``; and holds each verdict to git's own answer (``git show`` of the
 files, ``git grep``):
 
@@ -47,18 +47,18 @@ from bench_realrepos import build_code, git, git_dir, pin_back  # beside this sc
 from bench_realshape import cached_input, environment, run
 
 HERE = Path(__file__).resolve().parent
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 6
 #: the files whose definitions are sampled, and a definition's first line in any of them:
 #: Python's ``def``/``class``, TypeScript's and JavaScript's ``function``/``class``/
 #: ``interface``, Rust's ``fn``/``struct``/``enum``/``trait``/``impl``, Go's ``func`` (a
 #: method's receiver aside) and ``type`` (its indentation, then its name); Ruby's ``def`` and
-#: ``class``; PHP's ``function``; Java's classes (their modifiers aside); and a Java, C or
-#: C++ function or method named after its return type
-SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".rs", ".go", ".java", ".c", ".h", ".cc", ".cpp", ".hpp",
+#: ``class``; PHP's ``function``; Java's and C#'s classes (their modifiers aside); and a
+#: Java, C#, C or C++ function or method named after its return type
+SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".rs", ".go", ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs",
             ".rb", ".php")
 KEYWORD_DEFINITION = re.compile(
     r"^(\s*)(?:export\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?"
-    r"(?:(?:public|private|protected|static|final|abstract|sealed)\s+)*"
+    r"(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial)\s+)*"
     r"(?:def|class|function|interface|fn|struct|enum|trait|impl|type|record|func(?:\s*\([^)]*\))?)"
     r"\s+(?:<[^>]*>\s*)?(?:self\.)?([A-Za-z_]\w*)")
 #: ``public <T> T fromJson(String json) {``, ``static jv parse_token(struct state *p) {``: a
