@@ -143,16 +143,18 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
     plain = search.letters_and_digits(body or []) < search.FOLLOW_ALNUM
     if found and (plain or not any(namesake.same_body for namesake in found)):
         folder = posixpath.dirname(evidence.path)
-        commit = removed_by()
-        known = bool(getattr(commit, "changes", None))
-        touched = blame.moved_with(store, pin_sha, against, commit, like=evidence.path) if known else set()
-        near = [n for n in found if posixpath.dirname(n.path) == folder or n.path in touched]
+        moves = blame.destinations(store, pin_sha, against, removed_by(), evidence.path, {n.path for n in found})
+        near = [n for n in found if posixpath.dirname(n.path) == folder or n.path in moves.touched]
         pinned = store.snapshot(pin_sha)
-        named = blame.names_at_pin(store, pin_sha, against, {n.path for n in near})
-        # A new file of its folder the removing commit did not change: copied there before it
-        # left only under its own qualified name (boilerplate new tests repeat is other code).
-        moved = [n for n in near if (n.path in touched or not known) and not _stood_there(pinned, n, named[n.path])
-                 or named[n.path] is None and n.definition.name == old.name]
+
+        def went_there(namesake: search.Namesake) -> bool:
+            if moves.changed_by_it(namesake.path):
+                return not _stood_there(pinned, namesake, moves.at_pin[namesake.path])
+            # A new file of its folder the removing commit did not change: copied there before it
+            # left only under its own qualified name (boilerplate new tests repeat is other code).
+            return moves.at_pin[namesake.path] is None and namesake.definition.name == old.name
+
+        moved = [n for n in near if went_there(n)]
         # (a method of the same class, by its qualified name, is it however rewritten)
         kept = [n for n in moved if n.similarity >= NAMESAKE_SIMILARITY
                 or ("." in old.name and n.definition.name == old.name)]
@@ -160,7 +162,7 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
             first = (moved or near or found)[0]
             more = f" and {len(found) - 1} more" if len(found) > 1 else ""
             why = (f"keeps {round(first.similarity * 100)}% of its tokens" if moved
-                   else "was defined there at the pin already" if near and _stood_there(pinned, first, named[first.path])
+                   else "was defined there at the pin already" if near and _stood_there(pinned, first, moves.at_pin[first.path])
                    else "was not moved there by the commit that removed it")
             return None, (f"; {first.definition.kind} {first.definition.name} at {first.path}:"
                           f"{first.definition.lines}{more} has other code ({why})")

@@ -16,8 +16,8 @@ assumes, as a reader does, that a change stays made).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
 from ...gitstore import WORKTREE, RepoError
 from ...gitstore.history import LogCommit
@@ -92,6 +92,32 @@ def moved_with(store, pin_sha: str, against, commit, like: str) -> set[str]:
             elif name in deleted:
                 del current[origin]
     return set(current.values())
+
+
+@dataclass(frozen=True)
+class Destinations:
+    """What a move could have done with evidence that left a file, asked of some candidate
+    files: which of them the commit that removed it changed (:func:`moved_with`), and what
+    the pin called each (:func:`names_at_pin`; ``None``: new since the pin). Plain
+    quotations, plain cited lines and definitions that left their file all go by it."""
+
+    #: whether the history says which commit removed it (not where a clone lacks the
+    #: objects, nor for a change only the working tree makes)
+    known: bool
+    touched: frozenset[str]
+    at_pin: Mapping[str, str | None]
+
+    def changed_by_it(self, path: str) -> bool:
+        """Whether the removing commit changed ``path`` (any path, where it is not known)."""
+        return path in self.touched or not self.known
+
+
+def destinations(store, pin_sha: str, against, commit, like: str, paths) -> Destinations:
+    """:class:`Destinations` of what left ``like`` in ``commit`` (a :func:`breaking_commit`),
+    among the candidate files ``paths``."""
+    return Destinations(bool(getattr(commit, "changes", None)),
+                        frozenset(moved_with(store, pin_sha, against, commit, like)),
+                        names_at_pin(store, pin_sha, against, paths))
 
 
 def names_at_pin(store, pin_sha: str, against, paths) -> dict[str, str | None]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections import Counter
 from dataclasses import replace
 
 from ...gitstore import WORKTREE
@@ -271,28 +270,27 @@ class _Drift:
         is not where it went, nor is boilerplate: each of express's test files holds
         ``app.get('/', function(req, res){``, and new test files keep repeating it.
         ``copies(text, path, oid)`` counts the copies in a file's text."""
-        commit = self.breaking_commit(evidence, exact)
-        known = bool(getattr(commit, "changes", None))
-        touched = blame.moved_with(self.store, self.pin_sha, self.against, commit, like=self.path) if known else set()
+        moves = blame.destinations(self.store, self.pin_sha, self.against, self.breaking_commit(evidence, exact),
+                                   self.path, {place.path for place in places})
         folders = self.plain_folders(home)
-        near = [place for place in places if place.path in touched or posixpath.dirname(place.path) in folders]
+        near = [place for place in places if place.path in moves.touched or posixpath.dirname(place.path) in folders]
+        by_file: dict[str, list[Place]] = {}
+        for place in near:
+            by_file.setdefault(place.path, []).append(place)
         pinned = self.store.snapshot(self.pin_sha)
-        counts = Counter(place.path for place in near)
-        names = blame.names_at_pin(self.store, self.pin_sha, self.against, counts)
-        went = []
-        for path, count in counts.items():
-            named = names[path]
+        went: set[Place] = set()
+        for path, mine in by_file.items():
+            named = moves.at_pin[path]
             before = pinned.read(named) if named is not None else None
-            mine = [place for place in near if place.path == path]
-            if path in touched or not known:
-                if before is None or (before.is_text and copies(before.text, path, before.oid) < count):
-                    went.extend(mine)
+            if moves.changed_by_it(path):
+                if before is None or (before.is_text and copies(before.text, path, before.oid) < len(mine)):
+                    went.update(mine)
             elif before is None:
                 # A new file of its folder the commit removing it did not change: copied there
                 # before it left (the servers' ``expandHome``, copied into ``path-utils.ts``
                 # by one pull request, removed from ``index.ts`` by another) only in a
                 # definition of the same name; boilerplate new tests repeat is not.
-                went.extend(place for place in mine if self._in_same_definition(place))
+                went.update(place for place in mine if self._in_same_definition(place))
         return [place for place in near if place in went], near
 
     def _in_same_definition(self, place: Place) -> bool:
