@@ -524,6 +524,47 @@ def test_property_found_span_text_reduces_to_the_quote(toks, seed):
         assert "".join(text[span.start : span.end].split()) == "".join(quote.split())
 
 
+_VOCABULARY = st.sampled_from(["the", "line", "of", "it", "a_b", "x", "(x)", "thereof", "•", "...", "`", "`it`"])
+_SEPARATORS = st.sampled_from([" ", "  ", "\n", "\n    ", "\n# ", "\n// ", "\n> ", ""])
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(_VOCABULARY, min_size=1, max_size=5),
+       around=st.lists(st.tuples(_VOCABULARY, _SEPARATORS), max_size=12),
+       copy=st.none() | st.lists(_SEPARATORS, min_size=4, max_size=4), where=st.integers(0, 12))
+def test_property_a_quotation_as_written_is_found_where_find_finds_it(words, around, copy, where):
+    """The pattern-free answer for a quotation in its file as written (the commonest case,
+    taken before any pattern is compiled) is :func:`find`'s own, whenever it gives one:
+    texts of the quotation's words around it, and another copy of it whose whitespace or
+    line markers differ, which only :func:`find` reads as an occurrence."""
+    from pytest_memreport.text.match import as_written
+
+    quote = " ".join(words)
+    filler = ["".join(word + sep for word, sep in around[:where]), "".join(word + sep for word, sep in around[where:])]
+    damaged = "" if copy is None else "".join(w + copy[i % 4] for i, w in enumerate(words))
+    text = filler[0] + quote + "\n" + filler[1] + damaged
+    written = as_written(quote, text)
+    if written is not None:
+        assert written == [(span.start, span.end) for span in find(compile_quote(quote), text)], (quote, text)
+
+
+def test_a_quotation_as_written_is_left_to_find_when_a_damaged_copy_may_lie_elsewhere():
+    from pytest_memreport.text.match import as_written
+
+    text = "first  line of it\nfirst line of it\n"
+    quote = "first line of it"
+    # verbatim once, and once more with its whitespace changed: only find() sees both
+    assert as_written(quote, text) is None
+    assert lines_found(quote, text) == ["1", "2"]
+    # a word with no copy outside the verbatim place settles it without a pattern
+    assert as_written("first line", "first line\nsecond\n") == [(0, 10)]
+    # backticks, elisions and bullets are find()'s to read
+    assert as_written("a ... b", "a ... b") is None
+    assert as_written("`a` b", "`a` b") is None
+    # a text's backticks are dropped, as find() reads it, and the spans are the text's own
+    assert as_written("a b c", "x `a` b c") == [(3, 9)] == [(s.start, s.end) for s in find("a b c", "x `a` b c")]
+
+
 # --------------------------------------------------------------------------- adversarial timing
 
 

@@ -58,6 +58,8 @@ def _plainly_missing(evidence: Evidence, snapshot) -> bool:
         return True
     if not textfile.is_text:
         return False
+    if (evidence.text or "").strip() in textfile.text:
+        return False  # there as written: its words are (no pattern to compile for that)
     # a file lacking one of its words (backticks dropped) holds it nowhere
     return not match.holds_words(match.compile_quote(evidence.text or ""), textfile.text)
 

@@ -173,14 +173,21 @@ def check_text(evidence: Evidence, rev: str, textfile, with_symbol: bool = True)
 def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = True) -> PinResult:
     """Find a quotation in one file's text, by characters first, then by tokens."""
     text = textfile.text
-    pattern = match.compile_quote(evidence.text or "")
-    # Code holds ``...`` (``x: int = ...``, ``f(...args)``) far more often than a writer
-    # elides with it: read as the file's own characters first, as an elision after.
-    literal = pattern.literal is not None and match.find(pattern.literal, text, key=textfile.oid or None)
-    if literal:
-        found, by_tokens = tuple(span.lines for span in literal), False
+    # Most quotations are in their file as written, and nothing else there could be one:
+    # known without compiling a pattern or indexing the text (the same answer as below).
+    written = match.as_written(evidence.text or "", text, key=textfile.oid or None)
+    literal: list | bool = False
+    if written is not None:
+        found, by_tokens = _lines_of(written, text), False
     else:
-        found, by_tokens = occurrences(pattern, text, evidence.path, key=textfile.oid or None)
+        pattern = match.compile_quote(evidence.text or "")
+        # Code holds ``...`` (``x: int = ...``, ``f(...args)``) far more often than a writer
+        # elides with it: read as the file's own characters first, as an elision after.
+        literal = pattern.literal is not None and match.find(pattern.literal, text, key=textfile.oid or None)
+        if literal:
+            found, by_tokens = tuple(span.lines for span in literal), False
+        else:
+            found, by_tokens = occurrences(pattern, text, evidence.path, key=textfile.oid or None)
     note = textfile.note
     by_typography = False
     if not found and evidence.role is not None:
@@ -204,7 +211,8 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
                     "(LFS keeps it on its own server), so no quotation of it can be checked",
         )
     if not found:
-        candidate = match.nearest(pattern, text, key=textfile.oid or None, near=evidence.cited_lines)
+        candidate = match.nearest(match.compile_quote(evidence.text or ""), text, key=textfile.oid or None,
+                                  near=evidence.cited_lines)
         return PinResult(
             MISSING, rev, evidence.path, candidate=candidate, oid=textfile.oid, note=textfile.note,
             message=f"quotation not found in {evidence.path}",
@@ -277,6 +285,17 @@ def located_lines(evidence: Evidence, text: str, path: str, key: str | None = No
         return cited if cited is not None and cited.end <= len(_file_lines(text)) else None
     found, _ = occurrences(evidence.text or "", text, path, key=key)
     return _preferred(found, evidence.cited_lines) if found else None
+
+
+def _lines_of(spans: list[tuple[int, int]], text: str) -> tuple[LineRange, ...]:
+    """The lines each span of ``text`` covers (spans in order)."""
+    out, line, at = [], 1, 0
+    for start, end in spans:
+        line += text.count("\n", at, start)
+        last = line + text.count("\n", start, end - 1)
+        out.append(LineRange(line, last))
+        line, at = last, end - 1
+    return tuple(out)
 
 
 def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> LineRange:

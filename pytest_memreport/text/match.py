@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .quotes.diff import render_diff
 from .quotes.index import Span, line_of
-from .quotes.locate import find
+from .quotes.locate import as_written, find
 from .quotes.nearest import Candidate, nearest
 from .quotes.pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, as_pattern, compile_quote
 from .quotes.prefilter import holds_words, may_occur, may_occur_in, reduced
@@ -33,6 +33,7 @@ __all__ = [
     "QuotePattern",
     "Span",
     "as_pattern",
+    "as_written",
     "code_words",
     "compile_quote",
     "find",

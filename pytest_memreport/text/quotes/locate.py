@@ -25,7 +25,7 @@ from .chain import chain
 from .index import Span, _index_for, _TextIndex
 from .normalize import _MARKER_LINE, _RELAX, _blank_markers, _canonical, _skip_nonspace, _strip
 from .pattern import QuotePattern, _Part, compile_quote
-from .words import _is_word
+from .words import _WORD, _is_word
 
 
 def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[Span]:
@@ -54,6 +54,37 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
         return []
     regexes = pattern.regexes
     return chain(index, [rx.pattern for rx in regexes], lambda n: [m.span() for m in regexes[n].finditer(plain)])
+
+
+def as_written(quote: str, text: str, *, key: object = None) -> list[tuple[int, int]] | None:
+    """Every occurrence of ``quote`` in ``text`` when no compiled pattern is needed to
+    know them (the commonest case: a quotation copied from its file once): it lies in the
+    text as written (backticks dropped, as :func:`find` reads a text), and a word of it has
+    no copy outside those places, where every other occurrence would hold one (damage never
+    splits a word). Spans of ``text``, in order; ``key`` as for :func:`find`.
+
+    ``None`` where :func:`find` must decide: an elision, a bullet or a backtick in the
+    quotation, no copy as written, or copies of each of its longest words elsewhere. The
+    answer is :func:`find`'s whenever this gives one (a property test compares them)."""
+    raw = quote.strip()
+    if not raw or "`" in raw or "•" in raw or "…" in raw or "..." in raw:
+        return None
+    index = _index_for(text, key) if "`" in text else None
+    plain = index.plain if index is not None else text
+    found = _verbatim(_Part(raw, True, True), plain)
+    if not found:
+        return None
+    for word in sorted(set(_WORD.findall(raw)), key=len, reverse=True)[:_ANCHOR_TRIES]:
+        # the copies inside the found places are the quotation's own; no other: nothing else
+        if plain.count(word) == len(found) * raw.count(word):
+            if index is None:
+                return found
+            return [(index.to_text(start), index.to_text(end - 1) + 1) for start, end in found]
+    return None
+
+
+#: how many of the quotation's longest words :func:`as_written` counts before leaving it to :func:`find`
+_ANCHOR_TRIES = 3
 
 
 def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
