@@ -257,8 +257,11 @@ def run_until_signal(pytester, base, signum: int) -> tuple[int, list[str]]:
     """A GitHub Actions run as users start it, ended by ``signum`` while a test runs."""
     pytester.makepyfile(test_waiting=WAITING_TEST)
     env = dict(os.environ, PYTHONPATH=SRC, GITHUB_ACTIONS="true")
+    # The run starts with the signal's default action, whatever this process inherited (under
+    # ``nohup`` SIGHUP is ignored, and a run leaves an ignored signal alone: the last test here).
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *base.args("test_waiting.py")],
-                            cwd=pytester.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            cwd=pytester.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 240
         while not (pytester.path / "started").exists():
@@ -303,6 +306,7 @@ def test_the_signal_handlers_are_ours_only_while_the_run_lasts(pytester, base, m
 
     before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
     signal.signal(signal.SIGTERM, mine)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # whatever this process inherited (``nohup``)
     try:
         monkeypatch.setenv("GITHUB_ACTIONS", "true")
         pytester.makepyfile(test_seen="""
@@ -314,10 +318,29 @@ def test_the_signal_handlers_are_ours_only_while_the_run_lasts(pytester, base, m
         result = pytester.runpytest(*base.args("test_seen.py", "-rA"))
         result.stdout.fnmatch_lines(["PASSED test_seen.py::test_seen"])
         assert signal.getsignal(signal.SIGTERM) is mine
-        assert signal.getsignal(signal.SIGHUP) is before[signal.SIGHUP]
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+
+
+def test_a_signal_ignored_before_the_run_is_left_ignored(pytester, base, monkeypatch):
+    # Under ``nohup`` SIGHUP is ignored: the run neither takes it over nor ends by it.
+    before = signal.getsignal(signal.SIGHUP)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        monkeypatch.setenv("GITHUB_ACTIONS", "true")
+        pytester.makepyfile(test_seen="""
+            import signal
+            def test_seen():
+                assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+                assert getattr(signal.getsignal(signal.SIGTERM), "__name__", "") == "_on_signal"
+        """)
+        result = pytester.runpytest(*base.args("test_seen.py", "-rA"))
+        result.stdout.fnmatch_lines(["PASSED test_seen.py::test_seen"])
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 # ---------------------------------------------------------------- 9: SARIF URIs are URIs
