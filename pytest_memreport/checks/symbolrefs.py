@@ -146,10 +146,17 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
         moves = blame.destinations(store, pin_sha, against, removed_by(), evidence.path, {n.path for n in found})
         near = [n for n in found if posixpath.dirname(n.path) == folder or n.path in moves.touched]
         pinned = store.snapshot(pin_sha)
+        stood: dict[int, bool] = {}
+
+        def stood_there(namesake: search.Namesake) -> bool:
+            """:func:`_stood_there`, asked once a namesake (its pinned file read and parsed)."""
+            if id(namesake) not in stood:
+                stood[id(namesake)] = _stood_there(pinned, namesake, moves.at_pin[namesake.path])
+            return stood[id(namesake)]
 
         def went_there(namesake: search.Namesake) -> bool:
             if moves.changed_by_it(namesake.path):
-                return not _stood_there(pinned, namesake, moves.at_pin[namesake.path])
+                return not stood_there(namesake)
             # A new file of its folder the removing commit did not change: copied there before it
             # left only under its own qualified name (boilerplate new tests repeat is other code).
             return moves.at_pin[namesake.path] is None and namesake.definition.name == old.name
@@ -162,7 +169,7 @@ def _relocated(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, a
             first = (moved or near or found)[0]
             more = f" and {len(found) - 1} more" if len(found) > 1 else ""
             why = (f"keeps {round(first.similarity * 100)}% of its tokens" if moved
-                   else "was defined there at the pin already" if near and _stood_there(pinned, first, moves.at_pin[first.path])
+                   else "was defined there at the pin already" if near and stood_there(first)
                    else "was not moved there by the commit that removed it")
             return None, (f"; {first.definition.kind} {first.definition.name} at {first.path}:"
                           f"{first.definition.lines}{more} has other code ({why})")

@@ -178,7 +178,7 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
     written = match.as_written(evidence.text or "", text, key=textfile.oid or None)
     literal: list | bool = False
     if written is not None:
-        found, by_tokens = _lines_of(written, text), False
+        found, by_tokens = tuple(span.lines for span in written), False
     else:
         pattern = match.compile_quote(evidence.text or "")
         # Code holds ``...`` (``x: int = ...``, ``f(...args)``) far more often than a writer
@@ -285,17 +285,6 @@ def located_lines(evidence: Evidence, text: str, path: str, key: str | None = No
         return cited if cited is not None and cited.end <= len(_file_lines(text)) else None
     found, _ = occurrences(evidence.text or "", text, path, key=key)
     return _preferred(found, evidence.cited_lines) if found else None
-
-
-def _lines_of(spans: list[tuple[int, int]], text: str) -> tuple[LineRange, ...]:
-    """The lines each span of ``text`` covers (spans in order)."""
-    out, line, at = [], 1, 0
-    for start, end in spans:
-        line += text.count("\n", at, start)
-        last = line + text.count("\n", start, end - 1)
-        out.append(LineRange(line, last))
-        line, at = last, end - 1
-    return tuple(out)
 
 
 def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> LineRange:

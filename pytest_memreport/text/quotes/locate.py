@@ -56,12 +56,12 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
     return chain(index, [rx.pattern for rx in regexes], lambda n: [m.span() for m in regexes[n].finditer(plain)])
 
 
-def as_written(quote: str, text: str, *, key: object = None) -> list[tuple[int, int]] | None:
+def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | None:
     """Every occurrence of ``quote`` in ``text`` when no compiled pattern is needed to
     know them (the commonest case: a quotation copied from its file once): it lies in the
     text as written (backticks dropped, as :func:`find` reads a text), and a word of it has
     no copy outside those places, where every other occurrence would hold one (damage never
-    splits a word). Spans of ``text``, in order; ``key`` as for :func:`find`.
+    splits a word). :func:`find`'s spans; ``key`` as for :func:`find`.
 
     ``None`` where :func:`find` must decide: an elision, a bullet or a backtick in the
     quotation, no copy as written, or copies of each of its longest words elsewhere. The
@@ -69,17 +69,15 @@ def as_written(quote: str, text: str, *, key: object = None) -> list[tuple[int, 
     raw = quote.strip()
     if not raw or "`" in raw or "•" in raw or "…" in raw or "..." in raw:
         return None
-    index = _index_for(text, key) if "`" in text else None
-    plain = index.plain if index is not None else text
+    index = _index_for(text, key)
+    plain = index.plain
     found = _verbatim(_Part(raw, True, True), plain)
     if not found:
         return None
     for word in sorted(set(_WORD.findall(raw)), key=len, reverse=True)[:_ANCHOR_TRIES]:
         # the copies inside the found places are the quotation's own; no other: nothing else
         if plain.count(word) == len(found) * raw.count(word):
-            if index is None:
-                return found
-            return [(index.to_text(start), index.to_text(end - 1) + 1) for start, end in found]
+            return [index.span(start, end) for start, end in found]
     return None
 
 
