@@ -27,12 +27,11 @@ import argparse
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from bench_realrepos import GENERATOR_VERSION, SEED, build_prose, git, git_dir, pin_back  # beside this script
-from bench_realshape import cached_input, collected, environment, noop_file
+from bench_realrepos import build_prose, git_dir, pinned_input, quote_command  # beside this script
+from bench_realshape import collected, environment, noop_file
 
 HERE = Path(__file__).resolve().parent
 
@@ -66,13 +65,8 @@ def main() -> None:
         return
     codes = [Path(code).resolve() for code in (args.code or [str(HERE.parent)])]
     repo = git_dir(Path(args.prose_repo).resolve())
-    pin = pin_back(repo, args.prose_back)
-    head = git(repo, "rev-parse", "HEAD").decode().strip()
-    root, manifest = cached_input(Path(args.workdir), "prose", [GENERATOR_VERSION, SEED, str(repo), head, pin],
-                                  build_prose(repo, pin))
-    command = [sys.executable, "-m", "pytest", "-q", "--tb=no", "-p", "no:cacheprovider",
-               *(arg for name in manifest["quotes"] for arg in ("--memreport", name)),
-               f"--memreport-repo={repo}", "--memreport-against=none", "--memreport-items=record"]
+    root, manifest, pin, _ = pinned_input(Path(args.workdir), repo, "prose", args.prose_back, build_prose)
+    command = [*quote_command(repo, manifest["quotes"]), "--memreport-items=record"]
     counts = []
     for number, code in enumerate(codes):
         env = dict(environment(root, code), PYTHONHASHSEED="0")

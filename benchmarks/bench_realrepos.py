@@ -89,6 +89,27 @@ def pin_back(repo: Path, back: int) -> str:
     return shas[-1]
 
 
+#: pytest as the measured runs start it
+PYTEST = [sys.executable, "-m", "pytest", "-q", "--tb=no"]
+
+
+def pinned_input(workdir: Path, repo: Path, kind: str, back: int, build) -> tuple[Path, dict, str, str]:
+    """``repo``'s input of ``kind`` pinned ``back`` first-parent commits before HEAD, built
+    once by ``build(repo, pin)`` into ``workdir`` (the same clone, pin and seed: the same
+    folder, whichever script asks): its folder, its manifest, the pin and HEAD."""
+    pin = pin_back(repo, back)
+    head = git(repo, "rev-parse", "HEAD").decode().strip()
+    root, manifest = cached_input(workdir, kind, [GENERATOR_VERSION, SEED, str(repo), head, pin], build(repo, pin))
+    return root, manifest, pin, head
+
+
+def quote_command(repo: Path, names: list[str]) -> list[str]:
+    """pytest over the prose reports ``names`` (an item per evidence), at the pin only,
+    without pytest's cache."""
+    return [*PYTEST, "-p", "no:cacheprovider", *(arg for name in names for arg in ("--memreport", name)),
+            f"--memreport-repo={repo}", "--memreport-against=none"]
+
+
 def blobs_at(repo: Path, pin: str, *paths: str, keep=lambda path: True) -> dict[str, bytes]:
     """The blobs of the pin (under ``paths``, if given) whose path ``keep`` accepts, by path:
     one ``ls-tree`` and one ``cat-file --batch``."""
@@ -301,22 +322,14 @@ def main() -> None:
             clones[kind] = git_dir(Path(given).resolve())
     if not only:
         return
-    pytest = [sys.executable, "-m", "pytest", "-q", "--tb=no"]
     plans: dict[str, tuple] = {}
-    def pinned_input(kind: str, back: int, build) -> tuple[Path, Path, dict, dict, str, str]:
-        """The clone of ``kind``, its input pinned ``back`` first-parent commits before HEAD
-        (built once by ``build(repo, pin)``), the environment, the pin and HEAD."""
-        repo = clones[kind]
-        pin = pin_back(repo, back)
-        head = git(repo, "rev-parse", "HEAD").decode().strip()
-        root, m = cached_input(workdir, kind, [GENERATOR_VERSION, SEED, str(repo), head, pin], build(repo, pin))
-        return repo, root, m, environment(root, code), pin, head
-
     if "code" in clones:
-        repo, root, m, env, pin, head = pinned_input("code", args.code_back, build_code)
-        drift_run = [*pytest, "-o", f"cache_dir={root / 'cache'}", *(a for n in m["reports"] for a in ("--memreport", n)),
+        repo = clones["code"]
+        root, m, pin, head = pinned_input(workdir, repo, "code", args.code_back, build_code)
+        env = environment(root, code)
+        drift_run = [*PYTEST, "-o", f"cache_dir={root / 'cache'}", *(a for n in m["reports"] for a in ("--memreport", n)),
                      f"--memreport-repo={repo}", "--memreport-against", "HEAD", "--memreport-json", str(root / "drift.json")]
-        half_run = [*pytest, "-p", "no:cacheprovider", "--memreport", "half", f"--memreport-repo={repo}",
+        half_run = [*PYTEST, "-p", "no:cacheprovider", "--memreport", "half", f"--memreport-repo={repo}",
                     "--memreport-against", "HEAD", "--memreport-json", str(root / "half.json")]
         count = collected(root, env, drift_run[:5] + drift_run[7:])
         plans["code"] = (repo, root, m, env, drift_run, half_run, noop_file(root, "test_noop_drift.py", count), count)
@@ -324,11 +337,12 @@ def main() -> None:
               f"definitions), {m['ranges']} ranges, {m['quotes']} quotations ({m['altered']} altered), "
               f"{m['symbols']} symbols: {count} items")
     if "prose" in clones:
-        repo, root, m, env, pin, head = pinned_input("prose", args.prose_back, build_prose)
+        repo = clones["prose"]
+        root, m, pin, head = pinned_input(workdir, repo, "prose", args.prose_back, build_prose)
+        env = environment(root, code)
 
         def quote_run(folder: str, json_name: str) -> list[str]:
-            return [*pytest, "-p", "no:cacheprovider", *(a for n in m[folder] for a in ("--memreport", n)),
-                    f"--memreport-repo={repo}", "--memreport-against=none", "--memreport-json", str(root / json_name)]
+            return [*quote_command(repo, m[folder]), "--memreport-json", str(root / json_name)]
         runs = {"q": quote_run("quotes", "q.json"), "m": quote_run("quotes2x", "m.json")}
         counts = {"q": collected(root, env, runs["q"][:-2]),
                   "r": collected(root, env, [*runs["q"][:-2], "--memreport-items=record"])}

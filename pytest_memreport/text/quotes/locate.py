@@ -25,7 +25,7 @@ from .chain import chain
 from .index import Span, _index_for, _TextIndex
 from .normalize import _MARKER_LINE, _RELAX, _blank_markers, _canonical, _skip_nonspace, _strip
 from .pattern import QuotePattern, _Part, compile_quote
-from .words import _WORD, _is_word
+from .words import _is_word
 
 
 def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[Span]:
@@ -64,25 +64,23 @@ def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | Non
     splits a word). :func:`find`'s spans; ``key`` as for :func:`find`.
 
     ``None`` where :func:`find` must decide: an elision, a bullet or a backtick in the
-    quotation, no copy as written, or copies of each of its longest words elsewhere. The
-    answer is :func:`find`'s whenever this gives one (a property test compares them)."""
+    quotation, no copy as written, or copies of each of its likeliest-rare words (its
+    part's anchors) elsewhere. The answer is :func:`find`'s whenever this gives one (a
+    property test compares them)."""
     raw = quote.strip()
     if not raw or "`" in raw or "•" in raw or "…" in raw or "..." in raw:
         return None
     index = _index_for(text, key)
     plain = index.plain
-    found = _verbatim(_Part(raw, True, True), plain)
+    part = _Part(raw, True, True)
+    found = _verbatim(part, plain)
     if not found:
         return None
-    for word in sorted(set(_WORD.findall(raw)), key=len, reverse=True)[:_ANCHOR_TRIES]:
+    for word in part.anchors:
         # the copies inside the found places are the quotation's own; no other: nothing else
         if plain.count(word) == len(found) * raw.count(word):
             return [index.span(start, end) for start, end in found]
     return None
-
-
-#: how many of the quotation's longest words :func:`as_written` counts before leaving it to :func:`find`
-_ANCHOR_TRIES = 3
 
 
 def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
