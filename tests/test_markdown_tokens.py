@@ -26,6 +26,11 @@ CODE_LINES = [
     # what would open an HTML block were raw HTML read (the parser leaves that rule out)
     "<div class=\"note\">", "</div>", "<!-- a comment -->", "<?php echo 1; ?>", "<!DOCTYPE html>",
     "<![CDATA[ x ]]>", "<pre>", "</pre>", "<script>", "<table><tr><td>cell</td></tr></table>", "<custom-tag />",
+    # where a block may start or a paragraph end: breaks, setext underlines, references, nested
+    # containers and markers behind indentation (the block rules' first-character guards)
+    "---", "***", "_ _ _", "===", "Setext title", "[ref]: http://x.invalid \"title\"", "[ref]", "  - indented item",
+    "10) ordered", "2. second", "+ plus item", "> > nested quote", "> - quoted item", "|:--|--:|", ":-:|",
+    "-|-", "   # indented heading", "#no heading", "```", "    - code, not an item", "\t> tab then quote", "",
 ]
 
 

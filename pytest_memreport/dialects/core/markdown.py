@@ -26,9 +26,57 @@ def markdown_parser() -> MarkdownIt:
     # tried where each block may start and as a paragraph terminator, it was a sixth of
     # markdown-it's time on a report of quotations. The tokens are the same without it.
     parser.disable("html_block")
+    _guard_block_rules(parser)
     parser.inline.ruler.at("text", _plain_text)
     parser.core.ruler.at("inline", _inline)
     return parser
+
+
+#: block rules that decline every line whose first character (after its indent and any
+#: container markers) is not one of these: markdown-it's fence, blockquote, thematic break,
+#: list (an ASCII digit or a bullet), link reference definition and ATX heading rules
+_BLOCK_STARTS = {"fence": "`~", "blockquote": ">", "hr": "*-_", "list": "0123456789*-+", "reference": "[",
+                 "heading": "#"}
+
+
+def _guard_block_rules(parser: MarkdownIt) -> None:
+    """markdown-it's block rules behind the test each makes first: a report's lines are mostly
+    paragraph lines, and there every block rule is tried (and again as a terminator on each
+    line a paragraph continues to), logs its call, and declines on the line's first character
+    (a table on the next line's). The same test made before the call gives the same tokens
+    (a property test compares both parsers) without a call per rule and line."""
+    ruler = parser.block.ruler
+    names = ruler.get_active_rules()
+    rules = dict(zip(names, ruler.getRules(""), strict=True))
+    # ``at`` replaces a rule's terminator chains too: each keeps the chains it is in
+    chains = {name: [chain for chain in names if rules[name] in ruler.getRules(chain)] for name in names}
+    for name, starts in _BLOCK_STARTS.items():
+        if name in rules:
+            ruler.at(name, _starting_with(rules[name], starts), {"alt": chains[name]})
+    if "table" in rules:
+        ruler.at("table", _above_a_delimiter_row(rules["table"]), {"alt": chains["table"]})
+
+
+def _starting_with(rule, starts: str):
+    def guarded(state, start_line: int, end_line: int, silent: bool) -> bool:
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        if pos < state.eMarks[start_line] and state.src[pos] in starts:
+            return rule(state, start_line, end_line, silent)
+        return False
+    return guarded
+
+
+def _above_a_delimiter_row(rule):
+    """The table rule, tried where the next line starts as a delimiter row does (``|``, ``-``, ``:``)."""
+    def guarded(state, start_line: int, end_line: int, silent: bool) -> bool:
+        below = start_line + 1
+        if below >= end_line:
+            return False
+        pos = state.bMarks[below] + state.tShift[below]
+        if pos < state.eMarks[below] and state.src[pos] in "|-:":
+            return rule(state, start_line, end_line, silent)
+        return False
+    return guarded
 
 
 def _inline(state) -> None:
