@@ -372,6 +372,7 @@ class Engine:
         phases.add("tree_sitter_parses", parsed.parses)
         phases.add("blobs_read", sum(store.blobs_read for store in stores))
         phases.add("reports_parsed", self.reports.parsed)
+        phases.add("reports_parsed_by_helper", self.reports.by_helper)
         if self.results.enabled:
             phases.add("reports_cached", self.reports.kept)
             phases.add("results_cached", self.results.hits)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..dialects import ReportError, decode_report, parse_member, plan_folder, read_report_bytes
 from ..dialects.runs import MemberParse, RunFile
+from ..dialects.sharedparse import Helper, parse_shared, worth_a_helper
 from ..model import Report
 from ..resultcache import ResultCache
 from .timing import Timing
@@ -42,13 +43,16 @@ class Loaded:
     #: how many reports were parsed, and how many were read back from the result cache
     parsed: int = 0
     kept: int = 0
+    #: how many of those parsed a helper process parsed (:mod:`..dialects.sharedparse`)
+    by_helper: int = 0
 
 
 def load_folder(members: list[Path], display_path, dialect: str | None, readers: tuple = (),
-                results: ResultCache | None = None) -> Loaded:
+                results: ResultCache | None = None, helper: Helper | None = None) -> Loaded:
     """Read, plan and parse one folder's report files (``members``, in order); ``readers``: the
     form readers third parties registered (:mod:`...hookspecs`); ``results``: where parses
-    are kept by content."""
+    are kept by content; ``helper``: a process that parses some of them meanwhile
+    (:mod:`..dialects.sharedparse`)."""
     loaded = Loaded()
     files: list[RunFile] = []
     paths: dict[str, Path] = {}
@@ -81,11 +85,13 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
             loaded.reports[member] = exc
         return loaded
     planned: list[MemberParse] = [parse for plan in plans for parse in plan.members]
+    shared = parse_shared(planned, lambda member: parse_member(member, readers), helper)
     parsed: dict[str, Report] = {}
-    for parse in planned:
-        parsed[parse.file.path] = parse_member(parse, readers)
-        loaded.reports[paths[parse.file.path]] = parsed[parse.file.path]
+    for parse, report in zip(planned, shared.reports, strict=True):
+        parsed[parse.file.path] = report
+        loaded.reports[paths[parse.file.path]] = report
     loaded.parsed = len(parsed)
+    loaded.by_helper = shared.by_helper
     if results is not None and key is not None and len(parsed) == len(files):
         results.put(key, ParsedFolder(tuple(parsed[f.path] for f in files)))
     return loaded
@@ -99,8 +105,10 @@ class ReportSet:
         self.paths = list(paths)
         self._readers = readers
         self._results = results
-        #: reports parsed, and reports read back from the result cache (unchanged bytes)
+        #: reports parsed (``by_helper`` of them by a helper process), and reports read back
+        #: from the result cache (unchanged bytes)
         self.parsed = 0
+        self.by_helper = 0
         self.kept = 0
         self.rootdir = rootdir
         self._root = rootdir.resolve()
@@ -117,6 +125,9 @@ class ReportSet:
             members = self._folders.setdefault(resolved.parent, [])
             if resolved not in members:
                 members.append(resolved)
+        #: a process parsing part of each folder meanwhile, for a large set of reports: started
+        #: now, so that its start overlaps the run's own, and stopped once every report is parsed
+        self._helper = Helper.start() if worth_a_helper(self._sizes(), readers) else None
 
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`ReportError` for bad input."""
@@ -134,18 +145,37 @@ class ReportSet:
         members = [p for p in self._folders.get(key.parent, ()) if p not in self._parsed]
         if key not in members:
             members.insert(0, key)  # a report not loaded as such (a test, a benchmark)
-        loaded = load_folder(members, self.display_path, self._dialect, self._readers, self._results)
+        loaded = load_folder(members, self.display_path, self._dialect, self._readers, self._results,
+                             self._helper)
         self.parsed += loaded.parsed
+        self.by_helper += loaded.by_helper
         self.kept += loaded.kept
         self._parsed.update(loaded.reports)
         self.report_bytes.update(loaded.report_bytes)
         self._timing.add("parse", time.perf_counter() - start)
+        if self._helper is not None and all(p in self._parsed for ps in self._folders.values() for p in ps):
+            self._helper.close()  # every report is parsed
+            self._helper = None
+
+    def _sizes(self) -> list[int]:
+        """The bytes of each report file (0 for one that cannot be read: its parse says why)."""
+        sizes = []
+        for members in self._folders.values():
+            for path in members:
+                try:
+                    sizes.append(path.stat().st_size)
+                except OSError:
+                    sizes.append(0)
+        return sizes
 
     def release(self) -> None:
         """Let go of the parsed reports and their bytes (a later :meth:`report` reads its file
         again): pytest keeps its items, and what they hold, until the process exits."""
         self._parsed.clear()
         self.report_bytes.clear()
+        if self._helper is not None:
+            self._helper.stop()
+            self._helper = None
 
     def loaded(self) -> list[Report]:
         """Every report of this run that could be read (for cross-report checks)."""

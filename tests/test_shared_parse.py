@@ -1,0 +1,251 @@
+"""A large folder's reports are parsed by two processes (:mod:`pytest_memreport.dialects.sharedparse`):
+the reports are the same whichever process parsed each, and whatever the helper does not
+answer (it died, it answered nonsense) this process parses itself. The helper is a real
+process of this interpreter; ``reserve`` gives it members from the start, so that what it
+parsed does not depend on which process was quicker."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+from pytest_memreport.dialects import parse_member, plan_folder
+from pytest_memreport.dialects.runs import RunFile
+from pytest_memreport.dialects import sharedparse
+from pytest_memreport.dialects.sharedparse import Helper, parse_shared, worth_a_helper
+from pytest_memreport.engine.reports import ReportSet, load_folder
+from pytest_memreport.engine.timing import Timing
+from pytest_memreport.runcaches import RunCaches
+from run_target import materialize
+
+PIN = "0123456789abcdef0123456789abcdef01234567"
+
+
+def record_report(number: int, records: int = 3) -> str:
+    parts = [f"Inventory report {number}\n\nThe target is at SRC-1 commit {PIN}.\n"]
+    for record in range(records):
+        parts.append(textwrap.dedent(f"""
+            MEM-OBJ-r{number}-{record}
+
+            Label: shelf {number}.{record}
+
+            Shelf {record} of inventory {number} is bounded where its constant is set.
+
+            shelf_limit_{record} = {record} --- stock/shelves.py:{record + 1}
+
+            `stock/shelves.py:{record + 1}` names `shelf_limit_{record}`.
+            """))
+    return "".join(parts)
+
+
+def planned(files: list[RunFile]) -> list:
+    return [member for plan in plan_folder("reports", files) for member in plan.members]
+
+
+def parsed_alone(members) -> list:
+    with RunCaches().active():
+        return [parse_member(member) for member in members]
+
+
+def same_reports(ours, theirs) -> bool:
+    """Equal reports, and every piece of evidence at the same report position (not compared by ``==``)."""
+    spans = [[e.span for e in report.all_evidence()] for report in ours]
+    return ours == theirs and spans == [[e.span for e in report.all_evidence()] for report in theirs]
+
+
+@pytest.fixture
+def members():
+    return planned([RunFile(f"reports/report-{n}.md", record_report(n)) for n in range(6)])
+
+
+def shared_by(helper, members, parse=parse_member, reserve=3):
+    """``members`` parsed with ``helper``, which is then stopped (as a run's helper is)."""
+    assert helper is not None
+    try:
+        with RunCaches().active():
+            return parse_shared(members, parse, helper, reserve=reserve)
+    finally:
+        helper.close()
+
+
+def test_a_helper_parses_the_same_reports(members):
+    helper = Helper.start()
+    shared = shared_by(helper, members)
+    assert shared.by_helper >= 3 and not helper.alive and helper.exit_status is not None
+    assert len(shared.reports) == 6 and all(report.all_evidence() for report in shared.reports)
+    assert same_reports(shared.reports, parsed_alone(members))
+
+
+def test_one_helper_serves_folder_after_folder(members):
+    helper = Helper.start()
+    try:
+        with RunCaches().active():
+            first = parse_shared(members[:3], parse_member, helper, reserve=2)
+            second = parse_shared(members[3:], parse_member, helper, reserve=2)
+    finally:
+        helper.close()
+    assert first.by_helper >= 2 and second.by_helper >= 2
+    assert same_reports(first.reports + second.reports, parsed_alone(members))
+
+
+def test_a_run_folder_with_its_register_parses_the_same_in_the_helper(tmp_path):
+    # A run's members carry the run's merged facts (register, pins): they cross to the helper too.
+    folder = materialize("subtree-run", tmp_path, PIN=PIN, PIN7=PIN[:7])
+    members = planned([RunFile(f"run/{path.name}", path.read_text(encoding="utf-8"))
+                       for path in sorted(folder.iterdir()) if path.suffix == ".md"])
+    assert len(members) >= 3 and any(member.context is not None for member in members)
+    helper = Helper.start()
+    shared = shared_by(helper, members, reserve=len(members) - 1)
+    assert shared.by_helper == len(members) - 1
+    assert same_reports(shared.reports, parsed_alone(members))
+
+
+def test_a_helper_that_dies_leaves_every_report_to_this_process(members):
+    helper = Helper.start([sys.executable, "-c", "raise SystemExit(3)"])
+    shared = shared_by(helper, members)
+    assert shared.by_helper == 0 and helper.exit_status == 3 and not helper.alive
+    assert same_reports(shared.reports, parsed_alone(members))
+
+
+# A helper that follows the protocol but answers each member with something other than a report.
+_WRONG_ANSWERS = textwrap.dedent("""\
+    import pickle, sys
+    requests, answers = sys.stdin.buffer, sys.stdout.buffer
+    pickle.load(requests)  # the import path
+    pickle.load(requests)  # the members
+    while (at := pickle.load(requests)) != -1:
+        pickle.dump((at, "not a report"), answers); answers.flush()
+    """)
+
+
+def test_answers_that_are_no_report_are_parsed_again_here(members):
+    helper = Helper.start([sys.executable, "-c", _WRONG_ANSWERS])
+    shared = shared_by(helper, members)
+    assert shared.by_helper == 0 and not helper.alive
+    assert same_reports(shared.reports, parsed_alone(members))
+
+
+def test_a_helper_answering_nonsense_is_not_believed(members):
+    nonsense = "import sys; sys.stdin.buffer.read(1); sys.stdout.write('not a pickle' * 100); sys.stdout.flush()"
+    helper = Helper.start([sys.executable, "-c", nonsense])
+    shared = shared_by(helper, members)
+    assert shared.by_helper == 0 and helper.exit_status is not None and not helper.alive
+    assert same_reports(shared.reports, parsed_alone(members))
+
+
+def test_an_error_here_stops_the_helper_and_is_raised(members):
+    def failing(member):
+        raise RuntimeError(f"cannot parse {member.file.path}")
+
+    before = _children()
+    helper = Helper.start()
+    with RunCaches().active(), pytest.raises(RuntimeError, match="report-0"):
+        parse_shared(members, failing, helper, reserve=3)
+    assert not helper.alive and helper.exit_status is not None
+    assert _children() <= before  # the helper has exited (and been waited for)
+
+
+def _children() -> set[int]:
+    """This process's child processes still running or unreaped (Linux's /proc)."""
+    found: set[int] = set()
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                found.add(int(entry))
+    return found
+
+
+def test_a_helper_is_started_for_large_report_sets_only(monkeypatch):
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    sizes = [3000] * 6
+    assert not worth_a_helper(sizes)  # a few kilobytes: this process parses them sooner alone
+    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
+    assert worth_a_helper(sizes) == (sharedparse._cores() >= 2)
+    assert not worth_a_helper(sizes[:1])
+    assert not worth_a_helper(sizes, readers=(lambda path, text: [],))  # a third party's code stays here
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")  # the cores are shared out already
+    assert not worth_a_helper(sizes)
+
+
+def test_a_folder_parsed_with_a_helper_loads_as_without(tmp_path):
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    for n in range(8):
+        (folder / f"report-{n}.md").write_text(record_report(n, records=40), encoding="utf-8")
+    paths = sorted(folder.iterdir())
+    helper = Helper.start()
+    try:
+        with RunCaches().active():
+            alone = load_folder(paths, str, None)
+            helped = load_folder(paths, str, None, helper=helper)
+    finally:
+        helper.close()
+    assert alone.by_helper == 0 and helped.parsed == alone.parsed == 8
+    assert list(helped.reports) == list(alone.reports)
+    assert same_reports(list(helped.reports.values()), list(alone.reports.values()))
+
+
+def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, monkeypatch):
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
+    monkeypatch.setattr(sharedparse, "_cores", lambda: 2)  # (the decision on one core is tested above)
+    folders = [tmp_path / "first", tmp_path / "second"]
+    paths = []
+    for index, folder in enumerate(folders):
+        folder.mkdir()
+        for n in range(3):
+            paths.append(folder / f"report-{n}.md")
+            paths[-1].write_text(record_report(10 * index + n, records=20), encoding="utf-8")
+    before = _children()
+    reports = ReportSet(paths, tmp_path, None, Timing())
+    assert len(_children() - before) == 1  # started with the run, before any report is asked for
+    with RunCaches().active():
+        loaded = [reports.report(path) for path in paths]
+    assert reports.parsed == 6 and _children() <= before  # stopped once the last folder was parsed
+    reports.release()
+    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1 << 40)
+    alone = ReportSet(paths, tmp_path, None, Timing())
+    with RunCaches().active():
+        assert same_reports(loaded, [alone.report(path) for path in paths])
+    assert alone.by_helper == 0
+
+
+def test_a_run_whose_helper_parses_finds_what_a_run_alone_finds(pytester, make_repo, monkeypatch):
+    # As users run it: the plugin in one process (not an xdist worker), its reports large enough.
+    repo = make_repo("target")
+    pin = repo.commit({"stock/shelves.py": "".join(f"shelf_limit_{n} = {n}\n" for n in range(60))}, "shelves")
+    folder = pytester.path / "reports"
+    folder.mkdir()
+    for n in range(6):
+        (folder / f"report-{n}.md").write_text(record_report(n, records=4).replace(PIN, pin), encoding="utf-8")
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setattr(sharedparse, "_cores", lambda: 2)
+
+    def run(name: str, helper_text: int) -> dict:
+        monkeypatch.setattr(sharedparse, "HELPER_TEXT", helper_text)
+        out = pytester.path / f"{name}.json"
+        result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(folder),
+                                    f"--memreport-repo={repo.path}", "--memreport-json", str(out))
+        assert result.ret == 0, result.stdout.str()
+        return json.loads(out.read_text())
+
+    helped, alone = run("helped", 1024), run("alone", 1 << 40)
+    assert alone["timing"]["reports_parsed_by_helper"] == 0
+    assert helped["timing"]["reports_parsed"] == alone["timing"]["reports_parsed"] == 6
+    assert 0 <= helped["timing"]["reports_parsed_by_helper"] <= 6
+    assert verdicts(helped) == verdicts(alone)
+    assert len(verdicts(alone)) == 6 * 4 * 3 and {v[3] for v in verdicts(alone)} == {"found"}
+
+
+def verdicts(data) -> list:
+    return [(r["path"], e["line"], e["kind"], e["at_pin"]["status"])
+            for r in data["reports"] for rec in r["records"] for e in rec["evidence"]]
