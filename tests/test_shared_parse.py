@@ -77,7 +77,7 @@ def test_a_helper_parses_the_same_reports(members):
     shared = shared_by(helper, members)
     assert shared.by_helper >= 3 and not helper.alive and helper.exit_status is not None
     assert len(shared.reports) == 6 and all(report.all_evidence() for report in shared.reports)
-    assert same_reports(shared.reports, parsed_alone(members))
+    assert same_reports(list(shared.reports), parsed_alone(members))
 
 
 def test_one_helper_serves_folder_after_folder(members):
@@ -89,7 +89,7 @@ def test_one_helper_serves_folder_after_folder(members):
     finally:
         helper.close()
     assert first.by_helper >= 2 and second.by_helper >= 2
-    assert same_reports(first.reports + second.reports, parsed_alone(members))
+    assert same_reports([*first.reports, *second.reports], parsed_alone(members))
 
 
 def test_a_run_folder_with_its_register_parses_the_same_in_the_helper(tmp_path):
@@ -101,14 +101,14 @@ def test_a_run_folder_with_its_register_parses_the_same_in_the_helper(tmp_path):
     helper = Helper.start()
     shared = shared_by(helper, members, reserve=len(members) - 1)
     assert shared.by_helper == len(members) - 1
-    assert same_reports(shared.reports, parsed_alone(members))
+    assert same_reports(list(shared.reports), parsed_alone(members))
 
 
 def test_a_helper_that_dies_leaves_every_report_to_this_process(members):
     helper = Helper.start([sys.executable, "-c", "raise SystemExit(3)"])
     shared = shared_by(helper, members)
     assert shared.by_helper == 0 and helper.exit_status == 3 and not helper.alive
-    assert same_reports(shared.reports, parsed_alone(members))
+    assert same_reports(list(shared.reports), parsed_alone(members))
 
 
 # A helper that follows the protocol but answers each member with something other than a report.
@@ -126,7 +126,7 @@ def test_answers_that_are_no_report_are_parsed_again_here(members):
     helper = Helper.start([sys.executable, "-c", _WRONG_ANSWERS])
     shared = shared_by(helper, members)
     assert shared.by_helper == 0 and not helper.alive
-    assert same_reports(shared.reports, parsed_alone(members))
+    assert same_reports(list(shared.reports), parsed_alone(members))
 
 
 def test_a_helper_answering_nonsense_is_not_believed(members):
@@ -134,7 +134,7 @@ def test_a_helper_answering_nonsense_is_not_believed(members):
     helper = Helper.start([sys.executable, "-c", nonsense])
     shared = shared_by(helper, members)
     assert shared.by_helper == 0 and helper.exit_status is not None and not helper.alive
-    assert same_reports(shared.reports, parsed_alone(members))
+    assert same_reports(list(shared.reports), parsed_alone(members))
 
 
 def test_an_error_here_stops_the_helper_and_is_raised(members):

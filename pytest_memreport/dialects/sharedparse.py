@@ -65,11 +65,11 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-@dataclass
+@dataclass(frozen=True)
 class SharedParse:
     """What a shared parse did: the reports in member order, and how many the helper gave."""
 
-    reports: list[Report]
+    reports: tuple[Report, ...]
     by_helper: int = 0
 
 
@@ -93,7 +93,7 @@ def parse_shared(members: Sequence[MemberParse], parse: Callable[[MemberParse], 
     for at in range(len(members)):
         if at not in reports:  # what the helper did not answer
             reports[at] = parse(members[at])
-    return SharedParse([reports[at] for at in range(len(members))], len(answered))
+    return SharedParse(tuple(reports[at] for at in range(len(members))), len(answered))
 
 
 @dataclass
