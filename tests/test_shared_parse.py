@@ -114,10 +114,10 @@ def test_a_helper_that_dies_leaves_every_report_to_this_process(members):
 # A helper that follows the protocol but answers each member with something other than a report.
 _WRONG_ANSWERS = textwrap.dedent("""\
     import pickle, sys
-    requests, answers = sys.stdin.buffer, sys.stdout.buffer
-    pickle.load(requests)  # the import path
-    pickle.load(requests)  # the members
-    while (at := pickle.load(requests)) != -1:
+    asked, answers = sys.stdin.buffer, sys.stdout.buffer
+    pickle.load(asked)  # the import path
+    pickle.load(asked)  # the members
+    while (at := pickle.load(asked)) != -1:
         pickle.dump((at, "not a report"), answers); answers.flush()
     """)
 

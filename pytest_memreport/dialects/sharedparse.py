@@ -241,17 +241,17 @@ def _send(stream: IO[bytes] | None, value: Any) -> None:
     stream.flush()
 
 
-def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
+def serve(asked: IO[bytes], answers: IO[bytes]) -> None:
     """The helper's side: a folder's members, then for each index received its report
     (``None`` when its parse raised: the other process parses it and says why), until the
     folder is done; then the next folder's, until its input ends."""
     caches = RunCaches()
     while True:
         try:
-            members: list[MemberParse] = pickle.load(requests)
+            members: list[MemberParse] = pickle.load(asked)
         except EOFError:
             return
-        while (at := pickle.load(requests)) != _DONE:
+        while (at := pickle.load(asked)) != _DONE:
             try:
                 report: Report | None = caches.call(parse_member, members[at])
             except Exception:  # noqa: BLE001 - said by the other process, which parses it again
