@@ -249,3 +249,12 @@ def test_a_run_whose_helper_parses_finds_what_a_run_alone_finds(pytester, make_r
 def verdicts(data) -> list:
     return [(r["path"], e["line"], e["kind"], e["at_pin"]["status"])
             for r in data["reports"] for rec in r["records"] for e in rec["evidence"]]
+
+
+def test_a_helper_that_cannot_start_leaves_the_parse_here(members, monkeypatch):
+    assert Helper.start([str(members[0].file.path) + ".no-such-program"]) is None  # not a program: OSError
+    monkeypatch.setattr(sys, "executable", "")  # an embedded interpreter names none
+    assert Helper.start() is None
+    with RunCaches().active():
+        shared = parse_shared(members, parse_member, None, reserve=3)
+    assert shared.by_helper == 0 and same_reports(list(shared.reports), parsed_alone(members))

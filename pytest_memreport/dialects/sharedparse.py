@@ -160,6 +160,8 @@ class Helper:
     def start(cls, command: Sequence[str] = ()) -> Helper | None:
         """A helper running ``command`` (empty: this interpreter running :func:`serve`), or
         ``None`` when it cannot start."""
+        if not command and not sys.executable:
+            return None  # an embedded interpreter: nothing to start
         try:
             process = subprocess.Popen(list(command) or [sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
