@@ -59,3 +59,27 @@ def test_the_project_reports_give_the_stock_tokens():
     assert len(texts) >= 5
     for text in texts:
         assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
+
+
+def test_a_paragraph_line_calls_no_block_rule_that_would_decline():
+    # The guards are the speed-up: a report's plain lines reach none of the rules they guard.
+    calls: list[tuple[str, int]] = []
+    parser = markdown_parser()
+    guarded = {"fence", "blockquote", "hr", "list", "reference", "heading", "table"}
+    for rule in parser.block.ruler.__rules__:
+        if rule.name not in guarded:
+            continue
+        # the rule markdown-it runs is the guard; the stock rule sits in its closure
+        assert rule.fn.__closure__, f"markdown-it's {rule.name} rule runs unguarded"
+        cell = next(cell for cell in rule.fn.__closure__ if callable(cell.cell_contents))
+        inner = cell.cell_contents
+
+        def counted(state, start, end, silent, inner=inner, name=rule.name):
+            calls.append((name, start))
+            return inner(state, start, end, silent)
+
+        cell.cell_contents = counted
+    parser.parse("First plain line.\nA second one, continued.\n\nAnother paragraph --- src/a.py:3\n")
+    assert calls == []
+    parser.parse("# Title\n\n- item\n\n| a | b |\n|---|---|\n")
+    assert {("heading", 0), ("list", 2), ("table", 4)} <= set(calls)
