@@ -165,15 +165,12 @@ def _children() -> set[int]:
 
 
 def test_a_helper_is_started_for_large_report_sets_only(monkeypatch):
-    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     sizes = [3000] * 6
     assert not worth_a_helper(sizes)  # a few kilobytes: this process parses them sooner alone
     monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
     assert worth_a_helper(sizes) == (sharedparse._cores() >= 2)
     assert not worth_a_helper(sizes[:1])
     assert not worth_a_helper(sizes, readers=(lambda path, text: [],))  # a third party's code stays here
-    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")  # the cores are shared out already
-    assert not worth_a_helper(sizes)
 
 
 def test_a_folder_parsed_with_a_helper_loads_as_without(tmp_path):
@@ -195,7 +192,6 @@ def test_a_folder_parsed_with_a_helper_loads_as_without(tmp_path):
 
 
 def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, monkeypatch):
-    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
     monkeypatch.setattr(sharedparse, "_cores", lambda: 2)  # (the decision on one core is tested above)
     folders = [tmp_path / "first", tmp_path / "second"]
@@ -206,14 +202,14 @@ def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, m
             paths.append(folder / f"report-{n}.md")
             paths[-1].write_text(record_report(10 * index + n, records=20), encoding="utf-8")
     before = _children()
-    reports = ReportSet(paths, tmp_path, None, Timing())
+    reports = ReportSet(paths, tmp_path, None, Timing(), share_parsing=True)
     assert len(_children() - before) == 1  # started with the run, before any report is asked for
     with RunCaches().active():
         loaded = [reports.report(path) for path in paths]
     assert reports.parsed == 6 and _children() <= before  # stopped once the last folder was parsed
     reports.release()
-    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1 << 40)
-    alone = ReportSet(paths, tmp_path, None, Timing())
+    alone = ReportSet(paths, tmp_path, None, Timing())  # as in a pytest-xdist worker: the cores are shared out already
+    assert _children() <= before
     with RunCaches().active():
         assert same_reports(loaded, [alone.report(path) for path in paths])
     assert alone.by_helper == 0
@@ -227,7 +223,6 @@ def test_a_run_whose_helper_parses_finds_what_a_run_alone_finds(pytester, make_r
     folder.mkdir()
     for n in range(6):
         (folder / f"report-{n}.md").write_text(record_report(n, records=4).replace(PIN, pin), encoding="utf-8")
-    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setattr(sharedparse, "_cores", lambda: 2)
 
     def run(name: str, helper_text: int) -> dict:

@@ -7,9 +7,9 @@ does on one core. On a large report set it is a third of a cold run; a helper (t
 interpreter and package, started with this process's ``sys.path``) does its share on
 another core. It is worth its start, an interpreter importing the dialects (this module
 imports nothing else), only for a
-large folder on a machine with a second core (:func:`worth_a_helper`): never where the
-cores are shared out already (an xdist worker), nor where a third party's form readers
-take part (their code is not sent to another process).
+large folder on a machine with a second core (:func:`worth_a_helper`), and never where a
+third party's form readers take part (their code is not sent to another process). Whether
+the cores are this run's to share (not in a pytest-xdist worker) is the caller's to say.
 
 The helper is started as soon as the run knows its reports are large (:class:`Helper`), so
 that its start overlaps pytest's own, and serves one folder at a time. Whatever it does not
@@ -53,8 +53,7 @@ _DONE = -1
 def worth_a_helper(sizes: Sequence[int], readers: Sequence = ()) -> bool:
     """Whether a helper process would parse some of the reports of these ``sizes`` (their
     files' bytes) sooner than this process alone."""
-    return (not readers and len(sizes) >= 2 and "PYTEST_XDIST_WORKER" not in os.environ
-            and _cores() >= 2 and sum(sizes) >= HELPER_TEXT)
+    return not readers and len(sizes) >= 2 and _cores() >= 2 and sum(sizes) >= HELPER_TEXT
 
 
 def _cores() -> int:
@@ -79,16 +78,17 @@ def parse_shared(members: Sequence[MemberParse], parse: Callable[[MemberParse], 
     there is one and it is alive). The last ``reserve`` members are the helper's from the
     start (parsed here only if it fails): the rest go to whichever process asks first."""
     ends = _Ends(len(members), reserve)
-    shared = helper is not None and len(members) > 1 and helper.share(members, ends)
+    if helper is not None and (len(members) < 2 or not helper.share(members, ends)):
+        helper = None  # this process parses them all
     reports: dict[int, Report] = {}
     try:
         while (at := ends.take_front()) is not None:
             reports[at] = parse(members[at])
     except BaseException:
-        if shared and helper is not None:
+        if helper is not None:
             helper.stop()
         raise
-    answered = helper.collect() if shared and helper is not None else {}
+    answered = helper.collect() if helper is not None else {}
     reports.update(answered)
     for at in range(len(members)):
         if at not in reports:  # what the helper did not answer

@@ -83,7 +83,11 @@ class Engine:
     """
 
     def __init__(self, options: RunOptions, paths: Iterable[Path] = (), *, results: ResultCache | None = None,
-                 corrects_anchors: bool = False, progress: Callable[[str, bool], None] | None = None) -> None:
+                 corrects_anchors: bool = False, progress: Callable[[str, bool], None] | None = None,
+                 share_parsing: bool = False) -> None:
+        # ``share_parsing``: a large report set may be parsed by a helper process too
+        # (:mod:`..dialects.sharedparse`); the plugin asks for it where no other process
+        # shares the cores out (not in a pytest-xdist worker)
         self.options = options
         self.timing = Timing()
         #: every cache of the run's data (parses, text indexes, compiled quotations, word
@@ -93,7 +97,7 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers, results=self.results)
+                                 readers=options.form_readers, results=self.results, share_parsing=share_parsing)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)

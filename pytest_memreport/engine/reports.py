@@ -101,7 +101,7 @@ class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
     def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing,
-                 readers: tuple = (), results: ResultCache | None = None) -> None:
+                 readers: tuple = (), results: ResultCache | None = None, share_parsing: bool = False) -> None:
         self.paths = list(paths)
         self._readers = readers
         self._results = results
@@ -127,7 +127,7 @@ class ReportSet:
                 members.append(resolved)
         #: a process parsing part of each folder meanwhile, for a large set of reports: started
         #: now, so that its start overlaps the run's own, and stopped once every report is parsed
-        self._helper = Helper.start() if worth_a_helper(self._sizes(), readers) else None
+        self._helper = Helper.start() if share_parsing and worth_a_helper(self._sizes(), readers) else None
 
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`ReportError` for bad input."""

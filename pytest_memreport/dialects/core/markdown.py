@@ -52,28 +52,19 @@ def _guard_block_rules(parser: MarkdownIt) -> None:
     chains = {name: [chain for chain in names if rules[name] in ruler.getRules(chain)] for name in names}
     for name, starts in _BLOCK_STARTS.items():
         if name in rules:
-            ruler.at(name, _starting_with(rules[name], starts), {"alt": chains[name]})
-    if "table" in rules:
-        ruler.at("table", _above_a_delimiter_row(rules["table"]), {"alt": chains["table"]})
+            ruler.at(name, _guarded(rules[name], starts), {"alt": chains[name]})
+    if "table" in rules:  # a table starts above its delimiter row (``|``, ``-``, ``:`` first)
+        ruler.at("table", _guarded(rules["table"], "|-:", below=1), {"alt": chains["table"]})
 
 
-def _starting_with(rule, starts: str):
+def _guarded(rule, starts: str, below: int = 0):
+    """``rule``, called only where the line ``below`` lines down begins with one of ``starts``."""
     def guarded(state, start_line: int, end_line: int, silent: bool) -> bool:
-        pos = state.bMarks[start_line] + state.tShift[start_line]
-        if pos < state.eMarks[start_line] and state.src[pos] in starts:
-            return rule(state, start_line, end_line, silent)
-        return False
-    return guarded
-
-
-def _above_a_delimiter_row(rule):
-    """The table rule, tried where the next line starts as a delimiter row does (``|``, ``-``, ``:``)."""
-    def guarded(state, start_line: int, end_line: int, silent: bool) -> bool:
-        below = start_line + 1
-        if below >= end_line:
+        line = start_line + below
+        if line >= end_line:
             return False
-        pos = state.bMarks[below] + state.tShift[below]
-        if pos < state.eMarks[below] and state.src[pos] in "|-:":
+        pos = state.bMarks[line] + state.tShift[line]
+        if pos < state.eMarks[line] and state.src[pos] in starts:
             return rule(state, start_line, end_line, silent)
         return False
     return guarded
