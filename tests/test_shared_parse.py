@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
+import signal
+import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
@@ -253,3 +258,45 @@ def test_a_helper_that_cannot_start_leaves_the_parse_here(members, monkeypatch):
     with RunCaches().active():
         shared = parse_shared(members, parse_member, None, reserve=3)
     assert shared.by_helper == 0 and same_reports(list(shared.reports), parsed_alone(members))
+
+
+# A process writing messages as the helper does, with its stdout a raw file (``-u``, as under
+# PYTHONUNBUFFERED, which CI images often set).
+_WRITER = textwrap.dedent("""\
+    import sys
+    from pytest_memreport.dialects.sharedparse import _send
+    for n in range(40):
+        _send(sys.stdout.buffer, (n, bytes([n]) * 256 * 1024))
+    """)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stop signals are POSIX's")
+def test_a_message_arrives_whole_when_a_stop_signal_cuts_a_write_short():
+    # Stopped and continued while it writes to a full pipe (Ctrl-Z and fg, a sampling profiler),
+    # a raw file's write takes part of the data: the rest must follow, or the reader waits forever.
+    writer = subprocess.Popen([sys.executable, "-u", "-c", _WRITER], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    received: list = []
+
+    def read() -> None:
+        assert writer.stdout is not None
+        for _ in range(40):
+            received.append(pickle.load(writer.stdout))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        while reader.is_alive() and writer.poll() is None:
+            os.kill(writer.pid, signal.SIGSTOP)
+            time.sleep(0.002)
+            os.kill(writer.pid, signal.SIGCONT)
+            time.sleep(0.003)
+        reader.join(timeout=120)
+    finally:
+        if writer.poll() is None:
+            os.kill(writer.pid, signal.SIGCONT)
+            writer.kill()
+        writer.wait()
+    assert not reader.is_alive(), "the reader still waits for bytes the writer never sent"
+    assert [n for n, _ in received] == list(range(40))
+    assert all(payload == bytes([n]) * 256 * 1024 for n, payload in received)

@@ -21,6 +21,7 @@ reports are parsed, and killed when the run ends.
 
 from __future__ import annotations
 
+import errno
 import os
 import pickle
 import subprocess
@@ -238,8 +239,20 @@ class Helper:
 
 
 def _send(stream: IO[bytes] | None, value: Any) -> None:
+    """``value`` pickled onto ``stream``, every byte of it.
+
+    Written piece by piece until all is taken: under ``PYTHONUNBUFFERED`` (or ``-u``) the
+    helper's stdout is a raw file, and a write to a full pipe that a stop signal cuts short
+    (Ctrl-Z then ``fg``, a sampling profiler pausing the process) takes only part of the
+    data and says how much; ``pickle.dump`` does not look, so the rest was lost and the
+    other process waited for it forever."""
     assert stream is not None
-    pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    data = memoryview(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    while data:
+        taken = stream.write(data)
+        if taken is None:  # a non-blocking stream that would block: not a pipe this module made
+            raise BlockingIOError(errno.EAGAIN, "the helper's pipe took nothing")
+        data = data[taken:]
     stream.flush()
 
 
