@@ -105,3 +105,16 @@ def test_another_dialect_asked_for_is_parsed_afresh(pytester, make_repo):
     run(pytester, paths, repo.path)
     _, other = run(pytester, paths, repo.path, "--memreport-dialect=records")
     assert other["timing"]["reports_parsed"] == 2 and other["timing"]["reports_cached"] == 0
+
+
+def test_xdist_workers_read_the_reports_their_controller_parsed(pytester, make_repo):
+    # The controller parses every report before it sets up the workers (to hand them the
+    # clones and revisions); written to the cache then, they are not parsed again by each
+    # worker, even on a cold cache.
+    repo, paths = two_reports(pytester, make_repo)
+    result, spread = run(pytester, paths, repo.path, "-n", "2")
+    assert spread["timing"]["reports_parsed"] == 2  # the controller's parse, once
+    assert spread["timing"]["reports_cached"] == 4  # each worker read both
+    result.assert_outcomes(passed=16)
+    alone, serial = run(pytester, paths, repo.path, "-p", "no:cacheprovider")
+    assert verdicts(spread) == verdicts(serial) and len(verdicts(serial)) == 6

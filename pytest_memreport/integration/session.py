@@ -531,6 +531,10 @@ class MemreportSession:
         node.workerinput["memreport_dist"] = self.config.getoption("dist", None)
         if self._located is None:
             self._located = located_for_workers(self.engine, self.paths)
+            # The reports parsed for that, written to pytest's cache now (their key is their
+            # bytes): a worker starts collecting after this hook, and reads them instead of
+            # parsing every report again.
+            self.engine.results.save()
         node.workerinput["memreport_located"] = self._located
 
     @pytest.hookimpl(optionalhook=True)

@@ -241,13 +241,14 @@ class ResultCache:
     def save(self, fold: bool = False) -> None:
         """Write what this process computed, mark the pairs it read as used now, and drop
         the pairs used longest ago while more than :data:`MAX_KEPT` results are kept.
-        Every process does (pytest-xdist workers too: their controller reads nothing);
-        ``fold`` is accepted for the callers of the first format and changes nothing."""
+        Every process does: pytest-xdist's workers at their end, their controller once it
+        has parsed the reports (before the workers collect them, so that they read them
+        here); ``fold`` is accepted for the callers of the first format and changes nothing."""
         if not self.enabled:
             return
         with self._lock:
             if not self._new and not self._pairs:
-                return  # nothing looked up, nothing computed (an xdist controller)
+                return  # nothing looked up, nothing computed
             for _attempt in range(2):  # a file found damaged now is rebuilt, and written once more
                 try:
                     self._open().write(self._new, set(self._pairs))
