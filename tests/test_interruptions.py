@@ -226,3 +226,25 @@ def test_sigkill_at_random_moments_never_leaves_a_mixed_report(setup):
         proc.kill()
         proc.communicate(timeout=60)
         assert report.read_bytes() in (old, new)
+
+
+def test_ctrl_c_while_the_pins_are_checked_interrupts_the_run(pytester, make_repo):
+    # Ctrl-C inside the batch of pin checks reaches pytest as itself: the run says it was
+    # interrupted (exit 2), not an internal error raised while the batch cleaned up after it.
+    # (The interrupt is raised where the batch runs, by a conftest of the run's own.)
+    repo = make_repo("target")
+    pin = repo.commit({"store.py": STORE_PY}, "initial")
+    (pytester.path / "report.md").write_text(report_text(pin), encoding="utf-8")
+    pytester.makeconftest("""
+        from pytest_memreport.checks import atpin
+
+        def interrupted(*args, **kwargs):
+            raise KeyboardInterrupt
+
+        atpin.check_batch = interrupted
+        """)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--memreport", "report.md",
+                                           f"--memreport-repo={repo.path}")
+    output = result.stdout.str() + result.stderr.str()
+    assert result.ret == pytest.ExitCode.INTERRUPTED, output
+    assert "KeyboardInterrupt" in output and "INTERNALERROR" not in output

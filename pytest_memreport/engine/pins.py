@@ -116,6 +116,7 @@ class PinChecks:
         todo.sort(key=lambda pair: pair[1].path)
         start = time.perf_counter()
         snapshot = pinned.store.snapshot(pinned.pin)
+        missing: list[Evidence] = []  # (read after a batch that raised, Ctrl-C's included)
         try:
             results = atpin.check_batch([e for _, e in todo], snapshot, self._options.want_symbols, raising=item)
             # A check that raised has no result here: its own item checks it again and says why.
