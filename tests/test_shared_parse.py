@@ -220,6 +220,25 @@ def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, m
     assert alone.by_helper == 0
 
 
+def test_reports_each_alone_in_its_folder_start_no_helper(tmp_path, monkeypatch):
+    # A helper shares a folder's members: a folder of one report is this process's whole
+    # (parse_shared), so a large set of one-report folders (trial folders, ingests) starts none.
+    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
+    monkeypatch.setattr(sharedparse, "_cores", lambda: 2)
+    paths = []
+    for n in range(6):
+        folder = tmp_path / f"trial-{n}"
+        folder.mkdir()
+        paths.append(folder / "report.md")
+        paths[-1].write_text(record_report(n, records=20), encoding="utf-8")
+    before = _children()
+    reports = ReportSet(paths, tmp_path, None, Timing(), share_parsing=True)
+    assert _children() <= before
+    with RunCaches().active():
+        assert all(reports.report(path).all_evidence() for path in paths)
+    assert reports.parsed == 6 and reports.by_helper == 0
+
+
 def test_a_run_whose_helper_parses_finds_what_a_run_alone_finds(pytester, make_repo, monkeypatch):
     # As users run it: the plugin in one process (not an xdist worker), its reports large enough.
     repo = make_repo("target")

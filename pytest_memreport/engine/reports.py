@@ -125,8 +125,11 @@ class ReportSet:
             members = self._folders.setdefault(resolved.parent, [])
             if resolved not in members:
                 members.append(resolved)
-        #: a process parsing part of each folder meanwhile, for a large set of reports: started
-        #: now, so that its start overlaps the run's own, and stopped once every report is parsed
+        #: the reports a helper may parse: those of folders it can share (two members or more;
+        #: :func:`..dialects.sharedparse.parse_shared`), until each is parsed
+        self._shareable = {path for members in self._folders.values() if len(members) >= 2 for path in members}
+        #: a process parsing part of each such folder meanwhile, for a large set of them:
+        #: started now, so that its start overlaps the run's own, and stopped once they are parsed
         self._helper = Helper.start() if share_parsing and worth_a_helper(self._sizes(), readers) else None
 
     def report(self, path: Path) -> Report:
@@ -153,19 +156,20 @@ class ReportSet:
         self._parsed.update(loaded.reports)
         self.report_bytes.update(loaded.report_bytes)
         self._timing.add("parse", time.perf_counter() - start)
-        if self._helper is not None and all(p in self._parsed for ps in self._folders.values() for p in ps):
-            self._helper.close()  # every report is parsed
+        self._shareable.difference_update(loaded.reports)
+        if self._helper is not None and not self._shareable:
+            self._helper.close()  # every report it could parse is parsed
             self._helper = None
 
     def _sizes(self) -> list[int]:
-        """The bytes of each report file (0 for one that cannot be read: its parse says why)."""
+        """The bytes of each report a helper may parse (0 for one that cannot be read: its
+        parse says why)."""
         sizes = []
-        for members in self._folders.values():
-            for path in members:
-                try:
-                    sizes.append(path.stat().st_size)
-                except OSError:
-                    sizes.append(0)
+        for path in self._shareable:
+            try:
+                sizes.append(path.stat().st_size)
+            except OSError:
+                sizes.append(0)
         return sizes
 
     def release(self) -> None:
