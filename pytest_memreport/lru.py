@@ -25,16 +25,24 @@ class SizedLRU(Generic[V]):
         self.total_weight = 0
         self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+        #: the entry got or put last, ``(key, value)``: the newest, so asked again (the
+        #: checks go file by file, asking for one file's text and index many times in a
+        #: row) it is answered without the lock or a move (one tuple: read whole, never torn)
+        self._last: tuple[Hashable, V] | None = None
 
     def __len__(self) -> int:
         return len(self._items)
 
     def get(self, key: Hashable) -> V | None:
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
         with self._lock:
             item = self._items.get(key)
             if item is None:
                 return None
             self._items.move_to_end(key)
+            self._last = (key, item[0])
             return item[0]
 
     def put(self, key: Hashable, value: V, weight: int) -> None:
@@ -43,6 +51,7 @@ class SizedLRU(Generic[V]):
             if old is not None:
                 self.total_weight -= old[1]
             self._items[key] = (value, weight)
+            self._last = (key, value)
             self.total_weight += weight
             while len(self._items) > 1 and (
                 self.total_weight > self.max_weight
@@ -54,4 +63,5 @@ class SizedLRU(Generic[V]):
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._last = None
             self.total_weight = 0

@@ -116,6 +116,14 @@ class PerRun:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._target(), name)
 
+    # The caches' own lookups, named: reached through ``__getattr__`` each would first fail
+    # the handle's own attribute lookup (a matching run asks tens of thousands of times).
+    def get(self, *args: Any) -> Any:
+        return self._target().get(*args)
+
+    def put(self, *args: Any) -> Any:
+        return self._target().put(*args)
+
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._target(), name, value)
 

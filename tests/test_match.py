@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import string
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -20,6 +21,7 @@ from pytest_memreport.text.match import (
     line_of,
     nearest,
     render_diff,
+    split_words,
 )
 from pytest_memreport.model import LineRange
 
@@ -670,3 +672,10 @@ def test_the_nearest_candidate_is_the_copy_nearest_the_quotes_own_lines():
 
     assert far is not None and far.lines == LineRange(2, 2)
     assert close is not None and close.lines == LineRange(9, 9) and close.score == far.score
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=80) | st.text(alphabet=string.printable, max_size=80))
+def test_a_texts_words_are_what_the_word_regex_finds(text):
+    """``split_words`` (ASCII text split at C speed) reads the words ``\\w+`` reads, in any
+    text: ASCII punctuation and control characters, and non-ASCII letters and digits."""
+    assert split_words(text) == re.findall(r"\w+", text)

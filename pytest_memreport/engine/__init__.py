@@ -299,8 +299,8 @@ class Engine:
         written = list(pairs)
         # Paths and symbols bound first (a tree listing, a definition's file), so that the
         # pin's batch checks the evidence as it is checked.
-        bound = [(report, found) for report, evidence in written
-                 if (found := self._bound_once(report, evidence)) is not None]
+        bound = [pair if found is pair[1] else (pair[0], found) for pair in written
+                 if (found := self._bound_once(*pair)) is not None]
         self.plan.schedule(bound)
         try:
             if self.drift_enabled:

@@ -69,8 +69,8 @@ class PinChecks:
         if pinned is None:
             return
         self._batched.add(pinned.key)
-        self._check_batch(binding, pinned, [(report, evidence) for report, evidence in self._plan.at_pin(pinned)
-                                            if not self._done.has(report.path, evidence)], defer=defer_searches)
+        self._check_batch(binding, pinned, [pair for pair in self._plan.at_pin(pinned)
+                                            if not self._done.has(pair[0].path, pair[1])], defer=defer_searches)
 
     def finish_searches(self) -> None:
         """The searches :meth:`check_pin` deferred: each missing quotation's result, kept
@@ -103,12 +103,12 @@ class PinChecks:
         A check that raises is left out of a planned batch, and checked again by its own
         item (``item``), where the error propagates and fails it with the reason."""
         todo: list[tuple[Report, Evidence]] = []
-        for report, evidence in pairs:
-            known = self._first_look(report, evidence, pinned)
+        for pair in pairs:
+            known = self._first_look(*pair, pinned)
             if known is None:
-                todo.append((report, evidence))
+                todo.append(pair)
             else:
-                self._finish(report, evidence, binding, known, computed=False)
+                self._finish(*pair, binding, known, computed=False)
         if not todo:
             return
         # A file's evidence checked together: its parse (for the enclosing definition) and
@@ -120,15 +120,18 @@ class PinChecks:
         try:
             results = atpin.check_batch([e for _, e in todo], snapshot, self._options.want_symbols, raising=item)
             # A check that raised has no result here: its own item checks it again and says why.
-            checked = [(report, evidence, result) for (report, evidence), result in zip(todo, results)
-                       if result is not None]
-            missing = [evidence for _, evidence, result in checked if self._searches(evidence, result)]
+            # (zipped where read, not kept as a list of triples: fewer containers for the
+            # garbage collector while the run checks)
+            missing = [evidence for (_, evidence), result in zip(todo, results)
+                       if result is not None and self._searches(evidence, result)]
             if missing:
                 drift.search.expect_missing(snapshot, missing)
                 if defer:  # git searches while drift is classified (after what it was asking)
                     drift.search.ask_ahead(snapshot, renew=True)
             searching = 0.0
-            for report, evidence, result in checked:
+            for (report, evidence), result in zip(todo, results):
+                if result is None:
+                    continue
                 if self._searches(evidence, result):
                     if defer:
                         # "missing" until finish_searches says where else it is (not kept before)

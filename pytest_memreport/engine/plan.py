@@ -36,8 +36,7 @@ class Plan:
 
     def schedule(self, pairs: Iterable[tuple[Report, Evidence]]) -> None:
         """The evidence the selected items check (``(report, evidence)``)."""
-        # Keyed by the report's path: hashing a report would hash all of its records.
-        self._scheduled = list({(report.path, evidence): (report, evidence) for report, evidence in pairs}.values())
+        self._scheduled = unique_pairs(pairs)
         self._by_pin = None
 
     def release(self) -> None:
@@ -75,6 +74,24 @@ class Plan:
     def at_pin(self, pinned: PinnedTree) -> list[tuple[Report, Evidence]]:
         """``(report, evidence)`` checked in ``pinned``'s repository at its pin."""
         return self.pins().get(pinned.key, [])
+
+
+def unique_pairs(pairs: Iterable[tuple[Report, Evidence]]) -> list[tuple[Report, Evidence]]:
+    """``pairs`` once each (equal evidence of one report path), in order, the given pair
+    objects kept. Seen by report path, then by evidence: hashing a report would hash all of
+    its records, and a key tuple per pair would be ten thousand more containers for each
+    garbage collection to walk while the run checks."""
+    seen: dict[str, set[Evidence]] = {}
+    out: list[tuple[Report, Evidence]] = []
+    for pair in pairs:
+        report, evidence = pair
+        known = seen.get(report.path)
+        if known is None:
+            known = seen[report.path] = set()
+        if evidence not in known:
+            known.add(evidence)
+            out.append(pair)
+    return out
 
 
 class EvidenceResults(Generic[Result]):

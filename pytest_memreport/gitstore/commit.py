@@ -48,6 +48,8 @@ class CommitSnapshot(Snapshot):
         self._reader = reader
         self._entries: dict[str, TreeEntry] | None = None
         self._looked_up: dict[str, TreeEntry | None] = {}
+        #: each path's answer of :meth:`refuse_reason` (a check asks it two or three times)
+        self._refusals: dict[str, str | None] = {}
         self._files: list[str] | None = None
         self._lock = threading.Lock()
 
@@ -61,11 +63,16 @@ class CommitSnapshot(Snapshot):
             return self._entries
 
     def refuse_reason(self, path: str) -> str | None:
+        try:
+            return self._refusals[path]
+        except KeyError:
+            pass
         clean, reason = normalize_path(path)
-        if reason is not None:
-            return reason
-        assert clean is not None
-        return self._crossing(clean, self._listing())
+        if reason is None:
+            assert clean is not None
+            reason = self._crossing(clean, self._listing())
+        self._refusals[path] = reason
+        return reason
 
     @staticmethod
     def _crossing(clean: str, entries: dict[str, TreeEntry]) -> str | None:

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import traceback
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,7 @@ from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_r
 from ..dialects.claims.model import Problem
 from ..dialects import ReportError
 from ..engine import Engine
+from ..engine.plan import unique_pairs
 from ..errors import MemreportError, MemreportWarning
 from ..gitstore import RepoError, RevisionError
 from ..model import Evidence, Record, Report
@@ -219,16 +220,17 @@ def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple
 
 def scheduled_evidence(items: list[pytest.Item]) -> list[tuple[Report, Evidence]]:
     """``(report, evidence)`` of every evidence the selected ``items`` check, in order."""
-    out: dict[tuple[str, Evidence], tuple[Report, Evidence]] = {}
-    for item in items:
-        if isinstance(item, NotEvidenceItem):
-            continue
-        if isinstance(item, EvidenceItem):
-            out.setdefault((item.report.path, item.evidence), (item.report, item.evidence))
-        elif isinstance(item, EvidenceGroupItem):
-            for evidence in item.evidence:
-                out.setdefault((item.report.path, evidence), (item.report, evidence))
-    return list(out.values())
+    def pairs() -> Iterator[tuple[Report, Evidence]]:
+        for item in items:
+            if isinstance(item, NotEvidenceItem):
+                continue
+            if isinstance(item, EvidenceItem):
+                yield item.report, item.evidence
+            elif isinstance(item, EvidenceGroupItem):
+                report = item.report
+                for evidence in item.evidence:
+                    yield report, evidence
+    return unique_pairs(pairs())
 
 
 #: what the plugin's nodes hold of the report model

@@ -22,7 +22,7 @@ from .quotes.windows import (
     token_windows,
     words_in_order,
 )
-from .quotes.words import is_compound, rarest_words
+from .quotes.words import is_compound, rarest_words, split_words
 
 __all__ = [
     "MAX_GAP_CHARS",
@@ -48,6 +48,7 @@ __all__ = [
     "rarest_words",
     "reduced",
     "render_diff",
+    "split_words",
     "token_windows",
     "words_in_order",
 ]

@@ -341,14 +341,10 @@ def words_of(text: str) -> set[str]:
     """The words a text holds whole, as :attr:`.match.QuotePattern.whole_words` reads a
     quote's (``\\w+``): those of the text and those of the text with its backticks
     dropped, which a quote of it shows joined (`` `foo`s `` reads as ``foos``)."""
-    words = set(_WORD.findall(text))
+    words = set(match.split_words(text))
     if "`" in text:
-        words.update(_WORD.findall(text.replace("`", "")))
+        words.update(match.split_words(text.replace("`", "")))
     return words
-
-
-#: a word as quotes' whole words are read (:mod:`.text.quotes.words`)
-_WORD = re.compile(r"\w+")
 
 
 class _Once:

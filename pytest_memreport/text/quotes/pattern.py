@@ -18,7 +18,7 @@ from ...runcaches import run_cached
 from typing import Any, Generic, TypeVar, overload
 
 from .normalize import _H, _MARKER, _MARKER_STARTS, _RELAX, _boundaries, _canonical, _strip
-from .words import _COMMON_WORDS, _WORD, _is_word
+from .words import _COMMON_WORDS, _is_word, split_words
 
 #: an elision's gap spans at most this many characters ...
 MAX_GAP_CHARS = 4000
@@ -120,7 +120,7 @@ class _Part:
         # Each word once, in the order of its first appearance (the sorts are stable, reversed
         # too): keywords and short words have copies everywhere, so they come last.
         # (the words of the text as written: collapsing its whitespace joins or splits none)
-        words = dict.fromkeys(_WORD.findall(self.raw))
+        words = dict.fromkeys(split_words(self.raw))
         ranked = sorted([w for w in words if w not in _COMMON_WORDS], key=len, reverse=True)
         if len(ranked) < _ANCHOR_TRIES:
             ranked += sorted([w for w in words if w in _COMMON_WORDS], key=len, reverse=True)
@@ -180,7 +180,7 @@ class QuotePattern:
     @_Lazy
     def words(self) -> tuple[str, ...]:
         """Every distinct word, longest first (the fallback's prefilter)."""
-        found = {w for p in self._parts for w in _WORD.findall(p.raw)}
+        found = {w for p in self._parts for w in split_words(p.raw)}
         return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
     @_Lazy
@@ -190,7 +190,7 @@ class QuotePattern:
         may cut it."""
         out: dict[str, None] = {}
         for part in self._parts:
-            words = _WORD.findall(part.raw)
+            words = split_words(part.raw)
             if words and _is_word(part.raw[0]) and not part.check_start:
                 words = words[1:]
             if words and _is_word(part.raw[-1]) and not part.check_end:

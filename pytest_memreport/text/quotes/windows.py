@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ...runcaches import run_cached
 
 from ..syntax import languages
-from .words import _WORD, _is_word
+from .words import _is_word, split_words
 
 #: how far apart a reformatted quotation's words may lie for a file to be worth
 #: lexing (:func:`may_match_by_tokens`): four times the quote (a formatter that
@@ -100,13 +100,13 @@ def _code_words(quote: str, language: str) -> list[str] | None:
     opener = languages.spec(language).comment_opener.search(code)
     if opener is not None:
         code = code[: opener.start()]
-    return _WORD.findall(code) if code.strip() else None
+    return split_words(code) if code.strip() else None
 
 
 def _string_words(literal: re.Match[str]) -> str:
     # the body's words only: no prefix, and no ``#`` or ``//`` to read as a comment
     body = literal.group(1) if literal.group(1) is not None else literal.group(2)
-    return ' "' + " ".join(_WORD.findall(body)) + '" '
+    return ' "' + " ".join(split_words(body)) + '" '
 
 
 def words_in_order(sequence: list[str], text: str, reach: int, *, whole: bool = False) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"\w+")
+#: ASCII bytes: a word character (``\w``: a letter, a digit, ``_``) to itself, any other to a space
+_ASCII_WORD_BYTES = bytes(c if chr(c).isalnum() or c == ord("_") else ord(" ") for c in range(128)).ljust(256, b" ")
 #: keywords of common languages: poor anchors, as they are everywhere
 _COMMON_WORDS = frozenset(
     """self this return const let var function def class import from export default if
@@ -32,6 +34,15 @@ def rarest_words(words, count: int) -> tuple[str, ...]:
     longest first."""
     ranked = sorted(set(words), key=lambda w: (w in _COMMON_WORDS, not _COMPOUND.search(w), -len(w), w))
     return tuple(ranked[:count])
+
+
+def split_words(text: str) -> list[str]:
+    """``text``'s words in order (what ``\\w+`` finds). An ASCII text, the common case, is
+    split at C speed: its other characters made spaces, then split (three times faster than
+    the regex on a quotation, which matching reads the words of several times)."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_WORD_BYTES).decode("ascii").split()
+    return _WORD.findall(text)
 
 
 def _is_word(ch: str) -> bool:
