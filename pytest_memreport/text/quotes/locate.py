@@ -25,7 +25,7 @@ from .chain import chain
 from .index import Span, _index_for, _TextIndex
 from .normalize import _MARKER_LINE, _RELAX, _blank_markers, _canonical, _skip_nonspace, _strip
 from .pattern import QuotePattern, _Part, compile_quote
-from .words import _is_word, split_words
+from .words import _is_word
 
 
 def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[Span]:
@@ -76,10 +76,7 @@ def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | Non
     found = _verbatim(part, plain)
     if not found:
         return None
-    # Any of its words proves it (every other occurrence holds each whole): its longest
-    # first, which is usually rare, before ranking its words as anchors.
-    longest = max(split_words(raw), key=len, default="")
-    for word in (longest, *part.anchors) if longest else part.anchors:
+    for word in part.anchors:
         # the copies inside the found places are the quotation's own; no other: nothing else
         if plain.count(word) == len(found) * raw.count(word):
             return [index.span(start, end) for start, end in found]
