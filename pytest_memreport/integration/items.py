@@ -219,18 +219,19 @@ def evidence_checks(engine: Engine, report: Report, evidence: Evidence) -> tuple
 
 
 def scheduled_evidence(items: list[pytest.Item]) -> list[tuple[Report, Evidence]]:
-    """``(report, evidence)`` of every evidence the selected ``items`` check, in order."""
-    def pairs() -> Iterator[tuple[Report, Evidence]]:
-        for item in items:
-            if isinstance(item, NotEvidenceItem):
-                continue
-            if isinstance(item, EvidenceItem):
-                yield item.report, item.evidence
-            elif isinstance(item, EvidenceGroupItem):
-                report = item.report
-                for evidence in item.evidence:
-                    yield report, evidence
-    return unique_pairs(pairs())
+    """``(report, evidence)`` of every evidence the selected ``items`` check, in order, once."""
+    return unique_pairs(_checked_pairs(items))
+
+
+def _checked_pairs(items: list[pytest.Item]) -> Iterator[tuple[Report, Evidence]]:
+    """``(report, evidence)`` of each check the ``items`` make (a record's item makes several)."""
+    for item in items:
+        if isinstance(item, NotEvidenceItem):
+            continue
+        if isinstance(item, EvidenceItem):
+            yield item.report, item.evidence
+        elif isinstance(item, EvidenceGroupItem):
+            yield from ((item.report, evidence) for evidence in item.evidence)
 
 
 #: what the plugin's nodes hold of the report model
