@@ -679,3 +679,32 @@ def test_a_texts_words_are_what_the_word_regex_finds(text):
     """``split_words`` (ASCII text split at C speed) reads the words ``\\w+`` reads, in any
     text: ASCII punctuation and control characters, and non-ASCII letters and digits."""
     assert split_words(text) == re.findall(r"\w+", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(old=st.lists(st.sampled_from("a b c = ( ) x1 y_2 return self".split()), max_size=25),
+       new=st.lists(st.sampled_from("a b c = ( ) x1 y_2 return self".split()), max_size=25))
+def test_a_diffs_changes_turn_the_quoted_words_into_the_found_ones(old, new):
+    # The words are aligned by rapidfuzz (an LCS, in C) rather than difflib (a quotation's
+    # diff took 150 us on a real run of 500 failing quotations); a deletion beside an
+    # insertion is one change, as difflib's "replace" was.
+    from rapidfuzz.distance import Indel
+
+    from pytest_memreport.text.quotes.diff import _changes
+
+    changes = _changes(Indel.opcodes(old, new))
+    words = list(old)
+    for i1, i2, j1, j2 in reversed(changes):
+        assert (i1, j1) != (i2, j2)  # each change changes something
+        words[i1:i2] = new[j1:j2]
+    assert words == new
+    # changes are apart: an unchanged word (or more) lies between two of them
+    assert all(a[1] < b[0] and a[3] < b[2] for a, b in zip(changes, changes[1:]))
+
+
+def test_a_replaced_word_is_one_change_of_the_diff():
+    assert render_diff("a b c d", "a b x d") == "  a b\n- c\n+ x"
+    many = " ".join(f"w{i}" for i in range(40))
+    changed = many.replace("w3 ", "v3 ").replace("w20 ", "v20 ")
+    assert render_diff(many, changed).splitlines() == ["  w0 w1 w2", "- w3", "+ v3", "  …w15 w16 w17 w18 w19",
+                                                       "- w20", "+ v20"]

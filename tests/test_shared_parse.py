@@ -20,8 +20,9 @@ import pytest
 
 from pytest_memreport.dialects import parse_member, plan_folder
 from pytest_memreport.dialects.runs import RunFile
-from pytest_memreport.dialects import sharedparse
-from pytest_memreport.dialects.sharedparse import Helper, parse_shared, worth_a_helper
+from pytest_memreport import parsehelper
+from pytest_memreport.dialects.sharedparse import parse_shared
+from pytest_memreport.parsehelper import Helper, worth_a_helper
 from pytest_memreport.engine.reports import ReportSet, load_folder
 from pytest_memreport.engine.timing import Timing
 from pytest_memreport.runcaches import RunCaches
@@ -172,8 +173,8 @@ def _children() -> set[int]:
 def test_a_helper_is_started_for_large_report_sets_only(monkeypatch):
     sizes = [3000] * 6
     assert not worth_a_helper(sizes)  # a few kilobytes: this process parses them sooner alone
-    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
-    assert worth_a_helper(sizes) == (sharedparse._cores() >= 2)
+    monkeypatch.setattr(parsehelper, "HELPER_TEXT", 1024)
+    assert worth_a_helper(sizes) == (parsehelper._cores() >= 2)
     assert not worth_a_helper(sizes[:1])
     assert not worth_a_helper(sizes, readers=(lambda path, text: [],))  # a third party's code stays here
 
@@ -197,8 +198,8 @@ def test_a_folder_parsed_with_a_helper_loads_as_without(tmp_path):
 
 
 def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, monkeypatch):
-    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
-    monkeypatch.setattr(sharedparse, "_cores", lambda: 2)  # (the decision on one core is tested above)
+    monkeypatch.setattr(parsehelper, "HELPER_TEXT", 1024)
+    monkeypatch.setattr(parsehelper, "_cores", lambda: 2)  # (the decision on one core is tested above)
     folders = [tmp_path / "first", tmp_path / "second"]
     paths = []
     for index, folder in enumerate(folders):
@@ -223,8 +224,8 @@ def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, m
 def test_reports_each_alone_in_its_folder_start_no_helper(tmp_path, monkeypatch):
     # A helper shares a folder's members: a folder of one report is this process's whole
     # (parse_shared), so a large set of one-report folders (trial folders, ingests) starts none.
-    monkeypatch.setattr(sharedparse, "HELPER_TEXT", 1024)
-    monkeypatch.setattr(sharedparse, "_cores", lambda: 2)
+    monkeypatch.setattr(parsehelper, "HELPER_TEXT", 1024)
+    monkeypatch.setattr(parsehelper, "_cores", lambda: 2)
     paths = []
     for n in range(6):
         folder = tmp_path / f"trial-{n}"
@@ -247,10 +248,10 @@ def test_a_run_whose_helper_parses_finds_what_a_run_alone_finds(pytester, make_r
     folder.mkdir()
     for n in range(6):
         (folder / f"report-{n}.md").write_text(record_report(n, records=4).replace(PIN, pin), encoding="utf-8")
-    monkeypatch.setattr(sharedparse, "_cores", lambda: 2)
+    monkeypatch.setattr(parsehelper, "_cores", lambda: 2)
 
     def run(name: str, helper_text: int) -> dict:
-        monkeypatch.setattr(sharedparse, "HELPER_TEXT", helper_text)
+        monkeypatch.setattr(parsehelper, "HELPER_TEXT", helper_text)
         out = pytester.path / f"{name}.json"
         result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(folder),
                                     f"--memreport-repo={repo.path}", "--memreport-json", str(out))
@@ -283,7 +284,7 @@ def test_a_helper_that_cannot_start_leaves_the_parse_here(members, monkeypatch):
 # PYTHONUNBUFFERED, which CI images often set).
 _WRITER = textwrap.dedent("""\
     import sys
-    from pytest_memreport.dialects.sharedparse import _send
+    from pytest_memreport.parsehelper import _send
     for n in range(40):
         _send(sys.stdout.buffer, (n, bytes([n]) * 256 * 1024))
     """)
@@ -319,3 +320,112 @@ def test_a_message_arrives_whole_when_a_stop_signal_cuts_a_write_short():
     assert not reader.is_alive(), "the reader still waits for bytes the writer never sent"
     assert [n for n, _ in received] == list(range(40))
     assert all(payload == bytes([n]) * 256 * 1024 for n, payload in received)
+
+
+# A helper that parses as the real one does, slowly, and notes for each member whether the
+# next member's index was already in its pipe when it finished parsing this one.
+_NOTING_HELPER = textwrap.dedent("""\
+    import pickle, select, sys, time
+    asked = open(0, "rb", buffering=0)  # unbuffered: what is not read stays in the pipe
+    sys.path[:] = pickle.load(asked)
+    from pytest_memreport.dialects import parse_member
+    from pytest_memreport.parsehelper import _send
+    members = pickle.load(asked)
+    while (at := pickle.load(asked)) != -1:
+        report = parse_member(members[at])
+        time.sleep(0.5)  # a slow parse: the other process has long read the last answer
+        with open(sys.argv[1], "a") as out:  # noted before answering: the run stops it once answered
+            out.write(f"{at} {bool(select.select([asked], [], [], 0)[0])}\\n")
+        _send(sys.stdout.buffer, (at, pickle.dumps(report)))
+    """)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="select on a pipe is POSIX's")
+def test_the_helper_finds_its_next_member_waiting_when_it_finishes_one(members, tmp_path):
+    # Asked one member at a time, the helper waited after each answer for the run's thread
+    # to read it (that thread shares the interpreter with the run's own parse: 10-40 ms a
+    # report on a real run). Its next member is now in the pipe before it answers.
+    notes = tmp_path / "noted.txt"
+    helper = Helper.start([sys.executable, "-c", _NOTING_HELPER, str(notes)])
+    shared = shared_by(helper, members, reserve=4)
+    assert shared.by_helper == 4
+    assert same_reports(list(shared.reports), parsed_alone(members))
+    noted = [line.split() for line in notes.read_text().splitlines()]
+    assert [at for at, _ in noted] == ["5", "4", "3", "2"]
+    assert [waiting for _, waiting in noted] == ["True", "True", "True", "False"]  # the last had no next
+
+
+def test_a_member_is_asked_for_ahead_only_while_many_are_left():
+    ends = parsehelper._Ends(10, 0)
+    assert ends.take_back() == 9 and ends.take_back(ahead=3) == 8  # 8 left between the ends
+    while ends.take_front() is not None and ends.back - ends.front > 3:
+        pass
+    assert ends.back - ends.front <= 3
+    assert ends.take_back(ahead=3) is None  # near the meeting: this process may parse it sooner
+    taken = ends.take_back()
+    assert taken is not None and ends.pending == {9, 8, taken}
+    ends.answered(9)
+    assert ends.pending == {8, taken} and ends.close()
+    ends.fail()
+    assert not ends.pending and not ends.close()
+
+
+def test_the_helpers_module_imports_nothing_of_the_package():
+    # The plugin starts the helper before the run imports its own modules, so that the
+    # helper's imports run beside them: what starts it must not import them first.
+    code = ("import sys, pytest_memreport.parsehelper\n"
+            "print(sorted(m for m in sys.modules if m.startswith('pytest_memreport')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['pytest_memreport', 'pytest_memreport.parsehelper']"
+
+
+def _large_folder(root, pin: str = PIN):
+    folder = root / "reports"
+    folder.mkdir()
+    for n in range(6):
+        (folder / f"report-{n}.md").write_text(record_report(n, records=20).replace(PIN, pin), encoding="utf-8")
+    return folder
+
+
+def test_the_plugin_starts_the_helper_and_the_engine_takes_it(pytester, make_repo, monkeypatch):
+    repo = make_repo("target")
+    pin = repo.commit({"stock/shelves.py": "".join(f"shelf_limit_{n} = {n}\n" for n in range(60))}, "shelves")
+    folder = _large_folder(pytester.path, pin)
+    monkeypatch.setattr(parsehelper, "HELPER_TEXT", 1024)
+    monkeypatch.setattr(parsehelper, "_cores", lambda: 2)
+    seen: dict = {}
+
+    class Looking:
+        @pytest.hookimpl(trylast=True)
+        def pytest_sessionstart(self, session):
+            from pytest_memreport.integration.session import ENGINE_KEY
+
+            seen["helper"] = session.config.stash[ENGINE_KEY].reports._helper
+            seen["started"] = [pid for pid in _children() - before if _is_a_parse_helper(pid)]
+
+    before = _children()
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(folder),
+                                f"--memreport-repo={repo.path}", plugins=[Looking()])
+    assert result.ret == 0, result.stdout.str()
+    assert seen["helper"] is not None and len(seen["started"]) == 1  # one helper: the plugin's, not a second
+    assert _children() <= before  # stopped by the end of the run
+
+
+def _is_a_parse_helper(pid: int) -> bool:
+    """Whether the process runs the parse helper's boot code (not a git process, say)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return b"sharedparse import serve" in cmdline.read()
+    except OSError:
+        return False
+
+
+def test_a_usage_error_after_the_helper_started_stops_it(pytester, monkeypatch):
+    folder = _large_folder(pytester.path)
+    monkeypatch.setattr(parsehelper, "HELPER_TEXT", 1024)
+    monkeypatch.setattr(parsehelper, "_cores", lambda: 2)
+    before = _children()
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", str(folder), "--memreport-shard", "5/2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--memreport-shard" in result.stderr.str()
+    assert _children() <= before  # the helper it started for the large folder is gone

@@ -38,6 +38,7 @@ from ..dialects.claims.index import ClaimsIndex
 from ..gitstore import GitStore, RepoError, RevisionError
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import AGAINST_NONE, RunOptions
+from ..parsehelper import Helper
 from ..resultcache import ResultCache, encode
 from ..runcaches import RunCaches
 from ..text import symbols
@@ -84,10 +85,11 @@ class Engine:
 
     def __init__(self, options: RunOptions, paths: Iterable[Path] = (), *, results: ResultCache | None = None,
                  corrects_anchors: bool = False, progress: Callable[[str, bool], None] | None = None,
-                 share_parsing: bool = False) -> None:
+                 share_parsing: bool = False, parse_helper: Helper | None = None) -> None:
         # ``share_parsing``: a large report set may be parsed by a helper process too
         # (:mod:`..dialects.sharedparse`); the plugin asks for it where no other process
-        # shares the cores out (not in a pytest-xdist worker)
+        # shares the cores out (not in a pytest-xdist worker), and may have started it
+        # already (``parse_helper``, which the engine then stops)
         self.options = options
         self.timing = Timing()
         #: every cache of the run's data (parses, text indexes, compiled quotations, word
@@ -97,7 +99,8 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers, results=self.results, share_parsing=share_parsing)
+                                 readers=options.form_readers, results=self.results, share_parsing=share_parsing,
+                                 helper=parse_helper)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..dialects import ReportError, decode_report, parse_member, plan_folder, read_report_bytes
 from ..dialects.runs import MemberParse, RunFile
-from ..dialects.sharedparse import Helper, parse_shared, worth_a_helper
+from ..dialects.sharedparse import parse_shared
+from ..parsehelper import Helper, shareable, start_for
 from ..model import Report
 from ..resultcache import ResultCache
 from .timing import Timing
@@ -101,7 +102,8 @@ class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
     def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing,
-                 readers: tuple = (), results: ResultCache | None = None, share_parsing: bool = False) -> None:
+                 readers: tuple = (), results: ResultCache | None = None, share_parsing: bool = False,
+                 helper: Helper | None = None) -> None:
         self.paths = list(paths)
         self._readers = readers
         self._results = results
@@ -127,10 +129,11 @@ class ReportSet:
                 members.append(resolved)
         #: the reports a helper may parse: those of folders it can share (two members or more;
         #: :func:`..dialects.sharedparse.parse_shared`), until each is parsed
-        self._shareable = {path for members in self._folders.values() if len(members) >= 2 for path in members}
+        self._shareable = set(shareable(self.paths))
         #: a process parsing part of each such folder meanwhile, for a large set of them:
-        #: started now, so that its start overlaps the run's own, and stopped once they are parsed
-        self._helper = Helper.start() if share_parsing and worth_a_helper(self._sizes(), readers) else None
+        #: ``helper`` when the plugin started it (before this process's own imports), else
+        #: started now, so that its start overlaps the run's own; stopped once they are parsed
+        self._helper = helper if helper is not None else start_for(self.paths, readers) if share_parsing else None
 
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`ReportError` for bad input."""
@@ -160,17 +163,6 @@ class ReportSet:
         if self._helper is not None and not self._shareable:
             self._helper.close()  # every report it could parse is parsed
             self._helper = None
-
-    def _sizes(self) -> list[int]:
-        """The bytes of each report a helper may parse (0 for one that cannot be read: its
-        parse says why)."""
-        sizes = []
-        for path in self._shareable:
-            try:
-                sizes.append(path.stat().st_size)
-            except OSError:
-                sizes.append(0)
-        return sizes
 
     def release(self) -> None:
         """Let go of the parsed reports and their bytes (a later :meth:`report` reads its file

@@ -200,6 +200,33 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[PATHS_KEY] = paths
     for path, note in notes:
         config_warning(config, note, str(path))
+    # A large report set is parsed by a helper process too: started before this process
+    # imports its own modules, its imports run beside them, and it is ready when the run
+    # starts parsing (started with the engine, it parsed 8 of 20 reports; started here, 10-12).
+    helper = _parse_helper(config, paths)
+    try:
+        _configure_run(config, paths, helper)
+    except BaseException:
+        if helper is not None:
+            helper.stop()  # a usage error: nothing will be parsed
+        raise
+
+
+def _parse_helper(config: pytest.Config, paths: list[Path]):
+    """A process parsing part of the reports beside this one, when worth its start: not in
+    a pytest-xdist worker (its siblings share the cores), nor where a third party's form
+    readers take part (their code stays in this process)."""
+    if not paths or hasattr(config, "workerinput") or config.getoption("memreport_targets") \
+            or config.hook.pytest_memreport_read_forms.get_hookimpls():
+        return None
+    from ..parsehelper import start_for  # imports nothing of the package
+
+    return start_for(paths)
+
+
+def _configure_run(config: pytest.Config, paths: list[Path], helper) -> None:
+    """The rest of :func:`pytest_configure`: the options read and checked, then the run's
+    engine and session made (the engine takes ``helper``)."""
     repin = config.getoption("memreport_repin")
     if repin and not (config.getoption("memreport_write") or config.getoption("memreport_diff")):
         raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write "
@@ -262,7 +289,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from .collection import PLAN_KEY, CollectionPlan
     from .session import start
 
-    start(config, options, paths, shard)
+    start(config, options, paths, shard, parse_helper=helper)
     # Reports are collected even when no positional argument names them. Named on the
     # command line with no positional argument, only the reports run; named only in the
     # ini file (``memreport = ...``), they run beside the project's ``testpaths``.

@@ -38,8 +38,9 @@ from .notices import config_warning
 from ..resultcache import ResultCache
 
 
-def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) -> None:
-    """The engine and the session of a run that checks ``paths``.
+def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard, parse_helper=None) -> None:
+    """The engine and the session of a run that checks ``paths`` (``parse_helper``: the
+    process the plugin started to parse part of them, which the engine stops).
 
     Every output file is checked here, before any item runs: a path that cannot be
     written is a usage error of one line naming its option."""
@@ -60,7 +61,7 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard) 
         # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
         corrects_anchors=bool(config.getoption("memreport_write") or config.getoption("memreport_diff")),
         # A pytest-xdist worker shares the cores with its siblings already.
-        share_parsing=not hasattr(config, "workerinput"),
+        share_parsing=not hasattr(config, "workerinput"), parse_helper=parse_helper,
     )
     config.stash[ENGINE_KEY] = engine
     if not hasattr(config, "workerinput"):

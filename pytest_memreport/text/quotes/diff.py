@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import re
+
+from rapidfuzz.distance import Indel
 
 #: a word or one other non-space character; whether whitespace precedes it is
 #: looked up, not matched: ``(\s*)`` before the token would retry a trailing
@@ -21,16 +22,16 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
     each at most ``width`` characters."""
     old = _diff_tokens(quote.replace("`", ""))
     new = _diff_tokens(candidate.replace("`", ""))
-    # SequenceMatcher is quadratic on repetitive tokens: a quote against one
-    # huge line compares at most the words that could correspond.
+    # The words aligned by rapidfuzz (their longest common subsequence, in C), which is
+    # still quadratic: a quote against one huge line compares at most the words that could
+    # correspond.
     shown = min(len(old), _DIFF_MAX_TOKENS)
     clipped = len(old) > shown or len(new) > 2 * shown + _DIFF_SLACK
     old, new = old[:shown], new[: 2 * shown + _DIFF_SLACK]
-    matcher = difflib.SequenceMatcher(None, [t for _, t in old], [t for _, t in new], autojunk=False)
-    hunks = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    hunks = _changes(Indel.opcodes([t for _, t in old], [t for _, t in new]))
     lines: list[str] = []
     shown_to = 0  # the quote's words shown so far: context never repeats them
-    for _tag, i1, i2, j1, j2 in hunks[:_MAX_HUNKS]:
+    for i1, i2, j1, j2 in hunks[:_MAX_HUNKS]:
         start = max(shown_to, i1 - 5)
         context = _join(old[start:i1])
         if context:
@@ -51,6 +52,20 @@ def render_diff(quote: str, candidate: str, width: int = 100) -> str:
         return (f"  (the same words; blank lines differ: {_blank_lines(quote)} quoted, "
                 f"{_blank_lines(candidate)} found)")
     return "  (no difference after normalization)"
+
+
+def _changes(opcodes) -> list[tuple[int, int, int, int]]:
+    """The changed stretches ``(i1, i2, j1, j2)`` of an alignment of the two word lists (an
+    insertion beside a deletion is one change: a word replaced, as a reader sees it)."""
+    changes: list[tuple[int, int, int, int]] = []
+    for op in opcodes:
+        if op.tag == "equal":
+            continue
+        if changes and changes[-1][1] == op.src_start and changes[-1][3] == op.dest_start:
+            changes[-1] = (changes[-1][0], op.src_end, changes[-1][2], op.dest_end)
+        else:
+            changes.append((op.src_start, op.src_end, op.dest_start, op.dest_end))
+    return changes
 
 
 def _blank_lines(text: str) -> int:
