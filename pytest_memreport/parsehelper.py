@@ -44,7 +44,7 @@ _BOOT = ("import pickle, sys\n"
          "serve(sys.stdin.buffer, sys.stdout.buffer)\n")
 
 #: the index that ends a folder's members
-_DONE = -1
+DONE = -1
 
 
 def worth_a_helper(sizes: Sequence[int], readers: Sequence = ()) -> bool:
@@ -84,7 +84,7 @@ def start_for(paths: Iterable[Path], readers: Sequence = ()) -> Helper | None:
 
 
 @dataclass
-class _Ends:
+class MemberEnds:
     """The members not yet taken: this process takes from the front, the helper from the back."""
 
     count: int
@@ -137,9 +137,9 @@ class _Ends:
             self.pending.clear()
 
 
-#: members the helper is asked for ahead of its answers: one while many are left (so that it
-#: never waits for this process's thread, which shares the interpreter with the run's own
-#: parse), beyond the one it is parsing
+#: while more members than this are left between the ends, the helper is asked for one more
+#: beyond the one it is parsing, so that it never waits for this process's thread (which
+#: shares the interpreter with the run's own parse) to read an answer before it goes on
 _AHEAD = 3
 
 
@@ -150,7 +150,7 @@ class Helper:
     def __init__(self, process: subprocess.Popen) -> None:
         self._process = process
         self._thread: threading.Thread | None = None
-        self._ends: _Ends | None = None
+        self._ends: MemberEnds | None = None
         #: the members were sent (the helper is past its start), for the folder shared last
         self._sent = threading.Event()
         #: its answers (each a report, or what it sent instead: the caller tells them apart)
@@ -173,12 +173,12 @@ class Helper:
         _widen(process.stdout)
         helper = cls(process)
         try:
-            _send(process.stdin, list(sys.path))  # (a pipe's buffer holds it: nothing waits here)
+            send_message(process.stdin, list(sys.path))  # (a pipe's buffer holds it: nothing waits here)
         except OSError:
             helper.alive = False  # it died at once: this process parses everything
         return helper
 
-    def share(self, members: Sequence[Any], ends: _Ends) -> bool:
+    def share(self, members: Sequence[Any], ends: MemberEnds) -> bool:
         """Offer it ``members``, taken from the back of ``ends``; whether it is there to take them."""
         if not self.alive:
             return False
@@ -189,18 +189,18 @@ class Helper:
         self._thread.start()
         return True
 
-    def _talk(self, members: list[Any], ends: _Ends) -> None:
+    def _talk(self, members: list[Any], ends: MemberEnds) -> None:
         send, receive = self._process.stdin, self._process.stdout
         assert send is not None and receive is not None
         try:
-            _send(send, members)
+            send_message(send, members)
             self._sent.set()
             asked: deque[int] = deque()
 
             def ask(ahead: int = 0) -> None:
                 at = ends.take_back(ahead)
                 if at is not None:
-                    _send(send, at)
+                    send_message(send, at)
                     asked.append(at)
 
             ask()
@@ -216,7 +216,7 @@ class Helper:
                 if answered_at == at and isinstance(body, bytes):
                     self._answered[at] = pickle.loads(body)
                 ends.answered(at)
-            _send(send, _DONE)
+            send_message(send, DONE)
         except Exception:  # noqa: BLE001 - it died or answered nonsense: this process parses the rest
             self.alive = False
             ends.fail()
@@ -275,7 +275,7 @@ def _widen(stream: IO[bytes] | None) -> None:
         pass
 
 
-def _send(stream: IO[bytes] | None, value: Any) -> None:
+def send_message(stream: IO[bytes] | None, value: Any) -> None:
     """``value`` pickled onto ``stream``, every byte of it.
 
     Written piece by piece until all is taken: under ``PYTHONUNBUFFERED`` (or ``-u``) the

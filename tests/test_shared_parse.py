@@ -284,9 +284,9 @@ def test_a_helper_that_cannot_start_leaves_the_parse_here(members, monkeypatch):
 # PYTHONUNBUFFERED, which CI images often set).
 _WRITER = textwrap.dedent("""\
     import sys
-    from pytest_memreport.parsehelper import _send
+    from pytest_memreport.parsehelper import send_message
     for n in range(40):
-        _send(sys.stdout.buffer, (n, bytes([n]) * 256 * 1024))
+        send_message(sys.stdout.buffer, (n, bytes([n]) * 256 * 1024))
     """)
 
 
@@ -329,14 +329,14 @@ _NOTING_HELPER = textwrap.dedent("""\
     asked = open(0, "rb", buffering=0)  # unbuffered: what is not read stays in the pipe
     sys.path[:] = pickle.load(asked)
     from pytest_memreport.dialects import parse_member
-    from pytest_memreport.parsehelper import _send
+    from pytest_memreport.parsehelper import send_message
     members = pickle.load(asked)
     while (at := pickle.load(asked)) != -1:
         report = parse_member(members[at])
         time.sleep(0.5)  # a slow parse: the other process has long read the last answer
         with open(sys.argv[1], "a") as out:  # noted before answering: the run stops it once answered
             out.write(f"{at} {bool(select.select([asked], [], [], 0)[0])}\\n")
-        _send(sys.stdout.buffer, (at, pickle.dumps(report)))
+        send_message(sys.stdout.buffer, (at, pickle.dumps(report)))
     """)
 
 
@@ -356,7 +356,7 @@ def test_the_helper_finds_its_next_member_waiting_when_it_finishes_one(members, 
 
 
 def test_a_member_is_asked_for_ahead_only_while_many_are_left():
-    ends = parsehelper._Ends(10, 0)
+    ends = parsehelper.MemberEnds(10, 0)
     assert ends.take_back() == 9 and ends.take_back(ahead=3) == 8  # 8 left between the ends
     while ends.take_front() is not None and ends.back - ends.front > 3:
         pass

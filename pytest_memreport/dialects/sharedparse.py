@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ..model import Report
-from ..parsehelper import _DONE, Helper, _Ends, _send
+from ..parsehelper import DONE, Helper, MemberEnds, send_message
 from ..runcaches import RunCaches
 from . import parse_member
 from .runs import MemberParse
@@ -38,7 +38,7 @@ def parse_shared(members: Sequence[MemberParse], parse: Callable[[MemberParse], 
     """``members`` parsed, this process's share by ``parse``, the rest by ``helper`` (when
     there is one and it is alive). The last ``reserve`` members are the helper's from the
     start (parsed here only if it fails): the rest go to whichever process asks first."""
-    ends = _Ends(len(members), reserve)
+    ends = MemberEnds(len(members), reserve)
     if helper is not None and (len(members) < 2 or not helper.share(members, ends)):
         helper = None  # this process parses them all
     reports: dict[int, Report] = {}
@@ -68,12 +68,12 @@ def serve(asked: IO[bytes], answers: IO[bytes]) -> None:
             members: list[MemberParse] = pickle.load(asked)
         except EOFError:
             return
-        while (at := pickle.load(asked)) != _DONE:
+        while (at := pickle.load(asked)) != DONE:
             try:
                 report: Report | None = caches.call(parse_member, members[at])
             except Exception:  # noqa: BLE001 - said by the other process, which parses it again
                 report = None
             # The report goes as bytes, so that the other process can ask for the next
             # member before it reads this one.
-            _send(answers, (at, pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)))
+            send_message(answers, (at, pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)))
         caches.clear()

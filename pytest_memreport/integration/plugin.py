@@ -202,14 +202,15 @@ def pytest_configure(config: pytest.Config) -> None:
         config_warning(config, note, str(path))
     # A large report set is parsed by a helper process too: started before this process
     # imports its own modules, its imports run beside them, and it is ready when the run
-    # starts parsing (started with the engine, it parsed 8 of 20 reports; started here, 10-12).
+    # starts parsing (started with the engine, it parsed 8 of 20 reports of a real prose
+    # set; started here, 8-10).
     helper = _parse_helper(config, paths)
+    taken = False
     try:
-        _configure_run(config, paths, helper)
-    except BaseException:
-        if helper is not None:
-            helper.stop()  # a usage error: nothing will be parsed
-        raise
+        taken = _configure_run(config, paths, helper)
+    finally:
+        if helper is not None and not taken:
+            helper.stop()  # a usage error, or no engine to take it: nothing will be parsed
 
 
 def _parse_helper(config: pytest.Config, paths: list[Path]):
@@ -224,9 +225,9 @@ def _parse_helper(config: pytest.Config, paths: list[Path]):
     return start_for(paths)
 
 
-def _configure_run(config: pytest.Config, paths: list[Path], helper) -> None:
+def _configure_run(config: pytest.Config, paths: list[Path], helper) -> bool:
     """The rest of :func:`pytest_configure`: the options read and checked, then the run's
-    engine and session made (the engine takes ``helper``)."""
+    engine and session made; whether an engine was made (it takes ``helper``)."""
     repin = config.getoption("memreport_repin")
     if repin and not (config.getoption("memreport_write") or config.getoption("memreport_diff")):
         raise pytest.UsageError("--memreport-repin rewrites the report: give --memreport-write "
@@ -270,7 +271,7 @@ def _configure_run(config: pytest.Config, paths: list[Path], helper) -> None:
     if targets and not paths:
         raise pytest.UsageError("--memreport-targets lists the repositories of reports: give them with --memreport PATH")
     if not paths:
-        return  # nothing to check: the engine and its libraries are never loaded
+        return False  # nothing to check: the engine and its libraries are never loaded
     from ..text.render import printable
 
     missing = [p for p in paths if not p.exists()]
@@ -285,7 +286,7 @@ def _configure_run(config: pytest.Config, paths: list[Path], helper) -> None:
     if targets:
         config.stash[TARGETS_KEY] = (options, paths, targets)
         config.stash[PATHS_KEY] = []  # listed, never collected
-        return
+        return False
     from .collection import PLAN_KEY, CollectionPlan
     from .session import start
 
@@ -298,6 +299,7 @@ def _configure_run(config: pytest.Config, paths: list[Path], helper) -> None:
     tests = list(config.args) if explicit or testpaths else []
     plan = config.stash[PLAN_KEY] = CollectionPlan(paths, config.invocation_params.dir, tests)
     config.args = tests + [arg for arg in plan.args if arg not in tests]
+    return True
 
 
 @pytest.hookimpl(tryfirst=True)
