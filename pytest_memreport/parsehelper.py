@@ -61,21 +61,27 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def shareable(paths: Iterable[Path]) -> list[Path]:
-    """The reports (resolved) a helper may parse: those with another report of the run in
-    their folder (a folder's members are what :func:`.dialects.sharedparse.parse_shared`
-    shares; a folder of one is this process's whole)."""
+def folders_of(paths: Iterable[Path]) -> dict[Path, list[Path]]:
+    """The reports, resolved, by folder: each once, in the order given (a run parses a
+    folder's members together, :func:`.dialects.sharedparse.parse_shared`)."""
     folders: dict[Path, dict[Path, None]] = {}
     for path in paths:
         resolved = Path(path).resolve()
         folders.setdefault(resolved.parent, {})[resolved] = None
+    return {folder: list(members) for folder, members in folders.items()}
+
+
+def shareable(folders: dict[Path, list[Path]]) -> list[Path]:
+    """The reports of ``folders`` (:func:`folders_of`) a helper may parse: those with another
+    report of the run in their folder (a folder of one is this process's whole)."""
     return [path for members in folders.values() if len(members) >= 2 for path in members]
 
 
-def start_for(paths: Iterable[Path], readers: Sequence = ()) -> Helper | None:
-    """A helper for a run of these reports, when it is worth its start (else ``None``)."""
+def start_for(folders: dict[Path, list[Path]], readers: Sequence = ()) -> Helper | None:
+    """A helper for a run of the reports of ``folders`` (:func:`folders_of`), when it is
+    worth its start (else ``None``)."""
     sizes = []
-    for path in shareable(paths):
+    for path in shareable(folders):
         try:
             sizes.append(path.stat().st_size)
         except OSError:  # its parse says why

@@ -429,3 +429,19 @@ def test_a_usage_error_after_the_helper_started_stops_it(pytester, monkeypatch):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--memreport-shard" in result.stderr.str()
     assert _children() <= before  # the helper it started for the large folder is gone
+
+
+def test_reports_are_grouped_by_folder_once_each_and_only_shared_folders_are_the_helpers(tmp_path):
+    # One grouping serves the plugin's decision to start a helper and the run's parse, so
+    # the two cannot disagree; a report named twice (another spelling of its path) is one.
+    for folder, names in (("pair", ["b.md", "a.md"]), ("alone", ["only.md"])):
+        (tmp_path / folder).mkdir()
+        for name in names:
+            (tmp_path / folder / name).write_text(record_report(1), encoding="utf-8")
+    given = [tmp_path / "pair" / "b.md", tmp_path / "alone" / "only.md", tmp_path / "pair" / "a.md",
+             tmp_path / "alone" / ".." / "pair" / "b.md"]
+    folders = parsehelper.folders_of(given)
+    root = tmp_path.resolve()
+    assert folders == {root / "pair": [root / "pair" / "b.md", root / "pair" / "a.md"],
+                       root / "alone": [root / "alone" / "only.md"]}
+    assert parsehelper.shareable(folders) == [root / "pair" / "b.md", root / "pair" / "a.md"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..dialects import ReportError, decode_report, parse_member, plan_folder, read_report_bytes
 from ..dialects.runs import MemberParse, RunFile
 from ..dialects.sharedparse import parse_shared
-from ..parsehelper import Helper, shareable, start_for
+from ..parsehelper import Helper, folders_of, shareable, start_for
 from ..model import Report
 from ..resultcache import ResultCache
 from .timing import Timing
@@ -121,19 +121,14 @@ class ReportSet:
         self.report_bytes: dict[str, bytes] = {}
         # One pass over the paths: a folder's members are found by lookup, not by a walk
         # over every path per folder (linear in reports, however many folders).
-        self._folders: dict[Path, list[Path]] = {}
-        for path in self.paths:
-            resolved = Path(path).resolve()
-            members = self._folders.setdefault(resolved.parent, [])
-            if resolved not in members:
-                members.append(resolved)
+        self._folders = folders_of(self.paths)
         #: the reports a helper may parse: those of folders it can share (two members or more;
         #: :func:`..dialects.sharedparse.parse_shared`), until each is parsed
-        self._shareable = set(shareable(self.paths))
+        self._shareable = set(shareable(self._folders))
         #: a process parsing part of each such folder meanwhile, for a large set of them:
         #: ``helper`` when the plugin started it (before this process's own imports), else
         #: started now, so that its start overlaps the run's own; stopped once they are parsed
-        self._helper = helper if helper is not None else start_for(self.paths, readers) if share_parsing else None
+        self._helper = helper if helper is not None else start_for(self._folders, readers) if share_parsing else None
 
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`ReportError` for bad input."""

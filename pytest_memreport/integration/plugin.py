@@ -14,12 +14,16 @@ import re
 import stat
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .. import __version__
 from ..options import OptionError, build_options, parse_affected, parse_shard
 from .notices import config_warning
+
+if TYPE_CHECKING:
+    from ..parsehelper import Helper
 
 PATHS_KEY = pytest.StashKey[list]()
 #: ``--memreport-targets``: the run's options and reports, listed by :func:`pytest_cmdline_main` instead of checked
@@ -213,19 +217,19 @@ def pytest_configure(config: pytest.Config) -> None:
             helper.stop()  # a usage error, or no engine to take it: nothing will be parsed
 
 
-def _parse_helper(config: pytest.Config, paths: list[Path]):
+def _parse_helper(config: pytest.Config, paths: list[Path]) -> Helper | None:
     """A process parsing part of the reports beside this one, when worth its start: not in
     a pytest-xdist worker (its siblings share the cores), nor where a third party's form
     readers take part (their code stays in this process)."""
     if not paths or hasattr(config, "workerinput") or config.getoption("memreport_targets") \
             or config.hook.pytest_memreport_read_forms.get_hookimpls():
         return None
-    from ..parsehelper import start_for  # imports nothing of the package
+    from ..parsehelper import folders_of, start_for  # imports nothing of the package
 
-    return start_for(paths)
+    return start_for(folders_of(paths))
 
 
-def _configure_run(config: pytest.Config, paths: list[Path], helper) -> bool:
+def _configure_run(config: pytest.Config, paths: list[Path], helper: Helper | None) -> bool:
     """The rest of :func:`pytest_configure`: the options read and checked, then the run's
     engine and session made; whether an engine was made (it takes ``helper``)."""
     repin = config.getoption("memreport_repin")
