@@ -330,6 +330,34 @@ def test_one_git_grep_answers_every_quote_that_left_its_file(make_repo, tmp_path
         assert index._paths == known and not index._expected  # answered by the first grep
 
 
+def test_a_quotation_held_to_its_literal_dots_is_announced_as_classification_reads_it(make_repo, tmp_path):
+    """A quotation whose ``...`` are its file's own characters at the pin is held to them:
+    read as an elision it would still be in its edited file, so it used to go unannounced,
+    and its search asked ``git grep`` on its own, waited for (one process per quotation,
+    seen on typeshed's stubs). Announced in the reading classification uses, the one search
+    started before classification answers it: its words are asked in that first pass."""
+    repo = make_repo("target")
+    signature = "def fetch_rows(limit: int = ..., offset_rows: int = 0) -> list[str]: ..."
+    pin = repo.commit({"pkg/a.py": f"{signature}\n", "pkg/c.py": "def other():\n    return find_records()\n"},
+                      "first")
+    repo.commit({"pkg/a.py": signature.replace("limit: int = ...", "limit: int = 100") + "\n",
+                 "pkg/c.py": "def other():\n    return None\n"}, "a default for the limit")
+    report = tmp_path / "report.txt"
+    _store_report(report, pin, [(signature, "pkg/a.py"), ("return find_records()", "pkg/c.py")])
+    with _engine_over(repo.path, report) as (engine, parsed, quotes):
+        first = engine.pin_result(parsed, quotes[0])
+        assert first.ok and first.literal  # the pin holds its dots as written
+        engine.drift_result(parsed, quotes[1])  # the pair's first classification: its search is taken in
+        store = engine.binding(parsed, quotes[0].source).store
+        with engine.caches.active():
+            index = wordindex.word_index(store.snapshot(engine.against_rev(store)))
+        assert "offset_rows" in index._paths  # asked with the other quotation's words
+        processes = store.git_processes
+        result = engine.drift_result(parsed, quotes[0])
+        assert result.status == "changed" and result.path == "pkg/a.py"
+        assert store.git_processes == processes  # no search of its own
+
+
 def test_working_tree_search_sees_untracked_files_and_skips_ignored_ones(make_repo):
     repo = make_repo("target")
     repo.commit({".gitignore": "build/\n", "pkg/a.py": "load_entry = 1\n"}, "first")

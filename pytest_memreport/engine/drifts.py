@@ -219,11 +219,17 @@ class DriftChecks:
         return announced
 
     def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]]):
-        """``(evidence, quote text)`` of the pin's planned evidence: quotations as written,
-        symbols by their name, cited lines as recorded at the pin (only in files changed since)."""
+        """``(evidence, quote)`` of the pin's planned evidence: quotations as classification
+        reads them (:func:`.drift.searched_form`), symbols by their name, cited lines as recorded
+        at the pin (only in files changed since)."""
         changed = None
         for report, evidence in planned:
-            if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.SYMBOL):
+            if evidence.kind is EvidenceKind.QUOTE:
+                pin = self._pins.result(report, evidence)
+                yield drift.searched_form(evidence, pin, pinned.store, pinned.pin) if pin.ok else (
+                    evidence, evidence.text or "")
+                continue
+            if evidence.kind is EvidenceKind.SYMBOL:
                 yield evidence, evidence.text or ""
                 continue
             if evidence.kind is not EvidenceKind.LINES:

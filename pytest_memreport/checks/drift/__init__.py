@@ -8,7 +8,7 @@
 ``wordindex``       which files that search reads (``git grep`` probes, one index per snapshot)
 """
 
-from .classification import ahead, classify
+from .classification import ahead, classify, searched_form
 from .results import (
     AHEAD,
     CHANGED,
@@ -30,5 +30,5 @@ from .search import expect_searches
 __all__ = [
     "AHEAD", "CHANGED", "DELETED", "MODIFIED", "MOVED", "NOT_CHECKED", "PASSING", "RELOCATED", "RENAMED", "SHIFTED",
     "UNCHANGED", "UNREADABLE",
-    "DriftResult", "Place", "ahead", "classify", "expect_searches",
+    "DriftResult", "Place", "ahead", "classify", "expect_searches", "searched_form",
 ]

@@ -51,10 +51,7 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     """
     if evidence.kind is EvidenceKind.COMMIT:
         return commits.ancestry(evidence, store, against)
-    if pin.found_as is not None:
-        # Only the quotation as Markdown shows it was in the file at the pin: that is the quote.
-        evidence = replace(evidence, text=pin.found_as)
-    evidence, pin = _as_found(evidence, pin, store, pin_sha)
+    evidence, pin = _as_read(evidence, pin, store, pin_sha)
     drift = _Drift(evidence, pin, store, pin_sha, against, reports, describe)
     refusal = against.refuse_reason(evidence.path)
     if refusal:
@@ -75,10 +72,34 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
                 # exact lines only; broken by the commit after which the block stood nowhere in its file
                 return drift.blamed(ranges.classify_range(drift, pin.recorded_text), pin.recorded_text, exact=True)
         return drift.blamed_quotation(pin.recorded_text)
+    return drift.blamed_quotation(_quote_of(evidence, pin))
+
+
+def searched_form(evidence: Evidence, pin, store, pin_sha: str) -> tuple[Evidence, match.QuotePattern | str]:
+    """The evidence as :func:`classify` reads it and what it looks for: a quotation's pattern
+    (held to its literal ``...`` where the pin found them so), cited lines as the pin recorded
+    them. What the search of the tree is announced with (:func:`.search.expect_searches`): a
+    quotation announced in another reading than the one classified finds its file holding it,
+    is not announced, and its search asks git on its own, waited for."""
+    evidence, pin = _as_read(evidence, pin, store, pin_sha)
+    if evidence.kind is EvidenceKind.LINES:
+        return evidence, pin.recorded_text or ""
+    return evidence, _quote_of(evidence, pin)
+
+
+def _quote_of(evidence: Evidence, pin) -> match.QuotePattern:
     quote = match.compile_quote(evidence.text or "")
     # Found at the pin with its ``...`` as the file's own characters: held to them here too
     # (read as an elision, ``x: int = ...`` would still hold once the code says ``= 0``).
-    return drift.blamed_quotation((quote.literal or quote) if pin.literal else quote)
+    return (quote.literal or quote) if pin.literal else quote
+
+
+def _as_read(evidence: Evidence, pin, store, pin_sha: str):
+    """The evidence and its pin result as classification reads them (:func:`_as_found`)."""
+    if pin.found_as is not None:
+        # Only the quotation as Markdown shows it was in the file at the pin: that is the quote.
+        evidence = replace(evidence, text=pin.found_as)
+    return _as_found(evidence, pin, store, pin_sha)
 
 
 def _as_found(evidence: Evidence, pin, store, pin_sha: str):

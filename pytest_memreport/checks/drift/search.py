@@ -153,7 +153,8 @@ def _readable(against, candidates: set[str], exclude: set):
 
 
 def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
-    """Announce quotes (``(evidence, quote text)`` pairs, pinned at ``pin_sha``)
+    """Announce quotes (``(evidence, quote)`` pairs, pinned at ``pin_sha``; a quote is its
+    text or its compiled pattern)
     that may have to be searched for in all of ``against``, so that the first
     search asks ``git grep`` for all of their words at once.
 
@@ -185,7 +186,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
         if evidence.kind is EvidenceKind.SYMBOL:
             # A definition whose file changed may have left it: its bare name is asked
             # for with the quotes' words (:func:`search_definition`).
-            bare = quote.rsplit(".", 1)[-1]
+            bare = match.as_pattern(quote).text.rsplit(".", 1)[-1]
             if bare.isascii() and bare.isidentifier():
                 index.expect((bare,))
                 announced.append(evidence)
@@ -199,7 +200,9 @@ def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
     # Their files are read now and classified soon after: one batch.
     against.prefetch(home for _, _, home in changed if home is not None)
     for evidence, quote, home in changed:
-        pattern = match.compile_quote(quote)
+        # (a quotation may come compiled as classification reads it: see :func:`.searched_form`)
+        pattern = match.as_pattern(quote)
+        quote = pattern.text
         textfile = against.read(home) if home is not None else None
         if textfile is not None and textfile.is_text:
             if evidence.kind is EvidenceKind.LINES:
