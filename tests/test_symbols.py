@@ -431,7 +431,8 @@ def test_enclosing_in_every_language(path, lines, kind, name):
 @given(path=st.sampled_from(sorted(SAMPLES)), start=st.integers(1, 45), size=st.integers(0, 12))
 def test_enclosing_looks_only_near_the_lines_yet_answers_as_the_whole_file(path, start, size):
     """``enclosing`` queries only the top-level statements the lines touch (Rust's
-    attributes above them included): the answer is the innermost definition of all."""
+    attributes above them included) and makes only the definitions containing the lines:
+    the answer is the innermost definition of all, named as the whole file names it."""
     text = SAMPLES[path]
     lines = LineRange(start, start + size)
     parsing.clear_cache()  # nothing found for the whole file yet: the narrow lookup runs

@@ -68,11 +68,15 @@ def _value_span(parsed: _Parsed, definition: Definition) -> tuple[int, int] | No
     return parsed._values.get(definition)
 
 
-def _find_definitions(parsed: _Parsed, within: tuple[int, int] | None = None) -> list[Definition]:
+def _find_definitions(parsed: _Parsed, within: tuple[int, int] | None = None,
+                      containing: LineRange | None = None) -> list[Definition]:
     """The query's matches, shaped by the language, then nested in start
     order: a definition inside another is qualified by it (``Store.get``),
     and a function inside a class-like one is a method. ``within`` (a byte
-    range of whole top-level statements) looks only there."""
+    range of whole top-level statements) looks only there; ``containing`` keeps
+    only the definitions whose lines contain those lines (the same ones, named
+    alike: every definition that qualifies one of them contains it, so contains
+    the lines too; a large class's other methods are neither made nor nested)."""
     with timed():
         cursor = QueryCursor(_definition_query(parsed.language))
         if within is not None:
@@ -89,6 +93,9 @@ def _find_definitions(parsed: _Parsed, within: tuple[int, int] | None = None) ->
         kind_capture = next(name for name in captures if name.startswith("definition."))
         kind = kind_capture.removeprefix("definition.")
         candidates.extend(shape(QueryMatch(kind, captures[kind_capture][0], captures, node_text)))
+    if containing is not None:
+        low, high = containing.start - 1, containing.end  # rows, and 1-based last lines
+        candidates = [c for c in candidates if c.first.start_point[0] <= low and _end_line(c.last) >= high]
     spans = [(parsed.char(c.first.start_byte), parsed.char(c.last.end_byte)) for c in candidates]
     order = sorted(range(len(candidates)), key=lambda i: (spans[i][0], -spans[i][1]))
     found: list[Definition] = []
@@ -186,8 +193,8 @@ def enclosing(text: str, path: str, lines: LineRange, key: str | None = None) ->
 
 
 def _definitions_around(parsed: _Parsed, lines: LineRange) -> list[Definition]:
-    """The definitions within the top-level statements that ``lines`` touch: every
-    definition containing the lines lies there, with every one that qualifies its
+    """The definitions containing ``lines``, found within the top-level statements that
+    the lines touch: every one of them lies there, with every one that qualifies its
     name. Querying a whole file to answer for a few lines costs more than its parse."""
     if parsed._top_level is None:  # once per tree: a file is often asked about many times
         children = [(child.start_point[0], child.end_point[0], child.start_byte, child.end_byte,
@@ -205,7 +212,7 @@ def _definitions_around(parsed: _Parsed, lines: LineRange) -> list[Definition]:
     # Rust's ``#[...]`` attributes are the item's siblings, yet its definition starts at them.
     while last + 1 < len(children) and children[last][4]:
         last += 1
-    return _find_definitions(parsed, (children[first][2], children[last][3]))
+    return _find_definitions(parsed, (children[first][2], children[last][3]), containing=lines)
 
 
 def _name_matches(definition: Definition, name: str) -> bool:
