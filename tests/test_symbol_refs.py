@@ -102,3 +102,40 @@ def test_deleted_definition_fails(pytester, make_repo):
     result, _ = run(pytester, repo, pin)
     result.assert_outcomes(passed=7, failed=1, skipped=2)
     assert "symbol compact in store.py deleted" in result.stdout.str()
+
+
+def test_the_files_a_reference_may_be_defined_in_are_read_in_one_batch(make_repo, tmp_path, monkeypatch):
+    """Resolving a symbol reference reads the files its record cites until one defines it;
+    read one at a time, each read waited for git's answer (2,000 of them for 200 references
+    on typeshed). They are read in one pipelined ``cat-file`` run before any is resolved:
+    resolving then reads none of them one by one."""
+    from pytest_memreport.engine import Engine, RunOptions
+    from pytest_memreport.gitstore.catfile import BlobReader
+
+    repo = make_repo()
+    helpers = {f"pkg/helper_{n}.py": f"def helper_{n}(value):\n    return value + {n}\n" for n in range(5)}
+    pin = repo.commit({**helpers, "pkg/store.py": STORE_PY}, "store and helpers")
+    cited = ", ".join([*helpers, "pkg/store.py"])
+    path = tmp_path / "store.md"
+    path.write_text(report(pin).replace("SRC-1: store.py.", f"SRC-1: {cited}."), encoding="utf-8")
+    one_by_one: list[str] = []
+    read_blob = BlobReader.read_blob
+
+    def counted(self, name, oid, size):
+        if self.blobs.get(oid) is None:  # not read ahead: asked of git alone
+            one_by_one.append(name)
+        return read_blob(self, name, oid, size)
+
+    monkeypatch.setattr(BlobReader, "read_blob", counted)
+    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="none", rootdir=tmp_path, want_symbols=False),
+                    [path])
+    try:
+        parsed = engine.report(path)
+        evidence = list(parsed.all_evidence())
+        engine.check_planned([(parsed, e) for e in evidence])
+        resolved = {e.text: engine.prepared(parsed, e) for e in evidence if e.kind.value == "symbol"}
+    finally:
+        engine.close()
+    assert resolved["Store.forget"] is not None and resolved["Store.forget"].path == "pkg/store.py"
+    assert resolved["compact"] is not None and resolved["entry_id"] is None
+    assert one_by_one == []
