@@ -35,7 +35,7 @@ from ..checks import attributed, drift, symbolrefs, verify
 from ..dialects.claims import Predicate
 from ..dialects.claims.assembly import ReportClaims
 from ..dialects.claims.index import ClaimsIndex
-from ..gitstore import GitStore, RepoError, RevisionError
+from ..gitstore import GitStore, RepoError, RevisionError, Snapshot
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 from ..options import AGAINST_NONE, RunOptions
 from ..parsehelper import Helper
@@ -261,7 +261,7 @@ class Engine:
         their records cite), read in one pipelined ``cat-file`` run per pinned tree: resolving
         reads them one at a time, each read waiting for git's answer (on typeshed, 2,000
         reads for 200 references)."""
-        wanted: dict[int, tuple[object, list[str]]] = {}
+        wanted: dict[int, tuple[Snapshot, list[str]]] = {}
         for report, item in pairs:
             if item.kind is not EvidenceKind.SYMBOL or item.lookup is not None or not item.context:
                 continue
@@ -275,9 +275,9 @@ class Engine:
             except (RepoError, RevisionError):
                 continue  # resolving says what is wrong
             wanted.setdefault(id(snapshot), (snapshot, []))[1].extend(item.context)
-        for snapshot, paths in wanted.values():
+        for tree, paths in wanted.values():
             try:
-                snapshot.prefetch(paths)  # type: ignore[attr-defined]
+                tree.prefetch(paths)
             except RepoError:
                 continue  # read one by one then, where what is wrong is said
 
