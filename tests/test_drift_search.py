@@ -358,6 +358,37 @@ def test_a_quotation_held_to_its_literal_dots_is_announced_as_classification_rea
         assert store.git_processes == processes  # no search of its own
 
 
+def test_evidence_announced_in_its_read_form_is_scheduled_as_planned(make_repo, tmp_path):
+    r"""A quotation the pin found only as Markdown shows it (``load\_entry`` read as
+    ``load_entry``) is announced to the search in that form, another object than the
+    evidence planned; the evidence that may search is still the planned one, which the
+    engine classifies last (its search runs meanwhile)."""
+    from pytest_memreport.engine import Engine, RunOptions
+
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/a.py": "def load():\n    value = load_entry(cache_key)\n"}, "first")
+    repo.commit({"pkg/a.py": "def load():\n    return None\n",
+                 "lib/b.py": "def load():\n    value = load_entry(cache_key)\n"}, "move the line")
+    report = tmp_path / "report.md"
+    _store_report(report, pin, [(r"value = load\_entry(cache\_key)", "pkg/a.py")])
+    engine = Engine(RunOptions(repos={None: str(repo.path)}, against="HEAD", rootdir=tmp_path, want_symbols=False),
+                    [report])
+    try:
+        with engine.caches.active():
+            parsed = engine.report(report)
+            (quote,) = [e for e in parsed.all_evidence() if e.kind.value == "quote"]
+            engine.plan.schedule([(parsed, quote)])
+            (binding,) = engine.plan.pin_bindings()
+            engine.pins.check_pin(binding)
+            assert engine.pin_result(parsed, quote).found_as is not None  # read as shown
+            searching = engine.drift.start_pairs()
+            assert quote in searching and all(e is quote for e in searching)
+            assert engine.drift_result(parsed, quote).status == "relocated"
+            engine.drift.stop_asking()
+    finally:
+        engine.close()
+
+
 def test_working_tree_search_sees_untracked_files_and_skips_ignored_ones(make_repo):
     repo = make_repo("target")
     repo.commit({".gitignore": "build/\n", "pkg/a.py": "load_entry = 1\n"}, "first")

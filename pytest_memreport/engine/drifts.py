@@ -208,26 +208,37 @@ class DriftChecks:
             store.expect_changes(sha, against, {e.path for _, e in planned})
         if against != sha:
             self._announce(f"memreport: following {store.path} from {sha[:12]} to {against[:12]}")
+        # each piece of evidence as planned, by its read form (kept, so that no id is reused)
+        written: dict[int, tuple[Evidence, Evidence]] = {}
         try:
-            announced = drift.expect_searches(snapshot, store, sha, self._quotes_pinned_at(pinned, against, planned))
+            announced = drift.expect_searches(snapshot, store, sha,
+                                              self._quotes_pinned_at(pinned, against, planned, written))
         except RepoError:
             announced = []  # an object the clone lacks: each classification says which
+        announced = [written[id(evidence)][1] if id(evidence) in written else evidence for evidence in announced]
         gone = sum(1 for evidence in announced if evidence.kind is not EvidenceKind.SYMBOL)
         if gone:
             self._announce(f"memreport: searching {store.path} at {against[:12]} for {gone} "
                            f"quotation(s) no longer in their files")
         return announced
 
-    def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]]):
+    def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]],
+                          written: dict[int, tuple[Evidence, Evidence]]):
         """``(evidence, quote)`` of the pin's planned evidence: quotations as classification
-        reads them (:func:`.drift.searched_form`), symbols by their name, cited lines as recorded
+        reads them (:func:`.drift.searched_form`; ``written`` maps each read form that is another
+        object back to the evidence as planned), symbols by their name, cited lines as recorded
         at the pin (only in files changed since)."""
         changed = None
         for report, evidence in planned:
             if evidence.kind is EvidenceKind.QUOTE:
                 pin = self._pins.result(report, evidence)
-                yield drift.searched_form(evidence, pin, pinned.store, pinned.pin) if pin.ok else (
-                    evidence, evidence.text or "")
+                if not pin.ok:
+                    yield evidence, evidence.text or ""
+                    continue
+                read, quote = drift.searched_form(evidence, pin, pinned.store, pinned.pin)
+                if read is not evidence:
+                    written[id(read)] = (read, evidence)
+                yield read, quote
                 continue
             if evidence.kind is EvidenceKind.SYMBOL:
                 yield evidence, evidence.text or ""
