@@ -208,7 +208,7 @@ def test_a_large_report_set_starts_a_helper_and_stops_it_once_parsed(tmp_path, m
             paths.append(folder / f"report-{n}.md")
             paths[-1].write_text(record_report(10 * index + n, records=20), encoding="utf-8")
     before = _children()
-    reports = ReportSet(paths, tmp_path, None, Timing(), share_parsing=True)
+    reports = ReportSet(paths, tmp_path, None, Timing(), helper=parsehelper.start_for(parsehelper.folders_of(paths)))
     assert len(_children() - before) == 1  # started with the run, before any report is asked for
     with RunCaches().active():
         loaded = [reports.report(path) for path in paths]
@@ -233,7 +233,7 @@ def test_reports_each_alone_in_its_folder_start_no_helper(tmp_path, monkeypatch)
         paths.append(folder / "report.md")
         paths[-1].write_text(record_report(n, records=20), encoding="utf-8")
     before = _children()
-    reports = ReportSet(paths, tmp_path, None, Timing(), share_parsing=True)
+    reports = ReportSet(paths, tmp_path, None, Timing(), helper=parsehelper.start_for(parsehelper.folders_of(paths)))
     assert _children() <= before
     with RunCaches().active():
         assert all(reports.report(path).all_evidence() for path in paths)

@@ -85,11 +85,10 @@ class Engine:
 
     def __init__(self, options: RunOptions, paths: Iterable[Path] = (), *, results: ResultCache | None = None,
                  corrects_anchors: bool = False, progress: Callable[[str, bool], None] | None = None,
-                 share_parsing: bool = False, parse_helper: Helper | None = None) -> None:
-        # ``share_parsing``: a large report set may be parsed by a helper process too
-        # (:mod:`..dialects.sharedparse`); the plugin asks for it where no other process
-        # shares the cores out (not in a pytest-xdist worker), and may have started it
-        # already (``parse_helper``, which the engine then stops)
+                 parse_helper: Helper | None = None) -> None:
+        # ``parse_helper``: a process parsing part of a large report set beside this one
+        # (:mod:`..dialects.sharedparse`), which the plugin started where it is worth its
+        # start (:func:`..parsehelper.start_for`); the engine stops it once they are parsed
         self.options = options
         self.timing = Timing()
         #: every cache of the run's data (parses, text indexes, compiled quotations, word
@@ -99,8 +98,7 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers, results=self.results, share_parsing=share_parsing,
-                                 helper=parse_helper)
+                                 readers=options.form_readers, results=self.results, helper=parse_helper)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)

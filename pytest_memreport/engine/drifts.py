@@ -208,14 +208,13 @@ class DriftChecks:
             store.expect_changes(sha, against, {e.path for _, e in planned})
         if against != sha:
             self._announce(f"memreport: following {store.path} from {sha[:12]} to {against[:12]}")
-        # each piece of evidence as planned, by its read form (kept, so that no id is reused)
-        written: dict[int, tuple[Evidence, Evidence]] = {}
+        written: dict[Evidence, Evidence] = {}  # each piece of evidence as planned, by its read form
         try:
             announced = drift.expect_searches(snapshot, store, sha,
                                               self._quotes_pinned_at(pinned, against, planned, written))
         except RepoError:
             announced = []  # an object the clone lacks: each classification says which
-        announced = [written[id(evidence)][1] if id(evidence) in written else evidence for evidence in announced]
+        announced = [written.get(evidence, evidence) for evidence in announced]
         gone = sum(1 for evidence in announced if evidence.kind is not EvidenceKind.SYMBOL)
         if gone:
             self._announce(f"memreport: searching {store.path} at {against[:12]} for {gone} "
@@ -223,7 +222,7 @@ class DriftChecks:
         return announced
 
     def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]],
-                          written: dict[int, tuple[Evidence, Evidence]]):
+                          written: dict[Evidence, Evidence]):
         """``(evidence, quote)`` of the pin's planned evidence: quotations as classification
         reads them (:func:`.drift.searched_form`; ``written`` maps each read form that is another
         object back to the evidence as planned), symbols by their name, cited lines as recorded
@@ -237,7 +236,7 @@ class DriftChecks:
                     continue
                 read, quote = drift.searched_form(evidence, pin, pinned.store, pinned.pin)
                 if read is not evidence:
-                    written[id(read)] = (read, evidence)
+                    written[read] = evidence
                 yield read, quote
                 continue
             if evidence.kind is EvidenceKind.SYMBOL:

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..dialects import ReportError, decode_report, parse_member, plan_folder, read_report_bytes
 from ..dialects.runs import MemberParse, RunFile
 from ..dialects.sharedparse import parse_shared
-from ..parsehelper import Helper, folders_of, shareable, start_for
+from ..parsehelper import Helper, folders_of, shareable
 from ..model import Report
 from ..resultcache import ResultCache
 from .timing import Timing
@@ -102,8 +102,7 @@ class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
     def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing,
-                 readers: tuple = (), results: ResultCache | None = None, share_parsing: bool = False,
-                 helper: Helper | None = None) -> None:
+                 readers: tuple = (), results: ResultCache | None = None, helper: Helper | None = None) -> None:
         self.paths = list(paths)
         self._readers = readers
         self._results = results
@@ -125,10 +124,14 @@ class ReportSet:
         #: the reports a helper may parse: those of folders it can share (two members or more;
         #: :func:`..dialects.sharedparse.parse_shared`), until each is parsed
         self._shareable = set(shareable(self._folders))
-        #: a process parsing part of each such folder meanwhile, for a large set of them:
-        #: ``helper`` when the plugin started it (before this process's own imports), else
-        #: started now, so that its start overlaps the run's own; stopped once they are parsed
-        self._helper = helper if helper is not None else start_for(self._folders, readers) if share_parsing else None
+        #: a process parsing part of each such folder meanwhile (the plugin starts it for a
+        #: large set, before this process's own imports: :func:`..parsehelper.start_for`),
+        #: stopped once they are parsed; never where third parties' form readers take part
+        #: (their code stays in this process)
+        if helper is not None and readers:
+            helper.stop()
+            helper = None
+        self._helper = helper
 
     def report(self, path: Path) -> Report:
         """Read and parse a report once; raises :class:`ReportError` for bad input."""

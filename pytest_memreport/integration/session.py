@@ -60,8 +60,7 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard, 
         options, paths, results=results, progress=progress.write,
         # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
         corrects_anchors=bool(config.getoption("memreport_write") or config.getoption("memreport_diff")),
-        # A pytest-xdist worker shares the cores with its siblings already.
-        share_parsing=not hasattr(config, "workerinput"), parse_helper=parse_helper,
+        parse_helper=parse_helper,
     )
     config.stash[ENGINE_KEY] = engine
     if not hasattr(config, "workerinput"):

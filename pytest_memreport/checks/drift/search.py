@@ -186,7 +186,7 @@ def expect_searches(against, store, pin_sha: str, quotes) -> list[Evidence]:
         if evidence.kind is EvidenceKind.SYMBOL:
             # A definition whose file changed may have left it: its bare name is asked
             # for with the quotes' words (:func:`search_definition`).
-            bare = match.as_pattern(quote).text.rsplit(".", 1)[-1]
+            bare = (quote if isinstance(quote, str) else quote.text).rsplit(".", 1)[-1]
             if bare.isascii() and bare.isidentifier():
                 index.expect((bare,))
                 announced.append(evidence)
