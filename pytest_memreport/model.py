@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
+from typing import TypeVar
 
 #: The status vocabulary of the analysis method, weakest first. ``wired`` and
 #: ``implemented`` are legacy spellings of ``afforded`` (see LEGACY_STATUS).
@@ -37,6 +38,28 @@ RECORD_KINDS: dict[str, str] = {
 }
 
 
+_Class = TypeVar("_Class", bound=type)
+
+
+def _loaded_quickly(cls: _Class) -> _Class:
+    """``cls`` (a frozen data class with slots) loaded from a pickle field by field, by
+    names listed once. The data classes' own ``__setstate__`` lists the fields again for
+    every instance: a large report set's reports come back from the parse helper
+    (:mod:`.parsehelper`) as tens of thousands of these, and that listing was most of
+    their load. The state is the same (the data classes' ``__getstate__``), so a pickle
+    made with either loads with either."""
+    names = tuple(f.name for f in fields(cls))
+    setter = object.__setattr__  # frozen: their own __setstate__ sets each slot this way
+
+    def __setstate__(self, state) -> None:
+        for name, value in zip(names, state):
+            setter(self, name, value)
+
+    cls.__setstate__ = __setstate__  # type: ignore[attr-defined]
+    return cls
+
+
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class LineRange:
     """An inclusive 1-based range of lines, in a target file or in a report."""
@@ -62,6 +85,7 @@ class LineRange:
         return f"{self.start}" if self.start == self.end else f"{self.start}-{self.end}"
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Span:
     """Where a parser read something in the report: characters ``[start, end)`` of the
@@ -147,6 +171,7 @@ class _KeepsItsHash:
     _hash: int  # (declared for type checkers: the slot above holds it)
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Evidence(_KeepsItsHash):
     """One checkable citation of the target: a quotation, a cited path, a line anchor.
@@ -275,6 +300,7 @@ class Evidence(_KeepsItsHash):
         return f"{self.kind.value}@L{self.line}"
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Status:
     """A status line: ``<qualifier> <axis> conclusion status: <value>``.
@@ -303,6 +329,7 @@ class Status:
         return self.canonical in STATUS_VALUES
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Reference:
     """A record ID mentioned in prose, ``Part of:`` or an ``On ID`` annotation."""
@@ -312,6 +339,7 @@ class Reference:
     context: str = "prose"  # prose | part-of | annotation
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class TextBlock:
     """A span of report text kept verbatim: a route's ``Selection predicate:``
@@ -324,6 +352,7 @@ class TextBlock:
     info: str = ""
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Record:
     """A declared record (``MEM-OBJ-cache-index`` + ``Label: ...``) or an
@@ -359,6 +388,7 @@ class Record:
         return f"On-{self.id}@L{self.line}" if self.is_annotation else self.id
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Source:
     """A source repository (``SRC-1`` or a review's ``owner/name``) and its pin.
@@ -392,6 +422,7 @@ class Source:
     pin_spans: tuple[Span, ...] = field(default=(), compare=False)
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Finding:
     """Something wrong with the report's structure, at a report line."""
@@ -401,6 +432,7 @@ class Finding:
     code: str = "structure"  # structure | duplicate-id | no-label | status | path | parse
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Report:
     """A parsed report: the one thing every dialect produces."""
@@ -459,6 +491,7 @@ def predicate_key(predicate) -> str:
     return f"{predicate.file}:{predicate.line}:{predicate.index}"
 
 
+@_loaded_quickly
 @dataclass(frozen=True, slots=True)
 class Run:
     """An analysis run: the reports of one folder written together (docs/FORMATS.md §3).

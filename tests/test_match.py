@@ -558,6 +558,15 @@ def test_a_quotation_as_written_is_left_to_find_when_a_damaged_copy_may_lie_else
     # verbatim once, and once more with its whitespace changed: only find() sees both
     assert as_written(quote, text) is None
     assert lines_found(quote, text) == ["1", "2"]
+    # every word has copies on other lines (prose), but the quotation without whitespace and
+    # line markers has none outside the verbatim place: settled without a pattern too
+    prose = "Copy the file to the host:\n\n- Copy the host file to the disk:\n- the file, to the host\n"
+    assert [(s.start, s.end) for s in as_written("Copy the file to the host:", prose)] == [(0, 26)] \
+        == [(s.start, s.end) for s in find("Copy the file to the host:", prose)]
+    # ... and with a copy whose line breaks and markers differ, left to find(), which sees both
+    damaged = prose + "Copy the file\n# to the host:\n"
+    assert as_written("Copy the file to the host:", damaged) is None
+    assert lines_found("Copy the file to the host:", damaged) == ["1", "5-6"]
     # a word with no copy outside the verbatim place settles it without a pattern
     assert [(s.start, s.end) for s in as_written("first line", "first line\nsecond\n")] == [(0, 10)]
     # backticks, elisions and bullets are find()'s to read

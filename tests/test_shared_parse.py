@@ -445,3 +445,28 @@ def test_reports_are_grouped_by_folder_once_each_and_only_shared_folders_are_the
     assert folders == {root / "pair": [root / "pair" / "b.md", root / "pair" / "a.md"],
                        root / "alone": [root / "alone" / "only.md"]}
     assert parsehelper.shareable(folders) == [root / "pair" / "b.md", root / "pair" / "a.md"]
+
+
+def test_a_report_loads_from_its_pickle_as_it_was_by_names_listed_once():
+    # The parse helper's reports come back pickled: tens of thousands of frozen data classes
+    # with slots, each loaded by the model's own __setstate__ (the data classes' listed their
+    # fields again per instance). The same objects come back, with the same positions, and a
+    # state as the data classes write it loads the same way.
+    import dataclasses
+
+    from pytest_memreport import model
+
+    report = parsed_alone(planned([RunFile("reports/report-1.md", record_report(1, records=4))]))[0]
+    loaded = pickle.loads(pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL))
+    assert same_reports([loaded], [report])
+    assert [hash(e) for e in loaded.all_evidence()] == [hash(e) for e in report.all_evidence()]
+    quick = [cls for cls in vars(model).values() if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+             and "__slots__" in vars(cls) and cls.__module__ == model.__name__]
+    assert {model.Evidence, model.LineRange, model.Span, model.Record, model.Report} <= set(quick)
+    for cls in quick:
+        assert cls.__setstate__.__qualname__.startswith("_loaded_quickly"), cls
+    evidence = report.all_evidence()[0]
+    state = [getattr(evidence, f.name) for f in dataclasses.fields(evidence)]  # the data classes' own state
+    fresh = object.__new__(model.Evidence)
+    fresh.__setstate__(state)
+    assert fresh == evidence and fresh.span == evidence.span and hash(fresh) == hash(evidence)

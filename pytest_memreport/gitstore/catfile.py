@@ -140,7 +140,7 @@ class BlobReader:
         wanted = list(oids)
         if not wanted:
             return []
-        result = self._runner.timed(["cat-file", "--batch-check=%(objectname)"],
+        result = self._runner.timed(["cat-file", "--batch-check=%(objectname)", "--buffer"],
                                     stdin=b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
         if result.returncode != 0:
             return wanted
@@ -207,8 +207,12 @@ class BlobReader:
         self._prefetch(wanted)
 
     def _prefetch(self, wanted: dict[str, str]) -> None:
-        """Read the blobs ``wanted`` (object id -> path) in one ``git cat-file --batch`` run, into the cache."""
-        result = self._runner.timed(["cat-file", "--batch"],
+        """Read the blobs ``wanted`` (object id -> path) in one ``git cat-file --batch`` run, into the cache.
+
+        ``--buffer``: every request is written at once, so git need not flush after each
+        object (it does by default, for a caller that reads one answer before its next
+        request): 3,263 blobs of a real prose tree, thirty runs each, 74 ms to 67 ms."""
+        result = self._runner.timed(["cat-file", "--batch", "--buffer"],
                                     stdin=b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
         out, pos = result.stdout, 0
         for oid, path in wanted.items():

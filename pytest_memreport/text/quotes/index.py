@@ -12,7 +12,7 @@ from itertools import accumulate
 from ... import runcaches
 from ...lru import SizedLRU
 from ...model import LineRange
-from .normalize import _RELAX, _UNMARK, _blank_markers, _boundaries, _canonical, _skip_nonspace, _strip
+from .normalize import _relax, _UNMARK, _blank_markers, _boundaries, _canonical, _skip_nonspace, _strip
 
 #: how many texts keep their derived forms cached, and how many characters at most
 _INDEX_CACHE_SIZE = 256
@@ -156,7 +156,7 @@ class _TextIndex:
     def relaxed(self) -> str:
         """The plain text without whitespace and marker characters."""
         if self._relaxed is None:
-            self._relaxed = _strip(self.plain).translate(_RELAX)
+            self._relaxed = _relax(_strip(self.plain))
         return self._relaxed
 
     def line_of(self, offset: int) -> int:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .chain import chain
 from .index import Span, _index_for, _TextIndex
-from .normalize import _MARKER_LINE, _RELAX, _blank_markers, _canonical, _skip_nonspace, _strip
+from .normalize import _MARKER_LINE, _relax, _blank_markers, _canonical, _skip_nonspace, _strip
 from .pattern import QuotePattern, _Part, compile_quote
 from .words import _is_word
 
@@ -76,11 +76,31 @@ def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | Non
     found = _verbatim(part, plain)
     if not found:
         return None
+    # Any other occurrence, however its whitespace or line markers differ, is the quotation
+    # once both are without whitespace and marker characters, and lies apart from the found
+    # places there too: no more copies of that than found places, nothing else. (Asked
+    # first: the text's reduced form is made once, and in prose each of a quotation's words
+    # often has copies on other lines.)
+    if _copies_at_most(index.relaxed, part.relaxed, len(found)):
+        return [index.span(start, end) for start, end in found]
     for word in part.anchors:
         # the copies inside the found places are the quotation's own; no other: nothing else
         if plain.count(word) == len(found) * raw.count(word):
             return [index.span(start, end) for start, end in found]
     return None
+
+
+def _copies_at_most(text: str, part: str, count: int) -> bool:
+    """Whether ``text`` holds at most ``count`` copies of ``part``, overlapping ones counted."""
+    if not part:
+        return False
+    pos = text.find(part)
+    while pos >= 0:
+        count -= 1
+        if count < 0:
+            return False
+        pos = text.find(part, pos + 1)
+    return True
 
 
 def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
@@ -245,8 +265,8 @@ def _match_at(part: _Part, source: str, pos: int, shift: int) -> tuple[int, int]
     # only marker characters: if the texts differ without them too, it cannot help.
     if not _MARKER_LINE.search(source, max(lo - 1, 0), hi):
         return _NO
-    if _agrees(after.translate(_RELAX), rest.translate(_RELAX)) and _agrees(
-        before.translate(_RELAX)[::-1], head.translate(_RELAX)[::-1]
+    if _agrees(_relax(after), _relax(rest)) and _agrees(
+        _relax(before)[::-1], _relax(head)[::-1]
     ):
         return _MARKERS_MAY_HELP
     return _NO

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from ...runcaches import run_cached
 from typing import Any, Generic, TypeVar, overload
 
-from .normalize import _H, _MARKER, _MARKER_STARTS, _RELAX, _boundaries, _canonical, _strip
+from .normalize import _H, _MARKER, _MARKER_STARTS, _relax, _boundaries, _canonical, _strip
 from .words import _COMMON_WORDS, _is_word, split_words
 
 #: an elision's gap spans at most this many characters ...
@@ -109,7 +109,7 @@ class _Part:
     @_Lazy
     def relaxed(self) -> str:
         """Also without marker characters: the fallback's prefilter."""
-        return self.stripped.translate(_RELAX)
+        return _relax(self.stripped)
 
     @_Lazy
     def anchors(self) -> tuple[str, ...]:

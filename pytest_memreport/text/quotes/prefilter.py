@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ... import runcaches
 from ...lru import SizedLRU
-from .normalize import _RELAX, _strip
+from .normalize import _relax, _strip
 from .pattern import QuotePattern, compile_quote
 
 
@@ -13,7 +13,7 @@ def reduced(text: str) -> str:
     """``text`` without backticks, whitespace and line-marker characters: the
     form in which any occurrence of a quote holds each of its parts, so that
     :func:`may_occur` can rule a text out for good (:func:`find` uses it too)."""
-    return _strip(text.replace("`", "")).translate(_RELAX)
+    return _relax(_strip(text.replace("`", "")))
 
 
 def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
