@@ -59,14 +59,16 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
 def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | None:
     """Every occurrence of ``quote`` in ``text`` when no compiled pattern is needed to
     know them (the commonest case: a quotation copied from its file once): it lies in the
-    text as written (backticks dropped, as :func:`find` reads a text), and a word of it has
-    no copy outside those places, where every other occurrence would hold one (damage never
-    splits a word). :func:`find`'s spans; ``key`` as for :func:`find`.
+    text as written (backticks dropped, as :func:`find` reads a text), and either the text
+    without whitespace and marker characters holds no more copies of the quotation likewise
+    reduced than those places (every other occurrence would be one more), or a word of it
+    has no copy outside those places, where every other occurrence would hold one (damage
+    never splits a word). :func:`find`'s spans; ``key`` as for :func:`find`.
 
     ``None`` where :func:`find` must decide: an elision, a bullet or a backtick in the
-    quotation, no copy as written, or copies of each of its likeliest-rare words (its
-    part's anchors) elsewhere. The answer is :func:`find`'s whenever this gives one (a
-    property test compares them)."""
+    quotation, no copy as written, or more reduced copies and copies of each of its
+    likeliest-rare words (its part's anchors) elsewhere. The answer is :func:`find`'s
+    whenever this gives one (a property test compares them)."""
     raw = quote.strip()
     if not raw or "`" in raw or "•" in raw or "…" in raw or "..." in raw:
         return None
