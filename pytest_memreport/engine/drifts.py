@@ -208,39 +208,36 @@ class DriftChecks:
             store.expect_changes(sha, against, {e.path for _, e in planned})
         if against != sha:
             self._announce(f"memreport: following {store.path} from {sha[:12]} to {against[:12]}")
-        written: dict[Evidence, Evidence] = {}  # each piece of evidence as planned, by its read form
         try:
-            announced = drift.expect_searches(snapshot, store, sha,
-                                              self._quotes_pinned_at(pinned, against, planned, written))
+            quotes = list(self._quotes_pinned_at(pinned, against, planned))
+            announced = drift.expect_searches(snapshot, store, sha, [(read, quote) for _, read, quote in quotes])
         except RepoError:
-            announced = []  # an object the clone lacks: each classification says which
-        announced = [written.get(evidence, evidence) for evidence in announced]
+            quotes, announced = [], []  # an object the clone lacks: each classification says which
+        # each as planned: a read form may be another object (the engine classifies by the plan's)
+        planned_as = {read: evidence for evidence, read, _ in quotes if read is not evidence}
+        announced = [planned_as.get(evidence, evidence) for evidence in announced]
         gone = sum(1 for evidence in announced if evidence.kind is not EvidenceKind.SYMBOL)
         if gone:
             self._announce(f"memreport: searching {store.path} at {against[:12]} for {gone} "
                            f"quotation(s) no longer in their files")
         return announced
 
-    def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]],
-                          written: dict[Evidence, Evidence]):
-        """``(evidence, quote)`` of the pin's planned evidence: quotations as classification
-        reads them (:func:`.drift.searched_form`; ``written`` maps each read form that is another
-        object back to the evidence as planned), symbols by their name, cited lines as recorded
-        at the pin (only in files changed since)."""
+    def _quotes_pinned_at(self, pinned: PinnedTree, against: str, planned: list[tuple[Report, Evidence]]):
+        """``(evidence, read, quote)`` of the pin's planned evidence, ``read`` being what the
+        search is told of: quotations as classification reads them (:func:`.drift.searched_form`,
+        where ``read`` may be another object than the evidence), symbols by their name, cited
+        lines as recorded at the pin (only in files changed since)."""
         changed = None
         for report, evidence in planned:
             if evidence.kind is EvidenceKind.QUOTE:
                 pin = self._pins.result(report, evidence)
-                if not pin.ok:
-                    yield evidence, evidence.text or ""
-                    continue
-                read, quote = drift.searched_form(evidence, pin, pinned.store, pinned.pin)
-                if read is not evidence:
-                    written[read] = evidence
-                yield read, quote
+                if pin.ok:
+                    yield evidence, *drift.searched_form(evidence, pin, pinned.store, pinned.pin)
+                else:
+                    yield evidence, evidence, evidence.text or ""
                 continue
             if evidence.kind is EvidenceKind.SYMBOL:
-                yield evidence, evidence.text or ""
+                yield evidence, evidence, evidence.text or ""
                 continue
             if evidence.kind is not EvidenceKind.LINES:
                 continue
@@ -249,7 +246,7 @@ class DriftChecks:
             if evidence.path in changed or against == AGAINST_WORKTREE:
                 pin = self._pins.result(report, evidence)
                 if pin.ok and (pin.recorded_text or "").strip():
-                    yield evidence, pin.recorded_text
+                    yield evidence, evidence, pin.recorded_text
 
     def _ahead(self, pinned: PinnedTree, evidence: Evidence, against: str) -> drift.DriftResult | None:
         """Evidence missing at its pin that holds at the against-revision (see :func:`.drift.ahead`)."""

@@ -83,26 +83,13 @@ def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | Non
     # places there too: no more copies of that than found places, nothing else. (Asked
     # first: the text's reduced form is made once, and in prose each of a quotation's words
     # often has copies on other lines.)
-    if _copies_at_most(index.relaxed, part.relaxed, len(found)):
+    if part.relaxed and _copies_outside(index.relaxed, part.relaxed, [], len(found)) is not None:
         return [index.span(start, end) for start, end in found]
     for word in part.anchors:
         # the copies inside the found places are the quotation's own; no other: nothing else
         if plain.count(word) == len(found) * raw.count(word):
             return [index.span(start, end) for start, end in found]
     return None
-
-
-def _copies_at_most(text: str, part: str, count: int) -> bool:
-    """Whether ``text`` holds at most ``count`` copies of ``part``, overlapping ones counted."""
-    if not part:
-        return False
-    pos = text.find(part)
-    while pos >= 0:
-        count -= 1
-        if count < 0:
-            return False
-        pos = text.find(part, pos + 1)
-    return True
 
 
 def _part_occurrences(part: _Part, index: _TextIndex) -> list[tuple[int, int]]:
