@@ -55,6 +55,29 @@ def test_a_file_asked_for_after_the_pairs_diff_ran_gets_a_diff_of_its_own(make_r
         assert store.git_processes == before + 1  # one more diff, once
 
 
+def test_the_pairs_first_parent_log_is_asked_ahead_only_where_an_expected_file_changed(make_repo):
+    """Blame reads a changed file's versions from the pair's first-parent log: asked with
+    the pair's diff (on the engine's thread), the checks do not wait for it later; where
+    none of the expected files changed, nothing will blame, and no log is asked."""
+    repo = make_repo()
+    pin = repo.commit({"a.py": BODY, "b.py": BODY})
+    repo.commit({"b.py": BODY + "# one\n"})
+    head = repo.commit({"a.py": "# top\n" + BODY})
+    with GitStore.open(repo.path) as store:
+        store.expect_changes(pin, head, {"a.py"})
+        store.ask_pair(pin, head)
+        before = store.git_processes
+        versions = store.file_versions(pin, head, "a.py")
+        assert [path for _, path, _ in versions] == ["a.py"]  # the one commit that changed it
+        assert store.git_processes == before  # the log was there already
+    with GitStore.open(repo.path) as store:
+        store.expect_changes(pin, head, {"c.py"})  # cited, changed by no commit
+        store.ask_pair(pin, head)
+        before = store.git_processes
+        store.file_versions(pin, head, "a.py")
+        assert store.git_processes == before + 1  # the log, asked only now
+
+
 def test_a_renamed_file_with_edits_and_an_unusual_name_maps_to_its_new_path(make_repo):
     repo = make_repo()
     pin = repo.commit({"old dir/caf\u00e9 \"x\".py": BODY})

@@ -299,9 +299,10 @@ class Patches:
         key = (self._history.resolve(old), self._history.resolve(new))
         return self._diffed(key, path).get(path)
 
-    def prepare(self, old: str, new: str) -> None:
-        """Run the pair's diff now (of the expected files), as :meth:`change` would first."""
-        self._diffed((self._history.resolve(old), self._history.resolve(new)), None)
+    def prepare(self, old: str, new: str) -> bool:
+        """Run the pair's diff now (of the expected files), as :meth:`change` would first;
+        whether it changes any of them."""
+        return bool(self._diffed((self._history.resolve(old), self._history.resolve(new)), None))
 
     def _diffed(self, key: tuple[str, str], path: str | None) -> dict[str, FileChange]:
         """The pair's parsed diff, holding ``path`` if git lists it."""

@@ -516,9 +516,12 @@ class GitStore:
         """Ask git now what drift will ask of the pair first: rename detection over the
         whole diff, then the line diff of the expected files (:meth:`expect_changes`).
         Both are cached as if asked on demand; the engine asks from a thread while it
-        checks the pins, so git works on another core meanwhile."""
+        checks the pins, so git works on another core meanwhile. Where that diff changes
+        one of them, the pair's first-parent log too: what blame reads first (a changed
+        file's versions), which the checks would otherwise wait for."""
         self._history.pair_diff(old, new)
-        self._patches.prepare(old, new)
+        if self._patches.prepare(old, new):
+            self._history.first_parent_log(old, new)
 
     def file_change(self, old: str, new: str, path: str):
         """``path``'s new path and git's hunks from ``old`` to ``new`` (see :meth:`.hunks.Patches.change`)."""
