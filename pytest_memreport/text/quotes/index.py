@@ -12,7 +12,7 @@ from itertools import accumulate
 from ... import runcaches
 from ...lru import SizedLRU
 from ...model import LineRange
-from .normalize import _relax, _UNMARK, _blank_markers, _boundaries, _canonical, _skip_nonspace, _strip
+from .normalize import _UNMARK, _blank_markers, _boundaries, _canonical, _skip_nonspace, _strip, reduced
 
 #: how many texts keep their derived forms cached, and how many characters at most
 _INDEX_CACHE_SIZE = 256
@@ -154,9 +154,9 @@ class _TextIndex:
 
     @property
     def relaxed(self) -> str:
-        """The plain text without whitespace and marker characters."""
+        """The plain text without whitespace and marker characters (:func:`.normalize.reduced`)."""
         if self._relaxed is None:
-            self._relaxed = _relax(_strip(self.plain))
+            self._relaxed = reduced(self.plain)
         return self._relaxed
 
     def line_of(self, offset: int) -> int:

@@ -83,6 +83,14 @@ def _relax(text: str) -> str:
     return text
 
 
+def reduced(text: str) -> str:
+    """``text`` without backticks, whitespace and marker characters: the form in which any
+    occurrence of a quotation holds each of its parts (their ``relaxed`` form), so that a
+    text lacking one holds none (:mod:`.prefilter`), and one holding no more copies of a
+    quotation than found as written holds nothing else (:func:`.locate.as_written`)."""
+    return _relax(_strip(text.replace("`", "") if "`" in text else text))
+
+
 def _boundaries(text: str) -> str:
     """``text`` with a NUL at every word boundary."""
     return _BOUNDARY.sub("\0", text)

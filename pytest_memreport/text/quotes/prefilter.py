@@ -5,15 +5,10 @@ from __future__ import annotations
 
 from ... import runcaches
 from ...lru import SizedLRU
-from .normalize import _relax, _strip
+from .normalize import reduced
 from .pattern import QuotePattern, compile_quote
 
-
-def reduced(text: str) -> str:
-    """``text`` without backticks, whitespace and line-marker characters: the
-    form in which any occurrence of a quote holds each of its parts, so that
-    :func:`may_occur` can rule a text out for good (:func:`find` uses it too)."""
-    return _relax(_strip(text.replace("`", "")))
+__all__ = ["clear_cache", "holds_words", "may_occur", "may_occur_in", "reduced"]
 
 
 def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
