@@ -12,7 +12,8 @@ from .quotes.index import Span, line_of
 from .quotes.locate import as_written, find
 from .quotes.nearest import Candidate, nearest
 from .quotes.pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, as_pattern, compile_quote
-from .quotes.prefilter import holds_words, may_occur, may_occur_in, reduced
+from .quotes.normalize import reduced
+from .quotes.prefilter import holds_words, may_occur, may_occur_in
 from .quotes.windows import (
     TOKEN_REACH_FACTOR,
     TOKEN_REACH_SLACK,

@@ -111,7 +111,7 @@ _COUNTED_LINE_QUESTIONS = 8
 class _TextIndex:
     """What matching derives from one text, each computed when first needed."""
 
-    __slots__ = ("text", "_plain", "_ticks", "_line_starts", "_lines_counted", "_forms", "_relaxed", "_hay")
+    __slots__ = ("text", "_plain", "_ticks", "_line_starts", "_lines_counted", "_forms", "_reduced", "_hay")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -120,7 +120,7 @@ class _TextIndex:
         self._line_starts: list[int] | None = None
         self._lines_counted = 0
         self._forms: list[_ScanForm] | None = None
-        self._relaxed: str | None = None
+        self._reduced: str | None = None
         self._hay: _Haystack | None = None
 
     @property
@@ -153,11 +153,11 @@ class _TextIndex:
         return self._forms
 
     @property
-    def relaxed(self) -> str:
-        """The plain text without whitespace and marker characters (:func:`.normalize.reduced`)."""
-        if self._relaxed is None:
-            self._relaxed = reduced(self.plain)
-        return self._relaxed
+    def reduced(self) -> str:
+        """The plain text's :func:`.normalize.reduced` form (no whitespace, no marker characters)."""
+        if self._reduced is None:
+            self._reduced = reduced(self.plain)
+        return self._reduced
 
     def line_of(self, offset: int) -> int:
         """The 1-based line holding ``offset``: the line breaks before it counted for the

@@ -25,6 +25,7 @@ from .chain import chain
 from .index import Span, _index_for, _TextIndex
 from .normalize import _MARKER_LINE, _relax, _blank_markers, _canonical, _skip_nonspace, _strip
 from .pattern import QuotePattern, _Part, compile_quote
+from .prefilter import holds_words, may_occur
 from .words import _is_word
 
 
@@ -47,10 +48,7 @@ def find(pattern: QuotePattern | str, text: str, *, key: object = None) -> list[
             return found
     # Bullets, or a quote that keeps some line markers and drops others.
     plain = index.plain
-    if not all(word in plain for word in pattern.words):
-        return []
-    relaxed = index.relaxed
-    if not all(part.relaxed in relaxed for part in pattern._parts):
+    if not holds_words(pattern, plain) or not may_occur(pattern, index.reduced):
         return []
     regexes = pattern.regexes
     return chain(index, [rx.pattern for rx in regexes], lambda n: [m.span() for m in regexes[n].finditer(plain)])
@@ -83,7 +81,7 @@ def as_written(quote: str, text: str, *, key: object = None) -> list[Span] | Non
     # places there too: no more copies of that than found places, nothing else. (Asked
     # first: the text's reduced form is made once, and in prose each of a quotation's words
     # often has copies on other lines.)
-    if part.relaxed and _copies_outside(index.relaxed, part.relaxed, [], len(found)) is not None:
+    if part.relaxed and _copies_outside(index.reduced, part.relaxed, [], len(found)) is not None:
         return [index.span(start, end) for start, end in found]
     for word in part.anchors:
         # the copies inside the found places are the quotation's own; no other: nothing else

@@ -8,8 +8,6 @@ from ...lru import SizedLRU
 from .normalize import reduced
 from .pattern import QuotePattern, compile_quote
 
-__all__ = ["clear_cache", "holds_words", "may_occur", "may_occur_in", "reduced"]
-
 
 def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
     """Whether :func:`find` may find ``pattern`` in a text whose :func:`reduced`
