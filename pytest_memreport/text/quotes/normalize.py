@@ -88,7 +88,7 @@ def reduced(text: str) -> str:
     occurrence of a quotation holds each of its parts (their ``relaxed`` form), so that a
     text lacking one holds none (:mod:`.prefilter`), and one holding no more copies of a
     quotation than found as written holds nothing else (:func:`.locate.as_written`)."""
-    return _relax(_strip(text.replace("`", "") if "`" in text else text))
+    return _relax(_strip(text.replace("`", "")))
 
 
 def _boundaries(text: str) -> str:
