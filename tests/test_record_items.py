@@ -129,6 +129,44 @@ def test_json_is_the_same_in_both_modes(pytester, target):
     }
 
 
+def test_json_is_the_same_in_both_modes_at_the_pin_only(pytester, target):
+    """Checked at the pin only, a record's quotations found where cited pass quietly: their
+    results reach the log without a payload, made when the JSON is written."""
+    repo, _ = target
+    by_evidence = results_json(pytester, repo, "evidence", "--memreport-against=none")
+    by_record = results_json(pytester, repo, "record", "--memreport-against=none")
+    assert by_record == by_evidence
+    statuses = {(e["line"], e["at_pin"]["status"]) for r in by_record[0]["records"] for e in r["evidence"]}
+    assert statuses == {(GOOD_LIMIT, "found"), (GOOD_KEEP, "found"), (BAD_AT_PIN, "missing"),
+                        (BAD_AT_HEAD, "found"), (SKIPPED_CITATION, "commit-missing")}
+
+
+@pytest.mark.parametrize("mode", ["evidence", "record"])
+def test_each_source_of_a_report_keeps_its_own_result_in_the_json(pytester, target, mode):
+    """Two sources' checks were one entry of the log (their payloads have no key): the JSON
+    said the first source was not checked, or the second, by which check came last."""
+    repo, pin = target
+    sources = {s["id"]: s for s in json_of(pytester, repo, mode, "--memreport-against=none")["sources"]}
+    assert (sources["SRC-1"]["pin_status"], sources["SRC-1"]["pin"]) == ("ok", pin)
+    assert (sources["SRC-2"]["pin_status"], sources["SRC-2"]["pin"]) == ("missing-commit", ABSENT_COMMIT)
+
+
+def json_of(pytester, repo, mode: str, *args: str) -> dict:
+    [report] = results_json(pytester, repo, mode, *args)
+    return report
+
+
+def test_xdist_writes_the_serial_json(pytester, target):
+    """A worker sends a quiet pass as an entry with its payload; the controller reads it
+    into the same results."""
+    repo, _ = target
+    serial = results_json(pytester, repo, "record", "--memreport-against=none")
+    path = pytester.path / "parallel.json"
+    run(pytester, repo, "--memreport-items=record", "--memreport-against=none", f"--memreport-json={path}",
+        "-n", "2", subprocess=True)
+    assert json.loads(path.read_text(encoding="utf-8"))["reports"] == serial
+
+
 def test_one_item_per_record_with_each_failure_in_full(pytester, target):
     repo, _ = target
     result = run(pytester, repo, "--memreport-items=record")

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import traceback
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,7 @@ from ..engine.plan import unique_pairs
 from ..errors import MemreportError, MemreportWarning
 from ..gitstore import RepoError, RevisionError
 from ..model import Evidence, Record, Report
+from ..outputs.results import CheckResult
 from .outcomes import (
     Outcome,
     drift_outcome,
@@ -39,6 +40,7 @@ from .outcomes import (
     predicate_outcome,
     source_outcome,
     unchecked_outcome,
+    quiet_pass,
     unresolved_symbol_outcome,
 )
 
@@ -298,8 +300,9 @@ class MemreportItem(pytest.Item):
         self.report: Report | None = report
         #: what this item checked, one entry per check (:func:`check_entry`), for the
         #: session; the entries travel on the item's call report (from a pytest-xdist
-        #: worker as JSON text), not in its JUnit properties, which stay compact
-        self.memreport_checks: list[dict] = []
+        #: worker as JSON text), not in its JUnit properties, which stay compact. A
+        #: record item's check that passed quietly is its result already (:func:`quiet_pass`)
+        self.memreport_checks: list[dict | CheckResult] = []
         #: the (repository, pin) pairs the item checks in (:meth:`..engine.Engine.pair_key`)
         self.memreport_pairs: frozenset[str] = frozenset()
         #: the pairs' group, named by the session (``None``: the item checks in none)
@@ -540,19 +543,48 @@ class EvidenceGroupItem(ReportItem):
                 kinds = (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
             for kind in kinds:
                 part = self._part(engine, kind, evidence)
+                if isinstance(part, CheckResult):
+                    self.memreport_checks.append(part)
+                    parts.append(_QUIET_PASS)
+                    continue
                 self.memreport_checks.append(check_entry(part, part=True))
                 if part.verdict == "warn":
                     self.warn_at(evidence.line, _unlocated(part))
                 parts.append(part)
         return parts
 
-    def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome:
-        """One check of the record, as its own item would run it."""
+    def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome | CheckResult:
+        """One check of the record, as its own item would run it; a pin check that passes
+        with nothing to say is its result alone (no words for a record's item to show)."""
         try:
-            check = NotEvidenceItem.check if kind is NotEvidenceItem else kind.check_prepared
+            check: Callable[[Engine, Report, Evidence], Outcome | CheckResult] = kind.check_prepared
+            if kind is NotEvidenceItem:
+                check = NotEvidenceItem.check
+            elif kind is EvidenceItem:
+                check = _quiet_or_checked
             return checked(self.report, evidence.line, self.path, check, engine, self.report, evidence)
         except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
             return internal_error(self.report, evidence.line, exc)
+
+
+def _quiet_or_checked(engine: Engine, report: Report, evidence: Evidence) -> Outcome | CheckResult:
+    """A record's pin check: its result alone when it passes quietly, else its outcome."""
+    binding = engine.binding(report, evidence.source, evidence.pin)
+    result = engine.pin_result(report, evidence)
+    return quiet_pass(report, evidence, binding, result) or evidence_outcome(
+        report, evidence, binding, result, corrects_anchors=engine.corrects_anchors)
+
+
+#: what a record's item counts for a part that passed quietly (its status, for the item's
+#: JUnit properties, is the one such a part has)
+_QUIET_PASS = Outcome("pass", "", properties={"status": "found"})
+
+
+def result_entry(result: CheckResult) -> dict:
+    """A quiet pass (:func:`quiet_pass`) as a check entry, for a process that reads it
+    from JSON (a pytest-xdist controller): it passed, and says nothing beside its payload."""
+    return {"verdict": "pass", "outcome": result.outcome.value, "part": True, "headline": "", "message": "",
+            "location": "", "place": None, "identity": "", "located": [], "payload": result.payload}
 
 
 #: a check's verdict as the pytest outcome its own item has

@@ -14,6 +14,8 @@ from ..text import render, symbols
 from ..checks import verify
 from ..checks.drift import PASSING as DRIFT_PASSING
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report, predicate_key  # noqa: F401 - re-exported
+from ..outputs import kinds
+from ..outputs.results import HAS_LANGUAGE, CheckResult, PinPayload, evidence_payload_head
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
@@ -46,21 +48,6 @@ def _at(verdict: str, location: str, message: str, details: tuple[str, ...] = ()
         else f"{location}: {message}"
     return Outcome(verdict, headline, tuple(details), payload if payload is not None else {},
                    properties if properties is not None else {}, message)
-
-
-def _evidence_payload(report: Report, evidence: Evidence, kind: str, names: tuple[str, str, str] | None = None) -> dict:
-    """The payload's head; ``names``: the evidence's :meth:`~Evidence.names`, when known."""
-    key, _, digest = names or evidence.names()
-    return {
-        "type": kind,
-        "report": report.path,
-        "key": key,
-        "record": evidence.owner,
-        "line": evidence.line,
-        "path": evidence.path,
-        # what the evidence says, in a few bytes: fingerprints (SARIF) tell two quotes of a file apart
-        "text_digest": digest,
-    }
 
 
 def evidence_key(evidence: Evidence) -> str:
@@ -96,15 +83,29 @@ def new_location(drift) -> str:
     return f"{drift.path}:{drift.lines}" if drift.lines else drift.path
 
 
+def quiet_pass(report: Report, evidence: Evidence, binding, result: verify.PinResult) -> CheckResult | None:
+    """The result of a pin check that passes with nothing to say (what it cites found, where
+    it cites it), read from the check's values as :meth:`CheckResult.of` reads its payload,
+    the payload made only when an output asks; ``None`` when the check says more (its
+    outcome does: :func:`evidence_outcome`)."""
+    if not result.ok or result.misplaced:
+        return None
+    names = evidence.names()
+    lines = result.lines or (result.candidate.lines if result.candidate is not None else None)
+    return CheckResult(
+        type=kinds.CheckType.PIN, report=str(report.path), key=names[0] or "pin", outcome=kinds.Outcome.PASSED,
+        made_payload=PinPayload(report.path, evidence, names, binding.repo_label, result),
+        at_pin=kinds.member(kinds.PinStatus, result.status), record=evidence.owner or None, line=evidence.line or 0,
+        path=evidence.path or "", target_rev=result.rev,
+        language=symbols.language_for(evidence.path) if evidence.kind in HAS_LANGUAGE else "",
+        text_digest=names[2] or "", target_repo=binding.repo_label or None, lines=lines.pair() if lines else None)
+
+
 def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult,
                      corrects_anchors: bool = False) -> Outcome:
     """The pin item's verdict (``corrects_anchors``: the run rewrites a misplaced anchor, so it warns)."""
     names = evidence.names()  # one digest of its text for all three
-    payload = _evidence_payload(report, evidence, "pin", names)
-    payload["at_pin"] = result.as_json()
-    payload["target"] = {"repo": binding.repo_label or None, "rev": result.rev}
-    if evidence.kind in (EvidenceKind.QUOTE, EvidenceKind.LINES):
-        payload["language"] = symbols.language_for(evidence.path)
+    payload = PinPayload(report.path, evidence, names, binding.repo_label, result)()
     loc = render.location(report, evidence.line)
     props = _properties(report, evidence, result.status, loc, names[1])
     owner = f"{evidence.owner} " if evidence.owner else ""
@@ -161,7 +162,7 @@ NOT_EVIDENCE = "not-evidence"
 
 def not_evidence_outcome(report: Report, evidence: Evidence, reason: str) -> Outcome:
     """The one skipped item of a mention that is no target evidence (no drift item)."""
-    payload = _evidence_payload(report, evidence, "pin")
+    payload = evidence_payload_head(report.path, evidence, "pin")
     payload["at_pin"] = {"status": NOT_EVIDENCE, "lines": None, "reason": reason}
     return _at("skip", render.location(report, evidence.line), f"not evidence: {reason}", payload=payload,
                properties=_properties(report, evidence, NOT_EVIDENCE))
@@ -194,7 +195,7 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
                   against_problem: str | None = None) -> Outcome:
     """The drift item's verdict."""
     names = evidence.names()
-    payload = _evidence_payload(report, evidence, "drift", names)
+    payload = evidence_payload_head(report.path, evidence, "drift", names)
     loc = render.location(report, evidence.line)
     if drift is not None and drift.status == "ahead":
         # The pin item fails; this one says how to make the report true.

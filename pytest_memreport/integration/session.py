@@ -24,12 +24,12 @@ from ..checks import structure
 from ..dialects import ReportError
 from ..engine import Engine, Timing
 from ..gitstore import RevisionError
-from .items import ENGINE_KEY, MemreportItem, MemreportWarning, release_model, scheduled_evidence
+from .items import ENGINE_KEY, MemreportItem, MemreportWarning, release_model, result_entry, scheduled_evidence
 from .quietreports import QuietReports
 from ..options import RunOptions
 from ..options import AGAINST_NONE, AGAINST_WORKTREE
 from ..outputs import affected as affected_json, annotations as gh, files, jsontext, sarif, staleness, stepsummary
-from ..outputs.results import NOT_SELECTED, ResultLog, RunState, build_json, text_only_line
+from ..outputs.results import NOT_SELECTED, CheckResult, ResultLog, RunState, build_json, text_only_line
 from .collection import run_state_of
 from ..outputs.verdicts import CheckVerdict, verdicts_of_entry
 from ..text.render import printable
@@ -435,13 +435,17 @@ class MemreportSession:
             # attributes to the controller (as JSON text: plain types, whatever a payload
             # holds), and JUnit writes only user_properties.
             checks, item.memreport_checks = item.memreport_checks, []
-            report.memreport_checks = [json.dumps(entry) for entry in checks] if self.is_worker else checks
+            report.memreport_checks = [json.dumps(entry if isinstance(entry, dict) else result_entry(entry))
+                                       for entry in checks] if self.is_worker else checks
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
         for entry in getattr(report, "memreport_checks", ()):
+            if isinstance(entry, CheckResult):  # a record's check that passed quietly, read already
+                self.log.add_result(entry)
+                continue
             if isinstance(entry, str):  # from a pytest-xdist worker
                 entry = json.loads(entry)
             # A check is its item's outcome (a warning under -W error fails the item),

@@ -8,18 +8,25 @@ moved evidence went), and keeps them in a :class:`ResultLog`. The payload itself
 stays on the result as its serialisation: :func:`build_json` lays the results over
 the parsed reports, so the JSON has every record and every piece of evidence,
 checked or not, in the format it has always had.
+
+A check that passed quietly in this process (a record item's quotation found where it
+is cited) reaches the log as its :class:`CheckResult` already, its payload made only
+when an output asks for it: most checks of a large run pass, and most runs write no
+JSON.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .claims_json import claims_json
 from .kinds import CheckType, Drift, Outcome, PinStatus, RunEnd, check_type, member, outcome_of
+from ..checks.verify import PinResult
 from ..model import Evidence, EvidenceKind, Record, Report
+from ..text.syntax.languages import language_for
 
 SCHEMA = "memreport/1"
 
@@ -91,6 +98,49 @@ class Blame:
     subject: str | None = None
 
 
+def evidence_payload_head(report_path: str, evidence: Evidence, kind: str,
+                          names: tuple[str, str, str] | None = None) -> dict:
+    """The head of a piece of evidence's check payload; ``names``: the evidence's
+    :meth:`~..model.Evidence.names`, when known."""
+    key, _, digest = names or evidence.names()
+    return {
+        "type": kind,
+        "report": report_path,
+        "key": key,
+        "record": evidence.owner,
+        "line": evidence.line,
+        "path": evidence.path,
+        # what the evidence says, in a few bytes: fingerprints (SARIF) tell two quotes of a file apart
+        "text_digest": digest,
+    }
+
+
+#: the evidence whose pin payload names the file's language (matched by its grammar or as text)
+HAS_LANGUAGE = (EvidenceKind.QUOTE, EvidenceKind.LINES)
+
+
+@dataclass(frozen=True, slots=True)
+class PinPayload:
+    """What a pin check's payload is made of, made into it when called: a quiet pass
+    (see the module's docstring) keeps this until an output asks for its payload."""
+
+    report_path: str
+    evidence: Evidence
+    #: the evidence's :meth:`~..model.Evidence.names`
+    names: tuple[str, str, str]
+    repo_label: str | None
+    result: PinResult
+
+    def __call__(self) -> dict:
+        evidence, result = self.evidence, self.result
+        payload = evidence_payload_head(self.report_path, evidence, "pin", self.names)
+        payload["at_pin"] = result.as_json()
+        payload["target"] = {"repo": self.repo_label or None, "rev": result.rev}
+        if evidence.kind in HAS_LANGUAGE:
+            payload["language"] = language_for(evidence.path)
+        return payload
+
+
 #: what a payload lacks, read as empty (never written to)
 _NONE: dict = {}
 
@@ -106,14 +156,17 @@ class CheckResult:
     ``at_pin`` is the status at the pin (a :class:`PinStatus`), ``at_against`` the drift
     class (a :class:`Drift`); both ``None`` where the check has none, and a word this
     version does not know stays a plain string. ``moved_to`` is where evidence that moved
-    now lives. ``payload`` is the check's serialisation in the JSON results (``memreport/1``).
+    now lives. :attr:`payload` is the check's serialisation in the JSON results (``memreport/1``).
     """
 
     type: CheckType
     report: str
     key: str
     outcome: Outcome
-    payload: dict
+    #: the payload, or what makes it when first asked (a quiet pass's, see the module's
+    #: docstring); not compared: a check's result is the same before and after its payload
+    #: is made, and the payload serialises the facts here and the check's words
+    made_payload: dict | PinPayload = field(compare=False)
     #: the failure's first line (empty when the check did not fail)
     headline: str = ""
     at_pin: PinStatus | str | None = None
@@ -177,9 +230,11 @@ class CheckResult:
         return cls(
             type=kind,
             report=str(get("report", "")),
-            key=str(get("key") or get("name") or get("type", "")),
+            # A source check's payload has no key: its source's id keeps two sources of a
+            # report apart (under one key, the log kept the last one's result only).
+            key=str(get("key") or get("name") or source.get("id") or get("type", "")),
             outcome=outcome_of(outcome),
-            payload=payload,
+            made_payload=payload,
             headline=str(headline),
             at_pin=member(PinStatus, at_pin.get("status")),
             at_against=member(PinStatus if kind.is_predicate else Drift, at_against.get("status")),
@@ -202,6 +257,15 @@ class CheckResult:
             observation_status=(get("observation") or _NONE).get("status"),
             file=str(get("file") or ""),
         )
+
+    @property
+    def payload(self) -> dict:
+        """The check's serialisation in the JSON results (made once, when first asked)."""
+        made = self.made_payload
+        if isinstance(made, PinPayload):
+            made = made()
+            object.__setattr__(self, "made_payload", made)
+        return made
 
     @property
     def ran(self) -> bool:
@@ -232,11 +296,18 @@ class ResultLog:
 
     def add(self, payload: dict, outcome: str, headline: str = "") -> CheckResult:
         """Read one check's payload and pytest outcome word into the model (once)."""
-        result = CheckResult.of(payload, outcome, headline)
+        return self.add_result(CheckResult.of(payload, outcome, headline), str(payload.get("type", "")))
+
+    def add_result(self, result: CheckResult, type_word: str | None = None) -> CheckResult:
+        """One check's result into the model; ``type_word``: its payload's ``type`` as
+        written (a word this version does not know is kept), its type's when not given."""
         report = result.report
-        self.checks[report][(result.type.value or str(payload.get("type", "")), result.key)] = result
+        if type_word is None:
+            type_word = result.type.value
+        self.checks[report][(result.type.value or type_word, result.key)] = result
         self.results[report].append(result)
-        self.outcomes[report][f"{payload.get('type', '')}:{result.outcome.value}"] += 1
+        self.outcomes[report][f"{type_word}:{result.outcome.value}"] += 1
+        headline = result.headline
         if result.type is CheckType.PIN and result.at_pin is PinStatus.NOT_EVIDENCE:
             self.not_evidence[report] += 1  # counted on their own, never as a pin status
         elif result.type is CheckType.PIN:
