@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given, strategies as st
 
 from pytest_memreport.checks.verify import AMBIGUOUS, FILE_MISSING, FOUND, MISSING, PinResult
@@ -17,7 +18,7 @@ from pytest_memreport.engine.bindings import Binding
 from pytest_memreport.integration.outcomes import evidence_outcome, quiet_pass
 from pytest_memreport.model import Evidence, EvidenceKind, LineRange, Report
 from pytest_memreport.outputs.kinds import CheckType, Outcome, PinStatus
-from pytest_memreport.outputs.results import CheckResult, PinPayload, ResultLog, build_json
+from pytest_memreport.outputs.results import CheckResult, ResultLog, build_json
 from pytest_memreport.resultcache import serialize
 from pytest_memreport.text.quotes.nearest import Candidate
 
@@ -80,31 +81,32 @@ def test_a_check_with_more_to_say_is_no_quiet_pass(piece, result, binding, statu
 def test_its_payload_is_made_once_and_only_when_an_output_asks():
     piece = Evidence(EvidenceKind.QUOTE, "src/a.py", 7, 7, text="return total", owner="MEM-1")
     result = PinResult(FOUND, "a" * 40, "src/a.py", lines=LineRange(12, 12), in_cited_range=True)
-    made = []
-
-    class CountedPayload(PinPayload):
-        __slots__ = ()
-
-        def __call__(self) -> dict:
-            made.append(1)
-            return PinPayload.__call__(self)
-
     quiet = quiet_pass(REPORT, piece, Binding("SRC-1", None, "a" * 40, "ok", repo_label="acme/tool"), result)
-    assert quiet is not None and isinstance(quiet.made_payload, PinPayload)
-    counted = dataclasses.replace(quiet, made_payload=CountedPayload(*(
-        getattr(quiet.made_payload, name) for name in PinPayload.__dataclass_fields__)))
+    assert quiet is not None and quiet.made_payload is None
     log = ResultLog()
-    log.add_result(counted)
-    assert made == []  # read into the log, counted in the summary's tallies: no payload yet
+    log.add_result(quiet)
+    # read into the log and counted in the summary's tallies: no payload yet
+    assert quiet.made_payload is None
     assert log.pin[REPORT.path][PinStatus.FOUND] == 1
     assert log.outcomes[REPORT.path] == {f"{CheckType.PIN.value}:{Outcome.PASSED.value}": 1}
     report = Report(path=REPORT.path, dialect="records", evidence=(piece,))
     written = build_json([report], log)
-    assert made == [1]
+    made = quiet.made_payload
+    assert isinstance(made, dict) and made["key"] == piece.key and made["target"] == {"repo": "acme/tool",
+                                                                                        "rev": "a" * 40}
     [entry] = written["reports"][0]["evidence"]
     assert entry["at_pin"] == {"status": FOUND, "lines": (12, 12), "in_cited_range": True}
     build_json([report], log)
-    assert made == [1]  # made once
+    assert quiet.made_payload is made  # made once
+
+
+def test_a_result_with_neither_its_payload_nor_its_making_says_so():
+    piece = Evidence(EvidenceKind.PATH, "src/a.py", 2, 2)
+    quiet = quiet_pass(REPORT, piece, Binding("SRC-1", None, "a" * 40, "ok"), PinResult(FOUND, "a" * 40, "src/a.py"))
+    assert quiet is not None
+    broken = dataclasses.replace(quiet, pin_result=None)
+    with pytest.raises(ValueError, match="neither its payload nor what makes it"):
+        _ = broken.payload
 
 
 def test_a_quiet_pass_round_trips_the_result_cache_codec_with_its_payload_unmade():
@@ -113,5 +115,6 @@ def test_a_quiet_pass_round_trips_the_result_cache_codec_with_its_payload_unmade
     quiet = quiet_pass(REPORT, piece, Binding("SRC-1", None, "a" * 40, "ok"), result)
     assert quiet is not None
     back = serialize.load(serialize.dump(quiet, CheckResult), CheckResult)
-    assert back == quiet and isinstance(back.made_payload, PinPayload)
+    assert back == quiet and back.made_payload is None
+    assert (back.evidence, back.pin_result) == (piece, result)
     assert back.payload == quiet.payload

@@ -15,7 +15,7 @@ from ..checks import verify
 from ..checks.drift import PASSING as DRIFT_PASSING
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report, predicate_key  # noqa: F401 - re-exported
 from ..outputs import kinds
-from ..outputs.results import HAS_LANGUAGE, CheckResult, PinPayload, evidence_payload_head
+from ..outputs.results import HAS_LANGUAGE, CheckResult, evidence_payload_head, pin_payload
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
@@ -94,7 +94,7 @@ def quiet_pass(report: Report, evidence: Evidence, binding, result: verify.PinRe
     lines = result.lines or (result.candidate.lines if result.candidate is not None else None)
     return CheckResult(
         type=kinds.CheckType.PIN, report=str(report.path), key=names[0] or "pin", outcome=kinds.Outcome.PASSED,
-        made_payload=PinPayload(report.path, evidence, names, binding.repo_label, result),
+        made_payload=None, evidence=evidence, pin_result=result,
         at_pin=kinds.member(kinds.PinStatus, result.status), record=evidence.owner or None, line=evidence.line or 0,
         path=evidence.path or "", target_rev=result.rev,
         language=symbols.language_for(evidence.path) if evidence.kind in HAS_LANGUAGE else "",
@@ -105,7 +105,7 @@ def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify
                      corrects_anchors: bool = False) -> Outcome:
     """The pin item's verdict (``corrects_anchors``: the run rewrites a misplaced anchor, so it warns)."""
     names = evidence.names()  # one digest of its text for all three
-    payload = PinPayload(report.path, evidence, names, binding.repo_label, result)()
+    payload = pin_payload(report.path, names[0], names[2], evidence, binding.repo_label, result)
     loc = render.location(report, evidence.line)
     props = _properties(report, evidence, result.status, loc, names[1])
     owner = f"{evidence.owner} " if evidence.owner else ""

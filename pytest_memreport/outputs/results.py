@@ -119,26 +119,16 @@ def evidence_payload_head(report_path: str, evidence: Evidence, kind: str,
 HAS_LANGUAGE = (EvidenceKind.QUOTE, EvidenceKind.LINES)
 
 
-@dataclass(frozen=True, slots=True)
-class PinPayload:
-    """What a pin check's payload is made of, made into it when called: a quiet pass
-    (see the module's docstring) keeps this until an output asks for its payload."""
-
-    report_path: str
-    evidence: Evidence
-    #: the evidence's :meth:`~..model.Evidence.names`
-    names: tuple[str, str, str]
-    repo_label: str | None
-    result: PinResult
-
-    def __call__(self) -> dict:
-        evidence, result = self.evidence, self.result
-        payload = evidence_payload_head(self.report_path, evidence, "pin", self.names)
-        payload["at_pin"] = result.as_json()
-        payload["target"] = {"repo": self.repo_label or None, "rev": result.rev}
-        if evidence.kind in HAS_LANGUAGE:
-            payload["language"] = language_for(evidence.path)
-        return payload
+def pin_payload(report_path: str, key: str, digest: str, evidence: Evidence, repo_label: str | None,
+                result: PinResult) -> dict:
+    """A pin check's payload: ``key`` and ``digest`` are the evidence's key and text digest
+    (:meth:`~..model.Evidence.names`), ``result`` what it looks like at the pin."""
+    payload = evidence_payload_head(report_path, evidence, "pin", (key, "", digest))
+    payload["at_pin"] = result.as_json()
+    payload["target"] = {"repo": repo_label or None, "rev": result.rev}
+    if evidence.kind in HAS_LANGUAGE:
+        payload["language"] = language_for(evidence.path)
+    return payload
 
 
 #: what a payload lacks, read as empty (never written to)
@@ -163,10 +153,10 @@ class CheckResult:
     report: str
     key: str
     outcome: Outcome
-    #: the payload, or what makes it when first asked (a quiet pass's, see the module's
-    #: docstring); not compared: a check's result is the same before and after its payload
-    #: is made, and the payload serialises the facts here and the check's words
-    made_payload: dict | PinPayload = field(compare=False)
+    #: the payload; ``None`` until an output asks for a quiet pass's (see the module's
+    #: docstring), made then from :attr:`evidence` and :attr:`pin_result`. Not compared: a
+    #: result is the same before and after its payload is made
+    made_payload: dict | None = field(compare=False)
     #: the failure's first line (empty when the check did not fail)
     headline: str = ""
     at_pin: PinStatus | str | None = None
@@ -200,6 +190,10 @@ class CheckResult:
     observation_status: str | None = None
     #: the claims file a predicate or observation is written in (at :attr:`line`)
     file: str = ""
+    #: a quiet pass's evidence and what it looks like at the pin, its payload's making (kept
+    #: here, not in a value of their own: the garbage collector walks each value a run keeps)
+    evidence: Evidence | None = field(default=None, compare=False)
+    pin_result: PinResult | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, payload: dict, outcome: str, headline: str = "") -> CheckResult:
@@ -262,8 +256,11 @@ class CheckResult:
     def payload(self) -> dict:
         """The check's serialisation in the JSON results (made once, when first asked)."""
         made = self.made_payload
-        if isinstance(made, PinPayload):
-            made = made()
+        if made is None:
+            if self.evidence is None or self.pin_result is None:
+                raise ValueError("a check result with neither its payload nor what makes it")
+            made = pin_payload(self.report, self.key, self.text_digest, self.evidence, self.target_repo,
+                               self.pin_result)
             object.__setattr__(self, "made_payload", made)
         return made
 
