@@ -19,6 +19,7 @@ import pytest
 
 from ..text import render
 from ..checks import structure
+from ..checks.verify import FOUND
 from ..dialects.claims import REPORT, Observation, Predicate, describe_unknown_record
 from ..dialects.claims.model import Problem
 from ..dialects import ReportError
@@ -38,9 +39,9 @@ from .outcomes import (
     listing_outcome,
     observation_outcome,
     predicate_outcome,
+    quiet_pass,
     source_outcome,
     unchecked_outcome,
-    quiet_pass,
     unresolved_symbol_outcome,
 )
 
@@ -577,7 +578,7 @@ def _quiet_or_checked(engine: Engine, report: Report, evidence: Evidence) -> Out
 
 #: what a record's item counts for a part that passed quietly (its status, for the item's
 #: JUnit properties, is the one such a part has)
-_QUIET_PASS = Outcome("pass", "", properties={"status": "found"})
+_QUIET_PASS = Outcome("pass", "", properties={"status": FOUND})
 
 
 def result_entry(result: CheckResult) -> dict:
