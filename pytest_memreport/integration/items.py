@@ -584,8 +584,7 @@ _QUIET_PASS = Outcome("pass", "", properties={"status": FOUND})
 def result_entry(result: CheckResult) -> dict:
     """A quiet pass (:func:`quiet_pass`) as a check entry, for a process that reads it
     from JSON (a pytest-xdist controller): it passed, and says nothing beside its payload."""
-    return {"verdict": "pass", "outcome": result.outcome.value, "part": True, "headline": "", "message": "",
-            "location": "", "place": None, "identity": "", "located": [], "payload": result.payload}
+    return {**check_entry(_QUIET_PASS, part=True), "payload": result.payload}
 
 
 #: a check's verdict as the pytest outcome its own item has

@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..text import render, symbols
+from ..text import render
 from ..checks import verify
 from ..checks.drift import PASSING as DRIFT_PASSING
 from ..model import Evidence, EvidenceKind, EvidenceRole, Report, predicate_key  # noqa: F401 - re-exported
-from ..outputs import kinds
-from ..outputs.results import HAS_LANGUAGE, CheckResult, evidence_payload_head, pin_payload
+from ..outputs.results import CheckResult, evidence_payload_head, pin_payload
 
 #: drift statuses that still support the claim
 #: (``not-checked`` is not among them: drift reports it only for a path the
@@ -90,15 +89,7 @@ def quiet_pass(report: Report, evidence: Evidence, binding, result: verify.PinRe
     outcome does: :func:`evidence_outcome`)."""
     if not result.ok or result.misplaced:
         return None
-    names = evidence.names()
-    lines = result.lines or (result.candidate.lines if result.candidate is not None else None)
-    return CheckResult(
-        type=kinds.CheckType.PIN, report=str(report.path), key=names[0] or "pin", outcome=kinds.Outcome.PASSED,
-        made_payload=None, evidence=evidence, pin_result=result,
-        at_pin=kinds.member(kinds.PinStatus, result.status), record=evidence.owner or None, line=evidence.line or 0,
-        path=evidence.path or "", target_rev=result.rev,
-        language=symbols.language_for(evidence.path) if evidence.kind in HAS_LANGUAGE else "",
-        text_digest=names[2] or "", target_repo=binding.repo_label or None, lines=lines.pair() if lines else None)
+    return CheckResult.passed_at_pin(report.path, evidence, binding.repo_label, result)
 
 
 def evidence_outcome(report: Report, evidence: Evidence, binding, result: verify.PinResult,
@@ -274,6 +265,8 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     payload: dict[str, Any] = {
         "type": "source",
         "report": report.path,
+        # the log keeps a check by its key: one per source (a report may have several)
+        "key": f"source:{binding.source_id}",
         "line": binding.line or 1,  # where the source is declared: annotations point there
         "source": {
             "id": binding.source_id,

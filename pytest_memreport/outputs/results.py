@@ -224,9 +224,7 @@ class CheckResult:
         return cls(
             type=kind,
             report=str(get("report", "")),
-            # A source check's payload has no key: its source's id keeps two sources of a
-            # report apart (under one key, the log kept the last one's result only).
-            key=str(get("key") or get("name") or source.get("id") or get("type", "")),
+            key=str(get("key") or get("name") or get("type", "")),
             outcome=outcome_of(outcome),
             made_payload=payload,
             headline=str(headline),
@@ -251,6 +249,20 @@ class CheckResult:
             observation_status=(get("observation") or _NONE).get("status"),
             file=str(get("file") or ""),
         )
+
+    @classmethod
+    def passed_at_pin(cls, report_path: str, evidence: Evidence, repo_label: str | None,
+                      result: PinResult) -> CheckResult:
+        """A pin check that passed, read from its values as :meth:`of` reads the payload
+        :func:`pin_payload` makes of them; the payload made from them when first asked."""
+        key, _, digest = evidence.names()
+        lines = result.lines or (result.candidate.lines if result.candidate is not None else None)
+        return cls(
+            type=CheckType.PIN, report=report_path, key=key, outcome=Outcome.PASSED, made_payload=None,
+            at_pin=member(PinStatus, result.status), record=evidence.owner or None, line=evidence.line,
+            path=evidence.path, target_rev=result.rev, text_digest=digest, target_repo=repo_label or None,
+            language=language_for(evidence.path) if evidence.kind in HAS_LANGUAGE else "",
+            lines=lines.pair() if lines else None, evidence=evidence, pin_result=result)
 
     @property
     def payload(self) -> dict:
