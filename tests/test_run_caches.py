@@ -191,3 +191,28 @@ def test_a_call_in_a_run_makes_its_caches_current_and_gives_back_the_ones_before
     with inner.active():  # a call of another run inside an active block gives it back too
         assert outer.call(runcaches.current) is outer
         assert runcaches.current() is inner
+
+
+def test_reports_first_read_at_session_start_are_parsed_with_the_runs_caches(make_repo, tmp_path):
+    """With clones mapped by name, the session asks for every repository the reports name
+    before anything else (its check of unused mappings): that first read parses every
+    report, and it must run with the run's caches current, as every later read does (a
+    note's links are read by several of its passes; uncached, each read parsed them again)."""
+    from pytest_memreport.dialects.core.links import parse_repository_link
+
+    repo = make_repo("widgets")
+    pin = repo.commit({"src/app.py": "def start():\n    return 1\n"}, "pin")
+    link = f"https://github.com/acme/widgets/blob/{pin}/src/app.py#L1"
+    (tmp_path / "note.md").write_text(
+        f"# A note\n\n**Evidence basis:** the `acme/widgets` checkout at commit "
+        f"[{pin[:8]}](https://github.com/acme/widgets/commit/{pin}).\n\n"
+        f'The app says "def start():" ([src/app.py]({link})).\n', encoding="utf-8")
+    engine = Engine(RunOptions(repos={"acme/widgets": str(repo.path)}, against="none", rootdir=tmp_path),
+                    [tmp_path / "note.md"])
+    try:
+        assert "acme/widgets" in engine.all_repositories_named()
+        cached = engine.caches.part(parse_repository_link, lambda: pytest.fail("no link was read in the run"))
+        assert cached.cache_info().currsize >= 2  # the commit link and the blob link
+        assert cached.cache_info().hits >= 1  # read again by a later pass, from the run's cache
+    finally:
+        engine.close()

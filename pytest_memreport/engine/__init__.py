@@ -183,10 +183,14 @@ class Engine:
     def incomplete_clone(self, binding: Binding) -> str | None:
         return self.bindings.incomplete_clone(binding)
 
+    @_in_run
     def is_unmapped(self, report: Report, source_id: str | None) -> bool:
         return self.repositories.is_unmapped(report, source_id)
 
+    @_in_run
     def all_repositories_named(self) -> set[str]:
+        # Reads every report: the first call parses them, with the run's caches current
+        # (a link's reading, cached per run, is asked by several of a note's passes).
         return self.repositories.all_repositories_named()
 
     # -- what becomes items ---------------------------------------------------------------------
