@@ -72,12 +72,14 @@ _FRONT_MATTER_LINES = 400
 _READ_LINKS = frozenset({"review", "notes", "tables"})
 _READ_ANCHORS = frozenset({"tables"})
 _READ_QUOTE_TIES = frozenset({"notes", "tables"})
+#: dialects that read the symbols their records or sentences name beside a citation
+_READ_SYMBOLS = frozenset({"records", "review", "notes"})
 
 
 
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
          front: dict | None = None, loose: bool = True, read_spans: Sequence[Span] = (),
-         quotations: Sequence[Evidence] = ()) -> Reading:
+         quotations: Sequence[Evidence] = (), cited: Sequence[Evidence] = ()) -> Reading:
     """Every piece of evidence ``text`` states in the universal forms that a report of
     ``dialect`` does not read itself, and its pins. ``loose``: whether names beside
     citations and code blocks a sentence gives a file are proposed (a report of records
@@ -85,7 +87,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     a file's cited lines already (``path:18``), not read again. ``quotations``: the
     dialect's quotations; the text of each written ``<text> --- <path>`` is the quoted
     file's words, not the document's, and is read as blank (a citation, a link or a pin
-    inside it is what the quoted file says: a third party's reader still gets it all)."""
+    inside it is what the quoted file says: a third party's reader still gets it all).
+    ``cited``: the citations of a dialect that reads no symbols itself (a run's table
+    rows): a name in backticks beside one is proposed as a symbol, as beside the forms'."""
     starts = LineStarts(text)
     # From here ``text`` is the document's own words (its quotations' read as blank, as long)
     written, text = text, _without_quotations(text, quotations, starts)
@@ -119,8 +123,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
+    if loose or cited:
+        evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose:
-        evidence.extend(_symbols_beside(lines, evidence))
         if "```" in text or "~~~" in text:
             evidence.extend(_introduced_blocks(lines))
     for reader in readers:
@@ -386,6 +391,8 @@ def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
 
 #: a backticked code span on one line
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
+#: a commit beside a citation (a register row's revision cell), not a name it defines
+_ABBREVIATED_SHA = re.compile(r"(?=[a-f]*[0-9])[0-9a-f]{7,64}")
 
 
 def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
@@ -406,7 +413,7 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
         for match in _CODE_SPAN.finditer(line):
             text = match.group(1)
             name = core.symbol_name(text)
-            if name is None or review.repo_path_spec(text) is not None:
+            if name is None or review.repo_path_spec(text) is not None or _ABBREVIATED_SHA.fullmatch(name) is not None:
                 continue
             symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
                                     label=" ".join(text.split())))
@@ -668,7 +675,9 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                   if item.span is not None and item.cited_lines is not None and item.kind in _CITES_LINES]
     reading = read(report.path, text, report.dialect, readers, front if isinstance(front, dict) else None,
                    loose=not report.records and report.dialect != "tables", read_spans=read_spans,
-                   quotations=[item for item in existing if item.kind is EvidenceKind.QUOTE])
+                   quotations=[item for item in existing if item.kind is EvidenceKind.QUOTE],
+                   cited=[item for item in existing if item.kind is EvidenceKind.LINES]
+                   if report.dialect not in _READ_SYMBOLS else ())
     sources = _with_pins(report, reading)
     said: dict = {}  # what the forms add to the report's facts (a new dict: the dialect's is left as it was)
     if reading.stated_date and "stated-date" not in report.meta:

@@ -207,7 +207,7 @@ class _Note:
         if href:
             link = core.parse_repository_link(href)
             return link is not None and link.kind == "blob" and bool(link.path)
-        spec = linked.repo_path_spec(text)
+        spec = _named_path(text)
         return spec is not None and not spec.is_directory
 
     def _file_of(self, named: ties.Named) -> tuple[str, str | None, str | None] | None:
@@ -217,7 +217,7 @@ class _Note:
             if link is None or not link.path:
                 return None
             return link.path, self.reader.source_of(link), link.ref.lower() if link.ref_is_sha else None
-        spec = linked.repo_path_spec(named.text)
+        spec = _named_path(named.text)
         return (spec.path, self.reader.main_source, None) if spec is not None else None
 
     def _commit_of(self, source: str | None, pin: str | None) -> tuple[str, str | None]:
@@ -362,3 +362,18 @@ def _shown_parts(parts) -> tuple[str, list[tuple[int, str]]]:
 def _looked_up(evidence: Evidence) -> Evidence:
     """A backticked path resolved against the pinned tree by the engine."""
     return replace(evidence, lookup=LOOKUP_TREE)
+
+
+#: the suffixes of a document at the top of a repository that a note may name in backticks
+#: alone (`` `GOVERNANCE.md` says "..." ``): prose is quoted from documents
+_ROOT_DOCUMENT = re.compile(r"[A-Za-z0-9][\w.-]*\.(?:md|markdown|rst|txt|adoc)", re.IGNORECASE)
+
+
+def _named_path(text: str):
+    """The path a backticked name gives a sentence of a note: a repository path as anywhere,
+    or a document at the repository's top (``CLIENT-SPECIFICATION.md``), which a path with no
+    ``/`` is not elsewhere (in running text ``os.path`` is a name, not a file)."""
+    spec = linked.repo_path_spec(text)
+    if spec is None and _ROOT_DOCUMENT.fullmatch(text.strip()):
+        spec = linked.repo_path_spec(text, strict=False)
+    return spec

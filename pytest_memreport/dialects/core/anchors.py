@@ -64,7 +64,9 @@ _LEADING = "([{<\"'“‘*_"
 _TRAILING = ".,;:)]}>!?\"'”’*_"
 #: words that may sit between quotations and the citation that sources them
 _LINKING = frozenset({"and", "or", "/", "&", "—", "–", "-", "see", "at", "in", "cf.", "e.g.", "per"})
-_QUOTED = re.compile(r"[\"“]([^\"“”\n]{3,400}?)[\"”]")
+#: a quoted phrase: in curly quotes (which may hold straight ones: “x = "a"”), else in
+#: straight or mixed quotes
+_QUOTED = re.compile(r"“([^“”\n]{3,400}?)”|[\"“]([^\"“”\n]{3,400}?)[\"”]")
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SENTENCE_END = re.compile(r"[.!?]$")
 
@@ -538,7 +540,8 @@ def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
     word_starts = [w.start for w in unit.words]
     found: list[Quote] = []
     for match in _QUOTED.finditer("".join(masked)):
-        phrase = unit.text[match.start(1):match.end(1)].strip()
+        group = match.lastindex or 1
+        phrase = unit.text[match.start(group):match.end(group)].strip()
         span = bisect.bisect_right(code_starts, match.start()) - 1
         if len(_WORD.findall(phrase)) < 3 or (span >= 0 and match.start() < code_spans[span][1]):
             continue
@@ -630,7 +633,7 @@ def quotes_only(unit: Unit) -> list[str]:
     phrases = []
     rest = unit.text
     for match in _QUOTED.finditer(unit.text):
-        phrases.append(match.group(1).strip())
+        phrases.append(match.group(match.lastindex or 1).strip())
         rest = rest.replace(match.group(0), " ")
     if not phrases or re.sub(r"[\s/,;&*_]+|\band\b|\bor\b", "", rest):
         return []
