@@ -52,6 +52,21 @@ def test_report_shaped_lines_give_the_stock_tokens(lines):
     assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
 
 
+#: what a link destination may hold: URL-safe characters, and some that normalization changes
+LINK_CHARACTERS = "ABCXYZabcxyz0189;/?:@&=+$,-_.!~*'()#%[] é"
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["https://", "http://", "HTTPS://", "//", "mailto:", ""]),
+       st.text(alphabet=st.sampled_from("abcXYZ09.-_@:[]é"), max_size=20),
+       st.text(alphabet=st.sampled_from(LINK_CHARACTERS), max_size=60))
+def test_links_normalize_as_markdown_it_normalizes_them(scheme, host, rest):
+    url = f"{scheme}{host}/{rest}"
+    assert OURS.normalizeLink(url) == STOCK.normalizeLink(url)
+    text = f"[a]({url}) and <{url}>"
+    assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
+
+
 def test_the_project_reports_give_the_stock_tokens():
     root = Path(__file__).resolve().parent.parent
     texts = [path.read_text(encoding="utf-8") for path in [*root.glob("example_claims/*.md"), *root.glob("docs/*.md"),
