@@ -2,7 +2,7 @@
 """The product on real repositories' histories, against floors run in the same process (a script, not a test).
 
     python benchmarks/bench_realrepos.py --code-repo CLONE --prose-repo CLONE [--rounds 3]
-        [--workdir /tmp/memreport-realrepos] [--only c,w,q,r,m,d]
+        [--shape users|records] [--workdir /tmp/memreport-realrepos] [--only c,w,q,r,m,d]
 
 or with ``MEMREPORT_BENCH_CODE_REPO`` and ``MEMREPORT_BENCH_PROSE_REPO`` set. Each clone
 (bare or not) is brought onto the machine beforehand, by hand: nothing here fetches, and
@@ -12,14 +12,27 @@ names the repositories and commits measured.
 From a **code** target (a Python or TypeScript project: thousands of files, hundreds of
 first-parent commits between the pin and HEAD), pinned ``--code-back`` first-parent
 commits before HEAD, it samples the real files at the pin (seeded, so the same clone gives
-the same reports): 7 run reports of 30 records, each citing 8 line ranges inside real
-definitions, quoting one real line of a definition and naming one defined class or
-function in backticks beside its line; 5% of the quotations altered (one identifier
-changed: missing at the pin). They are checked at the pin and against HEAD.
+the same evidence): 7 x 30 records, each citing 8 line ranges inside real definitions,
+quoting one real line of a definition and naming one defined class or function in
+backticks beside its line; 5% of the quotations altered (one identifier changed: missing
+at the pin). They are checked at the pin and against HEAD.
 
 From a **prose** target (a Markdown-heavy repository: thousands of prose files), pinned
-``--prose-back`` first-parent commits before HEAD: 20 reports of 500 quotations of real
-prose lines (10 per record), 5% altered (one word changed), checked at the pin only.
+``--prose-back`` first-parent commits before HEAD: 10,000 quotations of real prose lines
+in 20 documents, 5% altered (one word changed), checked at the pin only.
+
+``--shape`` says which documents carry that evidence. ``users`` (the default) writes the
+shapes users keep (docs/FORMATS.md): the code evidence as **one analysis run** (a folder:
+an evidence packet naming the repository, its checkout, the revision and a source register
+of 40 of the cited files; a lens file per 30 records, each a table row whose finding names
+the symbol beside its line and quotes a line beside its citation, and whose anchor cell
+cites the ranges, by register ID where registered), and the prose as **notes** (front
+matter, an evidence-basis line pinning by a commit link, sections of paragraphs whose every
+sentence ties one quotation to its file: beside a blob link, as a blockquote its sentence
+links, or attributed to the file named in backticks); their clones are mapped by the names
+the documents write (``--memreport-repo python/typeshed=CLONE``), as in a user's
+collection. ``records`` writes the same evidence as record reports (one record per 10
+quotations), the clone given as the default.
 
 Round after round it times (``time.perf_counter`` around each process):
 
@@ -29,7 +42,9 @@ Round after round it times (``time.perf_counter`` around each process):
 (q)  the prose quotations, an item per evidence, pin only; (nq) as many no-op items;
 (r)  the same, ``--memreport-items=record``; (fr) the issue's floor: one ``git cat-file
      --batch`` pass over the cited blobs and an in-memory search (each quotation looked for
-     in its file's text) + as many no-op items as the records;
+     in its file's text) + as many no-op items as the run has (a record's, or a note's:
+     a note has no records); (md) beside it, markdown-it's own parse of the documents (the
+     library every Markdown reader pays), added to (fr) in a ratio printed beside the issue's;
 (n=), (nq=), (fr=) the floors again with as many of their no-op items failing as the
      measured run's items failed (pytest's own cost of a failure: its report, its line in
      the short summary), each ratio printed beside the issue's, not instead of it;
@@ -60,7 +75,7 @@ from pathlib import Path
 from bench_realshape import cached_input, collected, environment, noop_file, quote_report, run  # beside this script
 
 HERE = Path(__file__).resolve().parent
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 3
 SEED = 20261204
 REPORTS, RECORDS, RANGES = 7, 30, 8
 QUOTES, QUOTE_REPORTS = 10_000, 20
@@ -103,11 +118,17 @@ def pinned_input(workdir: Path, repo: Path, kind: str, back: int, build) -> tupl
     return root, manifest, pin, head
 
 
-def quote_command(repo: Path, names: list[str]) -> list[str]:
+def repo_option(repo: Path, shape: str, name: str) -> str:
+    """The clone as the run is given it: the default clone for the record reports (which
+    name no repository), mapped by the name the documents write for the users' shapes."""
+    return f"--memreport-repo={repo}" if shape == "records" else f"--memreport-repo={name}={repo}"
+
+
+def quote_command(repo: Path, names: list[str], shape: str = "records") -> list[str]:
     """pytest over the prose reports ``names`` (an item per evidence), at the pin only,
     without pytest's cache."""
     return [*PYTEST, "-p", "no:cacheprovider", *(arg for name in names for arg in ("--memreport", name)),
-            f"--memreport-repo={repo}", "--memreport-against=none"]
+            repo_option(repo, shape, PROSE_NAME), "--memreport-against=none"]
 
 
 def blobs_at(repo: Path, pin: str, *paths: str, keep=lambda path: True) -> dict[str, bytes]:
@@ -164,58 +185,144 @@ def alter_identifier(text: str, rng: random.Random) -> str:
     return text.replace(name, name + "Gone", 1) if name else text + " altered"
 
 
+#: the repositories' names as the generated documents write them (the clones are mapped by
+#: name, ``--memreport-repo OWNER/NAME=PATH``, as a user's collection is: FORMAT.md §6)
+CODE_NAME, PROSE_NAME = "python/typeshed", "tldr-pages/tldr"
+
+
+def sample_code(files: dict[str, list[str]], defs: dict[str, list[tuple[int, int, str]]]) -> tuple[list, dict]:
+    """The drift input's evidence, seeded: ``REPORTS`` lists of ``RECORDS`` records, each
+    ``(ranges, quotation or None, symbol)``: ``RANGES`` cited ranges ``(path, first, last)``
+    (1-based) inside real definitions; one real line of a definition ``(text, path,
+    line)``, 5% altered; one defined name ``(name, path, line)``. Both shapes write these."""
+    rng = random.Random(SEED)
+    paths = sorted(defs)
+    counts = {"ranges": 0, "quotes": 0, "altered": 0, "symbols": 0}
+    reports = []
+    for _ in range(REPORTS):
+        records = []
+        for _ in range(RECORDS):
+            cited = []
+            for _ in range(RANGES):
+                path = rng.choice(paths)
+                first, last, _ = rng.choice(defs[path])
+                start = rng.randint(first, last)
+                cited.append((path, start + 1, min(last, start + rng.randint(0, 8)) + 1))
+            counts["ranges"] += len(cited)
+            path = rng.choice(paths)
+            first, last, name = rng.choice(defs[path])
+            body = [i for i in range(first, last + 1) if len(files[path][i].strip()) >= 20
+                    and "`" not in files[path][i] and " --- " not in files[path][i]]
+            quotation = None
+            if body:
+                at = rng.choice(body)
+                text = files[path][at].strip()
+                if rng.random() < ALTERED:
+                    text = alter_identifier(text, rng)
+                    counts["altered"] += 1
+                quotation = (text, path, at + 1)
+                counts["quotes"] += 1
+            counts["symbols"] += 1
+            records.append((cited, quotation, (name, path, first + 1)))
+        reports.append(records)
+    return reports, counts
+
+
 def build_code(repo: Path, pin: str, suffixes: tuple[str, ...] = CODE_SUFFIXES,
                definition: re.Pattern[str] = DEFINITION):
-    """The drift input's builder: files with ``suffixes``, definitions opening with ``definition``."""
+    """The drift input's builder: files with ``suffixes``, definitions opening with
+    ``definition``. It writes the evidence twice: as record reports (``drift/``, FORMAT.md
+    §1, the clone given as the default) and as one analysis run (``run/``, §3: an evidence
+    packet with the repository's name, the revision and a source register, and a lens file
+    per report whose table rows are the records), each with its half (the first half of
+    the records: the doubling of changed ranges)."""
     def build(root: Path) -> dict:
-        rng = random.Random(SEED)
         files = read_tree(repo, pin, suffixes)
         defs = {p: d for p, d in ((p, definitions(lines, definition)) for p, lines in sorted(files.items())) if d}
-        paths = sorted(defs)
-        (root / "drift").mkdir()
-        names, counts = [], {"ranges": 0, "quotes": 0, "altered": 0, "symbols": 0}
-        for r in range(REPORTS):
-            lines = [f"Run report {r}", "", f"The target is at SRC-1 commit {pin}.", ""]
-            for rec in range(RECORDS):
-                lines += [f"MEM-OBJ-r{r}-{rec}", "", f"Label: record {r}.{rec}", ""]
-                cited = []
-                for _ in range(RANGES):
-                    path = rng.choice(paths)
-                    first, last, _ = rng.choice(defs[path])
-                    start = rng.randint(first, last)
-                    cited.append(f"{path}:{start + 1}-{min(last, start + rng.randint(0, 8)) + 1}")
-                counts["ranges"] += len(cited)
-                lines += [f"The record cites its code. SRC-1: {', '.join(cited)}.", ""]
-                path = rng.choice(paths)
-                first, last, name = rng.choice(defs[path])
-                body = [i for i in range(first, last + 1) if len(files[path][i].strip()) >= 20
-                        and "`" not in files[path][i] and " --- " not in files[path][i]]
-                if body:
-                    at = rng.choice(body)
-                    text = files[path][at].strip()
-                    if rng.random() < ALTERED:
-                        text = alter_identifier(text, rng)
-                        counts["altered"] += 1
-                    lines += [f"{text} --- {path}:{at + 1}", ""]
-                    counts["quotes"] += 1
-                lines += [f"`{name}` is defined there (`{path}:{first + 1}`).", ""]
-                counts["symbols"] += 1
-                lines += ["• implementation conclusion status: afforded",
-                          "• operation conclusion status: uninspected", ""]
-            name = f"drift/run-{r}.md"
-            (root / name).write_text("\n".join(lines), encoding="utf-8")
-            names.append(name)
-        # The half: the first half of every report's records (the doubling of changed ranges).
-        (root / "half").mkdir()
-        for name in names:
-            text = (root / name).read_text(encoding="utf-8")
-            cut = text.index(f"MEM-OBJ-r{name[-4]}-{RECORDS // 2}\n")
-            (root / "half" / Path(name).name).write_text(text[:cut], encoding="utf-8")
-        return {"pin": pin, "files": len(files), "defined_files": len(paths), "reports": names, **counts}
+        reports, counts = sample_code(files, defs)
+        names = write_record_reports(root, pin, reports)
+        run_names = write_analysis_run(root, pin, reports, sorted(defs))
+        return {"pin": pin, "files": len(files), "defined_files": len(defs), "reports": names, "run": run_names,
+                **counts}
     return build
 
 
+def write_record_reports(root: Path, pin: str, reports: list) -> list[str]:
+    """``drift/run-N.md`` (and ``half/``): record reports pinning ``pin`` through ``SRC-1``."""
+    for folder in ("drift", "half"):
+        (root / folder).mkdir()
+    names = []
+    for r, records in enumerate(reports):
+        lines = [f"Run report {r}", "", f"The target is at SRC-1 commit {pin}.", ""]
+        half = lines
+        for rec, (cited, quotation, (name, path, line)) in enumerate(records):
+            if rec == RECORDS // 2:
+                half = list(lines)
+            lines += [f"MEM-OBJ-r{r}-{rec}", "", f"Label: record {r}.{rec}", ""]
+            ranges = ", ".join(f"{p}:{a}-{b}" for p, a, b in cited)
+            lines += [f"The record cites its code. SRC-1: {ranges}.", ""]
+            if quotation:
+                lines += [f"{quotation[0]} --- {quotation[1]}:{quotation[2]}", ""]
+            lines += [f"`{name}` is defined there (`{path}:{line}`).", "",
+                      "• implementation conclusion status: afforded",
+                      "• operation conclusion status: uninspected", ""]
+        names.append(f"drift/run-{r}.md")
+        (root / names[-1]).write_text("\n".join(lines), encoding="utf-8")
+        (root / "half" / f"run-{r}.md").write_text("\n".join(half), encoding="utf-8")
+    return names
+
+
+#: how many of the cited files the run's source register names (cited as ``SRC-n:lines``)
+REGISTER = 40
+
+
+def write_analysis_run(root: Path, pin: str, reports: list, paths: list[str]) -> list[str]:
+    """``run/`` (and ``run-half/``): one analysis run (FORMAT.md §3) of the same evidence.
+    The packet names the repository, its checkout and the revision, and registers
+    ``REGISTER`` files; each lens file is a table whose rows are records (``OBJ-r-nn``):
+    the finding cell names a symbol beside its line and quotes a line beside its citation
+    (in curly quotes when it holds a straight one; a line holding a pipe, which a table
+    cell cannot, is quoted in a sentence under the table), the anchor cell cites the
+    ranges, by the register's ID where the file is registered."""
+    rng = random.Random(SEED + 2)
+    cited_paths = sorted({p for records in reports for cited, _, _ in records for p, _, _ in cited})
+    register = {path: f"SRC-{n}" for n, path in enumerate(sorted(rng.sample(cited_paths, REGISTER)), 1)}
+    owner, name = CODE_NAME.split("/")
+    packet = [f"# Evidence packet — RUN `{name.upper()}-1`", "",
+              f"Source: https://github.com/{CODE_NAME}", f"Checkout: /home/ana/src/{name}", "",
+              f"**Revision:** `{pin}`", "", "## Source register", "", "| ID | Identity |", "|---|---|",
+              *(f"| {sid} | `{path}` |" for path, sid in register.items()), ""]
+    names = ["run/evidence-packet.md"]
+    for folder in ("run", "run-half"):
+        (root / folder).mkdir()
+        (root / folder / "evidence-packet.md").write_text("\n".join(packet), encoding="utf-8")
+    for r, records in enumerate(reports):
+        head = [f"# Lens {r} — RUN `{name.upper()}-1`", "",
+                f"IDs are those of `evidence-packet.md`; this lens reads {owner}'s stubs.", "",
+                "| ID | Finding | Anchor |", "|---|---|---|"]
+        rows, below = [], []
+        for rec, (cited, quotation, (symbol, path, line)) in enumerate(records):
+            finding = f"`{symbol}` is defined there (`{path}:{line}`)"
+            if quotation:
+                text, quoted, at = quotation
+                phrase = f"“{text}”" if '"' in text else f'"{text}"'
+                if "|" in text:
+                    below.append((rec, f"`OBJ-{r}-{rec:02d}` reads {phrase} (`{quoted}:{at}`).\n"))
+                else:
+                    finding += f"; it reads {phrase} (`{quoted}:{at}`)"
+            anchor = ", ".join(f"{register[p]}:{a}-{b}" if p in register else f"`{p}:{a}-{b}`" for p, a, b in cited)
+            rows.append(f"| OBJ-{r}-{rec:02d} | {finding} | {anchor} |")
+        for folder, count in (("run", RECORDS), ("run-half", RECORDS // 2)):
+            text = [*head, *rows[:count], "", *(block for rec, block in below if rec < count)]
+            (root / folder / f"lens-{r}.md").write_text("\n".join(text) + "\n", encoding="utf-8")
+        names.append(f"run/lens-{r}.md")
+    return names
+
+
 def build_prose(repo: Path, pin: str):
+    """The quotations' builder: ``QUOTES`` real prose lines of the pin, 5% altered (and 10%
+    in the doubled set), written twice: as record reports (``quotes/``, ``quotes2x/``;
+    FORMAT.md §1) and as notes (``notes/``, ``notes2x/``; §4)."""
     def build(root: Path) -> dict:
         rng = random.Random(SEED + 1)
         files = read_tree(repo, pin, PROSE_SUFFIXES)
@@ -224,10 +331,11 @@ def build_prose(repo: Path, pin: str):
         chosen = rng.sample(candidates, QUOTES)
         altered = rng.sample(range(QUOTES), int(QUOTES * ALTERED * 2))
         manifest: dict = {"pin": pin, "files": len(files), "candidate_lines": len(candidates)}
-        for share, folder in ((1, "quotes"), (2, "quotes2x")):
+        for share, folder, notes in ((1, "quotes", "notes"), (2, "quotes2x", "notes2x")):
             changed = set(altered[: int(QUOTES * ALTERED * share)])
             (root / folder).mkdir()
-            names, cited = [], set()
+            (root / notes).mkdir()
+            names, note_names, cited = [], [], set()
             per_report = QUOTES // QUOTE_REPORTS
             for r in range(QUOTE_REPORTS):
                 quotations = []
@@ -242,11 +350,49 @@ def build_prose(repo: Path, pin: str):
                 name = f"{folder}/quotes-{r}.md"
                 (root / name).write_text("\n".join(quote_report(r, pin, quotations)), encoding="utf-8")
                 names.append(name)
+                note_names.append(f"{notes}/note-{r}.md")
+                (root / note_names[-1]).write_text(note(r, pin, quotations), encoding="utf-8")
             manifest[folder] = names
+            manifest[notes] = note_names
             manifest[f"{folder}_altered"] = len(changed)
             manifest["cited_paths"] = sorted(cited)
         return manifest
     return build
+
+
+#: quotations per paragraph of a note, paragraphs per section
+SENTENCES, PARAGRAPHS = 5, 10
+
+
+def note(r: int, pin: str, quotations: list[tuple[str, str, int]]) -> str:
+    """Note ``r`` (FORMAT.md §4) of ``quotations``: front matter, the evidence basis naming
+    the pin by a commit link, then sections of paragraphs whose every sentence ties one
+    quotation to its file in one of the three ties in turn: beside a blob link at the pin,
+    as a blockquote introduced by a sentence with the link (also every line with a double
+    quote, which a quoted phrase cannot hold), or attributed to the file named in backticks."""
+    base = f"https://github.com/{PROSE_NAME}"
+    lines = ["---", f"title: Reading the pages, part {r}", "date: 2026-05-14", "---", "",
+             f"# Reading the pages, part {r}", "",
+             f"**Evidence basis:** first-hand reading of the `{PROSE_NAME}` checkout at commit "
+             f"[{pin[:8]}]({base}/commit/{pin}) (2026-05-14), covering `pages/` and its translations.", ""]
+    paragraph: list[str] = []
+    for k, (text, path, _) in enumerate(quotations):
+        if k % (SENTENCES * PARAGRAPHS) == 0:
+            lines += [f"## Pages read, set {k // (SENTENCES * PARAGRAPHS)}", ""]
+        link = f"[{path}]({base}/blob/{pin}/{path})"
+        if '"' in text or k % 3 == 1:
+            lines += [" ".join(paragraph), ""] if paragraph else []
+            paragraph = []
+            lines += [f"The page {link} puts it this way:", "", f"> {text}", ""]
+        elif k % 3 == 0:
+            paragraph.append(f'The page says "{text}" ({link}).')
+        else:
+            paragraph.append(f'`{path}` says "{text}".')
+        if len(paragraph) == SENTENCES or k % (SENTENCES * PARAGRAPHS) == SENTENCES * PARAGRAPHS - 1:
+            lines += [" ".join(paragraph), ""] if paragraph else []
+            paragraph = []
+    lines += [" ".join(paragraph), ""] if paragraph else []
+    return "\n".join(lines)
 
 
 def _prose_line(line: str) -> bool:
@@ -280,6 +426,18 @@ def batch_floor(repo: Path, pin: str, paths: list[str], quoted: list[tuple[str, 
     return time.perf_counter() - began
 
 
+def markdown_floor(texts: list[str]) -> float:
+    """markdown-it's own parse of ``texts`` (CommonMark with tables, as a report reader
+    configures it), in seconds: what reading the documents costs any Markdown reader."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    began = time.perf_counter()
+    for text in texts:
+        parser.parse(text)
+    return time.perf_counter() - began
+
+
 def failed_in(summary: str) -> int:
     """How many items a pytest summary line says failed."""
     found = re.search(r"(\d+) failed", summary)
@@ -307,7 +465,11 @@ def main() -> None:
     parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memreport-realrepos"))
     parser.add_argument("--code", default=str(HERE.parent), help="the checkout whose package is measured")
     parser.add_argument("--only", default="c,w,q,r,m,d", help="which measures: c, w, q, r, m, d")
+    parser.add_argument("--shape", choices=("users", "records"), default="users",
+                        help="the documents measured: the users' shapes (an analysis run, FORMAT.md §3, and "
+                             "notes, §4, their clones mapped by name, §6) or record reports (§1)")
     args = parser.parse_args()
+    users = args.shape == "users"
     only = set(args.only.split(","))
     code = Path(args.code).resolve()
     workdir = Path(args.workdir)
@@ -327,13 +489,16 @@ def main() -> None:
         repo = clones["code"]
         root, m, pin, head = pinned_input(workdir, repo, "code", args.code_back, build_code)
         env = environment(root, code)
-        drift_run = [*PYTEST, "-o", f"cache_dir={root / 'cache'}", *(a for n in m["reports"] for a in ("--memreport", n)),
-                     f"--memreport-repo={repo}", "--memreport-against", "HEAD", "--memreport-json", str(root / "drift.json")]
-        half_run = [*PYTEST, "-p", "no:cacheprovider", "--memreport", "half", f"--memreport-repo={repo}",
+        given = ["run"] if users else m["reports"]
+        clone = repo_option(repo, args.shape, CODE_NAME)
+        drift_run = [*PYTEST, "-o", f"cache_dir={root / 'cache'}", *(a for n in given for a in ("--memreport", n)),
+                     clone, "--memreport-against", "HEAD", "--memreport-json", str(root / "drift.json")]
+        half_run = [*PYTEST, "-p", "no:cacheprovider", "--memreport", "run-half" if users else "half", clone,
                     "--memreport-against", "HEAD", "--memreport-json", str(root / "half.json")]
         count = collected(root, env, drift_run[:5] + drift_run[7:])
         plans["code"] = (repo, root, m, env, drift_run, half_run, noop_file(root, "test_noop_drift.py", count), count)
-        print(f"code: {repo} pin {pin[:12]} HEAD {head[:12]}, {m['files']} files ({m['defined_files']} with "
+        print(f"code, {'an analysis run (FORMAT.md §3)' if users else 'record reports (§1)'}: "
+              f"{repo} pin {pin[:12]} HEAD {head[:12]}, {m['files']} files ({m['defined_files']} with "
               f"definitions), {m['ranges']} ranges, {m['quotes']} quotations ({m['altered']} altered), "
               f"{m['symbols']} symbols: {count} items")
     if "prose" in clones:
@@ -342,14 +507,17 @@ def main() -> None:
         env = environment(root, code)
 
         def quote_run(folder: str, json_name: str) -> list[str]:
-            return [*quote_command(repo, m[folder]), "--memreport-json", str(root / json_name)]
-        runs = {"q": quote_run("quotes", "q.json"), "m": quote_run("quotes2x", "m.json")}
+            return [*quote_command(repo, m[folder], args.shape), "--memreport-json", str(root / json_name)]
+        runs = {"q": quote_run("notes" if users else "quotes", "q.json"),
+                "m": quote_run("notes2x" if users else "quotes2x", "m.json")}
         counts = {"q": collected(root, env, runs["q"][:-2]),
                   "r": collected(root, env, [*runs["q"][:-2], "--memreport-items=record"])}
         quoted = written_quotations(root, m["quotes"])
+        documents = [(root / name).read_text(encoding="utf-8") for name in m["notes" if users else "quotes"]]
         plans["prose"] = (repo, root, m, env, runs, {k: noop_file(root, f"test_noop_{k}.py", v) for k, v in counts.items()},
-                          counts)
-        print(f"prose: {repo} pin {pin[:12]} HEAD {head[:12]}, {m['files']} prose files, {m['candidate_lines']} "
+                          counts, documents)
+        print(f"prose, {'notes (FORMAT.md §4)' if users else 'record reports (§1)'}: "
+              f"{repo} pin {pin[:12]} HEAD {head[:12]}, {m['files']} prose files, {m['candidate_lines']} "
               f"prose lines to sample; {QUOTES} quotations ({m['quotes_altered']} altered; "
               f"{m['quotes2x_altered']} in the doubled set): {counts['q']} items, {counts['r']} record items")
     print(f"load before: {os.getloadavg()}", flush=True)
@@ -391,7 +559,7 @@ def main() -> None:
                 keep("d", full / half)
                 line.append(f"drift half {half:.2f} s, all {full:.2f} s: {rows['d'][-1]:.2f}x")
         if "prose" in plans:
-            repo, root, m, env, runs, noop, counts = plans["prose"]
+            repo, root, m, env, runs, noop, counts, documents = plans["prose"]
             if "q" in only or "m" in only:
                 quotes, notes["q"] = run(root, env, runs["q"])
                 single = timing_of(root / "q.json")
@@ -409,8 +577,11 @@ def main() -> None:
                 matched = failing_floor(root, env, "test_noop_r_failing.py", counts["r"], notes["r"])
                 keep("r", records), keep("fr", batch + items), keep("records", records / (batch + items))
                 keep("fr=", batch + matched), keep("records=", records / (batch + matched))
+                markdown = keep("md", markdown_floor(documents))
+                keep("records+md", records / (batch + items + markdown))
                 line.append(f"(r) {records:.2f} s (fr) {batch + items:.2f} s: {rows['records'][-1]:.2f}x; "
-                            f"(fr=) {batch + matched:.2f} s: {rows['records='][-1]:.2f}x")
+                            f"(fr=) {batch + matched:.2f} s: {rows['records='][-1]:.2f}x; (md) {markdown:.2f} s: "
+                            f"{rows['records+md'][-1]:.2f}x")
             if "m" in only:
                 run(root, env, runs["m"])
                 doubled = timing_of(root / "m.json")
@@ -442,6 +613,8 @@ def main() -> None:
               f"(cat-file --batch of the cited blobs, an in-memory search, no-op items): {median(rows['records']):.2f}x (target 3x)")
         print(f"    beside it, (fr=) {median(rows['fr=']):.2f} s, as many of the no-op items failing as the run's "
               f"({failed_in(notes['r'])}): {median(rows['records=']):.2f}x")
+        print(f"    beside it, (fr)+(md), markdown-it's own parse of the {len(plans['prose'][-1])} documents "
+              f"({median(rows['md']):.2f} s) added to the floor: {median(rows['records+md']):.2f}x")
     if "m" in rows:
         print(f"(m) twice the missing quotations: {median(rows['m']):.2f}x their search time (target 2x)")
     print(f"load after: {os.getloadavg()}")
