@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 import json
+import os
 
-from run_target import build_target, check_run, materialize
+from run_target import build_target, check_run, materialize, packet
 
 from pytest_memreport.dialects import parse_report
 from pytest_memreport.model import EvidenceKind, EvidenceRole
@@ -102,3 +103,57 @@ def test_a_misquoted_top_level_document_fails_instead_of_passing_as_a_term(pytes
                  if e["kind"] == "quote" and e["text"].startswith("reviews"))
     assert (quote["path"], quote["at_pin"]["status"]) == ("GOVERNANCE.md", "missing")
     assert result.ret == 1
+
+
+HELD_ELSEWHERE = """\
+# Lens — RUN `S-1`
+
+| ID | Finding | Anchor |
+|---|---|---|
+| OBJ-1 | the readme promises "Keep every job in one ordered queue" (`src/widgets/index.ts:5`) | `src/widgets/README.md` |
+"""
+
+
+def test_a_warm_rerun_reads_no_blob_to_find_which_cited_file_holds_a_quotation(pytester, make_repo):
+    """A quotation of a row citing several files is bound to the one that holds it: the
+    files read to decide it (the only blobs a warm rerun of a run read) are not read again."""
+    repo, pin = build_target(make_repo)
+    folder = pytester.path / "s-1"
+    folder.mkdir()
+    (folder / "packet.md").write_text(packet("S-1").format(pin=pin), encoding="utf-8")
+    (folder / "lens.md").write_text(HELD_ELSEWHERE, encoding="utf-8")
+    out = pytester.path / "out.json"
+
+    def run(*extra: str) -> dict:
+        pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
+                           "--memreport-against=none", "--memreport-json", str(out), *extra)
+        return json.loads(out.read_text())
+
+    cold, warm = run("--cache-clear"), run()
+    quotes = [[e for e in lens_evidence(next(r for r in data["reports"] if r["path"].endswith("lens.md")))
+               if e["kind"] == "quote"] for data in (cold, warm)]
+    assert quotes[0] == quotes[1]
+    assert [(q["path"], q["at_pin"]["status"]) for q in quotes[1]] == [("src/widgets/README.md", "found")]
+    assert cold["timing"]["blobs_read"] > 0
+    assert warm["timing"]["blobs_read"] == 0
+
+
+def test_which_cited_file_holds_a_quotation_is_not_kept_while_one_of_them_is_unreadable(pytester, make_repo):
+    """Its own file's blob missing from the clone, the quotation is found in the other file
+    all the same; that answer is asked again on the next run (the clone may be completed)."""
+    repo, pin = build_target(make_repo)
+    blob = repo.repo.git.rev_parse(f"{pin}:src/widgets/index.ts")
+    os.remove(repo.path / ".git" / "objects" / blob[:2] / blob[2:])
+    folder = pytester.path / "s-1"
+    folder.mkdir()
+    (folder / "packet.md").write_text(packet("S-1").format(pin=pin), encoding="utf-8")
+    (folder / "lens.md").write_text(HELD_ELSEWHERE, encoding="utf-8")
+    out = pytester.path / "out.json"
+    for extra in (("--cache-clear",), ()):
+        pytester.runpytest("--memreport", str(folder), f"--memreport-repo=acme/servers={repo.path}",
+                           "--memreport-against=none", "--memreport-json", str(out), *extra)
+        data = json.loads(out.read_text())
+        lens = next(r for r in data["reports"] if r["path"].endswith("lens.md"))
+        assert [(q["path"], q["at_pin"]["status"]) for q in lens_evidence(lens) if q["kind"] == "quote"] == [
+            ("src/widgets/README.md", "found")]
+        assert data["timing"]["blobs_read"] == 1  # README.md, asked again on the warm run

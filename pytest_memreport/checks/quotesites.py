@@ -9,7 +9,7 @@ Pure: the caller gives the snapshot and the tree's :class:`.paths.TreeIndex`.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..gitstore import RepoError
 from ..model import Evidence, EvidenceKind
@@ -20,30 +20,47 @@ from . import verify
 MAX_OTHERS = 8
 
 
+@dataclass(frozen=True)
+class Holding:
+    """Which other file holds a quotation (``path``; ``None``: its own file, or none of
+    them), and whether every file asked could be read (``complete``: then the answer is
+    the pinned tree's for good, and may be kept)."""
+
+    path: str | None
+    complete: bool = True
+
+
 def holder(evidence: Evidence, own: str | None, snapshot, index: tree_paths.TreeIndex,
-           subject: str | None) -> str | None:
+           subject: str | None) -> Holding:
     """The path of another file cited beside ``evidence`` (its ``context``) that holds
     the quotation, when its own file (``own``, resolved; ``None`` when it names none)
-    does not; else ``None``. Each file is read once (blobs are cached by the snapshot)."""
+    does not. Each file is read once (blobs are cached by the snapshot)."""
     if evidence.kind is not EvidenceKind.QUOTE or not evidence.context:
-        return None
+        return Holding(None)
     # Each file on its own: a quotation with context files would otherwise look in them too.
-    if own is not None and _holds(replace(evidence, path=own, context=()), snapshot):
-        return None
+    complete = True
+    if own is not None:
+        held = _holds(replace(evidence, path=own, context=()), snapshot)
+        if held:
+            return Holding(None)
+        complete = held is not None
     for written in evidence.context[:MAX_OTHERS]:
         found = tree_paths.resolve(index, written, "file", subject, absolute=written.startswith("/"))
         if found.path is None or found.path == own:
             continue
         other = replace(evidence, path=found.path, cited_lines=None, context=())
-        if _holds(other, snapshot):
-            return found.path
-    return None
+        held = _holds(other, snapshot)
+        if held:
+            return Holding(found.path, complete)
+        complete = complete and held is not None
+    return Holding(None, complete)
 
 
-def _holds(evidence: Evidence, snapshot) -> bool:
+def _holds(evidence: Evidence, snapshot) -> bool | None:
     """Whether the file holds the quotation, its first letter perhaps adapted to the
     sentence around it (``the note says "every parcel ..."`` of ``Every parcel ...``).
-    A file the clone cannot read holds nothing here; its own item says why."""
+    ``None`` for a file the clone cannot read: it holds nothing here (its own item says
+    why), until the clone has it."""
     text = evidence.text or ""
     variants = [evidence]
     if text[:1].isalpha():
@@ -51,4 +68,4 @@ def _holds(evidence: Evidence, snapshot) -> bool:
     try:
         return any(verify.check_at_pin(variant, snapshot, with_symbol=False).ok for variant in variants)
     except RepoError:
-        return False
+        return None

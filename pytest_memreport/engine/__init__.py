@@ -102,7 +102,7 @@ class Engine:
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)
-        self.paths = PathResolver(self.reports, self.bindings, self._announce_detail)
+        self.paths = PathResolver(self.reports, self.bindings, self._announce_detail, self.results)
         self.plan = Plan(self.reports, self.bindings)
         self.pins = PinChecks(options, self.bindings, self.paths, self.plan, self.results, self.timing)
         self.drift = DriftChecks(options, self.reports, self.bindings, self.pins, self.plan, self.results,

@@ -17,6 +17,7 @@ from ..checks import paths as tree_paths
 from ..checks import quotesites
 from ..gitstore import GitStore
 from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
+from ..resultcache import ResultCache, encode
 from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
 
@@ -24,10 +25,12 @@ from .reports import ReportSet
 class PathResolver:
     """Loosely written paths bound to the pinned tree; what is no evidence, and why."""
 
-    def __init__(self, reports: ReportSet, bindings: Bindings, announce: Callable[[str], None]) -> None:
+    def __init__(self, reports: ReportSet, bindings: Bindings, announce: Callable[[str], None],
+                 results: ResultCache | None = None) -> None:
         self._reports = reports
         self._bindings = bindings
         self._announce = announce
+        self._results = results if results is not None else ResultCache(None)
         self._tree_indexes: dict[tuple[Path, str], tree_paths.TreeIndex] = {}
         self._announced_roots: set = set()
         #: ``(report path, evidence)`` naming several files at the pin
@@ -66,7 +69,7 @@ class PathResolver:
         want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
         absolute = evidence.lookup == LOOKUP_CHECKOUT
         found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context)
-        held = quotesites.holder(evidence, found.path, store.snapshot(pinned.pin), index, subject)
+        held = self._holder(pinned, evidence, found.path, index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
                                written_lines=evidence.cited_lines)
@@ -91,6 +94,22 @@ class PathResolver:
         if reason is not None:
             self.mark_not_evidence(report, evidence, reason)
         return evidence
+
+    def _holder(self, pinned: PinnedTree, evidence: Evidence, own: str | None, index: tree_paths.TreeIndex,
+                subject: str | None) -> str | None:
+        """:func:`.quotesites.holder`'s path, kept in the result cache by pin and evidence: it
+        reads the files a row cites, which a warm rerun would otherwise read again (and no
+        other blob)."""
+        if evidence.kind is not EvidenceKind.QUOTE or not evidence.context:
+            return None
+        key = self._results.key("holder", pinned.pin, encode(evidence), subject or "")
+        kept = self._results.lookup(key)
+        if isinstance(kept, quotesites.Holding):
+            return kept.path
+        held = quotesites.holder(evidence, own, pinned.store.snapshot(pinned.pin), index, subject)
+        if held.complete:  # a file the clone lacks may hold it once fetched
+            self._results.put(key, held)
+        return held.path
 
     def _in_own_folders(self, report: Report, relative: str, store: GitStore) -> bool:
         """Whether ``relative`` exists beside the report or in a folder above it (a

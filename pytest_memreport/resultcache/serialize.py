@@ -70,14 +70,16 @@ def kept_types() -> dict[str, type]:
     from ..checks.drift.results import DriftResult
     from ..checks.observe.results import ObservationResult
     from ..checks.predicates import PredicateResult
+    from ..checks.quotesites import Holding
     from ..checks.verify import PinResult
     from ..engine.reports import ParsedFolder
     from ..model import Evidence
 
     # Evidence: a symbol reference resolved to the file that defines it (or None);
-    # ParsedFolder: a folder's reports as parsed, keyed by their bytes
+    # ParsedFolder: a folder's reports as parsed, keyed by their bytes; Holding: which of
+    # the files a row cites holds its quotation
     return {cls.__name__: cls for cls in (PinResult, DriftResult, Evidence, PredicateResult, ObservationResult,
-                                          ParsedFolder)}
+                                          ParsedFolder, Holding)}
 
 
 def dump_value(value) -> str:
