@@ -36,7 +36,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL,
-    RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    RANGE_CELL, REPOSITORY_WORD, SHA_HINT, SHA_ONLY, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -391,8 +391,6 @@ def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
 
 #: a backticked code span on one line
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
-#: a commit beside a citation (a register row's revision cell), not a name it defines
-_ABBREVIATED_SHA = re.compile(r"(?=[a-f]*[0-9])[0-9a-f]{7,64}")
 
 
 def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
@@ -413,11 +411,17 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
         for match in _CODE_SPAN.finditer(line):
             text = match.group(1)
             name = core.symbol_name(text)
-            if name is None or review.repo_path_spec(text) is not None or _ABBREVIATED_SHA.fullmatch(name) is not None:
+            if name is None or review.repo_path_spec(text) is not None or _is_commit(name):
                 continue
             symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
                                     label=" ".join(text.split())))
     return symbols
+
+
+def _is_commit(name: str) -> bool:
+    """Whether a name beside a citation is a commit (a register row's revision cell), not a
+    name the file defines: hex digits with a digit among them."""
+    return SHA_ONLY.fullmatch(name) is not None and any(c.isdigit() for c in name)
 
 
 #: a fence's opening line and its info string's first word

@@ -149,6 +149,10 @@ FILE_LINK_MARKS = ("/blob/", "/tree/", "/raw/", "raw.githubusercontent.com")
 URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
 #: a sha alone (a link's ref)
 SHA_ONLY = re.compile(SHA_DIGITS)
+#: a link destination markdown-it's ``normalizeLink`` gives back unchanged: http(s), an ASCII
+#: host, then only characters URL encoding keeps (no ``%``, whose escapes it checks; no space
+#: or non-ASCII character, which it encodes)
+PLAIN_LINK = re.compile(r"https?://[A-Za-z0-9.-]+/[A-Za-z0-9;/?:@&=+$,\-_.!~*'()#]*")
 #: ``github.com/owner/name`` with or without its scheme
 GITHUB_REPOSITORY = re.compile(r"(?i)(?<![\w.-])(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)")
 #: a Markdown link that is a table cell's whole text: ``[text](url)``

@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ... import runcaches
+from .grammar import PLAIN_LINK
 
 
 def markdown_parser() -> MarkdownIt:
@@ -71,18 +72,12 @@ def _guarded(rule, starts: str, below: int = 0):
     return guarded
 
 
-#: a link destination markdown-it's ``normalizeLink`` gives back unchanged: http(s), an ASCII
-#: host, then only characters URL encoding keeps (no ``%``, whose escapes it checks; no space
-#: or non-ASCII character, which it encodes)
-_PLAIN_LINK = re.compile(r"https?://[A-Za-z0-9.-]+/[A-Za-z0-9;/?:@&=+$,\-_.!~*'()#]*")
-
-
 def _link_normalizer(stock):
-    """``stock`` (markdown-it's ``normalizeLink``), skipped for a plain link, which it would
+    """``stock`` (markdown-it's ``normalizeLink``), skipped for a plain link (:data:`.grammar.PLAIN_LINK`), which it would
     parse, punycode and re-encode into itself: on a note of blob links that was a third of
     markdown-it's time. A property test compares both on generated links."""
     def normalize(url: str) -> str:
-        return url if _PLAIN_LINK.fullmatch(url) else stock(url)
+        return url if PLAIN_LINK.fullmatch(url) else stock(url)
     return normalize
 
 
