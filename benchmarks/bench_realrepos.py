@@ -455,6 +455,20 @@ def timing_of(path: Path) -> dict:
     return json.loads(path.read_text())["timing"]
 
 
+#: drift statuses whose classification blames or searches (an unchanged or shifted range is
+#: answered by the diff's hunks alone)
+REWORKED = frozenset({"changed", "deleted", "moved", "relocated"})
+
+
+def reworked_in(path: Path) -> int:
+    """How many pieces of evidence a drift run's JSON says changed, went or moved (those
+    whose classification blames or searches)."""
+    reports = json.loads(path.read_text())["reports"]
+    return sum((item.get("at_against") or {}).get("status") in REWORKED
+               for report in reports for record in [*report.get("records", []), report]
+               for item in record.get("evidence", []))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--code-repo", default=os.environ.get("MEMREPORT_BENCH_CODE_REPO"))
@@ -557,6 +571,7 @@ def main() -> None:
                 half = timing_of(root / "half.json").get("drift", float("nan"))
                 full = cold_drift if "c" in only else float("nan")
                 keep("d", full / half)
+                notes["d"] = f"{reworked_in(root / 'half.json')} and {reworked_in(root / 'drift.json')}"
                 line.append(f"drift half {half:.2f} s, all {full:.2f} s: {rows['d'][-1]:.2f}x")
         if "prose" in plans:
             repo, root, m, env, runs, noop, counts, documents = plans["prose"]
@@ -602,7 +617,9 @@ def main() -> None:
         print(f"    beside it, (n=) {median(rows['n=']):.2f} s, as many of the no-op items failing as the cold "
               f"run's ({failed_in(notes['c'])}): cold {median(rows['cold=']):.2f}x")
     if "d" in rows:
-        print(f"(d) twice the changed ranges: {median(rows['d']):.2f}x the drift time (target 2x)")
+        print(f"(d) twice the changed ranges: {median(rows['d']):.2f}x the drift time (target 2x); evidence "
+              f"changed, deleted or moved (what blames or searches): {notes['d']} (the half is real records, "
+              f"not exactly half the changes)")
     if "q" in rows:
         print(f"(q) quotations {median(rows['q']):6.2f} s ({notes['q']}; timing {notes['q_timing']}); (nq) "
               f"{median(rows['nq']):.2f} s: {median(rows['quotes']):.2f}x (target 1.5x)")
