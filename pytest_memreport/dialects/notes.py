@@ -369,7 +369,7 @@ def _looked_up(evidence: Evidence) -> Evidence:
 _ROOT_DOCUMENT = re.compile(r"[A-Za-z0-9][\w.-]*\.(?:md|markdown|rst|txt|adoc)", re.IGNORECASE)
 
 
-def _named_path(text: str):
+def _named_path(text: str) -> core.PathSpec | None:
     """The path a backticked name gives a sentence of a note: a repository path as anywhere,
     or a document at the repository's top (``CLIENT-SPECIFICATION.md``), which a path with no
     ``/`` is not elsewhere (in running text ``os.path`` is a name, not a file)."""
