@@ -30,12 +30,18 @@ class Holding:
     complete: bool = True
 
 
+def cites_others(evidence: Evidence) -> bool:
+    """Whether ``evidence`` is a quotation whose row or sentence cites other files too
+    (which :func:`holder` looks in)."""
+    return evidence.kind is EvidenceKind.QUOTE and bool(evidence.context)
+
+
 def holder(evidence: Evidence, own: str | None, snapshot, index: tree_paths.TreeIndex,
            subject: str | None) -> Holding:
     """The path of another file cited beside ``evidence`` (its ``context``) that holds
     the quotation, when its own file (``own``, resolved; ``None`` when it names none)
     does not. Each file is read once (blobs are cached by the snapshot)."""
-    if evidence.kind is not EvidenceKind.QUOTE or not evidence.context:
+    if not cites_others(evidence):
         return Holding(None)
     # Each file on its own: a quotation with context files would otherwise look in them too.
     complete = True

@@ -36,7 +36,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL,
-    RANGE_CELL, REPOSITORY_WORD, SHA_HINT, SHA_ONLY, TRAILING_RANGES,
+    RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -421,7 +421,7 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
 def _is_commit(name: str) -> bool:
     """Whether a name beside a citation is a commit (a register row's revision cell), not a
     name the file defines: hex digits with a digit among them."""
-    return SHA_ONLY.fullmatch(name) is not None and any(c.isdigit() for c in name)
+    return core.is_sha(name) and any(c.isdigit() for c in name)
 
 
 #: a fence's opening line and its info string's first word

@@ -100,8 +100,8 @@ class PathResolver:
         """:func:`.quotesites.holder`'s path, kept in the result cache by pin and evidence: it
         reads the files a row cites, which a warm rerun would otherwise read again (and no
         other blob)."""
-        if evidence.kind is not EvidenceKind.QUOTE or not evidence.context:
-            return None
+        if not quotesites.cites_others(evidence):
+            return None  # (no key made: most evidence is not such a quotation)
         key = self._results.key("holder", pinned.pin, encode(evidence), subject or "")
         kept = self._results.lookup(key)
         if isinstance(kept, quotesites.Holding):
