@@ -67,6 +67,20 @@ def test_links_normalize_as_markdown_it_normalizes_them(scheme, host, rest):
     assert _dump(OURS.parse(text)) == _dump(STOCK.parse(text))
 
 
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(LINK_CHARACTERS + "<>\\\t\n\x00\x7f&#;x"), max_size=40),
+       st.integers(min_value=0, max_value=5), st.integers(min_value=0, max_value=5))
+def test_link_destinations_read_as_markdown_it_reads_them(text, start, cut):
+    # the helper link and reference rules call, on any text and bounds they may pass it
+    pos, maximum = min(start, len(text)), max(min(start, len(text)), len(text) - cut)
+    ours = OURS.helpers.parseLinkDestination(text, pos, maximum)
+    stock = STOCK.helpers.parseLinkDestination(text, pos, maximum)
+    assert (ours.ok, ours.pos, ours.str) == (stock.ok, stock.pos, stock.str)
+    assert STOCK.helpers is not OURS.helpers  # markdown-it's own module is left as it is
+    link = f"[a]({text}) [b]: {text}\n\n[c]({text} \"t\")"
+    assert _dump(OURS.parse(link)) == _dump(STOCK.parse(link))
+
+
 def test_the_project_reports_give_the_stock_tokens():
     root = Path(__file__).resolve().parent.parent
     texts = [path.read_text(encoding="utf-8") for path in [*root.glob("example_claims/*.md"), *root.glob("docs/*.md"),

@@ -246,3 +246,57 @@ def test_run_on_prose_parses_in_linear_time(name):
     if growth > 10:
         growth = seconds(64_000) / small  # once more before calling it superlinear: the machine is shared
     assert growth <= 10, f"{name}: 4x the text took {growth:.1f}x the time"
+
+
+def _unit_word_by_word(pieces):
+    """The unit a paragraph's quotations were once read from: a word for every
+    whitespace-separated run of its text and code pieces (links are not words)."""
+    import re
+
+    from pytest_memreport.dialects.core import anchors
+
+    parts, words, offset = [], [], 0
+    previous = pieces[0].line if pieces else 0
+    for piece in pieces:
+        if piece.line != previous and parts and not parts[-1][-1:].isspace() and not piece.text[:1].isspace():
+            parts.append(" ")
+            offset += 1
+        previous = piece.line
+        if piece.kind != "link":
+            words += [anchors.Word(m.group(), piece.line, piece.kind == "code", offset + m.start(), offset + m.end())
+                      for m in re.finditer(r"\S+", piece.text)]
+        parts.append(piece.text)
+        offset += len(piece.text)
+    return anchors.Unit("".join(parts), tuple(words), pieces[0].line if pieces else 0)
+
+
+_PIECE_TEXT = st.lists(st.sampled_from([*'ab c"“”.;:`\n', "said ", "README.md", "docs/a.md"]),
+                       max_size=24).map("".join)
+_PIECE = st.builds(lambda kind, text, step, href: (kind, text, step, href if kind == "link" else ""),
+                   st.sampled_from(["text", "code", "link"]), _PIECE_TEXT, st.integers(0, 1),
+                   st.sampled_from(["", f"{BLOB}/docs/a.md", "https://example.com/x"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECE, max_size=8))
+def test_a_paragraph_read_by_pieces_ties_what_reading_it_word_by_word_did(drawn):
+    """A paragraph is read for its quotations by its pieces alone (their offsets, lines and
+    code spans), not a word object per word: every quotation, its line and its tie are the
+    ones the word-by-word unit gave (the words were only asked for code spans and lines)."""
+    from pytest_memreport.dialects.core import anchors, ties
+    from pytest_memreport.dialects.core.layout import Piece
+
+    pieces, line = [], 1
+    for kind, text, step, href in drawn:
+        line += step
+        pieces.append(Piece(kind, text, line, href))
+
+    def is_file(href, text):
+        return bool(href) and href.startswith(BLOB) or text.endswith(".md")
+
+    para = ties.paragraph(pieces, is_file)
+    citations = [ties._citation(named) for named in para.named]
+    by_pieces = anchors.quotes_in(para.text, para.line, list(para.code_spans), list(para.line_marks), citations)
+    by_words = anchors.quotes(_unit_word_by_word(pieces), citations)
+    assert by_pieces == by_words
+    assert [p.text for p in pieces if p.kind == "code"] == [para.text[s:e] for s, e in para.code_spans]

@@ -177,7 +177,7 @@ class _Note:
                     continue
                 if para is None:
                     para = self._paragraph(inline)
-                if ties.in_own_project(para.clause_at(para.code_offsets[index])):
+                if ties.in_own_project(para.clause_at(para.code_spans[index][0])):
                     self.reader.collected.add(Evidence(EvidenceKind.PATH, spec.path, piece.line, piece.line,
                                                 source=self.reader.main_source, label=OWN_PROJECT_PATH,
                                                 role=EvidenceRole.OWN_PROJECT))

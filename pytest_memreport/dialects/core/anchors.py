@@ -529,26 +529,36 @@ def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
 
     Linear in the unit (plus a logarithm): every lookup is a bisection, and at most
     :data:`_MAX_LINKED` quotations count as linking material between two things."""
-    code_spans = [(w.start, w.end) for w in unit.words if w.code]
+    return quotes_in(unit.text, unit.line, [(w.start, w.end) for w in unit.words if w.code],
+                     [(w.start, w.line) for w in unit.words], citations)
+
+
+def quotes_in(text: str, line: int, code_spans: list[tuple[int, int]], line_marks: list[tuple[int, int]],
+              citations: list[Citation]) -> list[Quote]:
+    """:func:`quotes` of a text read without words (:mod:`.ties`): ``code_spans`` are its
+    code spans' ``(start, end)`` and ``line_marks`` the ``(offset, line)`` each stretch of
+    one line starts at, both in order; ``line`` is the text's first."""
     code_starts = [start for start, _ in code_spans]
     # Quote marks inside code (``thought: ""``) open no quotation: masked, offsets kept.
-    masked = list(unit.text)
-    for start, end in code_spans:
-        for at in range(start, min(end, len(masked))):
-            if masked[at] in "\"“”":
-                masked[at] = "'"
-    word_starts = [w.start for w in unit.words]
+    masked = text
+    if code_spans and ('"' in text or "“" in text or "”" in text):
+        chars = list(text)
+        for start, end in code_spans:
+            for at in range(start, min(end, len(chars))):
+                if chars[at] in "\"“”":
+                    chars[at] = "'"
+        masked = "".join(chars)
+    mark_starts = [start for start, _ in line_marks]
     found: list[Quote] = []
-    for match in _QUOTED.finditer("".join(masked)):
+    for match in _QUOTED.finditer(masked):
         group = match.lastindex or 1
-        phrase = unit.text[match.start(group):match.end(group)].strip()
+        phrase = text[match.start(group):match.end(group)].strip()
         span = bisect.bisect_right(code_starts, match.start()) - 1
         if len(_WORD.findall(phrase)) < 3 or (span >= 0 and match.start() < code_spans[span][1]):
             continue
-        at = bisect.bisect_right(word_starts, match.start()) - 1
-        line = unit.words[at].line if at >= 0 else unit.line
-        found.append(Quote(phrase, line, None, match.start(), match.end()))
-    links = _Links(unit, citations, found)
+        at = bisect.bisect_right(mark_starts, match.start()) - 1
+        found.append(Quote(phrase, line_marks[at][1] if at >= 0 else line, None, match.start(), match.end()))
+    links = _Links(text, citations, found)
     bound: list[Quote] = []
     for quote in found:
         index = links.following(quote.end, with_quotes=True)
@@ -576,8 +586,8 @@ _MAX_GAP = 2000
 class _Links:
     """Which citation a position of a unit links to (its citations and quotations in order)."""
 
-    def __init__(self, unit: Unit, citations: list[Citation], quotes_: list[Quote]) -> None:
-        self.text = unit.text
+    def __init__(self, text: str, citations: list[Citation], quotes_: list[Quote]) -> None:
+        self.text = text
         self.citations = citations
         self.starts = [c.start for c in citations]
         self.ends = [c.end for c in citations]

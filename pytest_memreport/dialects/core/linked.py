@@ -51,7 +51,8 @@ _FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`]*")
 #: ``( ... )`` without nested parentheses
 _PARENTHESES = re.compile(r"\(([^()\n]{1,600})\)")
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:[,;]|[ \t]and[ \t])[ \t]*")
-_NOT_A_PATH = frozenset("*?{}<>|$\\\"'")
+#: a character no path of a repository is written with here: whitespace, a glob's, a shell's, a quote
+_NOT_A_PATH = re.compile(r"[\s*?{}<>|$\\\"']")
 
 
 def repo_path_spec(token: str, *, strict: bool = True) -> lexing.PathSpec | None:
@@ -63,9 +64,9 @@ def repo_path_spec(token: str, *, strict: bool = True) -> lexing.PathSpec | None
     ``os.path`` or ``read/write`` are not paths.
     """
     token = token.strip()
-    if not token or len(token) > 1024 or any(ch.isspace() for ch in token):
+    if not token or len(token) > 1024 or _NOT_A_PATH.search(token):
         return None
-    if "://" in token or token.startswith(("/", "~", "-", "@")) or any(ch in _NOT_A_PATH for ch in token):
+    if "://" in token or token.startswith(("/", "~", "-", "@")):
         return None
     spec = lexing.parse_path_spec(token)
     if spec is None or not spec.path or spec.path.startswith("../") or "/../" in spec.path:

@@ -6,7 +6,7 @@ A reader ties a phrase in quotation marks to the target in one of three ways, an
 * **beside a link**: ``the design "keeps every rewrite reversible" ([DESIGN.md](...))``,
   the phrase bound to the link right after it (or right before it, only joiners
   between) exactly as an analysis run binds a phrase to its citation
-  (:func:`.anchors.quotes`);
+  (:func:`.anchors.quotes_in`);
 * **in a sentence that names files**: `` `docs/DESIGN.md` calls this "a two-phase commit" ``,
   a phrase the sentence attributes (:data:`SAYS`) to its links or backticked paths quotes
   one of them; with no word of attribution it is only :data:`NEAR` them (a quotation of
@@ -82,22 +82,25 @@ class Tie:
 
 @dataclass(frozen=True)
 class Paragraph:
-    """A paragraph's text as read (link texts in place, code spans without backticks),
-    the files it names, where each of its code spans starts, and its
-    :class:`.anchors.Unit` (links are not words)."""
+    """A paragraph's text as read (link texts in place, code spans without backticks), its
+    first line, the files it names, its code spans' ``(start, end)`` and the ``(offset,
+    line)`` each of its pieces starts at (what :func:`.anchors.quotes_in` asks of it: a
+    paragraph is read for its quotations, not word by word)."""
 
-    unit: anchors.Unit
+    text: str
+    line: int
     named: tuple[Named, ...]
-    code_offsets: tuple[int, ...] = ()
+    code_spans: tuple[tuple[int, int], ...] = ()
+    line_marks: tuple[tuple[int, int], ...] = ()
 
     @functools.cached_property
     def bounds(self) -> list[int]:
         """Where its sentences start (read once)."""
-        return _sentence_bounds(self.unit.text)
+        return _sentence_bounds(self.text)
 
     def clause_at(self, position: int) -> str:
         """The clause holding ``position``: its sentence, cut at semicolons (within :data:`REACH`)."""
-        text = self.unit.text
+        text = self.text
         start, end = _sentence_of(self.bounds, position, len(text))
         start, end = max(start, position - REACH), min(end, position + REACH)
         cut = text.rfind(";", start, position)
@@ -107,16 +110,16 @@ class Paragraph:
 
     def last_sentence_start(self) -> int:
         """Where its last sentence starts."""
-        return _sentence_of(self.bounds, max(0, len(self.unit.text.rstrip()) - 1), len(self.unit.text))[0]
+        return _sentence_of(self.bounds, max(0, len(self.text.rstrip()) - 1), len(self.text))[0]
 
 
 def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
     """Read a paragraph's pieces; ``is_file(href, text)`` says whether a link or a backticked
     span (``href`` empty) names a file of the target."""
     text_parts: list[str] = []
-    words: list[anchors.Word] = []
     named: list[Named] = []
-    codes: list[int] = []
+    codes: list[tuple[int, int]] = []
+    marks: list[tuple[int, int]] = []
     offset = 0
     previous = pieces[0].line if pieces else 0
     for piece in pieces:
@@ -125,21 +128,21 @@ def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
             text_parts.append(" ")  # a soft line break reads as a space
             offset += 1
         previous = piece.line
+        end = offset + len(piece.text)
         if piece.kind == "link":
             if is_file(piece.href, piece.text):
-                named.append(Named(piece.text, piece.href, piece.line, offset, offset + len(piece.text)))
+                named.append(Named(piece.text, piece.href, piece.line, offset, end))
         else:
+            if piece.text.strip():  # what a quotation may start in (links are not words)
+                marks.append((offset, piece.line))
             if piece.kind == "code":
-                codes.append(offset)
+                codes.append((offset, end))
                 if is_file("", piece.text):
-                    named.append(Named(piece.text, "", piece.line, offset, offset + len(piece.text)))
-            for match in re.finditer(r"\S+", piece.text):
-                words.append(anchors.Word(match.group(), piece.line, piece.kind == "code",
-                                          offset + match.start(), offset + match.end()))
+                    named.append(Named(piece.text, "", piece.line, offset, end))
         text_parts.append(piece.text)
-        offset += len(piece.text)
+        offset = end
     line = pieces[0].line if pieces else 0
-    return Paragraph(anchors.Unit("".join(text_parts), tuple(words), line), tuple(named), tuple(codes))
+    return Paragraph("".join(text_parts), line, tuple(named), tuple(codes), tuple(marks))
 
 
 def _citation(named: Named) -> anchors.Citation:
@@ -152,9 +155,9 @@ def ties(para: Paragraph) -> list[Tie]:
     citations = [_citation(named) for named in para.named]
     by_start = {named.start: named for named in para.named}
     starts = [named.start for named in para.named]
-    text = para.unit.text
+    text = para.text
     out = []
-    for quote in anchors.quotes(para.unit, citations):
+    for quote in anchors.quotes_in(text, para.line, list(para.code_spans), list(para.line_marks), citations):
         if quote.citation is not None:
             out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
             continue
