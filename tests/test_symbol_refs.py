@@ -58,18 +58,12 @@ def test_definitions_are_checked_and_other_identifiers_are_not(pytester, make_re
     repo = make_repo()
     pin = repo.commit({"store.py": STORE_PY}, "store")
     result, data = run(pytester, repo, pin)
-    result.stdout.fnmatch_lines([
-        "*MEM-CLM-forget::symbol@L13:Store.forget PASSED*",
-        "*MEM-CLM-forget::symbol@L13:Store.forget::drift PASSED*",
-        "*MEM-CLM-forget::symbol@L13:compact PASSED*",
-    ])
     # Which backticked name is a definition is known only when its item runs (collection
-    # reads nothing): a name that is none is skipped as no evidence, and left out of the JSON.
-    result.stdout.fnmatch_lines([
-        "*MEM-CLM-forget::symbol@L13:entry_id SKIPPED*",
-        "*MEM-CLM-forget::symbol@L13:entry_id::drift SKIPPED*",
-    ])
-    result.assert_outcomes(passed=8, skipped=2)
+    # reads nothing): one item checks a record's names, each that names a definition a check
+    # of its own in the JSON, each that names none (``entry_id``) left out, not two skipped items.
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols PASSED*"])
+    assert "entry_id" not in result.stdout.str()
+    result.assert_outcomes(passed=5)
     found = symbols_of(data)
     assert set(found) == {"Store.forget", "compact"}
     assert found["Store.forget"]["at_pin"]["symbol"] == {"kind": "method", "name": "Store.forget", "lines": [2, 4]}
@@ -92,7 +86,7 @@ def test_renamed_moved_and_deleted(pytester, make_repo):
     forget = found["Store.forget"]["at_against"]
     assert forget["status"] == "moved" and forget["path"] == "pkg/store.py"
     assert forget["enclosing_changed"] is True
-    result.assert_outcomes(passed=8, skipped=2, warnings=1)
+    result.assert_outcomes(passed=5, warnings=1)
 
 
 def test_deleted_definition_fails(pytester, make_repo):
@@ -100,7 +94,8 @@ def test_deleted_definition_fails(pytester, make_repo):
     pin = repo.commit({"store.py": STORE_PY}, "store")
     repo.commit({"store.py": STORE_PY.split("\n\n\ndef compact")[0] + "\n"}, "drop compact")
     result, _ = run(pytester, repo, pin)
-    result.assert_outcomes(passed=7, failed=1, skipped=2)
+    result.assert_outcomes(passed=4, failed=1)
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols FAILED*"])
     assert "symbol compact in store.py deleted" in result.stdout.str()
 
 
@@ -139,3 +134,17 @@ def test_the_files_a_reference_may_be_defined_in_are_read_in_one_batch(make_repo
     assert resolved["Store.forget"] is not None and resolved["Store.forget"].path == "pkg/store.py"
     assert resolved["compact"] is not None and resolved["entry_id"] is None
     assert one_by_one == []
+
+
+def test_a_record_whose_names_define_nothing_is_one_skipped_item(pytester, make_repo):
+    """Names beside a citation that define nothing there (a parameter, a value) are no
+    evidence: one item of the record says so, not two skipped items per name."""
+    repo = make_repo()
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    path = pytester.path / "store.md"
+    path.write_text(report(pin).replace("`Store.forget`", "`entries`").replace("`compact`", "`e.id`"),
+                    encoding="utf-8")
+    result = pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo.path}", "-v", "-rs")
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols SKIPPED*",
+                                 "*none of 3 names (`entries`, `e.id`, `entry_id`) names a definition in the files*"])
+    result.assert_outcomes(passed=4, skipped=1)

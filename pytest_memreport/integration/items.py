@@ -27,7 +27,7 @@ from ..engine import Engine
 from ..engine.plan import unique_pairs
 from ..errors import MemreportError, MemreportWarning
 from ..gitstore import RepoError, RevisionError
-from ..model import Evidence, Record, Report
+from ..model import Evidence, EvidenceKind, Record, Report
 from ..outputs.results import CheckResult
 from .outcomes import (
     Outcome,
@@ -42,6 +42,7 @@ from .outcomes import (
     quiet_pass,
     source_outcome,
     unchecked_outcome,
+    unresolved_names_outcome,
     unresolved_symbol_outcome,
 )
 
@@ -187,16 +188,21 @@ def claims_items(parent, report: Report, record: Record | None, engine: Engine):
 
 def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Engine):
     """The items checking ``evidence``: per evidence, one item per check (names made unique
-    in order); with ``--memreport-items=record``, one item for all of it."""
+    in order), but one item for the names in backticks proposed as symbols (``symbols``);
+    with ``--memreport-items=record``, one item for all of it."""
     if engine.options.items == "record":
         if evidence:
-            record = parent.record if isinstance(parent, RecordNode) else None
-            yield EvidenceGroupItem.from_parent(parent, name="evidence", report=report, evidence=evidence,
-                                                record=record).checks_in(
-                _pairs(*(engine.pair_key(report, e.source, e.pin) for e in evidence)))
+            yield _group_item(parent, "evidence", report, evidence, engine)
         return
+    # A name beside a citation is a proposal, most often naming no definition there (a
+    # field, a value, a command): known only once the item runs, it would be two skipped
+    # items apiece. One item checks them all; each that names a definition is a check of
+    # its own in the results, each that names none is left out, as a record's item does.
+    proposals = [item for item in evidence if item.kind is EvidenceKind.SYMBOL]
     seen: dict[str, int] = {}
     for item in evidence:
+        if item.kind is EvidenceKind.SYMBOL:
+            continue
         name = item.name
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:  # e.g. two quotations ending on one line
@@ -204,6 +210,14 @@ def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Eng
         pairs = _pairs(engine.pair_key(report, item.source, item.pin))
         for kind in evidence_checks(engine, report, item):
             yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item).checks_in(pairs)
+    if proposals:
+        yield _group_item(parent, "symbols", report, proposals, engine)
+
+
+def _group_item(parent, name: str, report: Report, evidence: list[Evidence], engine: Engine) -> MemreportItem:
+    record = parent.record if isinstance(parent, RecordNode) else None
+    return EvidenceGroupItem.from_parent(parent, name=name, report=report, evidence=evidence, record=record).checks_in(
+        _pairs(*(engine.pair_key(report, e.source, e.pin) for e in evidence)))
 
 
 def _pairs(*keys: str | None) -> frozenset[str]:
@@ -530,6 +544,10 @@ class EvidenceGroupItem(ReportItem):
         # calls (several per piece of evidence).
         parts = engine.within(self._parts, engine)
         record_id = self.record.id if self.record else ""
+        if not parts:  # every piece was a proposed name that names no definition
+            self.conclude(unresolved_names_outcome(self.report, record_id, self.line,
+                                                   [evidence.text or "" for evidence in self.evidence]))
+            return
         self.conclude(group_outcome(self.report, record_id, self.line, parts))
 
     def _parts(self, engine: Engine) -> list[Outcome]:

@@ -176,6 +176,22 @@ def unresolved_symbol_outcome(report: Report, evidence: Evidence) -> Outcome:
                    properties=_properties(report, evidence, NOT_EVIDENCE))
 
 
+def unresolved_names_outcome(report: Report, record_id: str, line: int, names: list[str]) -> Outcome:
+    """An item of ``names`` proposed as symbols (a record's, or the report's outside records)
+    none of which names a definition at the pin in a file cited beside it: no evidence,
+    skipped once for all of them."""
+    names = list(dict.fromkeys(names))  # a name proposed on several lines is one name
+    shown = ", ".join(f"`{name}`" for name in names[:_NAMES_SHOWN]) + (", ..." if len(names) > _NAMES_SHOWN else "")
+    said = (f"{shown} names no definition" if len(names) == 1 else
+            f"none of {len(names)} names ({shown}) names a definition")
+    return Outcome("skip", f"{record_id or report.path}: not evidence: {said} in the files cited beside it at the pin",
+                   properties={"record": record_id, "status": NOT_EVIDENCE, "location": render.location(report, line)})
+
+
+#: how many of a record's names a skipped item of names shows
+_NAMES_SHOWN = 5
+
+
 def _diff(quote: str, candidate: str) -> str:
     from ..text.match import render_diff
 
