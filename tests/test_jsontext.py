@@ -11,9 +11,9 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
                       | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=30)
 
 
-@given(values, st.integers(min_value=0, max_value=6), st.booleans())
-def test_the_text_reads_back_as_the_data(data, depth, ascii_only):
-    text = jsontext.dumps(data, compact_at=depth, ensure_ascii=ascii_only)
+@given(values, st.integers(min_value=0, max_value=6), st.booleans(), st.sampled_from([frozenset(), frozenset({"", "a"})]))
+def test_the_text_reads_back_as_the_data(data, depth, ascii_only, lines_of):
+    text = jsontext.dumps(data, compact_at=depth, ensure_ascii=ascii_only, lines_of=lines_of)
     assert json.loads(text) == data
     if ascii_only:
         assert text.isascii()
@@ -25,3 +25,13 @@ def test_containers_below_the_depth_take_one_line_each():
     assert '        {"line": 3, "lines": [1, 2]},' in lines
     assert '        {"line": 9, "lines": []}' in lines
     assert lines[0] == "{" and lines[-1] == "}"
+
+
+def test_a_list_under_a_named_key_takes_a_line_per_item_at_any_depth():
+    # a report's evidence beside its records (depth 4) as in a record (depth 6): a line each
+    data = {"reports": [{"path": "a.md", "evidence": [{"line": 3, "at_pin": {"status": "found"}}],
+                         "records": [{"id": "R-1", "evidence": [{"line": 9, "lines": [9, 9]}]}]}]}
+    lines = jsontext.dumps(data, compact_at=6, lines_of=frozenset({"evidence"})).splitlines()
+    assert '        {"line": 3, "at_pin": {"status": "found"}}' in lines
+    assert '            {"line": 9, "lines": [9, 9]}' in lines
+    assert '      "path": "a.md",' in lines  # the rest indented as before

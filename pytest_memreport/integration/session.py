@@ -628,8 +628,9 @@ class MemreportSession:
 
     def json_text(self) -> str:
         data = self.results_data()
-        # Indented down to each piece of evidence (reports, records, evidence), which is one line.
-        return jsontext.dumps(data, compact_at=6) + "\n"
+        # Indented down to each piece of evidence (reports, records, evidence), which is one line
+        # (in a record or beside them).
+        return jsontext.dumps(data, compact_at=6, lines_of=frozenset({"evidence"})) + "\n"
 
     def sarif_text(self) -> str:
         return sarif.render(self.verdicts, self.engine.options.rootdir, os.environ.get("GITHUB_WORKSPACE"))

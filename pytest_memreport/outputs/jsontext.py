@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 from ..text.render import valid_unicode
 
@@ -24,17 +25,26 @@ from ..text.render import valid_unicode
 _SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
 
 
-def dumps(data, compact_at: int, ensure_ascii: bool = True) -> str:
+def dumps(data, compact_at: int, ensure_ascii: bool = True, lines_of: frozenset[str] = frozenset()) -> str:
     """``data`` as JSON, indented by two spaces for containers shallower than
-    ``compact_at`` (the root is depth 0), each deeper value on one line."""
+    ``compact_at`` (the root is depth 0), each deeper value on one line; so is each item
+    of a list under a key in ``lines_of``, at any depth (a report's evidence is one line
+    per piece whether it sits in a record or beside them)."""
     parts: list[str] = []
-    _write(data, 0, compact_at, ensure_ascii, parts)
+    _write(data, 0, _Layout(compact_at, ensure_ascii, lines_of), parts)
     text = "".join(parts)
     if _SURROGATE.search(text):
         parts = []
-        _write(_valid(data), 0, compact_at, ensure_ascii, parts)
+        _write(_valid(data), 0, _Layout(compact_at, ensure_ascii, lines_of), parts)
         text = "".join(parts)
     return text
+
+
+@dataclass(frozen=True)
+class _Layout:
+    compact_at: int
+    ensure_ascii: bool
+    lines_of: frozenset[str]
 
 
 def _valid(value):
@@ -48,20 +58,32 @@ def _valid(value):
     return value
 
 
-def _write(value, depth: int, compact_at: int, ensure_ascii: bool, parts: list[str]) -> None:
-    if depth >= compact_at or not isinstance(value, (dict, list, tuple)) or not value:
-        parts.append(json.dumps(value, ensure_ascii=ensure_ascii, separators=(", ", ": ")))
+def _write(value, depth: int, layout: _Layout, parts: list[str]) -> None:
+    if depth >= layout.compact_at or not isinstance(value, (dict, list, tuple)) or not value:
+        parts.append(json.dumps(value, ensure_ascii=layout.ensure_ascii, separators=(", ", ": ")))
         return
     inner = "\n" + "  " * (depth + 1)
     if isinstance(value, dict):
         parts.append("{")
         for i, (key, item) in enumerate(value.items()):
-            parts.append(("," if i else "") + inner + json.dumps(str(key), ensure_ascii=ensure_ascii) + ": ")
-            _write(item, depth + 1, compact_at, ensure_ascii, parts)
+            parts.append(("," if i else "") + inner + json.dumps(str(key), ensure_ascii=layout.ensure_ascii) + ": ")
+            if key in layout.lines_of and isinstance(item, (list, tuple)) and item:
+                _write_lines(item, depth + 1, layout, parts)
+            else:
+                _write(item, depth + 1, layout, parts)
         parts.append("\n" + "  " * depth + "}")
     else:
         parts.append("[")
         for i, item in enumerate(value):
             parts.append(("," if i else "") + inner)
-            _write(item, depth + 1, compact_at, ensure_ascii, parts)
+            _write(item, depth + 1, layout, parts)
         parts.append("\n" + "  " * depth + "]")
+
+
+def _write_lines(items, depth: int, layout: _Layout, parts: list[str]) -> None:
+    """A list at ``depth``, each of its items on one line."""
+    inner = "\n" + "  " * (depth + 1)
+    encode = json.JSONEncoder(ensure_ascii=layout.ensure_ascii, separators=(", ", ": ")).encode
+    parts.append("[")
+    parts.append(",".join(inner + encode(item) for item in items))
+    parts.append("\n" + "  " * depth + "]")
