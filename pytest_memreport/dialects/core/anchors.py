@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...model import LineRange
@@ -533,7 +534,7 @@ def quotes(unit: Unit, citations: list[Citation]) -> list[Quote]:
                      [(w.start, w.line) for w in unit.words], citations)
 
 
-def quotes_in(text: str, line: int, code_spans: list[tuple[int, int]], line_marks: list[tuple[int, int]],
+def quotes_in(text: str, line: int, code_spans: Sequence[tuple[int, int]], line_marks: Sequence[tuple[int, int]],
               citations: list[Citation]) -> list[Quote]:
     """:func:`quotes` of a text read without words (:mod:`.ties`): ``code_spans`` are its
     code spans' ``(start, end)`` and ``line_marks`` the ``(offset, line)`` each stretch of

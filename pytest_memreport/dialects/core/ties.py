@@ -157,7 +157,7 @@ def ties(para: Paragraph) -> list[Tie]:
     starts = [named.start for named in para.named]
     text = para.text
     out = []
-    for quote in anchors.quotes_in(text, para.line, list(para.code_spans), list(para.line_marks), citations):
+    for quote in anchors.quotes_in(text, para.line, para.code_spans, para.line_marks, citations):
         if quote.citation is not None:
             out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
             continue
