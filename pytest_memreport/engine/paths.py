@@ -26,11 +26,11 @@ class PathResolver:
     """Loosely written paths bound to the pinned tree; what is no evidence, and why."""
 
     def __init__(self, reports: ReportSet, bindings: Bindings, announce: Callable[[str], None],
-                 results: ResultCache | None = None) -> None:
+                 results: ResultCache) -> None:
         self._reports = reports
         self._bindings = bindings
         self._announce = announce
-        self._results = results if results is not None else ResultCache(None)
+        self._results = results
         self._tree_indexes: dict[tuple[Path, str], tree_paths.TreeIndex] = {}
         self._announced_roots: set = set()
         #: ``(report path, evidence)`` naming several files at the pin

@@ -170,7 +170,7 @@ def not_evidence_drift_outcome(report: Report, evidence: Evidence, reason: str) 
 def unresolved_symbol_outcome(report: Report, evidence: Evidence) -> Outcome:
     """A proposed symbol reference that names no definition at the pin in a file its
     context cites: no evidence (the JSON leaves it out), skipped with that reason."""
-    reason = f"`{evidence.text}` names no definition in the files cited beside it at the pin"
+    reason = _names_no_definition([evidence.text or ""])
     payload = {"type": "symbol", "report": report.path, "key": evidence_key(evidence), "line": evidence.line}
     return Outcome("skip", f"{render.location(report, evidence.line)}: not evidence: {reason}", payload=payload,
                    properties=_properties(report, evidence, NOT_EVIDENCE))
@@ -180,12 +180,17 @@ def unresolved_names_outcome(report: Report, record_id: str, line: int, names: l
     """An item of ``names`` proposed as symbols (a record's, or the report's outside records)
     none of which names a definition at the pin in a file cited beside it: no evidence,
     skipped once for all of them."""
+    return Outcome("skip", f"{record_id or report.path}: not evidence: {_names_no_definition(names)}",
+                   properties={"record": record_id, "status": NOT_EVIDENCE, "location": render.location(report, line)})
+
+
+def _names_no_definition(names: list[str]) -> str:
+    """Why names proposed as symbols are no evidence (each name once, the first few shown)."""
     names = list(dict.fromkeys(names))  # a name proposed on several lines is one name
     shown = ", ".join(f"`{name}`" for name in names[:_NAMES_SHOWN]) + (", ..." if len(names) > _NAMES_SHOWN else "")
     said = (f"{shown} names no definition" if len(names) == 1 else
             f"none of {len(names)} names ({shown}) names a definition")
-    return Outcome("skip", f"{record_id or report.path}: not evidence: {said} in the files cited beside it at the pin",
-                   properties={"record": record_id, "status": NOT_EVIDENCE, "location": render.location(report, line)})
+    return f"{said} in the files cited beside it at the pin"
 
 
 #: how many of a record's names a skipped item of names shows

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..text.render import valid_unicode
@@ -30,12 +31,14 @@ def dumps(data, compact_at: int, ensure_ascii: bool = True, lines_of: frozenset[
     ``compact_at`` (the root is depth 0), each deeper value on one line; so is each item
     of a list under a key in ``lines_of``, at any depth (a report's evidence is one line
     per piece whether it sits in a record or beside them)."""
+    # One encoder for every value (``json.dumps`` with arguments makes one per call).
+    layout = _Layout(compact_at, lines_of, json.JSONEncoder(ensure_ascii=ensure_ascii, separators=(", ", ": ")).encode)
     parts: list[str] = []
-    _write(data, 0, _Layout(compact_at, ensure_ascii, lines_of), parts)
+    _write(data, 0, layout, parts)
     text = "".join(parts)
     if _SURROGATE.search(text):
         parts = []
-        _write(_valid(data), 0, _Layout(compact_at, ensure_ascii, lines_of), parts)
+        _write(_valid(data), 0, layout, parts)
         text = "".join(parts)
     return text
 
@@ -43,8 +46,8 @@ def dumps(data, compact_at: int, ensure_ascii: bool = True, lines_of: frozenset[
 @dataclass(frozen=True)
 class _Layout:
     compact_at: int
-    ensure_ascii: bool
     lines_of: frozenset[str]
+    encode: Callable[[object], str]
 
 
 def _valid(value):
@@ -60,13 +63,13 @@ def _valid(value):
 
 def _write(value, depth: int, layout: _Layout, parts: list[str]) -> None:
     if depth >= layout.compact_at or not isinstance(value, (dict, list, tuple)) or not value:
-        parts.append(json.dumps(value, ensure_ascii=layout.ensure_ascii, separators=(", ", ": ")))
+        parts.append(layout.encode(value))
         return
     inner = "\n" + "  " * (depth + 1)
     if isinstance(value, dict):
         parts.append("{")
         for i, (key, item) in enumerate(value.items()):
-            parts.append(("," if i else "") + inner + json.dumps(str(key), ensure_ascii=layout.ensure_ascii) + ": ")
+            parts.append(("," if i else "") + inner + layout.encode(str(key)) + ": ")
             if key in layout.lines_of and isinstance(item, (list, tuple)) and item:
                 _write_lines(item, depth + 1, layout, parts)
             else:
@@ -83,7 +86,6 @@ def _write(value, depth: int, layout: _Layout, parts: list[str]) -> None:
 def _write_lines(items, depth: int, layout: _Layout, parts: list[str]) -> None:
     """A list at ``depth``, each of its items on one line."""
     inner = "\n" + "  " * (depth + 1)
-    encode = json.JSONEncoder(ensure_ascii=layout.ensure_ascii, separators=(", ", ": ")).encode
     parts.append("[")
-    parts.append(",".join(inner + encode(item) for item in items))
+    parts.append(",".join(inner + layout.encode(item) for item in items))
     parts.append("\n" + "  " * depth + "]")
