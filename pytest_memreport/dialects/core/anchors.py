@@ -172,31 +172,37 @@ class Unit:
     line: int
 
 
-def unit(pieces) -> Unit:
-    """A unit from markdown-it pieces (:class:`.layout.Piece`); links are skipped (read as links)."""
+def laid_out(pieces) -> tuple[str, list[int]]:
+    """The text of markdown-it pieces (:class:`.layout.Piece`) as a reader sees it, a soft
+    line break between two pieces read as a space, and where each piece starts in it."""
     text_parts: list[str] = []
-    words: list[Word] = []
+    starts: list[int] = []
     offset = 0
-    line = pieces[0].line if pieces else 0
-    previous = line
+    previous = pieces[0].line if pieces else 0
     for piece in pieces:
         if piece.line != previous and text_parts and not text_parts[-1][-1:].isspace() and not piece.text[:1].isspace():
-            text_parts.append(" ")  # a soft line break reads as a space
+            text_parts.append(" ")
             offset += 1
         previous = piece.line
+        starts.append(offset)
+        text_parts.append(piece.text)
+        offset += len(piece.text)
+    return "".join(text_parts), starts
+
+
+def unit(pieces) -> Unit:
+    """A unit from markdown-it pieces (:class:`.layout.Piece`); links are skipped (read as links)."""
+    text, starts = laid_out(pieces)
+    words: list[Word] = []
+    for piece, offset in zip(pieces, starts):
         if piece.kind == "link":
-            shown = piece.text
             if piece.href:  # a link to a file anchors the continuations after it
-                words.append(Word(shown, piece.line, False, offset, offset + len(shown), piece.href))
-            text_parts.append(shown)
-            offset += len(shown)
+                words.append(Word(piece.text, piece.line, False, offset, offset + len(piece.text), piece.href))
             continue
         for match in re.finditer(r"\S+", piece.text):
             words.append(Word(match.group(), piece.line, piece.kind == "code",
                               offset + match.start(), offset + match.end()))
-        text_parts.append(piece.text)
-        offset += len(piece.text)
-    return Unit("".join(text_parts), tuple(words), line)
+    return Unit(text, tuple(words), pieces[0].line if pieces else 0)
 
 
 def plain_unit(text: str, line: int) -> Unit:

@@ -116,33 +116,23 @@ class Paragraph:
 def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
     """Read a paragraph's pieces; ``is_file(href, text)`` says whether a link or a backticked
     span (``href`` empty) names a file of the target."""
-    text_parts: list[str] = []
+    text, starts = anchors.laid_out(pieces)
     named: list[Named] = []
     codes: list[tuple[int, int]] = []
     marks: list[tuple[int, int]] = []
-    offset = 0
-    previous = pieces[0].line if pieces else 0
-    for piece in pieces:
-        if piece.line != previous and text_parts and not text_parts[-1][-1:].isspace() \
-                and not piece.text[:1].isspace():
-            text_parts.append(" ")  # a soft line break reads as a space
-            offset += 1
-        previous = piece.line
+    for piece, offset in zip(pieces, starts):
         end = offset + len(piece.text)
         if piece.kind == "link":
             if is_file(piece.href, piece.text):
                 named.append(Named(piece.text, piece.href, piece.line, offset, end))
-        else:
-            if piece.text.strip():  # what a quotation may start in (links are not words)
-                marks.append((offset, piece.line))
-            if piece.kind == "code":
-                codes.append((offset, end))
-                if is_file("", piece.text):
-                    named.append(Named(piece.text, "", piece.line, offset, end))
-        text_parts.append(piece.text)
-        offset = end
-    line = pieces[0].line if pieces else 0
-    return Paragraph("".join(text_parts), line, tuple(named), tuple(codes), tuple(marks))
+            continue
+        if piece.text.strip():  # what a quotation may start in (links are not words)
+            marks.append((offset, piece.line))
+        if piece.kind == "code":
+            codes.append((offset, end))
+            if is_file("", piece.text):
+                named.append(Named(piece.text, "", piece.line, offset, end))
+    return Paragraph(text, pieces[0].line if pieces else 0, tuple(named), tuple(codes), tuple(marks))
 
 
 def _citation(named: Named) -> anchors.Citation:
