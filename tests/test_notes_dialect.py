@@ -251,23 +251,10 @@ def test_run_on_prose_parses_in_linear_time(name):
 def _unit_word_by_word(pieces):
     """The unit a paragraph's quotations were once read from: a word for every
     whitespace-separated run of its text and code pieces (links are not words)."""
-    import re
-
     from pytest_memreport.dialects.core import anchors
 
-    parts, words, offset = [], [], 0
-    previous = pieces[0].line if pieces else 0
-    for piece in pieces:
-        if piece.line != previous and parts and not parts[-1][-1:].isspace() and not piece.text[:1].isspace():
-            parts.append(" ")
-            offset += 1
-        previous = piece.line
-        if piece.kind != "link":
-            words += [anchors.Word(m.group(), piece.line, piece.kind == "code", offset + m.start(), offset + m.end())
-                      for m in re.finditer(r"\S+", piece.text)]
-        parts.append(piece.text)
-        offset += len(piece.text)
-    return anchors.Unit("".join(parts), tuple(words), pieces[0].line if pieces else 0)
+    unit = anchors.unit(pieces)  # the word-reading unit, less the words it makes of links
+    return anchors.Unit(unit.text, tuple(word for word in unit.words if not word.href), unit.line)
 
 
 _PIECE_TEXT = st.lists(st.sampled_from([*'ab c"“”.;:`\n', "said ", "README.md", "docs/a.md"]),
