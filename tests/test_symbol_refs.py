@@ -61,9 +61,9 @@ def test_definitions_are_checked_and_other_identifiers_are_not(pytester, make_re
     # Which backticked name is a definition is known only when its item runs (collection
     # reads nothing): one item checks a record's names, each that names a definition a check
     # of its own in the JSON, each that names none (``entry_id``) left out, not two skipped items.
-    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols PASSED*"])
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols PASSED*", "*MEM-CLM-forget::symbols::drift PASSED*"])
     assert "entry_id" not in result.stdout.str()
-    result.assert_outcomes(passed=5)
+    result.assert_outcomes(passed=6)
     found = symbols_of(data)
     assert set(found) == {"Store.forget", "compact"}
     assert found["Store.forget"]["at_pin"]["symbol"] == {"kind": "method", "name": "Store.forget", "lines": [2, 4]}
@@ -86,7 +86,7 @@ def test_renamed_moved_and_deleted(pytester, make_repo):
     forget = found["Store.forget"]["at_against"]
     assert forget["status"] == "moved" and forget["path"] == "pkg/store.py"
     assert forget["enclosing_changed"] is True
-    result.assert_outcomes(passed=5, warnings=1)
+    result.assert_outcomes(passed=6, warnings=1)
 
 
 def test_deleted_definition_fails(pytester, make_repo):
@@ -94,8 +94,8 @@ def test_deleted_definition_fails(pytester, make_repo):
     pin = repo.commit({"store.py": STORE_PY}, "store")
     repo.commit({"store.py": STORE_PY.split("\n\n\ndef compact")[0] + "\n"}, "drop compact")
     result, _ = run(pytester, repo, pin)
-    result.assert_outcomes(passed=4, failed=1)
-    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols FAILED*"])
+    result.assert_outcomes(passed=5, failed=1)
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols PASSED*", "*MEM-CLM-forget::symbols::drift FAILED*"])
     assert "symbol compact in store.py deleted" in result.stdout.str()
 
 
@@ -145,6 +145,28 @@ def test_a_record_whose_names_define_nothing_is_one_skipped_item(pytester, make_
     path.write_text(report(pin).replace("`Store.forget`", "`entries`").replace("`compact`", "`e.id`"),
                     encoding="utf-8")
     result = pytester.runpytest("--memreport", str(path), f"--memreport-repo={repo.path}", "-v", "-rs")
-    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols SKIPPED*",
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols SKIPPED*", "*MEM-CLM-forget::symbols::drift SKIPPED*",
                                  "*none of 3 names (`entries`, `e.id`, `entry_id`) names a definition in the files*"])
-    result.assert_outcomes(passed=4, skipped=1)
+    result.assert_outcomes(passed=4, skipped=2)
+
+
+def test_the_drift_marker_selects_the_names_checks_since_the_pin(pytester, make_repo):
+    """A record's names are two items, as a piece of evidence's checks are: ``-m
+    memreport_drift`` runs what became of them (it once left their one item out, so a
+    deleted definition passed unseen), ``-m "not memreport_drift"`` their checks at the pin."""
+    repo = make_repo()
+    pin = repo.commit({"store.py": STORE_PY}, "store")
+    repo.commit({"store.py": STORE_PY.split("\n\n\ndef compact")[0] + "\n"}, "drop compact")
+    result, data = run(pytester, repo, pin, "-m", "memreport_drift")
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols::drift FAILED*"])
+    assert "::symbols PASSED" not in result.stdout.str()
+    result.assert_outcomes(passed=1, failed=1)  # the path's drift item and the names'
+    found = symbols_of(data)
+    assert found["compact"]["at_against"]["status"] == "deleted"
+    assert found["Store.forget"]["at_against"]["status"] == "unchanged"
+
+    result, data = run(pytester, repo, pin, "-m", "not memreport_drift")
+    result.stdout.fnmatch_lines(["*MEM-CLM-forget::symbols PASSED*"])
+    assert "::drift" not in result.stdout.str()
+    result.assert_outcomes(passed=4)
+    assert symbols_of(data)["compact"]["at_pin"]["status"] == "found"

@@ -203,9 +203,9 @@ def test_k_on_one_record_checks_only_its_evidence(pytester, make_repo):
     result = _run(pytester, [report], "-k", "MEM-CLM-17 and not MEM-CLM-17x", json_name="one.json")
     outcomes = result.parseoutcomes()
     # the file at the pin and at HEAD, and the record's names (the definition checked at both,
-    # the local no evidence: left out) in one item
-    assert (outcomes.get("passed"), outcomes.get("skipped")) == (3, None), result.stdout.str()
-    assert alone.parseoutcomes().get("passed") == 3 + 2  # and the source and structure items
+    # the local no evidence: left out) in an item at the pin and one since
+    assert (outcomes.get("passed"), outcomes.get("skipped")) == (4, None), result.stdout.str()
+    assert alone.parseoutcomes().get("passed") == 4 + 2  # and the source and structure items
     timing = json.loads((pytester.path / "one.json").read_text())["timing"]
     baseline = json.loads((pytester.path / "alone.json").read_text())["timing"]
     assert timing["blobs_read"] == baseline["blobs_read"] == 1  # pkg/mod_17.py, the one file cited

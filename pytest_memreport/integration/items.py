@@ -211,13 +211,22 @@ def evidence_items(parent, report: Report, evidence: list[Evidence], engine: Eng
         for kind in evidence_checks(engine, report, item):
             yield kind.from_parent(parent, name=name + kind.name_suffix, report=report, evidence=item).checks_in(pairs)
     if proposals:
-        yield _group_item(parent, "symbols", report, proposals, engine)
+        # Split as a piece of evidence's items are, so ``-m memreport_drift`` (and ``not``)
+        # selects the names' checks since the pin with the others'.
+        yield _group_item(parent, "symbols", report, proposals, engine, checks=EvidenceGroupItem.AT_PIN)
+        if engine.drift_enabled:
+            yield _group_item(parent, "symbols" + DriftItem.name_suffix, report, proposals, engine,
+                              checks=EvidenceGroupItem.SINCE_PIN)
 
 
-def _group_item(parent, name: str, report: Report, evidence: list[Evidence], engine: Engine) -> MemreportItem:
+def _group_item(parent, name: str, report: Report, evidence: list[Evidence], engine: Engine,
+                checks: str = "") -> MemreportItem:
+    """An item checking all of ``evidence``; ``checks``: only at the pin, or only since
+    (:attr:`EvidenceGroupItem.AT_PIN`, :attr:`~EvidenceGroupItem.SINCE_PIN`), else both."""
     record = parent.record if isinstance(parent, RecordNode) else None
-    return EvidenceGroupItem.from_parent(parent, name=name, report=report, evidence=evidence, record=record).checks_in(
-        _pairs(*(engine.pair_key(report, e.source, e.pin) for e in evidence)))
+    kind = DriftGroupItem if checks == EvidenceGroupItem.SINCE_PIN else EvidenceGroupItem
+    return kind.from_parent(parent, name=name, report=report, evidence=evidence, record=record,
+                            checks=checks).checks_in(_pairs(*(engine.pair_key(report, e.source, e.pin) for e in evidence)))
 
 
 def _pairs(*keys: str | None) -> frozenset[str]:
@@ -529,10 +538,16 @@ class EvidenceGroupItem(ReportItem):
     JSON, summary and annotations stay per evidence.
     """
 
-    def __init__(self, *, evidence: list[Evidence], record: Record | None, **kwargs) -> None:
+    #: what :attr:`checks` may name: the pin checks alone, or the checks since the pin alone
+    AT_PIN = "at-pin"
+    SINCE_PIN = "since-pin"
+
+    def __init__(self, *, evidence: list[Evidence], record: Record | None, checks: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self.evidence = evidence
         self.record = record
+        #: which of each piece's checks the item runs: ``""`` all of them (a record's item)
+        self.checks = checks
 
     @property
     def line(self) -> int:
@@ -557,11 +572,9 @@ class EvidenceGroupItem(ReportItem):
             evidence = engine.prepared(self.report, written)
             if evidence is None:
                 continue  # a proposed symbol reference naming no definition: no evidence
-            kinds: tuple[type[EvidenceItem], ...] = (NotEvidenceItem,)
-            if engine.not_evidence(self.report, evidence) is None:
-                kinds = (EvidenceItem, DriftItem) if engine.drift_enabled else (EvidenceItem,)
-            for kind in kinds:
-                part = self._part(engine, kind, evidence)
+            reason = engine.not_evidence(self.report, evidence)
+            for kind in self._kinds(engine, reason is None):
+                part = self._part(engine, kind, evidence, reason)
                 if isinstance(part, CheckResult):
                     self.memreport_checks.append(part)
                     parts.append(_QUIET_PASS)
@@ -572,9 +585,23 @@ class EvidenceGroupItem(ReportItem):
                 parts.append(part)
         return parts
 
-    def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence) -> Outcome | CheckResult:
-        """One check of the record, as its own item would run it; a pin check that passes
-        with nothing to say is its result alone (no words for a record's item to show)."""
+    def _kinds(self, engine: Engine, is_evidence: bool) -> tuple[type[EvidenceItem], ...]:
+        """The checks of a piece of evidence this item runs, as the per-evidence item kinds."""
+        if not is_evidence:
+            # said once, by the pin's part, as its one skipped item would (its drift part is
+            # a skip that counts nothing)
+            return (DriftItem,) if self.checks == self.SINCE_PIN else (NotEvidenceItem,)
+        if self.checks == self.AT_PIN or not engine.drift_enabled:
+            return (EvidenceItem,)
+        return (DriftItem,) if self.checks == self.SINCE_PIN else (EvidenceItem, DriftItem)
+
+    def _part(self, engine: Engine, kind: type[EvidenceItem], evidence: Evidence,
+              reason: str | None) -> Outcome | CheckResult:
+        """One check of the record, as its own item would run it (``reason``: why the piece
+        is no evidence, if it is not); a pin check that passes with nothing to say is its
+        result alone (no words for a record's item to show)."""
+        if reason is not None and kind is DriftItem:
+            return DriftItem.no_evidence(self.report, evidence, reason)
         try:
             check: Callable[[Engine, Report, Evidence], Outcome | CheckResult] = kind.check_prepared
             if kind is NotEvidenceItem:
@@ -584,6 +611,13 @@ class EvidenceGroupItem(ReportItem):
             return checked(self.report, evidence.line, self.path, check, engine, self.report, evidence)
         except Exception as exc:  # noqa: BLE001 - a bug in one check must not hide the others
             return internal_error(self.report, evidence.line, exc)
+
+
+class DriftGroupItem(EvidenceGroupItem):
+    """The checks since the pin of several pieces of evidence (a record's names proposed as
+    symbols), as one item selected with the drift items."""
+
+    marker_name = "memreport_drift"
 
 
 def _quiet_or_checked(engine: Engine, report: Report, evidence: Evidence) -> Outcome | CheckResult:
