@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 import time
 from pathlib import Path
 
@@ -86,6 +87,11 @@ def test_a_pin_word_is_looked_for_close_before_its_sha_so_long_lines_stay_linear
     (f"The trial is pinned to the acme/gadgets revision `{SHA}`.", ("acme/gadgets",)),
     (f"# Files read (acme/widgets at `{SHA}`)", ("acme/widgets",)),
     (f"**Repository snapshot:** `{SHA}`", ()),
+    # what the document calls it: the key the user maps it with, as the message asks for it
+    (f"The audit is pinned to the gadgets revision `{SHA}`.", ("gadgets",)),
+    (f"The audit is pinned to the Acme Gadgets commit `{SHA}`.", ("acme-gadgets",)),
+    (f"Checked at the same revision `{SHA}`.", ()),
+    (f"The audit is pinned to the upstream main revision `{SHA}`.", ()),
 ])
 def test_a_pin_that_names_its_repository_only_in_words_keeps_the_words(line, mentioned):
     # Written like a path, ``owner/name`` in words is a candidate: the user's mapping decides.
@@ -123,6 +129,79 @@ def test_a_comparison_binds_each_citation_to_the_repository_its_section_or_link_
     gadgets = report.source(by_path[("lib/gadget.rs", "5-7")].source)
     assert gadgets.pin == targets.gadgets_pin and "acme/gadgets" in (gadgets.repository or gadgets.id)
     assert by_path[("lib/gadget.rs", "1-3")].pin == targets.gadgets_pin  # the link's own commit
+
+
+def test_a_sentence_with_an_ellipsis_binds_to_its_sections_repository(targets):
+    # "..." (or a full stop standing alone) was read as an empty word, which named every
+    # source with no owner/name: the gadgets line went to widgets, and failed "file-missing".
+    report = parse_report("kb/pilots/compare.md", kb.comparison(targets)
+                          + "\nIts signature is `pub fn weigh(...) -> u32` (`lib/gadget.rs:1`) .\n")
+    [weigh] = [e for e in report.all_evidence() if e.path == "lib/gadget.rs" and str(e.cited_lines) == "1"]
+
+    assert report.source(weigh.source).pin == targets.gadgets_pin
+
+
+def _two_targets(targets, gadgets_section: str) -> str:
+    """A comparison whose only link is into widgets, then a section on gadgets."""
+    return textwrap.dedent(f"""\
+        # Two targets
+
+        **Reviewed revisions:** `widgets` `{targets.widgets_pin}`; `gadgets` `{targets.gadgets_pin}`.
+
+        ## widgets
+
+        Parcels wait in [src/queue.ts](https://github.com/acme/widgets/blob/{targets.widgets_pin}/src/queue.ts#L4-L6).
+
+        ## gadgets
+
+        """) + textwrap.dedent(gadgets_section)
+
+
+def test_a_quotation_no_link_ties_binds_to_its_sections_repository_not_the_one_linked(targets):
+    # A note gives every quotation the one repository it links; in a document of several, the
+    # quotation attributed to `lib/gadget.rs` in the gadgets section went to widgets.
+    report = parse_report("kb/pilots/two.md", _two_targets(targets, """\
+        `lib/gadget.rs` declares "pub fn label(kilos: u32) -> String" for the labels.
+        """))
+    [quote] = [e for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE]
+
+    assert (quote.path, report.source(quote.source).pin) == ("lib/gadget.rs", targets.gadgets_pin)
+
+
+def test_a_continuation_opening_a_line_that_cites_another_file_continues_the_line_above(targets):
+    report = parse_report("kb/pilots/two.md", _two_targets(targets, """\
+        Labels come from `lib/gadget.rs`
+        (:5-7), and weighing is at `lib/gadget.rs:1`.
+        """))
+
+    assert {str(e.cited_lines) for e in report.all_evidence() if e.path == "lib/gadget.rs"} >= {"5-7", "1"}
+
+
+def test_a_table_of_files_and_the_commit_each_was_read_at_cites_each_file_at_it(targets):
+    # ``| File | Git revision | Lines |``: no blob, and the lines are lengths; it was "no evidence
+    # to check". Each row's file is a citation at its commit, as a blob link is.
+    report = parse_report("kb/trial/files.md", textwrap.dedent(f"""\
+        # Files read
+
+        | File | Git revision | Lines |
+        | --- | --- | --- |
+        | `src/queue.ts` | `{targets.widgets_pin}` | 13 |
+        | `src/` | `{targets.widgets_pin[:12]}` | 2 |
+        | `README.md` | not read | 3 |
+        """))
+
+    assert [(e.kind.value, e.path, e.pin, e.cited_lines) for e in report.all_evidence()] == [
+        ("path", "src/queue.ts", targets.widgets_pin, None), ("directory", "src", targets.widgets_pin[:12], None)]
+
+
+def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
+    # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
+    # no definition", on every note that names a file by its name alone.
+    report = parse_report("kb/pilots/two.md", _two_targets(targets, """\
+        Weighing (`lib/gadget.rs:1-3`) is in `weighing.md` and `scale.yaml`; `weigh` divides, `label.json()` too.
+        """))
+
+    assert sorted(e.text for e in report.all_evidence() if e.kind is EvidenceKind.SYMBOL) == ["label.json", "weigh"]
 
 
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
@@ -295,6 +374,67 @@ def test_a_repository_key_no_report_uses_is_a_usage_error_naming_the_keys_they_d
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     err = result.stderr.str()
     assert "no loaded report names wigdets" in err and "widgets" in err and "acme/gadgets" in err
+
+
+def test_a_repository_linked_in_full_is_mapped_by_the_short_name_another_document_uses(pytester, knowledge_base):
+    # compare.md calls it `widgets`, the pilot and the record report acme/widgets: one key for
+    # all. Before, the record report said "maps only ...; give --memreport-repo acme/widgets=PATH".
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", "kb", "--memreport-repo=widgets=clones/acme+widgets/repo",
+                                "--memreport-repo=gadgets=clones/acme+gadgets/repo", f"--memreport-json={out}")
+    data = json.loads(out.read_text(encoding="utf-8"))
+
+    assert _states(data) == {"pilot-queue.md": "stale", "compare.md": "fresh", "manifest.md": "stale",
+                             "ingest-gadgets.md": "fresh", "parcel-memory.md": "fresh"}, result.stdout.str()[-3000:]
+
+
+def test_a_short_name_two_repositories_share_maps_neither(pytester, knowledge_base):
+    (pytester.path / "kb" / "fork.md").write_text(
+        f"# A fork\n\nThe fork is [here](https://github.com/other/gadgets/tree/{knowledge_base.gadgets_pin}/lib).\n",
+        encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/pilots/ingest-gadgets.md", "--memreport", "kb/fork.md",
+                                "--memreport-repo=gadgets=clones/acme+gadgets/repo")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "no loaded report names gadgets" in err and "acme/gadgets" in err and "other/gadgets" in err
+
+
+def test_a_pin_the_document_calls_by_a_name_asks_for_that_name_and_is_checked_with_it(pytester, knowledge_base):
+    (pytester.path / "kb" / "audit.md").write_text(textwrap.dedent(f"""\
+        # Audit
+
+        The audit is pinned to the gadgets revision `{knowledge_base.gadgets_pin}`.
+
+        Weighing divides by a thousand (`lib/gadget.rs:1-3`).
+        """), encoding="utf-8")
+    unmapped = pytester.runpytest("--memreport", "kb/audit.md")
+    assert "give --memreport-repo gadgets=PATH" in unmapped.stdout.str()
+
+    mapped = pytester.runpytest("--memreport", "kb/audit.md", "--memreport-repo=gadgets=clones/acme+gadgets/repo")
+    assert mapped.ret == 0, mapped.stdout.str()[-2000:]
+    mapped.assert_outcomes(passed=4)  # the source, the structure, the range at the pin and since
+
+
+def test_a_table_of_files_at_a_commit_is_checked_there_and_asks_for_its_repository(pytester, knowledge_base):
+    pin = knowledge_base.widgets_pin
+    (pytester.path / "kb" / "files.md").write_text(textwrap.dedent(f"""\
+        # Files read
+
+        | File | Git revision | Lines |
+        | --- | --- | --- |
+        | `src/queue.ts` | `{pin}` | 13 |
+        | `src/gone.ts` | `{pin}` | 4 |
+        """), encoding="utf-8")
+    unmapped = pytester.runpytest("--memreport", "kb/files.md")
+    assert "give --memreport-repo SRC-1=PATH" in unmapped.stdout.str()  # never "no evidence to check"
+
+    out = pytester.path / "out.json"
+    mapped = pytester.runpytest("--memreport", "kb/files.md", "--memreport-repo=SRC-1=clones/acme+widgets/repo",
+                                f"--memreport-json={out}")
+    statuses = {e["path"]: e["at_pin"]["status"] for r in json.loads(out.read_text())["reports"]
+                for e in r["evidence"]}
+    assert statuses == {"src/queue.ts": "found", "src/gone.ts": "file-missing"}, mapped.stdout.str()[-2000:]
 
 
 def test_the_default_sources_src_key_is_honoured(pytester, make_repo):

@@ -63,6 +63,16 @@ def cited(text: str, prose: bool = False) -> list[tuple]:
                                             ("src/a/echo.ts", None, ("6", "11"), "continuation")]),
         ("Lines 27–34 of `src/a/echo.ts` register it", [("src/a/echo.ts", None, ("27-34",), "path")]),
         ("lines 3 through 9 in `src/a/echo.ts`", [("src/a/echo.ts", None, ("3-9",), "path")]),
+        # "of `b.ts`" names the range's file after another file's range in the same sentence
+        # (it continued `a.ts`, citing lines 1-4 of the wrong file)
+        ("`src/a.ts` (lines 6-27), and Lines 1-4 of `src/b.ts` import it",
+         [("src/a.ts", None, (), "path"), ("src/a.ts", None, ("6-27",), "continuation"),
+          ("src/b.ts", None, ("1-4",), "path")]),
+        # an extension-less file with a folder before it takes the ranges after it, as `Makefile`
+        # does (they were unbound, and dropped); a folder written with its slash does not
+        ("`stdlib/VERSIONS` (L21-L23)", [("stdlib/VERSIONS", None, (), "path"),
+                                         ("stdlib/VERSIONS", None, ("21-23",), "continuation")]),
+        ("`src/` (lines 3-5)", [("src/", None, (), "path"), (None, None, ("3-5",), anchors.UNBOUND)]),
         # "to" that does not finish a range leaves the range as written
         ("`src/a/echo.ts` line 7 to the end", [("src/a/echo.ts", None, (), "path"),
                                                ("src/a/echo.ts", None, ("7",), "continuation")]),

@@ -112,7 +112,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         # Beside a backticked citation only where no record holds it: a record reads its own
         # quotations (and a report of 10,000 of them would be read twice).
-        evidence.extend(e for e in notes.parse(path, text).all_evidence()
+        evidence.extend(_repository_as_written(e, lines) for e in notes.parse(path, text).all_evidence()
                         if e.kind is EvidenceKind.QUOTE and e.role is EvidenceRole.PROSE)
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
@@ -201,6 +201,18 @@ def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineS
         at = max(at, end)
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+def _repository_as_written(quotation: Evidence, lines: list[str]) -> Evidence:
+    """A note's quotation with the repository its own lines name (its link's, or one
+    written beside it), else none: a note gives every quotation the one repository it links,
+    but here the section or sentence decides (:func:`_bind_source`) in a document of several."""
+    if quotation.source is None or "/" not in quotation.source:
+        return quotation
+    named = quotation.source.casefold()
+    if any(named in line.casefold() for line in lines[quotation.line - 1:quotation.end_line]):
+        return quotation
+    return replace(quotation, source=None)
 
 
 def _cited_lines(shown: list[str], lines: list[str]) -> list[Evidence]:
@@ -308,10 +320,11 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
         blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
                     None)
         cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
-        if blob is None and cited is None:
+        commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
+        if blob is None and cited is None and commit is None:
             continue
-        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name) and i not in (blob, cited)),
-                       None if blob is None else 0)
+        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name)
+                        and i not in (blob, cited, commit)), None if blob is None else 0)
         if path_at is None:
             continue
         one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
@@ -327,20 +340,26 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
                     found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
                                           role=EvidenceRole.MANIFEST))
                 continue  # a manifest's "Lines" is a length
-            assert cited is not None  # a table with neither column was passed over
-            ranges = _cited_ranges(cells[cited] if cited < len(cells) else "", one_line)
+            # a commit the row's file was read at (``| File | Git revision |``): the row's own pin
+            sha = cells[commit] if commit is not None and commit < len(cells) else ""
+            pin = sha.lower() if pinforms.is_sha(sha) else None
+            ranges = _cited_ranges(cells[cited], one_line) if cited is not None and cited < len(cells) else []
             spec = review.repo_path_spec(path, strict=False)
-            if not ranges or spec is None or spec.ranges or spec.is_directory:
+            if spec is None or spec.ranges:
                 continue
-            for cited_lines in ranges:
-                found.append(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines,
-                                      label="cited lines"))
+            if ranges and not spec.is_directory:
+                found.extend(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines, pin=pin,
+                                      label="cited lines") for cited_lines in ranges)
+            elif pin is not None:
+                kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
+                found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
     return found
 
 
 #: a table's column of repositories, and of the commits they are pinned at
 _REPOSITORY_HEADER = re.compile(r"(?i)(?:target[ _-]?)?(?:repository|repo|target|project|upstream)(?:[ _-]?name)?")
-_COMMIT_HEADER = re.compile(r"(?i)(?:pinned[ _-]?)?(?:commit|revision|pin|sha|snapshot|head)(?:[ _-]?(?:sha|id))?")
+_COMMIT_HEADER = re.compile(
+    r"(?i)(?:pinned[ _-]?|git[ _-]?)?(?:commit|revision|pin|sha|snapshot|head)(?:[ _-]?(?:sha|id))?")
 
 
 def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
@@ -488,7 +507,7 @@ def _written_on(item: Evidence, lines: list[str]) -> bool:
 
 
 def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidence]:
-    """Bare continuations (``(:3-5)``) on a line that names no file, bound to the last file an
+    """Bare continuations (``(:3-5)``) before any file a line names, bound to the last file an
     earlier line of the same paragraph cited (the line-by-line reading cannot see it)."""
     cited: dict[int, Evidence] = {}
     for item in anchored.all_evidence():
@@ -496,7 +515,7 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
             cited[item.line] = item
     found: list[Evidence] = []
     for number, line in enumerate(lines, start=1):
-        if number in cited or "(:" not in line:
+        if "(:" not in line:  # (a line citing a file may open with one: ``(:6-8), and `b.py:3```)
             continue
         citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
         loose = [c for c in citations if c.form == anchors.UNBOUND and c.path is None and c.source is None]
@@ -506,8 +525,8 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
         for earlier in range(number - 1, max(0, number - _PARAGRAPH_LINES), -1):
             if not lines[earlier - 1].strip():
                 break
-            if earlier in cited:
-                anchor = cited[earlier]
+            anchor = cited.get(earlier) or _file_named_on(lines[earlier - 1], earlier)
+            if anchor is not None:
                 break
         if anchor is None:
             continue
@@ -517,6 +536,16 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
                                       lookup=anchor.lookup, role=anchor.role if anchor.role is EvidenceRole.BASENAME
                                       else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None))
     return found
+
+
+def _file_named_on(line: str, number: int) -> Evidence | None:
+    """The last file a line that cites no lines names in full (`` `pkg/a.py` ``), as the
+    anchor of a continuation on a later line; ``None`` when it names none."""
+    if "/" not in line:
+        return None
+    citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
+    named = [c.path for c in citations if c.path and "/" in c.path.strip("/") and not c.path.endswith("/")]
+    return Evidence(EvidenceKind.PATH, named[-1], number, number) if named else None
 
 
 def _lines_that_may_hold_a_sha(text: str, starts: LineStarts) -> set[int]:
@@ -857,12 +886,22 @@ def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) 
     line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
     for text in (line, _heading_above(lines, item.line)):
         words = {word.casefold().rstrip(".") for word in REPOSITORY_WORD.findall(text)}
-        named = [source for source in pinned
-                 if {source.id.casefold(), _repository(source).casefold(),
-                     (_repository(source) or source.id).rsplit("/", 1)[-1].casefold()} & words]
+        # (an ellipsis or a full stop alone is no word: read as "", it named every source
+        # that names no owner/name, and a sentence of code went to that one)
+        words.discard("")
+        named = [source for source in pinned if _names_of(source) & words]
         if len(named) == 1:
             return None if named[0] is sources[0] else named[0].id
     return None
+
+
+def _names_of(source: Source) -> set[str]:
+    """What a sentence or heading may call ``source`` (casefolded): its ID, its ``owner/name``
+    and that name alone."""
+    repository = _repository(source)
+    names = {source.id.casefold(), repository.casefold(), (repository or source.id).rsplit("/", 1)[-1].casefold()}
+    names.discard("")
+    return names
 
 
 def _heading_above(lines: list[str], number: int) -> str:

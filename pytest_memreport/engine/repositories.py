@@ -130,7 +130,7 @@ class TargetRepositories:
             return None
         found: dict[Path, str] = {}
         for name in source.mentioned:
-            path = self._given_repository(name)
+            path = self._given_repository(name) or (self._given_by_name(name) if "/" in name else None)
             if path is None and self._options.repo_map:
                 looked = self._options.repo_map.lookup(name)
                 path = looked.path if looked is not None else None
@@ -144,6 +144,23 @@ class TargetRepositories:
         folded = key.casefold()
         return next((Path(path) for given, path in self._options.repos.items()
                      if given is not None and given.casefold() == folded), None)
+
+    def _given_by_name(self, repository: str) -> Path | None:
+        """The clone a short key gives for ``owner/name`` by its name alone (``--memreport-repo
+        widgets=PATH`` for ``acme/widgets``): one document calls it ``widgets``, another links
+        it in full, and the user maps it once. Not when the reports name two repositories of
+        that name (a fork): then only ``owner/name`` says which."""
+        name = repository.rsplit("/", 1)[-1]
+        given = self._given_repository(name)
+        if given is None or len(self._owners_of(name)) > 1:
+            return None
+        return given
+
+    def _owners_of(self, name: str) -> set[str]:
+        """The ``owner/name`` repositories the loaded reports name that are called ``name``."""
+        folded = name.casefold()
+        return {named.casefold() for named in self.all_repositories_named()
+                if named.rsplit("/", 1)[-1].casefold() == folded}
 
     def default_folder(self, report: Report, source_id: str | None) -> bool:
         """Whether a source's clone is the report's own folder only because nothing names or
@@ -164,7 +181,9 @@ class TargetRepositories:
             return Path(repos[source_id])
         source = report.source(source_id)
         if source is None:
-            return None
+            # a report that declares no source (its citations carry their own commits): its
+            # default is SRC-1, as the messages name it
+            return self._given_repository("SRC-1") if source_id is None and not report.sources else None
         return self._given_repository(source.id)
 
     def unknown_keys(self) -> list[tuple[str, list[str]]]:
@@ -179,7 +198,11 @@ class TargetRepositories:
                 used.add(source.id)
                 if source.repository:
                     used.add(source.repository)
+                used.update(source.mentioned)  # (``the typeshed revision``: the key the message asks for)
         folded = {key.casefold() for key in used}
+        # a repository's name alone, for the one repository of that name (:meth:`_given_by_name`)
+        folded |= {named.rsplit("/", 1)[-1].casefold() for named in self.all_repositories_named()
+                   if len(self._owners_of(named.rsplit("/", 1)[-1])) == 1}
         return [(key, sorted(used)) for key in keys if key.casefold() not in folded]
 
     def lookup(self, report: Report, source_id: str | None) -> repomap.Lookup | None:
@@ -193,13 +216,10 @@ class TargetRepositories:
         """The clone given for the repository the report names for this source
         (``github.com/owner/name`` → ``--memreport-repo owner/name=PATH``), matched
         case-insensitively as GitHub does; also for a link's ``owner/name``."""
-        source = report.source(source_id)
-        wanted = source.repository if source is not None and source.repository else None
-        if wanted is None and source_id and "/" in source_id:
-            wanted = source_id
+        wanted = repomap.repo_id(report, source_id)  # (its own, its ID's, or its URL's)
         if wanted is None:
             return None
-        given = self._given_repository(wanted)
+        given = self._given_repository(wanted) or self._given_by_name(wanted)
         if given is not None:
             return given
         folded = wanted.casefold()

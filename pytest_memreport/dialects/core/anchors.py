@@ -291,6 +291,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
     citations: list[Citation] = []
     mentions: list[tuple[str, int]] = []
     last: Citation | None = None
+    maybe_file: Citation | None = None  # an extension-less path, for the next word (or two) only
     after_comma = False
     context: list[str | None] = [None]
     previous_found = False
@@ -321,17 +322,23 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         comma = raw.rstrip("`*_").endswith(",")
         found: list[Citation] = []
         if text:
-            found = _read_word(text, word, last, after_comma, prose, mentions, context, previous)
+            found = _read_word(text, word, last or maybe_file, after_comma, prose, mentions, context, previous)
             if previous in LINE_WORDS and len(found) == 1 and found[0].ranges:
                 # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```
                 found[0], index = _worded_range(found[0], words, index)
         cites = any(c.form != MENTION for c in found)
         citations.extend(c for c in found if c.form != MENTION)
+        # An extension-less path may be a file only for the range right after it
+        # (`` `stdlib/VERSIONS` (L21-L23)``, ``(lines 21-23)``): `` `tools/call` `` is a name.
+        if text.lower() not in LINE_WORDS:
+            maybe_file = None
         for citation in found:
             # A continuation continues a file, not ``acquisition/import``, nor another
             # continuation that had nothing to continue (the caller may bind both).
             if continues(citation):
                 last = citation
+            elif _maybe_a_file(citation):
+                maybe_file = citation
         # Only a citation directly before ``, 249`` makes a bare number a range of it (the
         # comma may be a word of its own between two code spans: `` `a.ts:1`, `9` ``).
         if not text and "," in raw:
@@ -374,12 +381,15 @@ def _worded_range(citation: Citation, words: list[Word], index: int) -> tuple[Ci
         end = words[index + 1].end
         index += 2
     found = replace(citation, ranges=tuple(ranges), end=end)
-    if found.form == UNBOUND and index + 1 < len(words) and _strip(words[index].text).lower() in _RANGE_OF:
+    # "of `a.ts`" names the range's file, also after another file in the same sentence
+    # (``(lines 6-27), and lines 1-4 of `b.ts` ``): not a continuation of the one before
+    if found.form in (UNBOUND, "continuation") and index + 1 < len(words) and \
+            _strip(words[index].text).lower() in _RANGE_OF:
         named = words[index + 1]
         parsed = _path(_strip(named.text))
         if parsed is not None and not parsed[1] and not parsed[2] and parsed[3] == "path" and (
                 named.code or _file_shaped(parsed[0])):
-            found = replace(found, path=parsed[0], form="path", code=named.code, end=named.end)
+            found = replace(found, path=parsed[0], source=None, form="path", code=named.code, end=named.end)
             index += 2
     return found, index
 
@@ -509,6 +519,15 @@ def continues(citation: Citation) -> bool:
     file or a register entry, not of a member (``JSON.stringify``) nor unbound."""
     return citation.form != UNBOUND and bool(citation.path or citation.source) and bool(
         citation.ranges or citation.source or _file_shaped(citation.path))
+
+
+def _maybe_a_file(citation: Citation) -> bool:
+    """A path in backticks with a folder before its name, no slash after it and no
+    extension (`` `stdlib/VERSIONS` ``, but also `` `tools/call` ``): a file only if a line
+    range follows it at once (:func:`scan`)."""
+    path = citation.path or ""
+    return (citation.code and citation.form == "path" and not citation.ranges and "/" in path.strip("/")
+            and not path.endswith("/") and not continues(citation))
 
 
 def _file_shaped(path: str | None) -> bool:

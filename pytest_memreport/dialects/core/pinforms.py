@@ -181,10 +181,39 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
             repository = next((repo for s, repo in link_shas.items() if s.startswith(sha) or sha.startswith(s)), None)
         if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
             name = None
-        mentioned = () if repository or name else tuple(word for _, word in mentions(line[start:column]))
+        mentioned = () if repository or name else (*(word for _, word in mentions(line[start:column])),
+                                                   *_called(line[start:column]))
         pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
                                                                                         column, offset)))
     return pins
+
+
+#: ``the typeshed revision `<sha>` ``, ``the Acme Widgets commit [`<sha>`]``: what the document
+#: calls the repository, in words right before the pin word (a name of one to three words)
+_CALLED_BEFORE_SHA = re.compile(
+    r"(?i)\bthe[ \t]+([A-Za-z0-9][\w.-]{0,99}(?:[ \t]+[A-Za-z0-9][\w.-]{0,99}){0,2})[ \t]+"
+    r"(?:revision|commit|snapshot|checkout)[ \t]*:?[ \t]*[`\[]*$")
+#: words before a pin word that say which commit, not which repository
+_NOT_A_NAME = frozenset({
+    "same", "current", "latest", "newest", "last", "first", "final", "following", "above", "below", "given",
+    "stated", "pinned", "frozen", "reviewed", "inspected", "audited", "analysed", "analyzed", "checked", "examined",
+    "studied", "read", "cited", "quoted", "target", "upstream", "repository", "repo", "project", "git", "head",
+    "main", "master", "base", "merge", "parent", "release", "tagged", "exact", "specific", "one", "this", "that",
+    "its", "our", "their", "new", "old", "original", "earlier", "previous", "later", "next", "default",
+})
+
+
+def _called(before: str) -> tuple[str, ...]:
+    """What the words right before a pin's sha call its repository (``the typeshed revision``:
+    ``typeshed``; ``the Acme Widgets revision``: ``acme-widgets``), the key a user maps it
+    with; ``()`` when they say which commit instead (``the same revision``)."""
+    found = _CALLED_BEFORE_SHA.search(before.rstrip())
+    if found is None:
+        return ()
+    words = found.group(1).split()
+    if any(word.casefold() in _NOT_A_NAME for word in words):
+        return ()
+    return (words[0] if len(words) == 1 else "-".join(words).casefold(),)
 
 
 def _span(line: str, sha: str, number: int, column: int, offset: int | None) -> Span | None:

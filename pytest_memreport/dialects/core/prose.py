@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .extensions import KNOWN_EXTENSIONS
+
 
 _ELISION_END = ("...", "…", "[...]", "[…]")
 _CODE_CHARACTERS = frozenset("=(){}[];<>\"$`\\|&^#@%~/_")
@@ -50,15 +52,32 @@ def reads_as_prose(text: str) -> bool:
 _SYMBOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*")
 
 
+#: the extensions that make ``name.ext`` a file's name, not a member: documents, data and
+#: sources few members are named after (``point.x``, ``record.ts`` for a timestamp,
+#: ``self.cmd``, ``self.doc`` and ``self.properties`` stay possible names)
+_FILE_NAME_EXTENSIONS = KNOWN_EXTENSIONS & frozenset({
+    "md", "markdown", "mdx", "rst", "adoc", "txt", "json", "jsonc", "jsonl", "json5", "yaml", "yml", "toml",
+    "xml", "html", "htm", "csv", "tsv", "ipynb", "py", "pyi", "js", "mjs", "cjs", "jsx", "tsx", "mts", "cts",
+    "rs", "go", "rb", "java", "kt", "kts", "swift", "php", "cpp", "hpp", "cxx", "sql", "sh", "bash", "zsh",
+    "ps1", "gradle", "proto", "graphql", "vue", "svelte", "scss", "css", "less", "tf", "hcl", "nix", "zig",
+    "lua", "exs", "erl", "dart", "scala", "clj", "cljs", "gemspec", "cabal", "dockerignore", "gitignore",
+})
+
+
 def symbol_name(code: str) -> str | None:
     """The identifier a backticked code span names, or ``None`` when it is not one.
 
     A trailing ``()`` is dropped; ``::`` (Rust) becomes ``.`` as the symbols
-    layer qualifies names. Single letters are too weak to anchor anything.
+    layer qualifies names. Single letters are too weak to anchor anything. A file's
+    name (`` `tar.md` ``, `` `config.yaml` ``) names no symbol; a call (`` `response.json()` ``)
+    does.
     """
     text = code.strip()
-    if text.endswith("()"):
+    called = text.endswith("()")
+    if called:
         text = text[:-2]
     if len(text) < 2 or not _SYMBOL_NAME.fullmatch(text):
+        return None
+    if not called and "." in text and text.rsplit(".", 1)[1].lower() in _FILE_NAME_EXTENSIONS:
         return None
     return text.replace("::", ".")
