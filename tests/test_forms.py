@@ -204,6 +204,34 @@ def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     assert sorted(e.text for e in report.all_evidence() if e.kind is EvidenceKind.SYMBOL) == ["label.json", "weigh"]
 
 
+def test_a_reviews_own_citations_bind_to_the_repository_their_section_names(targets):
+    # A review gives every citation no link ties to its one repository (the gadgets link's):
+    # the widgets section's `src/queue.ts:4-6` was checked in gadgets, and failed file-missing.
+    report = parse_report("kb/pilots/review-both.md", textwrap.dedent(f"""\
+        ---
+        code_revisions:
+          acme/widgets: {targets.widgets_pin}
+          acme/gadgets: {targets.gadgets_pin}
+        ---
+        # Both targets
+
+        ## acme/widgets
+
+        Parcels wait in `src/queue.ts:4-6`.
+
+        ## acme/gadgets
+
+        Weighing is in [lib/gadget.rs](https://github.com/acme/gadgets/blob/{targets.gadgets_pin}/lib/gadget.rs#L1-L3),
+        and labels in `lib/gadget.rs:5-7`.
+        """))
+    assert report.dialect == "review"
+    pins = {(e.path, str(e.cited_lines)): report.source(e.source).pin for e in report.all_evidence()
+            if e.kind is EvidenceKind.LINES}
+
+    assert pins == {("src/queue.ts", "4-6"): targets.widgets_pin, ("lib/gadget.rs", "1-3"): targets.gadgets_pin,
+                    ("lib/gadget.rs", "5-7"): targets.gadgets_pin}
+
+
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
     report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
     evidence = report.all_evidence()

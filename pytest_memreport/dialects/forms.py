@@ -719,13 +719,16 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         said["pin-like"] = list(reading.pin_like)
     if said:
         report = replace(report, meta={**report.meta, **said})
+    lines = text.split("\n")
+    if report.dialect in _BIND_ONE_REPOSITORY and sum(1 for source in sources if source.pin) >= 2:
+        report = _sections_bound(report, sources, lines)
+        existing = report.all_evidence()
     # Evidence the dialect read on each report line: what a form found is compared with those only.
     by_line: dict[int, list[Evidence]] = {}
     for item in existing:
         for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1):
             by_line.setdefault(number, []).append(item)
     added: list[Evidence] = []
-    lines = text.split("\n")
     for item in reading.evidence:
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
@@ -739,6 +742,15 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
         return report  # (with the facts above, when there were any)
     return _placed(_without_superseded(replace(report, sources=kept), added), added)
+
+
+def _sections_bound(report: Report, sources: tuple[Source, ...], lines: list[str]) -> Report:
+    """``report`` with its dialect's evidence bound by sentence or section (:func:`_rebound`)."""
+    def bound(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        return tuple(_rebound(item, sources, lines) for item in items)
+
+    records = tuple(replace(record, evidence=bound(record.evidence)) for record in report.records)
+    return replace(report, evidence=bound(report.evidence), records=records)
 
 
 def _without_superseded(report: Report, added: list[Evidence]) -> Report:
@@ -880,6 +892,13 @@ def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) 
     if item.source is not None:
         index = _find(listed, item.source)
         return listed[index].id if index is not None else item.source
+    named = _named_source(item, sources, lines)
+    return None if named is None or named is sources[0] else named.id
+
+
+def _named_source(item: Evidence, sources: Sequence[Source], lines: list[str]) -> Source | None:
+    """The one pinned source the sentence of ``item``, else its section's heading, names,
+    when the document pins several; ``None`` when none does (or it pins one)."""
     pinned = [source for source in sources if source.pin]
     if len(pinned) < 2:
         return None
@@ -891,8 +910,29 @@ def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) 
         words.discard("")
         named = [source for source in pinned if _names_of(source) & words]
         if len(named) == 1:
-            return None if named[0] is sources[0] else named[0].id
+            return named[0]
     return None
+
+
+def _rebound(item: Evidence, sources: tuple[Source, ...], lines: list[str]) -> Evidence:
+    """A piece of evidence the dialect read, bound to the repository its sentence or section
+    names in a document pinning several. A dialect gives what no link ties (pin ``None``) to
+    its one repository; a link's own is kept."""
+    if item.pin is not None or item.kind not in _SECTION_BOUND:
+        return item
+    named = _named_source(item, sources, lines)
+    if named is None or named.id == item.source or (
+            item.source is not None and _find(list(sources), item.source) == sources.index(named)):
+        return item
+    return replace(item, source=named.id)
+
+
+#: dialects that give every citation no link ties to the document's one repository (a record
+#: report and a run bind each to the source it names)
+_BIND_ONE_REPOSITORY = frozenset({"review", "notes"})
+#: what a dialect reads that a section may give to another repository
+_SECTION_BOUND = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY, EvidenceKind.QUOTE,
+                            EvidenceKind.SYMBOL})
 
 
 def _names_of(source: Source) -> set[str]:
