@@ -465,6 +465,24 @@ def test_a_table_of_files_at_a_commit_is_checked_there_and_asks_for_its_reposito
     assert statuses == {"src/queue.ts": "found", "src/gone.ts": "file-missing"}, mapped.stdout.str()[-2000:]
 
 
+def test_a_repository_named_in_words_near_its_pin_is_mapped_by_its_name_alone(pytester, knowledge_base):
+    # "pinned to the acme/gadgets revision": `gadgets=PATH` was "no loaded report names gadgets;
+    # the reports name SRC-1, kb/other.md, acme/gadgets, ..." (a path listed as a name)
+    (pytester.path / "kb" / "worded.md").write_text(textwrap.dedent(f"""\
+        # Worded
+
+        Pinned to the acme/gadgets revision `{knowledge_base.gadgets_pin}`; see also `kb/other.md`.
+
+        Weighing divides (`lib/gadget.rs:1-3`).
+        """), encoding="utf-8")
+    mapped = pytester.runpytest("--memreport", "kb/worded.md", "--memreport-repo=gadgets=clones/acme+gadgets/repo")
+    assert mapped.ret == 0, mapped.stdout.str()[-2000:]
+
+    typo = pytester.runpytest("--memreport", "kb/worded.md", "--memreport-repo=gadgest=clones/acme+gadgets/repo")
+    assert typo.ret == pytest.ExitCode.USAGE_ERROR
+    assert "kb/other.md" not in typo.stderr.str()
+
+
 def test_the_default_sources_src_key_is_honoured(pytester, make_repo):
     # ``--memreport-repo SRC-1=PATH`` was silently ignored when evidence named no source.
     repo = make_repo()

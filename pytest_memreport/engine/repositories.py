@@ -193,16 +193,21 @@ class TargetRepositories:
         if not keys:
             return []
         used: set[str] = {"SRC-1"}  # the default source of every report
+        worded: set[str] = set()  # ``owner/name`` words near a pin (a path is written the same way)
         for report in self._reports.loaded():
             for source in report.sources:
                 used.add(source.id)
                 if source.repository:
                     used.add(source.repository)
-                used.update(source.mentioned)  # (``the typeshed revision``: the key the message asks for)
+                # ``the typeshed revision``: the key the message asks for
+                used.update(word for word in source.mentioned if "/" not in word)
+                worded.update(word for word in source.mentioned if "/" in word)
         folded = {key.casefold() for key in used}
-        # a repository's name alone, for the one repository of that name (:meth:`_given_by_name`)
+        # a repository's name alone, for the one repository of that name (:meth:`_given_by_name`),
+        # and the name of an ``owner/name`` written near a pin (:meth:`_mentioned_clone`)
         folded |= {named.rsplit("/", 1)[-1].casefold() for named in self.all_repositories_named()
                    if len(self._owners_of(named.rsplit("/", 1)[-1])) == 1}
+        folded |= {word.rsplit("/", 1)[-1].casefold() for word in worded}
         return [(key, sorted(used)) for key in keys if key.casefold() not in folded]
 
     def lookup(self, report: Report, source_id: str | None) -> repomap.Lookup | None:
