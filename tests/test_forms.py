@@ -46,6 +46,11 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"Read at `{SHA[:12]}` (2025-12-13).", [(SHA[:12], None, None)]),
     (f"Checked at commit [{SHA[:8]}](https://github.com/acme/widgets/commit/{SHA}).",
      [(SHA, "acme/widgets", None)]),  # the link's full sha (a run of digits alone is no sha)
+    # a short sha of digits alone, after its backticked name or an emphasised commit word
+    # (it was no pin: the gadgets citations went unpinned, or to widgets)
+    (f"**Reviewed revisions:** `widgets` `{SHA[:10]}`; `gadgets` `1713796`.",
+     [(SHA[:10], None, "widgets"), ("1713796", None, "gadgets")]),
+    ("**Revision:** `1713796`", [("1713796", None, None)]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -60,6 +65,7 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     "A revision of deadbeefcafe words, no digits in it.",
     f"The bug was fixed in `{SHA[:10]}`.",
     f"Built from {SHA}.",
+    "The revision counted 2024104 lines, `python` `3110` among them.",
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []

@@ -208,7 +208,7 @@ SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
 #: a commit word right before a backticked sha (``revision `9762880033```): there a short sha
 #: of digits only (one 7-character sha in 27) or letters only is still one (a link's text in
 #: brackets is its link's: the link names the full sha)
-COMMIT_WORD_BEFORE = re.compile(r"(?i)\b(?:revision|commit|sha|snapshot|pinned(?:[ \t]+(?:at|to))?)[ \t]*:?[ \t]*`$")
+COMMIT_WORD_BEFORE = re.compile(r"(?i)\b(?:revision|commit|sha|snapshot|pinned(?:[ \t]+(?:at|to))?)[ \t]*:?[*_]*[ \t]*`$")
 #: ``owner/name@sha``
 AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})[ \t]?@[ \t]?`?([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
 #: ``owner/name`` written in running text (outside a URL): a repository the document may mean.

@@ -144,14 +144,17 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
                 continue  # inside a URL: the link's own commit
             if column in found:
                 continue  # ``owner/name@sha``, read above
+            # A name stands right before its sha: look back a bounded window, not the whole line.
+            named = NAMED_BEFORE_SHA.search(line[max(0, column - 120):column].rstrip("`["))
+            # A short sha of digits (or letters) alone may be a number: a pin only right after a
+            # commit word, or in backticks after a backticked name (`` `tldr` `1713796` ``).
             if len(sha) < 40 and not _has_digit_and_letter(sha) and not (
-                    pattern is SHORT_SHA and COMMIT_WORD_BEFORE.search(line, max(0, column - 40), column)):
+                    pattern is SHORT_SHA and (COMMIT_WORD_BEFORE.search(line, max(0, column - 40), column)
+                                              or (named is not None and line[column - 1:column] == "`"))):
                 continue
             if column in at_word:
                 found[column] = (sha.lower(), None, None)
                 continue
-            # A name stands right before its sha: look back a bounded window, not the whole line.
-            named = NAMED_BEFORE_SHA.search(line[max(0, match.start(1) - 120):match.start(1)].rstrip("`["))
             found[column] = (sha.lower(), None, named.group(1) if named else None)
     # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``) states it too.
     for sha, repo in link_shas.items():
