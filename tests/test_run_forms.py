@@ -419,6 +419,29 @@ def test_a_bare_name_with_several_places_is_the_one_beside_the_files_cited_with_
     assert (undecided.path, undecided.candidates) == (None, ("src/core/worker.ts", "src/legacy/worker.ts"))
 
 
+def test_a_path_written_from_above_the_checkout_is_read_from_its_root():
+    from pytest_memreport.checks.paths import TreeIndex, resolve
+
+    index = TreeIndex.build(["stdlib/os.pyi", "widgets/README.md", "README.md"])
+    assert resolve(index, "typeshed/stdlib/os.pyi", "file", checkouts=("typeshed",)).path == "stdlib/os.pyi"
+    # only the checkout's own name is dropped, and never a folder the tree has
+    assert resolve(index, "vendor/stdlib/os.pyi", "file", checkouts=("typeshed",)).path is None
+    assert resolve(index, "widgets/README.md", "file", checkouts=("widgets",)).path == "widgets/README.md"
+
+
+def test_a_cited_path_under_the_checkouts_name_is_checked_at_the_root(pytester, make_repo):
+    # `widgets/src/a.py:1` as written from the folder above the checkout: file-missing before
+    repo = make_repo("widgets")
+    pin = repo.commit({"src/a.py": "alpha = 1\n"}, "pin")
+    (pytester.path / "note.md").write_text(
+        f"# Note\n\nPinned to the acme/widgets revision `{pin}`.\n\nAlpha is `widgets/src/a.py:1`.\n",
+        encoding="utf-8")
+    result = pytester.runpytest("--memreport", "note.md", f"--memreport-repo=widgets={repo.path}", "-rA")
+
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    result.assert_outcomes(passed=4)
+
+
 def test_a_cited_file_the_clone_lacks_holds_no_quotation_and_breaks_nothing(tmp_path, make_repo):
     import os
 

@@ -65,10 +65,12 @@ class Resolution:
 
 
 def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | None = None,
-            absolute: bool = False, near: tuple[str, ...] = ()) -> Resolution:
+            absolute: bool = False, near: tuple[str, ...] = (), checkouts: tuple[str, ...] = ()) -> Resolution:
     """The path ``written`` names in ``index`` (see the module text). ``near``: the other
     files cited in the same cell or sentence; where a bare or partial name has several
-    candidates, the one beside them is meant (``src/core/queue.ts:4` and `worker.ts:9``)."""
+    candidates, the one beside them is meant (``src/core/queue.ts:4` and `worker.ts:9``).
+    ``checkouts``: the names the repository's checkout folder may have (``typeshed``): a
+    path written from above it (``typeshed/stdlib/os.pyi``) is read from its root."""
     if absolute:
         return _longest_suffix(index, written, want)
     path = written.strip("/")
@@ -93,6 +95,11 @@ def resolve(index: TreeIndex, written: str, want: str = "any", subject: str | No
             return Resolution(closest, tuple(candidates), how="the one match nearest the files cited with it")
     if len(candidates) == 1:
         return Resolution(candidates[0], how="the one path of the pinned tree ending so")
+    if not candidates and "/" in path:
+        head, rest = path.split("/", 1)
+        if head.casefold() in {name.casefold() for name in checkouts} and not index.has(head, "dir") \
+                and index.has(rest, want):
+            return Resolution(rest, how=f"the checkout folder {head}/ read as the repository root")
     return Resolution(None, tuple(candidates))
 
 

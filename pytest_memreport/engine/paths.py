@@ -22,6 +22,20 @@ from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
 
 
+def _checkout_names(source, clone: Path) -> tuple[str, ...]:
+    """What the repository's checkout folder is likely called: the clone's own folder's
+    name, the repository's (``typeshed`` of ``python/typeshed``: from the source, its URL or
+    the words near its pin) and a short name the document uses."""
+    names = [clone.name]
+    if source is not None:
+        if "/" not in source.id and not source.id.upper().startswith("SRC-"):
+            names.append(source.id)
+        for named in (source.repository, source.id if "/" in source.id else None, source.url, *source.mentioned):
+            if named:
+                names.append(named.rstrip("/").removesuffix(".git").rsplit("/", 1)[-1])
+    return tuple(dict.fromkeys(names))
+
+
 class PathResolver:
     """Loosely written paths bound to the pinned tree; what is no evidence, and why."""
 
@@ -68,7 +82,8 @@ class PathResolver:
         subject = source.subject if source is not None else None
         want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
         absolute = evidence.lookup == LOOKUP_CHECKOUT
-        found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context)
+        found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context,
+                                   checkouts=_checkout_names(source, store.path))
         held = self._holder(pinned, evidence, found.path, index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
