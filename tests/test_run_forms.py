@@ -442,6 +442,31 @@ def test_a_cited_path_under_the_checkouts_name_is_checked_at_the_root(pytester, 
     result.assert_outcomes(passed=4)
 
 
+def test_a_register_naming_each_entrys_repository_checks_each_in_its_own(pytester, make_repo):
+    # A run over two repositories: each register entry was given the run's one repository, so
+    # SRC-2's pin was "no commit" in widgets and its citations unchecked.
+    widgets, gadgets = make_repo("widgets"), make_repo("gadgets")
+    widgets_pin = widgets.commit({"src/queue.py": "queue = []\n"}, "widgets")
+    gadgets_pin = gadgets.commit({"lib/scale.py": "def weigh(grams):\n    return grams // 1000\n"}, "gadgets")
+    run = pytester.path / "run"
+    run.mkdir()
+    (run / "evidence-packet.md").write_text(
+        "# Evidence packet\n\n| ID | Identity | Repository | Revision |\n| --- | --- | --- | --- |\n"
+        f"| SRC-1 | `src/queue.py` | acme/widgets | `{widgets_pin[:10]}` |\n"
+        f"| SRC-2 | `lib/scale.py` | acme/gadgets | `{gadgets_pin[:10]}` |\n", encoding="utf-8")
+    (run / "lens-flow.md").write_text(
+        "# Lens: flow\n\n| ID | Claim | Evidence |\n| --- | --- | --- |\n"
+        "| OBJ-1 | Parcels queue | `SRC-1:1` |\n| OBJ-2 | Weighing divides | `SRC-2:1-2` |\n", encoding="utf-8")
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("--memreport", "run", f"--memreport-repo=acme/widgets={widgets.path}",
+                                f"--memreport-repo=acme/gadgets={gadgets.path}", f"--memreport-json={out}")
+
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    lens = next(r for r in json.loads(out.read_text())["reports"] if r["path"].endswith("lens-flow.md"))
+    assert {e["path"]: e["at_pin"]["status"] for r in lens["records"] for e in r["evidence"]} == {
+        "src/queue.py": "found", "lib/scale.py": "found"}
+
+
 def test_a_cited_file_the_clone_lacks_holds_no_quotation_and_breaks_nothing(tmp_path, make_repo):
     import os
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..model import RECORD_KINDS
 from . import core as lexing
 from .core import boundary
+from .core.grammar import OWNER_NAME
 from .core import anchors as citations
 from .review import repo_path_spec
 from .core import Line, Table
@@ -189,7 +190,14 @@ class FactsReader:
         register.registered = True
         pin_column = _header_index(header, REVISION_HEADERS) or _header_containing(header, ("revision", "commit"))
         path_column = _header_index(header, PATH_HEADERS) or _header_containing(header, ("identity", "location", "path"))
+        repository_column = _header_index(header, REPOSITORY_HEADERS)
         for index, cell in enumerate(row.cells[1:], start=1):
+            if index == repository_column and register.url is None:
+                # ``| SRC-2 | ... | tldr-pages/tldr |``: a run over two repositories names each entry's
+                # (its entries were all given the run's one repository)
+                written = row.texts[index].strip(_MARKUP + " ")
+                if OWNER_NAME.fullmatch(written) and repo_path_spec(written) is None:
+                    register.url = f"https://github.com/{written}"
             # Without a revision column any sha-like word is the pin; with one, only its own.
             shas = pin_column is None or index == pin_column
             words = [piece.href for piece in cell.pieces if piece.kind == "link" and piece.href]
