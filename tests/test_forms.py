@@ -238,6 +238,17 @@ def test_a_reviews_own_citations_bind_to_the_repository_their_section_names(targ
                     ("lib/gadget.rs", "5-7"): targets.gadgets_pin}
 
 
+def test_a_blame_link_cites_its_lines_at_its_commit_in_any_document(targets):
+    report = parse_report("kb/pilots/blame.md", textwrap.dedent(f"""\
+        # Who wrote the queue
+
+        See [the blame](https://github.com/acme/widgets/blame/{targets.widgets_pin}/src/queue.ts#L4-L6).
+        """))
+
+    assert [(e.kind.value, e.path, str(e.cited_lines), e.pin) for e in report.all_evidence()] == [
+        ("lines", "src/queue.ts", "4-6", targets.widgets_pin)]
+
+
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
     report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
     evidence = report.all_evidence()

@@ -277,6 +277,9 @@ def test_repository_links():
     assert core.parse_repository_link("https://gitlab.com/o/r/-/tree/main/docs").path == "docs"
     raw = core.parse_repository_link(f"https://raw.githubusercontent.com/o/r/{PIN}/x/y.rs")
     assert (raw.kind, raw.path, raw.ref_is_sha) == ("blob", "x/y.rs", True)
+    # a blame view is the file at its commit, as a blob link is (it was no evidence at all)
+    blame = core.parse_repository_link(f"https://github.com/o/r/blame/{PIN}/a/b.py#L9")
+    assert (blame.kind, blame.path, blame.lines) == ("blob", "a/b.py", LineRange(9, 9))
     assert core.parse_repository_link("https://github.com/o/r/commit/main") is None
     assert core.parse_repository_link("https://github.com/o/r/issues/4") is None
     assert core.parse_repository_link("src/a.py") is None

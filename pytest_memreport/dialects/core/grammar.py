@@ -144,7 +144,7 @@ FORM_URL = re.compile(r"https?://[^\s)>\]]+")
 PIN_LINE_URL = re.compile(r"https?://[^\s)<>\]]+")
 #: what every link into a repository's files holds, as substrings: a document is tested for
 #: them in C (a pattern of these alternatives is tried at each of its characters, slower)
-FILE_LINK_MARKS = ("/blob/", "/tree/", "/raw/", "raw.githubusercontent.com")
+FILE_LINK_MARKS = ("/blob/", "/blame/", "/tree/", "/raw/", "raw.githubusercontent.com")
 #: a URL's parts: ``(https://host/)(path)(?query)#(fragment)``
 URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
 #: a sha alone (a link's ref)

@@ -47,7 +47,8 @@ class RepositoryLink:
         return is_sha(self.ref)
 
 
-_LINK_KINDS = {"blob": "blob", "raw": "blob", "tree": "tree", "commit": "commit"}
+#: a link's kind by its path word: a blame view shows a file at its commit, as a blob does
+_LINK_KINDS = {"blob": "blob", "raw": "blob", "blame": "blob", "tree": "tree", "commit": "commit"}
 
 
 def is_sha(text: str) -> bool:

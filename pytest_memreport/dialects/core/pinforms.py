@@ -234,7 +234,7 @@ def is_sha(word: str) -> bool:
 def names_a_sha(line: str) -> bool:
     """Whether ``line`` writes a sha outside a link into a repository's files: a line a reader
     takes for a pin statement even when :func:`line_pins` does not read it as one."""
-    return "/blob/" not in line and SHA_LIKE.search(line) is not None
+    return "/blob/" not in line and "/blame/" not in line and SHA_LIKE.search(line) is not None
 
 
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
