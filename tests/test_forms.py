@@ -249,6 +249,31 @@ def test_a_blame_link_cites_its_lines_at_its_commit_in_any_document(targets):
         ("lines", "src/queue.ts", "4-6", targets.widgets_pin)]
 
 
+def test_a_document_with_no_records_reads_every_tie_of_a_quotation(targets):
+    # A pilot of prose, links and blockquotes (the records dialect by default, with none): it
+    # read only phrases beside a citation; "declares" tied nothing, and a blockquote a link
+    # attributes, a phrase near a file, and a document citing no lines were not read at all.
+    pin = targets.widgets_pin
+    report = parse_report("kb/pilots/quoting.md", textwrap.dedent(f"""\
+        # Quoting the queue
+
+        Pinned to the acme/widgets revision `{pin}`.
+
+        `src/queue.ts` declares "private items: string[] = [];" for the parcels.
+
+        > drain(): string[] {{
+        >   const all = this.items;
+        >
+        > — [src/queue.ts](https://github.com/acme/widgets/blob/{pin}/src/queue.ts#L7-L8)
+
+        Beside `src/worker.ts` sits "return the standard label" as a heading.
+        """))
+    quotes = {e.line: (e.path, e.role.value if e.role else None) for e in report.all_evidence()
+              if e.kind is EvidenceKind.QUOTE}
+
+    assert quotes == {5: ("src/queue.ts", "prose"), 7: ("src/queue.ts", None), 12: ("src/worker.ts", "term")}
+
+
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
     report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
     evidence = report.all_evidence()

@@ -107,13 +107,13 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
     if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
-            dialect == "review" or linked_files or (loose and LINE_CITATION_HINT.search(text))):
+            dialect == "review" or linked_files or loose):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         # Beside a backticked citation only where no record holds it: a record reads its own
         # quotations (and a report of 10,000 of them would be read twice).
         evidence.extend(_repository_as_written(e, lines) for e in notes.parse(path, text).all_evidence()
-                        if e.kind is EvidenceKind.QUOTE and e.role is EvidenceRole.PROSE)
+                        if e.kind is EvidenceKind.QUOTE and _quotation_read(e, loose))
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
@@ -201,6 +201,16 @@ def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineS
         at = max(at, end)
     pieces.append(text[at:])
     return "".join(pieces)
+
+
+def _quotation_read(quotation: Evidence, loose: bool) -> bool:
+    """Whether a note's reading of a quotation is the forms' too: one tied to a file (beside
+    it, in its sentence, or a blockquote a link attributes), and in a document with no
+    records also a phrase near files or attributed to the project (held where the tree has
+    it, else the document's own words: a record report's prose quotes too much to read so)."""
+    if quotation.role in (EvidenceRole.PROSE, None):
+        return True
+    return loose and quotation.role in (EvidenceRole.TERM, EvidenceRole.PROJECT)
 
 
 def _repository_as_written(quotation: Evidence, lines: list[str]) -> Evidence:

@@ -49,7 +49,10 @@ SAYS = re.compile(
     r"(?i)\b(?:says?|said|states?|stated|calls?|called|describes?|described|puts?\s+it|reads?|notes?|noted|"
     r"writes?|wrote|explains?|explained|claims?|claimed|promises?|promised|warns?|warned|documents?|documented|"
     r"defines?|defined|insists?|admits?|advertises?|mentions?|labels?|terms?|termed|refers?\s+to|quotes?|"
-    r"words|phrases?|wording|verbatim|literally)\b|:\s*$"
+    r"words|phrases?|wording|verbatim|literally|"
+    # what a file holds, as code is quoted (`` `a.pyi` declares "def quote(s: str) -> str" ``)
+    r"declares?|declared|contains?|contained|shows?|showed|prints?|printed|lists?|listed|has|holds?|"
+    r"(?:begins?|starts?|opens?|ends?)\s+with)\b|:\s*$"
 )
 #: how far before and after a phrase, within its sentence, what names or attributes it is looked for
 REACH = 300
