@@ -16,13 +16,13 @@ from typing import Callable
 from ..checks import paths as tree_paths
 from ..checks import quotesites
 from ..gitstore import GitStore
-from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
+from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report, Source
 from ..resultcache import ResultCache, encode
 from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
 
 
-def _checkout_names(source, clone: Path) -> tuple[str, ...]:
+def _checkout_names(source: Source | None, clone: Path) -> tuple[str, ...]:
     """What the repository's checkout folder is likely called: the clone's own folder's
     name, the repository's (``typeshed`` of ``python/typeshed``: from the source, its URL or
     the words near its pin) and a short name the document uses."""
