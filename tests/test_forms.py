@@ -274,6 +274,41 @@ def test_a_document_with_no_records_reads_every_tie_of_a_quotation(targets):
     assert quotes == {5: ("src/queue.ts", "prose"), 7: ("src/queue.ts", None), 12: ("src/worker.ts", "term")}
 
 
+def test_a_manifest_written_as_a_list_claims_each_files_blob(targets):
+    # "`README.md` — blob `<id>`" outside a table was nothing: the document had no evidence,
+    # and its pin (with nothing bound to it) was dropped as well.
+    report = parse_report("kb/pilots/listed.md", textwrap.dedent(f"""\
+        # The widgets files
+
+        Snapshot of acme/widgets at `{targets.widgets_pin}`.
+
+        - `README.md` — blob `{targets.blobs["README.md"]}`, 3 lines
+        - `VERSION`: blob {targets.blobs["VERSION"]}
+        - `src/queue.ts` changed in `{targets.widgets_pin}` (a commit, not a blob)
+        """))
+
+    assert [(e.path, e.text, e.role) for e in report.all_evidence()] == [
+        ("README.md", targets.blobs["README.md"], EvidenceRole.MANIFEST),
+        ("VERSION", targets.blobs["VERSION"], EvidenceRole.MANIFEST)]
+    assert [s.pin for s in report.sources] == [targets.widgets_pin]
+
+
+def test_an_ingest_of_one_file_is_pinned_by_its_source_link_and_cites_that_file(targets):
+    # ``source:`` a blob link at a commit (an ingest of one file): no pin and no evidence before
+    report = parse_report("kb/ingests/queue.md", textwrap.dedent(f"""\
+        ---
+        source: https://github.com/acme/widgets/blob/{targets.widgets_pin}/src/queue.ts
+        ---
+        # Ingest: the queue
+
+        The queue is an array of items.
+        """))
+
+    assert [(e.kind.value, e.path, e.pin) for e in report.all_evidence()] == [
+        ("path", "src/queue.ts", targets.widgets_pin)]
+    assert [(s.pin, s.repository or s.id) for s in report.sources] == [(targets.widgets_pin, "acme/widgets")]
+
+
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
     report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
     evidence = report.all_evidence()

@@ -35,7 +35,7 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Rep
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL,
+    BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, LISTED_BLOB,
     RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
@@ -123,6 +123,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
+    if "blob" in text:
+        evidence.extend(_listed_blobs(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose:
@@ -146,6 +148,15 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 if named is not None:
                     own = named[0]
                     repositories.setdefault(own, named[1])
+                subject = pinforms.front_matter_file(front)
+                if subject is not None:  # the one file the document ingests, at its commit: its pin
+                    sha = subject.ref.lower()
+                    at = next((n for n, written in enumerate(head_lines[:end], 1) if subject.ref in written), 1)
+                    pins.extend(_front_matter_placed([pinforms.PinStatement(sha, at, 0, subject.repo_id)],
+                                                     head_lines[:end], starts))
+                    kind = EvidenceKind.DIRECTORY if subject.kind == "tree" else EvidenceKind.PATH
+                    evidence.append(Evidence(kind, subject.path.rstrip("/"), at, at, pin=sha,
+                                             source=subject.repo_id, label="the document's source"))
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
@@ -363,6 +374,21 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
             elif pin is not None:
                 kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
                 found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
+    return found
+
+
+def _listed_blobs(lines: list[str]) -> list[Evidence]:
+    """A manifest written outside a table: each line naming a file and, after the word
+    "blob", its blob id claims that content at the pin (as a manifest's row does)."""
+    found = []
+    for number, line in enumerate(lines, start=1):
+        if "blob" not in line or line.lstrip().startswith("|"):
+            continue
+        for match in LISTED_BLOB.finditer(line):
+            path = match.group(1).removeprefix("./")  # (a file by its place, as in a manifest's table)
+            if path and not path.endswith("/") and "://" not in path:
+                found.append(Evidence(EvidenceKind.PATH, path, number, number, text=match.group(2).lower(),
+                                      label="manifest blob", role=EvidenceRole.MANIFEST))
     return found
 
 

@@ -239,6 +239,8 @@ BASIS_SHA = re.compile(
 #: ``owner/name`` in backticks before "checkout", "repository", "repo" or "clone", or ``owner/name@sha``
 BASIS_REPOSITORY = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\n]+(?:checkout|repository|repo|clone)\b"
                               r"|\b([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})@[0-9a-fA-F]{7,64}\b")
+#: a manifest written as a list: `` `docs/a.md` — blob `<40 or 64 hex>` `` (a file, then its blob id)
+LISTED_BLOB = re.compile(r"`([^`\s|]+)`[^`\n|]{0,40}?\bblob\b[ \t:]*`?([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)\b`?")
 #: a manifest's blob id: 40 or 64 hex digits
 BLOB_ID = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{40}")
 #: any hex word that may be a written commit (re-pin respells the pinned one)

@@ -275,6 +275,18 @@ def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
     return None
 
 
+def front_matter_file(front: dict):
+    """The file (or folder) at a commit the front matter names as the document's source
+    (``source: https://github.com/o/r/blob/<sha>/path``: an ingest of one file), or ``None``."""
+    for key in REPOSITORY_KEYS:
+        value = str(front.get(key) or "").strip()
+        if "://" in value:
+            link = parse_repository_link(value)
+            if link is not None and link.kind in ("blob", "tree") and link.path and link.ref_is_sha:
+                return link
+    return None
+
+
 def stated_date(front: dict | None, text: str) -> str | None:
     """The date the document states for itself (``YYYY-MM-DD``): its front matter's
     ``date``/``last-checked``/..., else "committed on <date>"; never a file's time."""
