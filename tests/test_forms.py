@@ -309,6 +309,21 @@ def test_an_ingest_of_one_file_is_pinned_by_its_source_link_and_cites_that_file(
     assert [(s.pin, s.repository or s.id) for s in report.sources] == [(targets.widgets_pin, "acme/widgets")]
 
 
+def test_an_html_links_address_in_quotation_marks_is_no_quotation(targets):
+    # `href="https://..."` was read as a quoted phrase of the document's own words: a skipped
+    # item saying no file holds it, beside the link's own citation
+    report = parse_report("kb/pilots/html.md", textwrap.dedent(f"""\
+        # Pushing
+
+        Pinned to the acme/widgets revision `{targets.widgets_pin}`.
+
+        See <a href="https://github.com/acme/widgets/blob/{targets.widgets_pin}/src/queue.ts#L4">push</a>.
+        """))
+
+    assert [(e.kind.value, e.path, str(e.cited_lines)) for e in report.all_evidence()] == [
+        ("lines", "src/queue.ts", "4")]
+
+
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
     report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
     evidence = report.all_evidence()

@@ -582,6 +582,8 @@ def quotes_in(text: str, line: int, code_spans: Sequence[tuple[int, int]], line_
         span = bisect.bisect_right(code_starts, match.start()) - 1
         if len(_WORD.findall(phrase)) < 3 or (span >= 0 and match.start() < code_spans[span][1]):
             continue
+        if "://" in phrase and not any(ch.isspace() for ch in phrase):
+            continue  # a URL in quotation marks (an HTML link's ``href="..."``) quotes nothing
         at = bisect.bisect_right(mark_starts, match.start()) - 1
         found.append(Quote(phrase, line_marks[at][1] if at >= 0 else line, None, match.start(), match.end()))
     links = _Links(text, citations, found)
