@@ -42,7 +42,7 @@ from .grammar import (
     SHA_VALUE,
     SHORT_SHA,
 )
-from .links import parse_repository_link, repository_of
+from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
     r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|"
@@ -275,7 +275,7 @@ def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
     return None
 
 
-def front_matter_file(front: dict):
+def front_matter_file(front: dict) -> RepositoryLink | None:
     """The file (or folder) at a commit the front matter names as the document's source
     (``source: https://github.com/o/r/blob/<sha>/path``: an ingest of one file), or ``None``."""
     for key in REPOSITORY_KEYS:
