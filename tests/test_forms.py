@@ -324,6 +324,25 @@ def test_an_html_links_address_in_quotation_marks_is_no_quotation(targets):
         ("lines", "src/queue.ts", "4")]
 
 
+def test_a_pin_whose_words_name_another_repository_is_not_the_linked_ones(targets):
+    # The document links only gadgets, and its pin's words name widgets: the widgets commit was
+    # given to gadgets, and every widgets citation failed in the gadgets clone.
+    report = parse_report("kb/pilots/aside.md", textwrap.dedent(f"""\
+        # Parcels, with an aside
+
+        Pinned to the acme/widgets revision `{targets.widgets_pin}`.
+
+        Parcels wait in `src/queue.ts:4-6`; weighing is
+        [lib/gadget.rs](https://github.com/acme/gadgets/blob/{targets.gadgets_pin}/lib/gadget.rs#L1-L3).
+        """))
+    by_path = {e.path: e for e in report.all_evidence()}
+    default = report.sources[0]
+
+    assert (default.pin, default.mentioned[:1]) == (targets.widgets_pin, ("acme/widgets",))
+    assert report.source(by_path["src/queue.ts"].source) is default
+    assert (by_path["lib/gadget.rs"].source, by_path["lib/gadget.rs"].pin) == ("acme/gadgets", targets.gadgets_pin)
+
+
 def test_a_manifest_claims_each_files_blob_and_its_lines_column_is_a_length(targets):
     report = parse_report("kb/pilots/manifest.md", kb.manifest(targets))
     evidence = report.all_evidence()

@@ -887,11 +887,18 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
         mentioned = tuple(dict.fromkeys((*statement.mentioned, *reading.mentioned)))
         if not sources:
             named = list(reading.repositories)
-            if len(named) == 1:
+            # The one repository the document links, unless the pin's own words name another
+            # (``pinned to the python/typeshed revision``, linking only tldr's pages): that pin
+            # is not the linked repository's.
+            other = [word for word in statement.mentioned
+                     if "/" in word and all(word.casefold() != repo.casefold() for repo in named)]
+            if len(named) == 1 and not other:
                 sources.append(Source(named[0], statement.sha, reading.repositories[named[0]], statement.line,
                                       repository=named[0]))
             else:
-                sources.append(Source("SRC-1", statement.sha, None, statement.line, mentioned=mentioned))
+                # (the pin's own words, when they name one, over the prose's mentions of others)
+                sources.append(Source("SRC-1", statement.sha, None, statement.line,
+                                      mentioned=statement.mentioned if other else mentioned))
         elif sources[0].pin is None:
             sources[0] = replace(sources[0], pin=statement.sha, line=sources[0].line or statement.line,
                                  mentioned=() if _repository(sources[0]) else mentioned)
