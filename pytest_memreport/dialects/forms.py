@@ -112,7 +112,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         # Beside a backticked citation only where no record holds it: a record reads its own
         # quotations (and a report of 10,000 of them would be read twice).
-        evidence.extend(_repository_as_written(e, lines) for e in notes.parse(path, text).all_evidence()
+        evidence.extend(e for e in notes.parse(path, text).all_evidence()
                         if e.kind is EvidenceKind.QUOTE and _quotation_read(e, loose))
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
@@ -222,18 +222,6 @@ def _quotation_read(quotation: Evidence, loose: bool) -> bool:
     if quotation.role in (EvidenceRole.PROSE, None):
         return True
     return loose and quotation.role in (EvidenceRole.TERM, EvidenceRole.PROJECT)
-
-
-def _repository_as_written(quotation: Evidence, lines: list[str]) -> Evidence:
-    """A note's quotation with the repository its own lines name (its link's, or one
-    written beside it), else none: a note gives every quotation the one repository it links,
-    but here the section or sentence decides (:func:`_bind_source`) in a document of several."""
-    if quotation.source is None or "/" not in quotation.source:
-        return quotation
-    named = quotation.source.casefold()
-    if any(named in line.casefold() for line in lines[quotation.line - 1:quotation.end_line]):
-        return quotation
-    return replace(quotation, source=None)
 
 
 def _cited_lines(shown: list[str], lines: list[str]) -> list[Evidence]:
@@ -755,9 +743,9 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         said["pin-like"] = list(reading.pin_like)
     if said:
         report = replace(report, meta={**report.meta, **said})
-    lines = text.split("\n")
-    if report.dialect in _BIND_ONE_REPOSITORY and sum(1 for source in sources if source.pin) >= 2:
-        report = _sections_bound(report, sources, lines)
+    sections = _Sections.of(sources, text.split("\n"))
+    if sections and report.dialect in _BIND_ONE_REPOSITORY:
+        report = _sections_bound(report, sources, sections)
         existing = report.all_evidence()
     # Evidence the dialect read on each report line: what a form found is compared with those only.
     by_line: dict[int, list[Evidence]] = {}
@@ -769,7 +757,7 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
         if not any(_covers(other, item) for other in candidates):
-            added.append(replace(item, source=_bind_source(item, sources, lines)))
+            added.append(replace(item, source=_bind_source(item, sources, sections)))
     # A repository only a pin statement names, with no evidence bound to it, has nothing to check.
     bound = {item.source for item in (*existing, *added)}
     kept = tuple(source for index, source in enumerate(sources)
@@ -780,10 +768,10 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     return _placed(_without_superseded(replace(report, sources=kept), added), added)
 
 
-def _sections_bound(report: Report, sources: tuple[Source, ...], lines: list[str]) -> Report:
+def _sections_bound(report: Report, sources: tuple[Source, ...], sections: _Sections) -> Report:
     """``report`` with its dialect's evidence bound by sentence or section (:func:`_rebound`)."""
     def bound(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
-        return tuple(_rebound(item, sources, lines) for item in items)
+        return tuple(_rebound(item, sources, sections) for item in items)
 
     records = tuple(replace(record, evidence=bound(record.evidence)) for record in report.records)
     return replace(report, evidence=bound(report.evidence), records=records)
@@ -928,46 +916,83 @@ def _with_pin_spans(source: Source, statements: Sequence[pinforms.PinStatement])
     return replace(source, pin_spans=found) if found != source.pin_spans else source
 
 
-def _bind_source(item: Evidence, sources: tuple[Source, ...], lines: list[str]) -> str | None:
-    """The source ID a new piece of evidence binds to: its link's repository, else the one
-    its sentence names when the document pins several, else the document's default."""
-    listed = list(sources)
-    if item.source is not None:
-        index = _find(listed, item.source)
-        return listed[index].id if index is not None else item.source
-    named = _named_source(item, sources, lines)
-    return None if named is None or named is sources[0] else named.id
-
-
-def _named_source(item: Evidence, sources: Sequence[Source], lines: list[str]) -> Source | None:
-    """The one pinned source the sentence of ``item``, else its section's heading, names,
-    when the document pins several; ``None`` when none does (or it pins one)."""
-    pinned = [source for source in sources if source.pin]
-    if len(pinned) < 2:
+def _bind_source(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -> str | None:
+    """The source ID a new piece of evidence binds to: the repository its own line writes
+    (its link's), else the one its sentence or section names when the document pins several,
+    else the one its reader gave it, else the document's default (``None``)."""
+    named = sections.named(item)
+    if named is not None:
+        return None if named is sources[0] else named.id
+    if item.source is None:
         return None
-    line = lines[item.line - 1] if 1 <= item.line <= len(lines) else ""
-    for text in (line, _heading_above(lines, item.line)):
-        words = {word.casefold().rstrip(".") for word in REPOSITORY_WORD.findall(text)}
-        # (an ellipsis or a full stop alone is no word: read as "", it named every source
-        # that names no owner/name, and a sentence of code went to that one)
-        words.discard("")
-        named = [source for source in pinned if _names_of(source) & words]
-        if len(named) == 1:
-            return named[0]
-    return None
+    index = _find(list(sources), item.source)
+    return sources[index].id if index is not None else item.source
 
 
-def _rebound(item: Evidence, sources: tuple[Source, ...], lines: list[str]) -> Evidence:
+def _rebound(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -> Evidence:
     """A piece of evidence the dialect read, bound to the repository its sentence or section
-    names in a document pinning several. A dialect gives what no link ties (pin ``None``) to
-    its one repository; a link's own is kept."""
-    if item.pin is not None or item.kind not in _SECTION_BOUND:
-        return item
-    named = _named_source(item, sources, lines)
+    names (a review or note gives all it reads to its one repository); one whose line writes
+    its repository (a link) keeps it."""
+    named = sections.named(item)
     if named is None or named.id == item.source or (
             item.source is not None and _find(list(sources), item.source) == sources.index(named)):
         return item
     return replace(item, source=named.id)
+
+
+@dataclass(frozen=True)
+class _Sections:
+    """Which of a document's pinned repositories a report line's sentence, else its section's
+    heading, names (only in a document that pins several: else there is nothing to tell)."""
+
+    lines: list[str]
+    #: the pinned sources, each with what a sentence or heading may call it
+    pinned: tuple[tuple[Source, frozenset[str]], ...]
+    #: the report lines that are Markdown headings, in order
+    headings: tuple[int, ...]
+
+    @classmethod
+    def of(cls, sources: Sequence[Source], lines: list[str]) -> _Sections:
+        pinned = tuple((source, _names_of(source)) for source in sources if source.pin)
+        if len(pinned) < 2:
+            return cls(lines, (), ())
+        headings = tuple(number for number, line in enumerate(lines, start=1) if line.startswith("#"))
+        return cls(lines, pinned, headings)
+
+    def __bool__(self) -> bool:
+        return bool(self.pinned)
+
+    def named(self, item: Evidence) -> Source | None:
+        """The one pinned source ``item``'s sentence, else its heading, names; ``None`` when
+        none does, when the document pins one, and for a piece whose own line writes its
+        repository (a link's ``owner/name``: the link says whose file it is)."""
+        if not self.pinned or item.kind not in _SECTION_BOUND or self._written_beside(item):
+            return None
+        line = self.lines[item.line - 1] if 1 <= item.line <= len(self.lines) else ""
+        for text in (line, self._heading_above(item.line)):
+            words = {word.casefold().rstrip(".") for word in REPOSITORY_WORD.findall(text)}
+            # (an ellipsis or a full stop alone is no word: read as "", it named every source
+            # that names no owner/name, and a sentence of code went to that one)
+            words.discard("")
+            named = [source for source, names in self.pinned if names & words]
+            if len(named) == 1:
+                return named[0]
+        return None
+
+    def _written_beside(self, item: Evidence) -> bool:
+        """Whether the repository ``item`` names is written on its own lines (its link)."""
+        if item.source is None or "/" not in item.source:
+            return False
+        named = item.source.casefold()
+        return any(named in line.casefold() for line in self.lines[item.line - 1:item.end_line])
+
+    def _heading_above(self, number: int) -> str:
+        """The nearest Markdown heading at or above report line ``number``, within 2,000 lines
+        (``""`` when none)."""
+        at = bisect.bisect_right(self.headings, number) - 1
+        if at < 0 or self.headings[at] <= number - 2000:
+            return ""
+        return self.lines[self.headings[at] - 1].lstrip("#")
 
 
 #: dialects that give every citation no link ties to the document's one repository (a record
@@ -978,18 +1003,12 @@ _SECTION_BOUND = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.
                             EvidenceKind.SYMBOL})
 
 
-def _names_of(source: Source) -> set[str]:
+def _names_of(source: Source) -> frozenset[str]:
     """What a sentence or heading may call ``source`` (casefolded): its ID, its ``owner/name``
     and that name alone."""
     repository = _repository(source)
     names = {source.id.casefold(), repository.casefold(), (repository or source.id).rsplit("/", 1)[-1].casefold()}
     names.discard("")
-    return names
+    return frozenset(names)
 
 
-def _heading_above(lines: list[str], number: int) -> str:
-    """The nearest Markdown heading above report line ``number`` (``""`` when none)."""
-    for index in range(min(number, len(lines)) - 1, max(-1, number - 2000), -1):  # bounded: a heading is near
-        if lines[index].startswith("#"):
-            return lines[index].lstrip("#")
-    return ""

@@ -16,24 +16,23 @@ from typing import Callable
 from ..checks import paths as tree_paths
 from ..checks import quotesites
 from ..gitstore import GitStore
-from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report, Source
+from .. import repomap
+from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
 from ..resultcache import ResultCache, encode
 from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
+from .repositories import is_short_name
 
 
-def _checkout_names(source: Source | None, clone: Path) -> tuple[str, ...]:
+def _checkout_names(report: Report, source_id: str | None, clone: Path) -> tuple[str, ...]:
     """What the repository's checkout folder is likely called: the clone's own folder's
-    name, the repository's (``typeshed`` of ``python/typeshed``: from the source, its URL or
-    the words near its pin) and a short name the document uses."""
-    names = [clone.name]
-    if source is not None:
-        if "/" not in source.id and not source.id.upper().startswith("SRC-"):
-            names.append(source.id)
-        for named in (source.repository, source.id if "/" in source.id else None, source.url, *source.mentioned):
-            if named:
-                names.append(named.rstrip("/").removesuffix(".git").rsplit("/", 1)[-1])
-    return tuple(dict.fromkeys(names))
+    name, the repository's (``typeshed`` of ``python/typeshed``: the ``owner/name`` the report
+    names for it, or the words near its pin) and a short name the document uses."""
+    source = report.source(source_id)
+    names = [repomap.repo_id(report, source_id), *(source.mentioned if source is not None else ())]
+    if source is not None and is_short_name(source.id):
+        names.append(source.id)
+    return tuple(dict.fromkeys([clone.name, *(name.rsplit("/", 1)[-1] for name in names if name)]))
 
 
 class PathResolver:
@@ -83,7 +82,7 @@ class PathResolver:
         want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
         absolute = evidence.lookup == LOOKUP_CHECKOUT
         found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context,
-                                   checkouts=_checkout_names(source, store.path))
+                                   checkouts=_checkout_names(report, evidence.source, store.path))
         held = self._holder(pinned, evidence, found.path, index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
