@@ -555,6 +555,32 @@ def test_a_pin_the_document_calls_by_a_name_asks_for_that_name_and_is_checked_wi
     mapped.assert_outcomes(passed=4)  # the source, the structure, the range at the pin and since
 
 
+def test_a_section_naming_a_repository_only_its_links_pin_cites_it_at_their_commit(pytester, knowledge_base):
+    # The document states widgets' pin; gadgets only has a blob link. The gadgets section's
+    # `lib/gadget.rs:5-7` went to widgets (the one stated pin), and failed "file-missing".
+    targets = knowledge_base
+    (pytester.path / "kb" / "both.md").write_text(textwrap.dedent(f"""\
+        # Queues, with a look at gadgets
+
+        Pinned to the acme/widgets revision `{targets.widgets_pin}`.
+
+        ## widgets
+
+        Parcels wait in `src/queue.ts:4-6`.
+
+        ## acme/gadgets
+
+        Weighing is [here](https://github.com/acme/gadgets/blob/{targets.gadgets_pin}/lib/gadget.rs#L1-L3),
+        and labels are made at `lib/gadget.rs:5-7`.
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/both.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none", "-rA")
+    out = result.stdout.str()
+
+    assert result.ret == 0, out[-2000:]
+    assert "lib/gadget.rs:5-7@" in out and "src/queue.ts:4-6" in out and "file-missing" not in out
+
+
 def test_a_table_of_files_at_a_commit_is_checked_there_and_asks_for_its_repository(pytester, knowledge_base):
     pin = knowledge_base.widgets_pin
     (pytester.path / "kb" / "files.md").write_text(textwrap.dedent(f"""\

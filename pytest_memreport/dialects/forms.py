@@ -743,7 +743,7 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         said["pin-like"] = list(reading.pin_like)
     if said:
         report = replace(report, meta={**report.meta, **said})
-    sections = _Sections.of(sources, text.split("\n"))
+    sections = _Sections.of(sources, text.split("\n"), (*existing, *reading.evidence))
     if sections and report.dialect in _BIND_ONE_REPOSITORY:
         report = _sections_bound(report, sources, sections)
         existing = report.all_evidence()
@@ -757,7 +757,7 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
         if not any(_covers(other, item) for other in candidates):
-            added.append(replace(item, source=_bind_source(item, sources, sections)))
+            added.append(_bound(item, sources, sections))
     # A repository only a pin statement names, with no evidence bound to it, has nothing to check.
     bound = {item.source for item in (*existing, *added)}
     kept = tuple(source for index, source in enumerate(sources)
@@ -916,17 +916,20 @@ def _with_pin_spans(source: Source, statements: Sequence[pinforms.PinStatement])
     return replace(source, pin_spans=found) if found != source.pin_spans else source
 
 
-def _bind_source(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -> str | None:
-    """The source ID a new piece of evidence binds to: the repository its own line writes
-    (its link's), else the one its sentence or section names when the document pins several,
-    else the one its reader gave it, else the document's default (``None``)."""
+def _bound(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -> Evidence:
+    """A new piece of evidence bound to the repository its own line writes (its link's), else
+    to the one its sentence or section names when the document names several (a repository
+    only links pin: at their commit), else to the one its reader gave it, else to the
+    document's default (``None``)."""
     named = sections.named(item)
+    if isinstance(named, _Linked):
+        return replace(item, source=named.repository, pin=named.pin)
     if named is not None:
-        return None if named is sources[0] else named.id
+        return replace(item, source=None if named is sources[0] else named.id)
     if item.source is None:
-        return None
+        return item
     index = _find(list(sources), item.source)
-    return sources[index].id if index is not None else item.source
+    return replace(item, source=sources[index].id if index is not None else item.source)
 
 
 def _rebound(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -> Evidence:
@@ -934,10 +937,22 @@ def _rebound(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -
     names (a review or note gives all it reads to its one repository); one whose line writes
     its repository (a link) keeps it."""
     named = sections.named(item)
+    if isinstance(named, _Linked):
+        return replace(item, source=named.repository, pin=named.pin)
     if named is None or named.id == item.source or (
             item.source is not None and _find(list(sources), item.source) == sources.index(named)):
         return item
     return replace(item, source=named.id)
+
+
+@dataclass(frozen=True)
+class _Linked:
+    """A repository no pin statement names, whose links in the document all name one commit:
+    a citation its section gives it (``## acme/widgets``, then `` `src/a.ts:3` ``) is of that
+    commit, as its links are."""
+
+    repository: str
+    pin: str
 
 
 @dataclass(frozen=True)
@@ -946,23 +961,34 @@ class _Sections:
     heading, names (only in a document that pins several: else there is nothing to tell)."""
 
     lines: list[str]
-    #: the pinned sources, each with what a sentence or heading may call it
-    pinned: tuple[tuple[Source, frozenset[str]], ...]
+    #: the pinned sources, and the repositories only links pin, each with what a sentence
+    #: or heading may call it
+    pinned: tuple[tuple[Source | _Linked, frozenset[str]], ...]
     #: the report lines that are Markdown headings, in order
     headings: tuple[int, ...]
 
     @classmethod
-    def of(cls, sources: Sequence[Source], lines: list[str]) -> _Sections:
-        pinned = tuple((source, _names_of(source)) for source in sources if source.pin)
+    def of(cls, sources: Sequence[Source], lines: list[str], evidence: Iterable[Evidence] = ()) -> _Sections:
+        pinned: list[tuple[Source | _Linked, frozenset[str]]] = [
+            (source, _names_of(source)) for source in sources if source.pin]
+        named = {_repository(source).casefold() for source in sources}
+        commits: dict[str, set[str]] = {}
+        for item in evidence:
+            if item.source and "/" in item.source and item.pin and item.source.casefold() not in named:
+                commits.setdefault(item.source, set()).add(item.pin)
+        for repository, pins in commits.items():
+            if len(pins) == 1:  # (links at several commits: which one a citation means is unsaid)
+                name = repository.rsplit("/", 1)[-1]
+                pinned.append((_Linked(repository, pins.pop()), frozenset({repository.casefold(), name.casefold()})))
         if len(pinned) < 2:
             return cls(lines, (), ())
         headings = tuple(number for number, line in enumerate(lines, start=1) if line.startswith("#"))
-        return cls(lines, pinned, headings)
+        return cls(lines, tuple(pinned), headings)
 
     def __bool__(self) -> bool:
         return bool(self.pinned)
 
-    def named(self, item: Evidence) -> Source | None:
+    def named(self, item: Evidence) -> Source | _Linked | None:
         """The one pinned source ``item``'s sentence, else its heading, names; ``None`` when
         none does, when the document pins one, and for a piece whose own line writes its
         repository (a link's ``owner/name``: the link says whose file it is)."""
