@@ -200,6 +200,58 @@ def test_a_table_of_files_and_the_commit_each_was_read_at_cites_each_file_at_it(
         ("path", "src/queue.ts", targets.widgets_pin, None), ("directory", "src", targets.widgets_pin[:12], None)]
 
 
+def _blockquoted(targets, body: str) -> list[tuple[str, str | None, str]]:
+    """A document of no dialect's shape (no quotation marks anywhere) pinning widgets by a
+    link, then ``body``: its evidence as ``(kind, path, lines)``, its quotations' text."""
+    pin = targets.widgets_pin
+    report = parse_report("kb/pilots/quoted.md", f"# Queue reading\n\nThe inspected revision is "
+                          f"[`acme/widgets@{pin}`](https://github.com/acme/widgets/commit/{pin}).\n\n"
+                          + textwrap.dedent(body).replace("PIN", pin))
+    return [(e.kind.value, e.path, e.text if e.kind is EvidenceKind.QUOTE else str(e.cited_lines))
+            for e in report.all_evidence()]
+
+
+def test_a_blockquote_a_sentence_introduces_is_a_quotation_in_a_document_with_no_quotation_marks(targets):
+    # The ties were read only where the text had a '"': a document quoting in blockquotes
+    # alone checked the link and not the quotation.
+    found = _blockquoted(targets, """\
+        The queue [src/queue.ts](https://github.com/acme/widgets/blob/PIN/src/queue.ts) puts it this way:
+
+        > The queue hands parcels to workers in arrival order.
+        """)
+
+    assert ("quote", "src/queue.ts", "The queue hands parcels to workers in arrival order.") in found
+
+
+def test_a_blockquote_attributed_on_its_last_line_in_backticks_is_that_files_quotation(targets):
+    found = _blockquoted(targets, """\
+        > export class Queue {
+        > -- `src/queue.ts:2`
+        """)
+
+    assert ("quote", "src/queue.ts", "export class Queue {") in found and ("lines", "src/queue.ts", "2") in found
+
+
+def test_a_blockquote_after_a_citation_that_does_not_introduce_it_is_the_writers_own(targets):
+    # Outside a note, a blockquote after a paragraph that does not end with a colon is an
+    # aside: it was read as a quotation of the file the list item above cites.
+    found = _blockquoted(targets, """\
+        - Draining is at `src/queue.ts:7-11`.
+
+        > Draining empties the queue (our reading).
+        """)
+
+    assert [kind for kind, _, _ in found] == ["lines"]
+
+
+def test_an_attribution_link_with_no_quoted_text_keeps_its_lines(targets):
+    found = _blockquoted(targets, """\
+        > — [queue.ts](https://github.com/acme/widgets/blob/PIN/src/queue.ts#L2-L3)
+        """)
+
+    assert found == [("lines", "src/queue.ts", "2-3")]
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.

@@ -63,6 +63,8 @@ class Reading:
     mentioned: tuple[str, ...] = ()
 
 
+#: a blockquote's line: a quotation needs no quotation marks when a link attributes it
+_BLOCKQUOTE = re.compile(r"^ {0,3}>", re.MULTILINE)
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash",
               "tree", "as of", "@", " at ")
@@ -106,13 +108,13 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(e for e in linked.all_evidence()
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
-    if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text) and (
+    if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text or _BLOCKQUOTE.search(text)) and (
             dialect == "review" or linked_files or loose):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         # Beside a backticked citation only where no record holds it: a record reads its own
         # quotations (and a report of 10,000 of them would be read twice).
-        evidence.extend(e for e in notes.parse(path, text).all_evidence()
+        evidence.extend(e for e in notes.parse(path, text, introduced_by_colon=True).all_evidence()
                         if e.kind is EvidenceKind.QUOTE and _quotation_read(e, loose))
     if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the

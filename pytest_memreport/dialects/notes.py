@@ -50,10 +50,13 @@ _FENCE_MARKER = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`\n]*")
 _SOURCE_WORDS = re.compile(r"(?i)^[\s()\[\]:;.,*_`—–-]*(?:(?:source|see|from|in|via|per)\b[\s():;.,*_`—–-]*)*$")
 
 
-def parse(path: str, text: str) -> Report:
-    """Parse a note into the report model. Never raises."""
+def parse(path: str, text: str, introduced_by_colon: bool = False) -> Report:
+    """Parse a note into the report model. Never raises. ``introduced_by_colon``: a
+    blockquote is the file's that the paragraph above names only when that paragraph ends
+    with a colon (``The page [a.md](...) puts it this way:``), as a document that is not a
+    note is read: there a blockquote after a citation is as often the writer's own aside."""
     reader = linked.LinkReader(path, text, DIALECT)
-    return reader.parse(_Note(reader))
+    return reader.parse(_Note(reader, introduced_by_colon))
 
 
 def detects(text: str) -> bool:
@@ -65,8 +68,9 @@ class _Note:
     """What a note reads beyond the links a review reads (``reader``'s): its pin, commit
     links, backticked paths resolved against the tree and the quotations of its prose."""
 
-    def __init__(self, reader: linked.LinkReader) -> None:
+    def __init__(self, reader: linked.LinkReader, introduced_by_colon: bool = False) -> None:
         self.reader = reader
+        self.introduced_by_colon = introduced_by_colon
         #: inlines read for their ties, by identity (paths and quotations both ask)
         self._paragraphs: dict[int, ties.Paragraph] = {}
         #: casefolded repository -> the commits the note links there (outside its basis)
@@ -299,6 +303,9 @@ class _Note:
             if named:
                 number, text = lines[-1]
                 rest = SOURCE_LINK.sub(" ", text)
+                for name in named:
+                    if not name.href:  # (an attribution in backticks: `` — `src/a.ts:3` ``)
+                        rest = rest.replace(f"`{name.text}`", " ")
                 if _SOURCE_WORDS.fullmatch(rest):
                     lines = lines[:-1]
                 else:
@@ -310,12 +317,23 @@ class _Note:
                 self._tied(quote, lines[0][0], last, named)
 
     def _last_line_files(self, inside, number: int) -> list[ties.Named]:
-        found = []
+        """The files a blockquote's last line (``number``) attributes it to: its links, else a
+        file in backticks on a line that says nothing else (`` -- `src/a.ts:3` ``)."""
+        found, written = [], []
         for inline in inside:
             for piece in inline.pieces:
-                if piece.kind == "link" and piece.line == number and self._names_file(piece.href, piece.text):
+                if piece.line != number:
+                    continue
+                if piece.kind == "link" and self._names_file(piece.href, piece.text):
                     found.append(ties.Named(piece.text, piece.href, piece.line, 0, 0))
-        return found
+                elif piece.kind == "code" and self._names_file("", piece.text):
+                    written.append(ties.Named(piece.text, "", piece.line, 0, 0))
+        if found or not written:
+            return found
+        text = linked.strip_marker(self.reader.line_text(number))
+        for name in written:
+            text = text.replace(f"`{name.text}`", " ")
+        return written if _SOURCE_WORDS.fullmatch(text) else []
 
     def _introducing(self, first: int, above, above_ends: list[int]) -> list[ties.Named]:
         """The files the last sentence of the paragraph right above a blockquote (starting
@@ -324,6 +342,8 @@ class _Note:
         if index < 0 or first - above_ends[index] > 2:
             return []
         para = self._paragraph(above[index])
+        if self.introduced_by_colon and not para.text.rstrip().endswith(":"):
+            return []
         start = para.last_sentence_start()
         return [n for n in para.named if n.start >= start]
 

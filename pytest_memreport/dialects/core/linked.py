@@ -476,7 +476,9 @@ class LinkReader(lexing.DocumentParser):
                 end, f"quotation of {spec.path} has no quoted text; put the excerpt in the '>' lines above",
                 "structure",
             ))
-            self.collected.add(Evidence(EvidenceKind.PATH, spec.path, end, end, source=attribution.source,
+            # (its link's lines are still a citation: a line anchor is not dropped with the text)
+            kind = EvidenceKind.PATH if cited is None else EvidenceKind.LINES
+            self.collected.add(Evidence(kind, spec.path, end, end, cited_lines=cited, source=attribution.source,
                                         pin=attribution.pin, label=self.label("quotation source", end)))
             return
         text = "\n".join(part for _, part in parts)
