@@ -154,6 +154,10 @@ class EvidenceRole(str, Enum):
     BASENAME = "basename"
     #: a manifest's row: the file's content at the pin is the blob ``text`` names (its id)
     MANIFEST = "manifest"
+    #: a name its sentence says the cited file defines (`` `classify` exists (`src/a.ts:68`) ``):
+    #: a failure where no file cited beside it defines it at the pin (a name merely in
+    #: backticks there is a word, no evidence)
+    DECLARED = "declared"
 
 
 def text_digest(text: str | None) -> str:

@@ -633,6 +633,30 @@ def test_a_section_naming_a_repository_only_its_links_pin_cites_it_at_their_comm
     assert "lib/gadget.rs:5-7@" in out and "src/queue.ts:4-6" in out and "file-missing" not in out
 
 
+def test_a_name_its_sentence_says_exists_fails_where_the_cited_file_defines_none(pytester, knowledge_base):
+    # `Queu` exists (`src/queue.ts:2-12`) was proposed as a symbol and, naming no definition,
+    # dropped as a word: a claim that a definition exists could not fail at the pin.
+    pin = knowledge_base.widgets_pin
+    (pytester.path / "kb" / "defs.md").write_text(textwrap.dedent(f"""\
+        # Definitions
+
+        Pinned to the acme/widgets revision `{pin}`.
+
+        - `Queue` exists (`src/queue.ts:2-12`).
+        - `Queu` exists (`src/queue.ts:2-12`).
+        - `pending` counts what waits (`src/queue.ts:3`).
+        - `Parcels` is defined in the readme (`README.md:1`).
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/defs.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none")
+    out = result.stdout.str()
+
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "no definition named Queu in src/queue.ts (nearest: Queue)" in out
+    # two checks: a name merely in backticks, and one in a file of no definitions, stay words
+    assert "kb/defs.md: 1 of 2 checks failed" in out and "Parcels" not in out
+
+
 def test_a_table_of_files_at_a_commit_is_checked_there_and_asks_for_its_repository(pytester, knowledge_base):
     pin = knowledge_base.widgets_pin
     (pytester.path / "kb" / "files.md").write_text(textwrap.dedent(f"""\

@@ -20,7 +20,7 @@ from dataclasses import replace
 from ..text import symbols
 from . import verify
 from .drift import DELETED, MOVED, RELOCATED, RENAMED, SHIFTED, UNCHANGED, DriftResult, Place, blame, search
-from ..model import Evidence
+from ..model import Evidence, EvidenceRole
 
 
 
@@ -38,12 +38,34 @@ def _definition(snapshot, path: str, name: str):
 
 
 def resolve(evidence: Evidence, snapshot) -> Evidence | None:
-    """The evidence bound to the cited file that defines its identifier at the pin, or ``None``."""
+    """The evidence bound to the cited file that defines its identifier at the pin, or ``None``;
+    a name its sentence says is defined (:attr:`.EvidenceRole.DECLARED`) that none defines is
+    bound to the first cited file whose language has definitions, where it then fails."""
     for path in evidence.context:
         _, definition = _definition(snapshot, path, evidence.text or "")
         if definition is not None:
             return replace(evidence, path=path)
+    if evidence.role is EvidenceRole.DECLARED:
+        # (in a file of no definitions, a Markdown page, the name is a word like any other)
+        held = next((path for path in evidence.context if _has_definitions(path)), None)
+        return replace(evidence, path=held) if held is not None else None
     return None
+
+
+def _nearest_name(textfile, path: str, name: str) -> str | None:
+    """The name of ``path``'s definitions closest to ``name`` (a typo, a rename), if any is close."""
+    from rapidfuzz import fuzz, process
+
+    found = symbols.definitions(textfile.text, path, textfile.oid) or []
+    # (the whole names' likeness: a partial match would take ``Queue.push`` for ``Queu``)
+    best = process.extractOne(name, list(dict.fromkeys(d.name for d in found)), scorer=fuzz.ratio, score_cutoff=75)
+    return best[0] if best else None
+
+
+def _has_definitions(path: str) -> bool:
+    """Whether ``path``'s language has definitions this package reads (its grammar installed)."""
+    language = symbols.language_for(path)
+    return bool(language and symbols.DEFINITION_QUERIES.get(language)) and language in symbols.available_languages()
 
 
 def at_pin(evidence: Evidence, snapshot) -> verify.PinResult:
@@ -51,8 +73,11 @@ def at_pin(evidence: Evidence, snapshot) -> verify.PinResult:
     textfile, definition = _definition(snapshot, evidence.path, evidence.text or "")
     if definition is None:
         status = verify.FILE_MISSING if textfile is None else verify.MISSING
-        return verify.PinResult(status, snapshot.rev, evidence.path,
-                                message=f"no definition named {evidence.text} in {evidence.path}")
+        message = f"no definition named {evidence.text} in {evidence.path}"
+        if textfile is not None and textfile.is_text:
+            nearest = _nearest_name(textfile, evidence.path, evidence.text or "")
+            message += f" (nearest: {nearest})" if nearest else ""
+        return verify.PinResult(status, snapshot.rev, evidence.path, message=message)
     return verify.PinResult(
         verify.FOUND, snapshot.rev, evidence.path, lines=definition.lines, symbol=definition, oid=textfile.oid,
         recorded_text=textfile.text[definition.start:definition.end],

@@ -35,8 +35,8 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Rep
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BLOB_ID, CONTINUATION, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT, LINK_CELL, LISTED_BLOB,
-    RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    BARE_RANGES, BLOB_ID, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    LINK_CELL, LISTED_BLOB, RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -458,8 +458,9 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
             name = core.symbol_name(text)
             if name is None or review.repo_path_spec(text) is not None or _is_commit(name):
                 continue
+            declared = DECLARES_NAME.match(line, match.end()) is not None
             symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
-                                    label=" ".join(text.split())))
+                                    label=" ".join(text.split()), role=EvidenceRole.DECLARED if declared else None))
     return symbols
 
 

@@ -245,3 +245,8 @@ LISTED_BLOB = re.compile(r"`([^`\s|]+)`[^`\n|]{0,40}?\bblob\b[ \t:]*`?([0-9a-fA-
 BLOB_ID = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{40}")
 #: any hex word that may be a written commit (re-pin respells the pinned one)
 HEX_WORD = re.compile(rf"(?<![0-9A-Za-z])(?:{SHA_DIGITS})(?![0-9A-Za-z])")
+#: what a sentence says of a name in backticks right after it, when it says the cited file
+#: defines it (`` `classify` exists (`src/facts.ts:68`) ``, `` `Queue` is a class ``)
+DECLARES_NAME = re.compile(
+    r"(?i)[ \t]*(?:\(\)[ \t]*)?(?:exists\b|is[ \t]+(?:defined|declared|implemented)\b"
+    r"|is[ \t]+an?[ \t]+(?:class|function|method|type|struct|interface|protocol|trait|enum|constant)\b)")
