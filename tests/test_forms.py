@@ -51,6 +51,9 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"**Reviewed revisions:** `widgets` `{SHA[:10]}`; `gadgets` `1713796`.",
      [(SHA[:10], None, "widgets"), ("1713796", None, "gadgets")]),
     ("**Revision:** `1713796`", [("1713796", None, None)]),
+    # a heading naming owner/name@sha needs no pin word; "against" is one (both were unread)
+    (f"# Audit of acme/widgets @ `{SHA}`", [(SHA, "acme/widgets", None)]),
+    (f"This reading was committed on 2026-08-01 against acme/widgets `{SHA}`.", [(SHA, None, None)]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -66,6 +69,8 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     f"The bug was fixed in `{SHA[:10]}`.",
     f"Built from {SHA}.",
     "The revision counted 2024104 lines, `python` `3110` among them.",
+    f"Diffed against `{SHA}` to see the changes.",
+    f"The fix is in acme/widgets@{SHA[:10]}.",
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []

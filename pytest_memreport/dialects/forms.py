@@ -67,7 +67,7 @@ class Reading:
 _BLOCKQUOTE = re.compile(r"^ {0,3}>", re.MULTILINE)
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash",
-              "tree", "as of", "@", " at ")
+              "tree", "as of", "@", " at ", "against")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
 #: dialects that read links into repositories themselves, and those that read ``path:12``

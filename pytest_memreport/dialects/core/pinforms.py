@@ -45,12 +45,13 @@ from .grammar import (
 from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
-    r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|"
+    r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
     r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)[ \t]+at)\b|\btarget(?=[*_ \t]*:)")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
     r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
-    r"predecessor|last[ \t]+time|used[ \t]+to|was[ \t]+written|were[ \t]+written|compare[sd]?[ \t]+with)\b"
+    r"predecessor|last[ \t]+time|used[ \t]+to|was[ \t]+written|were[ \t]+written|compare[sd]?[ \t]+(?:with|against)|"
+    r"diff(?:ed|s)?[ \t]+against|rebased[ \t]+(?:on|onto|against))\b"
 )
 #: where a sentence or cell ends (a pin word belongs to its own sentence)
 _SENTENCE_END = re.compile(r"(?:[.;!?](?=\s)|\|)")
@@ -122,7 +123,10 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     """Every pin stated on one line of a document (shas lower-cased); ``offset``, where the
     line starts in the document's text, gives each its :class:`~pytest_memreport.model.Span`."""
     at_word = {match.start(2): match.group(1) for match in OWNER_NAME_AT_SHA.finditer(line)} if " at " in line else {}
-    if not at_word and not _PIN_WORDS.search(line):
+    # A heading naming ``owner/name@<sha>`` (``# Audit of acme/widgets @ `<sha>` ``) says what the
+    # document is of: its pin, with no pin word.
+    heading = line.startswith("#") and "@" in line
+    if not at_word and not heading and not _PIN_WORDS.search(line):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
     # Commit links name their repository; blob and tree links are evidence, not statements.
@@ -135,8 +139,10 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         linked_spans.append(match.span())
         if link.kind == "commit":
             link_shas[link.ref.lower()] = link.repo_id
+    named_at: set[int] = set()  # where ``owner/name@<sha>`` writes a sha
     for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
+        named_at.add(match.start(3))
     for pattern in (FULL_SHA, SHORT_SHA):
         for match in pattern.finditer(line):
             sha, column = match.group(1), match.start(1)
@@ -175,7 +181,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
                                      span=_span(line, sha, number, column, offset)))
             continue
         # A list of named pins (``Reviewed revisions: `a` `sha`; `b` `sha```) shares one pin word.
-        said = _PIN_WORDS.search(line, start, column) or (
+        said = (heading and column in named_at) or _PIN_WORDS.search(line, start, column) or (
             name is not None and first_word is not None and first_word.start() < column
             and column - first_word.start() <= 4 * _WINDOW)
         if not said:
