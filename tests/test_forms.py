@@ -257,6 +257,25 @@ def test_an_attribution_link_with_no_quoted_text_keeps_its_lines(targets):
     assert found == [("lines", "src/queue.ts", "2-3")]
 
 
+def test_a_range_written_backwards_in_any_document_is_one_line_saying_what_to_write(targets):
+    # The forms' readers dropped it without a word: the row checked nothing and said nothing.
+    pin = targets.widgets_pin
+    report = parse_report("kb/pilots/claims.md", textwrap.dedent(f"""\
+        # Claims
+
+        Revision: `{pin}` (acme/widgets)
+
+        | Claim | Evidence |
+        | --- | --- |
+        | drain empties | `src/queue.ts:11-7` |
+        | push appends | [queue](https://github.com/acme/widgets/blob/{pin}/src/queue.ts#L6-L4) |
+        """))
+
+    assert [(f.line, f.message) for f in report.findings] == [
+        (7, "src/queue.ts:11-7 is not a line range; write start-end with 1 <= start <= end"),
+        (8, "src/queue.ts: line anchor #L6-L4 is not a line range; write #L<start>-L<end> with 1 <= start <= end")]
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.
@@ -346,7 +365,8 @@ def test_a_manifest_written_as_a_list_claims_each_files_blob(targets):
 
     assert [(e.path, e.text, e.role) for e in report.all_evidence()] == [
         ("README.md", targets.blobs["README.md"], EvidenceRole.MANIFEST),
-        ("VERSION", targets.blobs["VERSION"], EvidenceRole.MANIFEST)]
+        ("VERSION", targets.blobs["VERSION"], EvidenceRole.MANIFEST),
+        ("src/queue.ts", None, EvidenceRole.MENTION)]  # (a file named: its commit is no blob)
     assert [s.pin for s in report.sources] == [targets.widgets_pin]
 
 
@@ -660,6 +680,39 @@ def test_a_name_its_sentence_says_exists_fails_where_the_cited_file_defines_none
     assert "no definition named Queu in src/queue.ts (nearest: Queue)" in out
     # two checks: a name merely in backticks, and one in a file of no definitions, stay words
     assert "kb/defs.md: 1 of 2 checks failed" in out and "Parcels" not in out
+
+
+def test_files_and_folders_named_in_backticks_are_checked_in_a_document_of_no_dialects_shape(pytester, knowledge_base):
+    # A claims table citing `src/queue.ts` and `src/` checked nothing but its ranges: a file
+    # named in backticks, evidence in a run or a review, was no evidence in any other document.
+    pin = knowledge_base.widgets_pin
+    (pytester.path / "kb" / "claims.md").write_text(textwrap.dedent(f"""\
+        # Claims
+
+        Revision: `{pin}` (acme/widgets)
+
+        | Claim | Evidence |
+        | --- | --- |
+        | the queue is its own module | `src/queue.ts` |
+        | workers live beside it | `src/` |
+        | we keep notes | `kb/notes/queue-notes.md` |
+
+        ```
+        `src/made-up.ts` is shown, not named
+        ```
+        """), encoding="utf-8")
+    out = pytester.path / "claims.json"
+    result = pytester.runpytest("--memreport", "kb/claims.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-repo=acme/widgets=clones/acme+widgets/repo",
+                                f"--memreport-json={out}", "--memreport-against=HEAD")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    [report] = data["reports"]
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    statuses = {(e["kind"], e["path"]): e["at_pin"]["status"] for e in report["evidence"]}
+
+    # the knowledge base's own file is a word, not a failure; the fenced name is not read
+    assert statuses == {("path", "src/queue.ts"): "found", ("directory", "src"): "found",
+                        ("path", "kb/notes/queue-notes.md"): "not-evidence"}
 
 
 def test_a_table_of_files_at_a_commit_is_checked_there_and_asks_for_its_repository(pytester, knowledge_base):

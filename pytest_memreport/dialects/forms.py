@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange, Record, Report, Source, Span
+from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Record, Report, Source, Span
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
@@ -61,6 +61,9 @@ class Reading:
     #: ``owner/name`` words the document's prose writes (:func:`.pinforms.mentions`), in order:
     #: where an unnamed pin may belong when the user maps one of them
     mentioned: tuple[str, ...] = ()
+    #: what the forms' readers found wrong where a citation was written (``a.ts:27-26``, a
+    #: link's ``#L9-L3``): each a line of the report saying what to write instead
+    findings: tuple[Finding, ...] = ()
 
 
 #: a blockquote's line: a quotation needs no quotation marks when a link attributes it
@@ -97,6 +100,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     written, text = text, _without_quotations(text, quotations, starts)
     lines = text.split("\n")
     evidence: list[Evidence] = []
+    findings: list[Finding] = []
     repositories: dict[str, str | None] = {}
     linked_files = any(mark in text for mark in FILE_LINK_MARKS)  # a link into a repository's files
     if dialect not in _READ_LINKS and linked_files:
@@ -108,6 +112,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(e for e in linked.all_evidence()
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
+        findings.extend(f for f in linked.findings if _BAD_RANGE in f.message)
     if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text or _BLOCKQUOTE.search(text)) and (
             dialect == "review" or linked_files or loose):
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
@@ -116,12 +121,18 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # quotations (and a report of 10,000 of them would be read twice).
         evidence.extend(e for e in notes.parse(path, text, introduced_by_colon=True).all_evidence()
                         if e.kind is EvidenceKind.QUOTE and _quotation_read(e, loose))
-    if dialect not in _READ_ANCHORS and LINE_CITATION_HINT.search(text):
+    # A document of no dialect's shape names files in backticks as a run or a review does
+    # (`` `src/queue.ts` ``, `` `stdlib/os/` ``): each is a file of the pinned tree where the
+    # tree has it, and otherwise the document's own word (never a failure at the pin).
+    names_files = loose and dialect not in _READ_LINKS and "`" in text
+    if dialect not in _READ_ANCHORS and (names_files or LINE_CITATION_HINT.search(text)):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
-        shown = [line if _may_cite_lines(line) else "" for line in _unread(lines, read_spans, starts)]
+        fenced = _fenced(lines) if names_files else frozenset()
+        shown = [line if _may_cite_lines(line) or (names_files and "`" in line and number not in fenced) else ""
+                 for number, line in enumerate(_unread(lines, read_spans, starts))]
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
-            evidence.extend(_cited_lines(shown, lines))
+            evidence.extend(_cited_lines(shown, lines, findings, names_files))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
@@ -185,8 +196,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     pins.extend(table_pins(tabled))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
+    if names_files:
+        evidence = _without_mentions_cited(evidence)
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
-                   pin_like, tuple(mentioned))
+                   pin_like, tuple(mentioned), tuple(findings))
 
 
 def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineStarts) -> str:
@@ -226,14 +239,22 @@ def _quotation_read(quotation: Evidence, loose: bool) -> bool:
     return loose and quotation.role in (EvidenceRole.TERM, EvidenceRole.PROJECT)
 
 
-def _cited_lines(shown: list[str], lines: list[str]) -> list[Evidence]:
+def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], named: bool = False) -> list[Evidence]:
     """The cited lines of ``shown`` (the document's lines, blank where none may cite lines),
     read as a plain-text rendering, a line a unit; and the continuations on later lines of
-    their paragraphs (``lines``)."""
+    their paragraphs (``lines``); with ``named``, the files and folders named in backticks
+    too, each a mention (evidence where the pinned tree has it). A range that is no range
+    (``a.ts:27-26``) is added to ``findings``."""
     found: list[Evidence] = []
     anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
+    findings.extend(f for f in anchored.findings if _BAD_RANGE in f.message)
     for item in anchored.all_evidence():
-        if item.kind is not EvidenceKind.LINES or not _written_on(item, shown):
+        if item.kind is not EvidenceKind.LINES:
+            if not named or not _names_a_file(item) or not _written_on(item, shown):
+                continue
+            if item.role is None:  # (a folder the knowledge base keeps is no failure either)
+                item = replace(item, role=EvidenceRole.MENTION)
+        elif not _written_on(item, shown):
             continue
         canonical = _canonical_source(anchored, item.source)
         if canonical is _REGISTERED:
@@ -243,6 +264,42 @@ def _cited_lines(shown: list[str], lines: list[str]) -> list[Evidence]:
         found.append(replace(item, source=canonical) if canonical != item.source else item)
     found.extend(_paragraph_continuations(lines, anchored))
     return found
+
+
+def _fenced(lines: list[str]) -> frozenset[int]:
+    """The indexes of ``lines`` inside fenced blocks, their fences included (code or output:
+    a name in backticks there is no mention)."""
+    inside: set[int] = set()
+    fence = ""
+    for index, line in enumerate(lines):
+        marker = line.lstrip()[:3]
+        if marker in ("```", "~~~"):
+            inside.add(index)
+            fence = "" if fence == marker else (fence or marker)
+        elif fence:
+            inside.add(index)
+    return frozenset(inside)
+
+
+def _without_mentions_cited(evidence: list[Evidence]) -> list[Evidence]:
+    """``evidence`` without the files named in backticks that another form on the same line
+    cites (a manifest's row, a file at a table's commit, its lines): said once, as cited."""
+    cited = {(item.path, item.line) for item in evidence if not _mention(item)}
+    return [item for item in evidence if not _mention(item) or (item.path, item.line) not in cited]
+
+
+def _mention(item: Evidence) -> bool:
+    """Whether ``item`` is a file or folder named in backticks (evidence where the tree has it)."""
+    return item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY) and item.role in (
+        EvidenceRole.MENTION, EvidenceRole.BASENAME)
+
+
+def _names_a_file(item: Evidence) -> bool:
+    """Whether a run reader's piece is a file or folder named in backticks (not a register's
+    row, a quotation or a cited range)."""
+    if item.kind is EvidenceKind.DIRECTORY:
+        return item.role in (None, EvidenceRole.MENTION)
+    return item.kind is EvidenceKind.PATH and item.role in (EvidenceRole.MENTION, EvidenceRole.BASENAME)
 
 
 def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str],
@@ -267,6 +324,8 @@ def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str],
 
 #: the name the citing lines are read under: a plain-text rendering
 _PLAIN_NAME = "citing-lines.txt"
+#: what a reader's finding of a written range that is no range says
+_BAD_RANGE = "is not a line range"
 _LINKED_KINDS = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY})
 
 
@@ -746,6 +805,11 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         said["pin-like"] = list(reading.pin_like)
     if said:
         report = replace(report, meta={**report.meta, **said})
+    known = {(finding.line, finding.message) for finding in report.findings}
+    told = tuple(sorted((f for f in dict.fromkeys(reading.findings) if (f.line, f.message) not in known),
+                        key=lambda finding: finding.line))
+    if told:
+        report = replace(report, findings=(*report.findings, *told))
     sections = _Sections.of(sources, text.split("\n"), (*existing, *reading.evidence))
     if sections and report.dialect in _BIND_ONE_REPOSITORY:
         report = _sections_bound(report, sources, sections)
@@ -756,7 +820,12 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1):
             by_line.setdefault(number, []).append(item)
     added: list[Evidence] = []
+    # A file named in backticks is evidence only beside a pin: in a document that states none,
+    # it is a word, and no reason to say the document is unpinned.
+    pinned = any(source.pin for source in sources)
     for item in reading.evidence:
+        if not pinned and item.pin is None and _mention(item):
+            continue
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
         if not any(_covers(other, item) for other in candidates):
