@@ -276,6 +276,28 @@ def test_a_range_written_backwards_in_any_document_is_one_line_saying_what_to_wr
         (8, "src/queue.ts: line anchor #L6-L4 is not a line range; write #L<start>-L<end> with 1 <= start <= end")]
 
 
+def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header_names(targets):
+    # The gadgets column went to widgets (the document's first pin), the gadgets pin was dropped
+    # for want of evidence, and the same citation under both columns was read once.
+    report = parse_report("kb/pilots/columns.md", textwrap.dedent(f"""\
+        ---
+        code_revisions:
+          acme/widgets: {targets.widgets_pin}
+          acme/gadgets: {targets.gadgets_pin}
+        ---
+        # Side by side
+
+        | Aspect | widgets | gadgets |
+        | --- | --- | --- |
+        | Entry | `src/queue.ts:2` | `lib/gadget.rs:1` |
+        | Licence | `LICENSE:1` | `LICENSE:1` |
+        """))
+    pins = sorted((e.path, report.source(e.source).pin) for e in report.all_evidence())
+
+    assert pins == sorted([("src/queue.ts", targets.widgets_pin), ("lib/gadget.rs", targets.gadgets_pin),
+                           ("LICENSE", targets.widgets_pin), ("LICENSE", targets.gadgets_pin)])
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.

@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Record, Report, Source, Span
 from . import core, notes, review, tables
@@ -829,7 +829,11 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
         if not any(_covers(other, item) for other in candidates):
-            added.append(_bound(item, sources, sections))
+            owners = sections.columns(item)
+            if len(owners) > 1:  # the same citation under two repositories' columns: one each
+                added.extend(_bound_to(item, owner, sources) for owner in owners)
+            else:
+                added.append(_bound(item, sources, sections))
     # A repository only a pin statement names, with no evidence bound to it, has nothing to check.
     bound = {item.source for item in (*existing, *added)}
     kept = tuple(source for index, source in enumerate(sources)
@@ -993,7 +997,12 @@ def _bound(item: Evidence, sources: tuple[Source, ...], sections: _Sections) -> 
     to the one its sentence or section names when the document names several (a repository
     only links pin: at their commit), else to the one its reader gave it, else to the
     document's default (``None``)."""
-    named = sections.named(item)
+    return _bound_to(item, sections.named(item), sources)
+
+
+def _bound_to(item: Evidence, named: Source | _Linked | None, sources: tuple[Source, ...]) -> Evidence:
+    """``item`` bound to ``named`` (what its column, sentence or section names), else to the
+    repository its reader gave it, else to the document's default."""
     if isinstance(named, _Linked):
         return replace(item, source=named.repository, pin=named.pin)
     if named is not None:
@@ -1038,6 +1047,9 @@ class _Sections:
     pinned: tuple[tuple[Source | _Linked, frozenset[str]], ...]
     #: the report lines that are Markdown headings, in order
     headings: tuple[int, ...]
+    #: a table row's report line -> its cells as written, each with the repository its
+    #: column's header names (``| Aspect | widgets | gadgets |``), or ``None``
+    rows: dict[int, list[tuple[str, Source | _Linked | None]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, sources: Sequence[Source], lines: list[str], evidence: Iterable[Evidence] = ()) -> _Sections:
@@ -1055,17 +1067,32 @@ class _Sections:
         if len(pinned) < 2:
             return cls(lines, (), ())
         headings = tuple(number for number, line in enumerate(lines, start=1) if line.startswith("#"))
-        return cls(lines, tuple(pinned), headings)
+        return cls(lines, tuple(pinned), headings, _repository_columns(lines, pinned) if "|" in "".join(lines) else {})
 
     def __bool__(self) -> bool:
         return bool(self.pinned)
 
+    def columns(self, item: Evidence) -> list[Source | _Linked]:
+        """The repositories whose table columns hold ``item``'s file on its row (in order,
+        each once); empty off such a table, and for a piece whose line writes its repository."""
+        cells = self.rows.get(item.line)
+        if not cells or not item.path or item.kind not in _SECTION_BOUND or self._written_beside(item):
+            return []
+        owners: list[Source | _Linked] = []
+        for text, owner in cells:
+            if owner is not None and _writes_path(text, item.path) and all(owner is not other for other in owners):
+                owners.append(owner)
+        return owners
+
     def named(self, item: Evidence) -> Source | _Linked | None:
-        """The one pinned source ``item``'s sentence, else its heading, names; ``None`` when
-        none does, when the document pins one, and for a piece whose own line writes its
-        repository (a link's ``owner/name``: the link says whose file it is)."""
+        """The one pinned source ``item``'s table column, else its sentence, else its heading,
+        names; ``None`` when none does, when the document pins one, and for a piece whose own
+        line writes its repository (a link's ``owner/name``: the link says whose file it is)."""
         if not self.pinned or item.kind not in _SECTION_BOUND or self._written_beside(item):
             return None
+        owners = self.columns(item)
+        if len(owners) == 1:
+            return owners[0]
         line = self.lines[item.line - 1] if 1 <= item.line <= len(self.lines) else ""
         for text in (line, self._heading_above(item.line)):
             words = {word.casefold().rstrip(".") for word in REPOSITORY_WORD.findall(text)}
@@ -1099,6 +1126,59 @@ _BIND_ONE_REPOSITORY = frozenset({"review", "notes"})
 #: what a dialect reads that a section may give to another repository
 _SECTION_BOUND = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY, EvidenceKind.QUOTE,
                             EvidenceKind.SYMBOL})
+
+
+def _repository_columns(lines: list[str], pinned: Sequence[tuple[Source | _Linked, frozenset[str]]]
+                        ) -> dict[int, list[tuple[str, Source | _Linked | None]]]:
+    """The rows of the tables whose header names a pinned repository over a column (a
+    comparison: ``| Aspect | widgets | gadgets |``), by report line: each cell as written
+    with the repository its column is of."""
+    rows: dict[int, list[tuple[str, Source | _Linked | None]]] = {}
+    for header, cells in _raw_tables(lines):
+        owners: list[Source | _Linked | None] = []
+        for name in header:
+            word = name.strip("`*_ ").casefold()
+            found = [source for source, names in pinned if word in names]
+            owners.append(found[0] if len(found) == 1 else None)
+        if not any(owner is not None for owner in owners):
+            continue
+        for number, row in cells:
+            rows[number] = list(zip(row, owners))
+    return rows
+
+
+def _writes_path(text: str, path: str) -> bool:
+    """Whether ``text`` writes ``path`` as a path of its own (not ``a.md`` inside ``data.md``)."""
+    at = text.find(path)
+    while at >= 0:
+        before, after = text[at - 1:at], text[at + len(path):at + len(path) + 2]
+        if not (before.isalnum() or before in "_./-") and not (
+                after[:1].isalnum() or after[:1] in "_/-" or (after[:1] == "." and after[1:2].isalnum())):
+            return True
+        at = text.find(path, at + 1)
+    return False
+
+
+def _raw_tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[str]]]]]:
+    """Each pipe table's header cells and its rows' cells as written (links and backticks kept)."""
+    def split(row: str) -> list[str]:
+        inner = row.strip()
+        inner = inner[1:] if inner.startswith("|") else inner
+        inner = inner[:-1] if inner.endswith("|") else inner
+        return [cell.strip() for cell in inner.split("|")]
+
+    index = 0
+    while index + 1 < len(lines):
+        if "|" not in lines[index] or not _DELIMITER_ROW.fullmatch(lines[index + 1]):
+            index += 1
+            continue
+        header, row = split(lines[index]), index + 2
+        rows = []
+        while row < len(lines) and "|" in lines[row]:
+            rows.append((row + 1, split(lines[row])))
+            row += 1
+        yield header, rows
+        index = row
 
 
 def _names_of(source: Source) -> frozenset[str]:
