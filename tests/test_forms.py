@@ -54,6 +54,7 @@ def rows(report) -> set[tuple[str, str, str]]:
     # a heading naming owner/name@sha needs no pin word; "against" is one (both were unread)
     (f"# Audit of acme/widgets @ `{SHA}`", [(SHA, "acme/widgets", None)]),
     (f"This reading was committed on 2026-08-01 against acme/widgets `{SHA}`.", [(SHA, None, None)]),
+    (f"Read on main at `{SHA}` (acme/widgets).", [(SHA, None, None)]),  # (a branch between the verb and "at")
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -74,6 +75,20 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []
+
+
+@pytest.mark.parametrize(("front", "expected"), [
+    ({"repo": "https://github.com/acme/widgets", "ref": SHA}, (SHA, "acme/widgets")),
+    ({"repository_url": "https://github.com/acme/widgets", "sha": SHA}, (SHA, "acme/widgets")),
+    ({"github": "acme/widgets", "commit_sha": SHA}, (SHA, "acme/widgets")),
+    ({"repo": "acme/widgets", "ref": "main"}, (None, "acme/widgets")),  # a branch is no pin
+])
+def test_front_matter_keys_writers_use_for_the_repository_and_its_commit(front, expected):
+    # `repo:` + `ref:` stated nothing (no pin), and `repository_url:` named no repository.
+    pins = pinforms.front_matter_pins(front, 1)
+    named = pinforms.front_matter_repository(front)
+
+    assert ((pins[0].sha if pins else None), named[0] if named else None) == expected
 
 
 def test_front_matter_pins_keyed_by_repository_or_bare():

@@ -46,7 +46,8 @@ from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
     r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
-    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)[ \t]+at)\b|\btarget(?=[*_ \t]*:)")
+    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at)\b"
+    r"|\btarget(?=[*_ \t]*:)")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
     r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
@@ -58,7 +59,8 @@ _SENTENCE_END = re.compile(r"(?:[.;!?](?=\s)|\|)")
 #: how far before a sha its pin words may stand (characters)
 _WINDOW = 300
 #: front matter keys that hold a pin, or pins keyed by repository
-PIN_KEYS = ("commit", "revision", "pin", "sha", "reviewed-commit", "reviewed_commit")
+PIN_KEYS = ("commit", "revision", "pin", "sha", "reviewed-commit", "reviewed_commit", "ref", "commit_sha", "commit-sha",
+            "git_commit", "git-commit", "git_sha", "git-sha", "snapshot")
 REVISIONS_KEYS = ("code_revisions", "code-revisions", "revisions", "pins")
 #: front matter keys that hold the document's date
 DATE_KEYS = ("date", "last-checked", "last_checked", "updated", "created", "reviewed")
@@ -265,7 +267,8 @@ def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
 
 
 #: front matter keys that name the document's repository (a URL or ``owner/name``)
-REPOSITORY_KEYS = ("repository", "repo", "source", "source_repository", "upstream", "url")
+REPOSITORY_KEYS = ("repository", "repo", "source", "source_repository", "upstream", "url", "repository_url",
+                   "repository-url", "repo_url", "repo-url", "target", "target_repository", "github")
 
 
 def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
