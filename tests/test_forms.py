@@ -752,6 +752,23 @@ def test_files_and_folders_named_in_backticks_are_checked_in_a_document_of_no_di
                         ("path", "kb/notes/queue-notes.md"): "not-evidence"}
 
 
+def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
+    # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
+    # path under / was mapped onto the pinned tree, one under ~ was not.
+    (pytester.path / "kb" / "home.md").write_text(textwrap.dedent(f"""\
+        # Home paths
+
+        Pinned to the acme/widgets revision `{knowledge_base.widgets_pin}`.
+
+        The class opens at `~/src/widgets/src/queue.ts:2`, and at `/home/me/src/widgets/src/queue.ts:2`.
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/home.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none")
+
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    result.assert_outcomes(passed=4)  # the source, the structure, the two ranges
+
+
 def test_a_table_of_files_at_a_commit_is_checked_there_and_asks_for_its_repository(pytester, knowledge_base):
     pin = knowledge_base.widgets_pin
     (pytester.path / "kb" / "files.md").write_text(textwrap.dedent(f"""\

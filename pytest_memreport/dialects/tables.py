@@ -295,6 +295,8 @@ class _Parser(lexing.DocumentParser):
         no citation (``""``)."""
         if register is not None and written in register.rooted:
             return written.lstrip("/"), None
+        if written.startswith("~/"):  # the analyst's home: a checkout's path all the same
+            return written, LOOKUP_CHECKOUT
         if written.startswith("/"):
             root = (self.context.checkout or "").rstrip("/") if self.context else ""
             if root and written.rstrip("/") == root:
