@@ -752,6 +752,25 @@ def test_files_and_folders_named_in_backticks_are_checked_in_a_document_of_no_di
                         ("path", "kb/notes/queue-notes.md"): "not-evidence"}
 
 
+def test_a_commit_another_document_names_the_repository_of_is_checked_there(pytester, knowledge_base):
+    # files.md says only which commit each file was read at; summary.md says that commit is
+    # acme/widgets'. files.md was looked for in the knowledge base's own repository and left
+    # unchecked: a commit is one repository's, whichever document writes it.
+    pin = knowledge_base.widgets_pin
+    trial = pytester.path / "kb" / "trial"
+    trial.mkdir()
+    (trial / "summary.md").write_text(f"# Trial\n\nRepository revision at freeze: `{pin}` (acme/widgets).\n\n"
+                                      "The queue opens at `src/queue.ts:2`.\n", encoding="utf-8")
+    (trial / "files.md").write_text(f"# Files read\n\n| File | Git revision |\n| --- | --- |\n"
+                                    f"| `src/queue.ts` | `{pin}` |\n| `src/worker.ts` | `{pin}` |\n", encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/trial", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none", "-rA")
+    out = result.stdout.str()
+
+    assert result.ret == 0, out[-2000:]
+    assert "path@L5:src/queue.ts" in out and "path@L6:src/worker.ts" in out and "unchecked" not in out
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.
@@ -985,8 +1004,9 @@ def test_a_pin_binds_to_the_one_repository_its_words_name_that_the_user_maps(pyt
     out = result.stdout.str()
 
     states = _states(data)
+    # (trial-3 names no repository, but the others name its commit's: it is checked there)
     assert states == {"protocol.md": "stale", "trial-2.md": "fresh", "files-read.md": "fresh",
-                      "trial-3.md": "unchecked"}, out[-3000:]
+                      "trial-3.md": "fresh"}, out[-3000:]
     assert "not a commit" not in out
     # the protocol's classify range broke where the limit changed at HEAD
     assert "lines 2-7 of src/worker.ts changed" in out

@@ -23,6 +23,11 @@ def is_short_name(source_id: str) -> bool:
     return "/" not in source_id and anchors.ENTRY_ID.fullmatch(source_id) is None
 
 
+#: how many hex digits a pin must have for another document's naming of its commit to say
+#: which repository it is of (seven can be two commits' of one large history)
+_OWNED_SHA = 10
+
+
 class TargetRepositories:
     """Each source's repository, opened once per process."""
 
@@ -34,6 +39,7 @@ class TargetRepositories:
         #: clones another process opened, by resolved path (:meth:`receive`)
         self._handed: dict[Path, dict] = {}
         self._named: set[str] | None = None
+        self._owners: dict[str, list[tuple[str, str | None, Source | None]]] | None = None
 
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
         """The target repository of a source; raises :class:`RepoError`."""
@@ -113,6 +119,9 @@ class TargetRepositories:
         mentioned = self._mentioned_clone(source)
         if mentioned is not None:
             return mentioned
+        owned = self._commit_owners_clone(report, source_id, source)
+        if owned is not None:
+            return owned
         mapped = [m.key for m in self._options.repo_map.mappings] if self._options.repo_map else []
         if source is not None and source.repository and mapped:
             given = ", ".join(sorted(mapped))
@@ -137,6 +146,58 @@ class TargetRepositories:
             if path is not None:
                 found.setdefault(Path(path).resolve(), name)
         return next(iter(found)) if len(found) == 1 else None
+
+    def _commit_owners_clone(self, report: Report, source_id: str | None, source: Source | None) -> Path | None:
+        """The clone of the one repository other documents say a pin's commit is of (a pin
+        stated with its ``owner/name`` or near the words of one the user maps, a link at that
+        commit), for a pin whose own document names none (its source's, else the commits its
+        citations carry): a commit is one repository's, whichever document writes it. ``None``
+        when none or several are found, or nothing maps the one named."""
+        if source is not None and source.repository:
+            return None
+        if source is not None and source.pin:
+            pins = {source.pin.lower()}
+        else:
+            pins = {item.pin.lower() for item in report.all_evidence()
+                    if item.pin and (item.source == source_id or (item.source is None and (
+                        source_id is None or report.sources[:1] == (source,))))}
+        if not pins or any(len(pin) < _OWNED_SHA for pin in pins):
+            return None
+        found: set[Path] = set()
+        for pin in pins:
+            for sha, repository, other in self._commit_owners().get(pin[:_OWNED_SHA], ()):
+                if other is source or not (sha.startswith(pin) or pin.startswith(sha)):
+                    continue
+                path = self._clone_named(repository) if repository else self._mentioned_clone(other)
+                if path is not None:
+                    found.add(Path(path).resolve())
+        return next(iter(found)) if len(found) == 1 else None
+
+    def _clone_named(self, repository: str) -> Path | None:
+        """The clone the user's keys or the template give for ``owner/name``, if any."""
+        path = self._given_repository(repository) or self._given_by_name(repository)
+        if path is None and self._options.repo_map:
+            looked = self._options.repo_map.lookup(repository)
+            path = looked.path if looked is not None else None
+        return Path(path) if path is not None else None
+
+    def _commit_owners(self) -> dict[str, list[tuple[str, str | None, Source | None]]]:
+        """``(sha, owner/name or None, source)`` of every commit the loaded reports state: a
+        pin with its repository's name (or only words near it: ``None``), a link's own commit
+        (no source), by the sha's first characters (computed once)."""
+        if self._owners is None:
+            self._owners = {}
+            for report in self._reports.loaded():
+                tied: list[tuple[str, str | None, Source | None]] = [
+                    (source.pin, source.repository or (source.id if "/" in source.id else None), source)
+                    for source in report.sources if source.pin and (
+                        source.repository or "/" in source.id or source.mentioned)]
+                tied += [(item.pin, item.source, None) for item in report.all_evidence()
+                         if item.pin and item.source and "/" in item.source]
+                for sha, repository, source in tied:
+                    if len(sha) >= _OWNED_SHA:
+                        self._owners.setdefault(sha[:_OWNED_SHA].lower(), []).append((sha.lower(), repository, source))
+        return self._owners
 
     def _given_repository(self, key: str) -> Path | None:
         """The clone ``--memreport-repo KEY=PATH`` gives for ``key`` (``owner/name``, ``SRC-1`` or a
