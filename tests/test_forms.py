@@ -313,6 +313,26 @@ def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header
                            ("LICENSE", targets.widgets_pin), ("LICENSE", targets.gadgets_pin)])
 
 
+@pytest.mark.parametrize(("sentence", "expected"), [
+    # the project says it; the file after other words is the sentence's next thought
+    ('The docs state "Widgets sort parcels before they ship", and parcels wait in `src/queue.ts:4-6`.',
+     ("src/queue.ts", EvidenceRole.PROJECT)),
+    ('The docs state "Widgets sort parcels before they ship" while `src/queue.ts` holds them.',
+     ("src/queue.ts", EvidenceRole.PROJECT)),
+    # a file right beside it is the quotation's, whoever says it
+    ('The docs state "Widgets sort parcels before they ship" (`README.md`).', ("README.md", EvidenceRole.PROSE)),
+    ('`README.md` says "Widgets sort parcels before they ship", and so on.', ("README.md", EvidenceRole.PROSE)),
+])
+def test_a_quotation_the_project_says_is_the_projects_though_its_sentence_then_names_a_file(targets, sentence,
+                                                                                             expected):
+    # It was tied to the file named later in its sentence, and failed "found instead in README.md".
+    report = parse_report("kb/pilots/said.md", f"# Said\n\nPinned to the acme/widgets revision "
+                                               f"`{targets.widgets_pin}`.\n\n{sentence}\n")
+    [quote] = [e for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE]
+
+    assert (quote.path, quote.role) == expected
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.
@@ -769,6 +789,31 @@ def test_a_commit_another_document_names_the_repository_of_is_checked_there(pyte
 
     assert result.ret == 0, out[-2000:]
     assert "path@L5:src/queue.ts" in out and "path@L6:src/worker.ts" in out and "unchecked" not in out
+
+
+def test_a_repin_writes_nothing_for_a_quotation_attributed_to_the_project(pytester, knowledge_base):
+    # "The docs state ..." is found in README.md, a file the note names nowhere: the re-pin
+    # said "wrote kb/docs.md:5: src/queue.ts -> README.md" and wrote nothing there.
+    note = pytester.path / "kb" / "docs.md"
+    before = textwrap.dedent(f"""\
+        # What the docs say
+
+        Pinned to the acme/widgets revision `{knowledge_base.widgets_pin}`.
+
+        The docs state "Widgets sort parcels before they ship", and parcels wait in `src/queue.ts:4-6`.
+        """)
+    note.write_text(before, encoding="utf-8")
+    pytester.run("git", "-C", str(pytester.path), "add", "kb/docs.md")  # (the write-back asks for a tracked file)
+    pytester.run("git", "-C", str(pytester.path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "kb")
+    head = knowledge_base.widgets.repo.head.commit.hexsha
+    result = pytester.runpytest("--memreport", "kb/docs.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-repin", "HEAD", "--memreport-write")
+    out = result.stdout.str()
+
+    assert result.ret == 0, out[-2000:]
+    assert f"wrote kb/docs.md: SRC-1 pin {knowledge_base.widgets_pin[:12]} -> {head[:12]}" in out
+    assert "kb/docs.md:5" not in out
+    assert note.read_text(encoding="utf-8") == before.replace(knowledge_base.widgets_pin, head)
 
 
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):

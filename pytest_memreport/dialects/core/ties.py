@@ -151,14 +151,24 @@ def ties(para: Paragraph) -> list[Tie]:
     text = para.text
     out = []
     for quote in anchors.quotes_in(text, para.line, para.code_spans, para.line_marks, citations):
+        start, end = _sentence_of(para.bounds, quote.start, len(text))
         if quote.citation is not None:
+            between = text[quote.end:quote.citation.start] if quote.citation.start >= quote.end else ""
+            if _WORD.search(between) and ATTRIBUTION.search(text[max(start, quote.start - REACH):quote.start]):
+                # "The docs state "...", and parcels wait in `a.ts`": the project says it; the
+                # file after other words is the sentence's next thought (looked in first all the same)
+                out.append(Tie(quote.text, quote.line, PROJECT))
+                continue
             out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
             continue
-        start, end = _sentence_of(para.bounds, quote.start, len(text))
         # What stands near it in its sentence (a bounded reach keeps a run-on paragraph linear).
         start, end = max(start, quote.start - REACH), min(end, quote.end + REACH)
         inside = list(para.named[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)])
         before, after = text[start:quote.start], text[quote.end:end]
+        if inside and ATTRIBUTION.search(before) and all(_WORD.search(text[quote.end:n.start]) for n in inside):
+            # (the same, the files named after it in its sentence)
+            out.append(Tie(quote.text, quote.line, PROJECT))
+            continue
         if inside:
             inside.sort(key=lambda n: min(abs(n.start - quote.end), abs(quote.start - n.end)))
             # Attributed to them, the phrase quotes one of them; else it may be the note's own term.
@@ -169,6 +179,10 @@ def ties(para: Paragraph) -> list[Tie]:
         how = PROJECT if ATTRIBUTION.search(sentence) else UNTIED
         out.append(Tie(quote.text, quote.line, how))
     return out
+
+
+#: a word between a quotation and the file after it: then the file is not beside it
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _sentence_bounds(text: str) -> list[int]:

@@ -14,7 +14,7 @@ Two sources of change, both only from what this run established:
 
 from __future__ import annotations
 
-from ...model import Evidence, EvidenceKind, LineRange, Report
+from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report
 from ..kinds import CheckType, Drift, PinStatus
 from ..results import ResultLog
 from .target import Move, RepinTarget, same_commit
@@ -43,6 +43,11 @@ def correctable(at_pin: dict) -> LineRange | None:
     return LineRange(lines[0], lines[1])
 
 
+#: quotations attributed to no file the report writes (the project as a whole, a term): the
+#: file they are found in is no citation, and a re-pin has nothing to rewrite for them
+_NO_FILE_WRITTEN = frozenset({EvidenceRole.PROJECT, EvidenceRole.TERM})
+
+
 def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -> dict[Evidence, Move]:
     """Every evidence whose citation changes, with its :class:`.Move`."""
     out: dict[Evidence, Move] = {}
@@ -50,6 +55,8 @@ def evidence_moves(report: Report, log: ResultLog, target: RepinTarget | None) -
     for evidence in report.all_evidence():
         if evidence.kind is EvidenceKind.SYMBOL:
             continue  # a name, not a location
+        if evidence.role in _NO_FILE_WRITTEN:
+            continue  # its file is wherever the tree holds it: the report writes none to move
         key = evidence.key
         pin = log.get(report.path, CheckType.PIN, key)
         if pin is None:
