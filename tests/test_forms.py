@@ -816,6 +816,44 @@ def test_a_repin_writes_nothing_for_a_quotation_attributed_to_the_project(pytest
     assert note.read_text(encoding="utf-8") == before.replace(knowledge_base.widgets_pin, head)
 
 
+def test_a_repin_to_head_moves_the_pin_of_each_repository_a_document_pins(pytester, knowledge_base):
+    # Only the first repository's pin moved (HEAD was resolved in its clone alone); the
+    # gadgets pin stayed, silently, though everything held at gadgets' HEAD too.
+    targets = knowledge_base
+    both = pytester.path / "kb" / "both-heads.md"
+    before = textwrap.dedent(f"""\
+        ---
+        code_revisions:
+          acme/widgets: {targets.widgets_pin}
+          acme/gadgets: {targets.gadgets_pin}
+        ---
+        # Both
+
+        | Aspect | widgets | gadgets |
+        | --- | --- | --- |
+        | Entry | `src/queue.ts:2` | `lib/gadget.rs:1` |
+        """)
+    both.write_text(before, encoding="utf-8")
+    pytester.run("git", "-C", str(pytester.path), "add", "kb/both-heads.md")
+    pytester.run("git", "-C", str(pytester.path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "kb")
+    heads = {pin: repo.repo.head.commit.hexsha for pin, repo in ((targets.widgets_pin, targets.widgets),
+                                                                  (targets.gadgets_pin, targets.gadgets))}
+    by_sha = pytester.runpytest("--memreport", "kb/both-heads.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-repin", heads[targets.widgets_pin], "--memreport-diff")
+    assert "acme/gadgets pin" not in by_sha.stdout.str()  # a widgets commit names nothing in gadgets
+
+    result = pytester.runpytest("--memreport", "kb/both-heads.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-repin", "HEAD", "--memreport-write")
+
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    after = before
+    for old, new in heads.items():
+        after = after.replace(old, new)
+    assert both.read_text(encoding="utf-8") == after
+    result.stdout.fnmatch_lines([f"wrote kb/both-heads.md: acme/gadgets pin {targets.gadgets_pin[:12]} -> "
+                                 f"{heads[targets.gadgets_pin][:12]}"])
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

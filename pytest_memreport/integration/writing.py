@@ -71,19 +71,29 @@ def repin_target(engine: Engine, report: Report, rev: str) -> RepinTarget:
     renames: dict[str, str] = {}
     for source in report.sources:
         binding = engine.binding(report, source.id)
-        if binding.store is None or binding.store.path != store.path:
+        if binding.store is None:
             continue
+        own = binding.store.path == store.path
+        if own:
+            moved_to = new
+        else:
+            # Another repository's pin moves to what ``rev`` names there (its own HEAD); a
+            # commit of the first repository names nothing there, and that pin stays.
+            try:
+                moved_to = binding.store.resolve(rev)
+            except RevisionError:
+                continue
         written = stated_pin(report, engine, source.id)
         if written is None:
             continue
         try:
-            old, known = store.resolve(written), True
+            old, known = binding.store.resolve(written), True
         except RevisionError:
             old, known = written.lower(), False  # not in this clone: the written sha still names it
-        if same_commit(old, new):
+        if same_commit(old, moved_to):
             continue
-        sources.append(PinnedSource(source.id, old, repositories(report, source.id)))
-        if known:
+        sources.append(PinnedSource(source.id, old, repositories(report, source.id), "" if own else moved_to))
+        if known and own:  # (git's renames are the first repository's: another's follow its drift)
             try:
                 found = store.renames(old, new)
             except RepoError:

@@ -131,7 +131,7 @@ def _relocations(report: Report, data: bytes, log: ResultLog, repin: RepinTarget
     build.edits.extend(index.edit(change) for change in kept)
     if repin is not None:
         for source in repin.sources:
-            build.changes.append(f"{report.path}: {source.id} pin {source.old[:12]} -> {repin.new[:12]}")
+            build.changes.append(f"{report.path}: {source.id} pin {source.old[:12]} -> {repin.new_of(source)[:12]}")
     unwritten = []
     for evidence, move in sorted(moves.items(), key=lambda item: item[0].line):
         line = evidence.end_line if evidence.kind is EvidenceKind.QUOTE else evidence.line

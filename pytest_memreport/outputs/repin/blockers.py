@@ -30,9 +30,12 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
     """
     out: dict[str, None] = {}
     at = render.short(target.new)
+    default = report.sources[0].id if report.sources else None
     for evidence in report.all_evidence():
         if not repinned(evidence, report, target):
             continue
+        pinned = target.source_for(evidence.source, default)
+        moved_to = render.short(target.new_of(pinned)) if pinned is not None else at
         key = evidence.key
         if checked is not None and key not in checked:
             continue
@@ -52,7 +55,7 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
         if pin.at_pin is not PinStatus.FOUND and correctable(pin.to_json()["at_pin"]) is None:
             out[f"{where}: {what} is {pin.at_pin} at the pin"] = None
         elif drift.at_against not in HOLDS:
-            out[f"{where}: {what} is {drift.at_against} at {at}"] = None
+            out[f"{where}: {what} is {drift.at_against} at {moved_to}"] = None
         elif drift.at_against is Drift.RELOCATED and len(drift.moved_to) > 1:
             shown = ", ".join(f"{place.path}:{place.start}" for place in drift.moved_to[:3])
             out[f"{where}: {what} now occurs in {len(drift.moved_to)} places ({shown}); cite one"] = None

@@ -89,14 +89,16 @@ def claims_changes(index: LineIndex, predicates, files: dict[str, str], target: 
                 messages.append(f"{predicate.file}:{predicate.line}: {glob} -> {new_folder}{glob[len(folder):]}")
     if target is not None:
         for source in sources:
-            if source.pin and target.source_for(source.id, None) is not None:
+            pinned = target.source_for(source.id, None)
+            if source.pin and pinned is not None:
                 # ``SRC-1: {pin: abc}`` or ``SRC-1:`` with ``pin: abc`` on a line below it
                 found = []
                 for number in range(source.line, min(source.line + 3, len(index)) + 1):
                     found.extend(sha_changes(number, index.text(number) or "", target))
                 changes.extend(found)
                 if found:
-                    messages.append(f"{source.file}:{source.line}: {source.id} pin {source.pin} -> {target.new[:12]}")
+                    messages.append(f"{source.file}:{source.line}: {source.id} pin {source.pin} -> "
+                                    f"{target.new_of(pinned)[:12]}")
     return changes, messages
 
 

@@ -171,10 +171,11 @@ def pin_span_changes(report: Report, index: LineIndex, target: RepinTarget) -> d
     refused (:class:`~..writeback.WritebackError`) when a span no longer holds the sha it held."""
     out: dict[int, list[CharEdit]] = {}
     for pinned in target.sources:
+        new = target.new_of(pinned)
         for span in _pin_spans(report, index, pinned):
-            if same_commit(span.text, target.new):
+            if same_commit(span.text, new):
                 continue
-            change = index.span_change(span, respell(span.text, target.new), f"re-pin {pinned.id}")
+            change = index.span_change(span, respell(span.text, new), f"re-pin {pinned.id}")
             out.setdefault(span.line, []).append(change)
     return out
 
@@ -255,7 +256,8 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     new_path = path
     if repins and link.kind != LinkKind.COMMIT:
         new_path = move.new_path if move is not None else files.get(path, path)
-    url = rewritten_url(span.url, link, target.new if repins and target is not None else None, move, new_path)
+    url = rewritten_url(span.url, link, target.new_of(pinned) if repins and target is not None and pinned is not None
+                        else None, move, new_path)
     changes = []
     if url != span.url:
         changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))

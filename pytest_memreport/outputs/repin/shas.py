@@ -24,8 +24,8 @@ def sha_changes(line: int, text: str, target: RepinTarget, outside=()) -> list[C
             continue
         word = m.group()
         for source in target.sources:
-            if same_commit(word, source.old) and not same_commit(word, target.new):
-                changes.append(CharEdit(line, m.start(), m.end(), respell(word, target.new),
-                                        f"re-pin {source.id}"))
+            new = target.new_of(source)
+            if same_commit(word, source.old) and not same_commit(word, new):
+                changes.append(CharEdit(line, m.start(), m.end(), respell(word, new), f"re-pin {source.id}"))
                 break
     return changes

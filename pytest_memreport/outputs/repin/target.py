@@ -22,6 +22,9 @@ class PinnedSource:
     old: str
     #: ``owner/name`` spellings (casefolded) whose links belong to this source
     repositories: frozenset[str] = frozenset()
+    #: the commit it moves to, when its repository is not the report's first (``""``: the
+    #: target's ``new``): ``HEAD`` of each clone, for a report pinning two repositories
+    new: str = ""
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,10 @@ class RepinTarget:
     new: str
     sources: tuple[PinnedSource, ...]
     renames: dict = field(default_factory=dict, hash=False, compare=False)
+
+    def new_of(self, pinned: PinnedSource) -> str:
+        """The full sha ``pinned`` moves to."""
+        return pinned.new or self.new
 
     def source_for(self, source_id: str | None, default_id: str | None) -> PinnedSource | None:
         wanted = (source_id or default_id or "").casefold()
