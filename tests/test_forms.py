@@ -854,6 +854,23 @@ def test_a_repin_to_head_moves_the_pin_of_each_repository_a_document_pins(pytest
                                  f"{heads[targets.gadgets_pin][:12]}"])
 
 
+def test_a_repin_is_refused_while_a_citation_is_written_so_that_it_checks_nothing(pytester, knowledge_base):
+    # `src/queue.ts:11-7` checks nothing; the re-pin said everything held and moved the pin.
+    (pytester.path / "kb" / "backwards.md").write_text(textwrap.dedent(f"""\
+        # Claims
+
+        Pinned to the acme/widgets revision `{knowledge_base.widgets_pin}`.
+
+        Parcels wait in `src/queue.ts:4-6`, and drain at `src/queue.ts:11-7`.
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/backwards.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-repin", "HEAD", "--memreport-diff")
+
+    result.stdout.fnmatch_lines(["kb/backwards.md: re-pin to HEAD refused; these do not hold there:",
+                                 "  kb/backwards.md:5: src/queue.ts:11-7 is not a line range; *"])
+    assert "would write" not in result.stdout.str()
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

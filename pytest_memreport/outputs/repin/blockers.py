@@ -59,6 +59,9 @@ def blockers(report: Report, log: ResultLog, target: RepinTarget, checked: set[s
         elif drift.at_against is Drift.RELOCATED and len(drift.moved_to) > 1:
             shown = ", ".join(f"{place.path}:{place.start}" for place in drift.moved_to[:3])
             out[f"{where}: {what} now occurs in {len(drift.moved_to)} places ({shown}); cite one"] = None
+    for finding in report.findings:
+        if finding.code == "path":  # a citation written so that it checks nothing (``a.ts:27-26``)
+            out[f"{report.path}:{finding.line}: {finding.message}"] = None
     for check in sorted(log.checks_of(report.path, CheckType.PREDICATE_AGAINST), key=lambda c: c.key):
         if check.at_against is not PinStatus.HOLDS:
             out[f"{check.file}:{check.line}: {check.record or 'report'} predicate {check.at_against} at {at}"] = None
