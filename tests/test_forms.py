@@ -871,6 +871,31 @@ def test_a_repin_is_refused_while_a_citation_is_written_so_that_it_checks_nothin
     assert "would write" not in result.stdout.str()
 
 
+def test_two_pins_whose_words_name_two_repositories_are_two_sources(pytester, knowledge_base):
+    # "acme/widgets at `<w>` with acme/gadgets at `<g>`": the second pin was dropped, and the
+    # gadgets section's citations were looked for in widgets (file-missing).
+    (pytester.path / "kb" / "compared.md").write_text(textwrap.dedent(f"""\
+        # Retrospective
+
+        We compared acme/widgets at `{knowledge_base.widgets_pin}` with acme/gadgets at `{knowledge_base.gadgets_pin}`.
+
+        ## What widgets does
+
+        Parcels wait in `src/queue.ts:4-6`.
+
+        ## What gadgets does
+
+        Weighing divides by a thousand (`lib/gadget.rs:1-3`).
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/compared.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none", "-rA")
+
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    result.stdout.fnmatch_lines(["PASSED kb/compared.md::source:SRC-1", "PASSED kb/compared.md::source:SRC-2",
+                                 "PASSED kb/compared.md::lines@L7:src/queue.ts:4-6",
+                                 "PASSED kb/compared.md::lines@L11:lib/gadget.rs:1-3"], consecutive=False)
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

@@ -944,11 +944,17 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
             sources.append(Source(repository or key, statement.sha, url, statement.line, repository=repository))
         elif sources[index].pin is None:
             sources[index] = replace(sources[index], pin=statement.sha, line=sources[index].line or statement.line)
+    # Pins whose own words name other repositories ("python/typeshed at `<sha>` with
+    # tldr-pages/tldr at `<sha>`") are each their own source; the first is the document's.
+    worded = _worded_apart(unnamed)
+    if worded:
+        unnamed = unnamed[:1]
     if unnamed:
         statement = unnamed[0]
         # Which repository the pin is of, when nothing names it for certain: the words near it
         # first, then the document's prose; the user's mapping decides (engine.repositories).
-        mentioned = tuple(dict.fromkeys((*statement.mentioned, *reading.mentioned)))
+        mentioned = statement.mentioned if worded else tuple(dict.fromkeys((*statement.mentioned,
+                                                                             *reading.mentioned)))
         if not sources:
             named = list(reading.repositories)
             # The one repository the document links, unless the pin's own words name another
@@ -966,6 +972,9 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
         elif sources[0].pin is None:
             sources[0] = replace(sources[0], pin=statement.sha, line=sources[0].line or statement.line,
                                  mentioned=() if _repository(sources[0]) else mentioned)
+    for statement in worded:
+        sources.append(Source(f"SRC-{len(sources) + 1}", statement.sha, None, statement.line,
+                              mentioned=statement.mentioned))
     if not sources and reading.evidence:
         named = list(reading.repositories)
         if len(named) == 1:
@@ -973,6 +982,25 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
     if report.dialect in _PINS_UNPLACED:
         return tuple(sources)
     return tuple(_with_pin_spans(source, reading.pins) for source in sources)
+
+
+def _worded_apart(unnamed: list[pinforms.PinStatement]) -> list[pinforms.PinStatement]:
+    """The pins after the first that no name binds but whose own words name another
+    repository than every pin before them, each at another commit: a comparison's second
+    target (empty when the words name one repository, or none)."""
+    if len(unnamed) < 2 or not unnamed[0].mentioned:
+        return []
+    seen_words = {word.casefold() for word in unnamed[0].mentioned}
+    seen_shas = [unnamed[0].sha]
+    apart = []
+    for statement in unnamed[1:]:
+        words = {word.casefold() for word in statement.mentioned}
+        if not words or words & seen_words or any(same_commit(statement.sha, sha) for sha in seen_shas):
+            continue
+        apart.append(statement)
+        seen_words |= words
+        seen_shas.append(statement.sha)
+    return apart
 
 
 #: dialects whose own pin readers place no spans (a run's ``at `<sha>``` prose, registers and
@@ -1183,9 +1211,12 @@ def _raw_tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, l
 
 def _names_of(source: Source) -> frozenset[str]:
     """What a sentence or heading may call ``source`` (casefolded): its ID, its ``owner/name``
-    and that name alone."""
+    and that name alone; for a pin only words name, those words and their names alone."""
     repository = _repository(source)
     names = {source.id.casefold(), repository.casefold(), (repository or source.id).rsplit("/", 1)[-1].casefold()}
+    if not repository:
+        for word in source.mentioned:
+            names |= {word.casefold(), word.rsplit("/", 1)[-1].casefold()}
     names.discard("")
     return frozenset(names)
 
