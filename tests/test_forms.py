@@ -55,6 +55,10 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"# Audit of acme/widgets @ `{SHA}`", [(SHA, "acme/widgets", None)]),
     (f"This reading was committed on 2026-08-01 against acme/widgets `{SHA}`.", [(SHA, None, None)]),
     (f"Read on main at `{SHA}` (acme/widgets).", [(SHA, None, None)]),  # (a branch between the verb and "at")
+    # a line that is only a repository and its full commit (a short name marked as a name)
+    (f"- **widgets**: `{SHA}`", [(SHA, None, "widgets")]),
+    (f"**gadgets:** `{OTHER}`", [(OTHER, None, "gadgets")]),
+    (f"- acme/widgets: `{SHA}`", [(SHA, "acme/widgets", None)]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -72,6 +76,8 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     "The revision counted 2024104 lines, `python` `3110` among them.",
     f"Diffed against `{SHA}` to see the changes.",
     f"The fix is in acme/widgets@{SHA[:10]}.",
+    f"- fixed: `{SHA}`",  # (an unmarked word and a commit: a list of fixes, not of targets)
+    f"- **widgets**: `{SHA[:12]}`",  # (a short sha with no pin word may be a number)
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []
@@ -894,6 +900,25 @@ def test_two_pins_whose_words_name_two_repositories_are_two_sources(pytester, kn
     result.stdout.fnmatch_lines(["PASSED kb/compared.md::source:SRC-1", "PASSED kb/compared.md::source:SRC-2",
                                  "PASSED kb/compared.md::lines@L7:src/queue.ts:4-6",
                                  "PASSED kb/compared.md::lines@L11:lib/gadget.rs:1-3"], consecutive=False)
+
+
+def test_a_list_of_targets_and_their_commits_pins_each_and_each_sentence_binds_its_own(pytester, knowledge_base):
+    # "- **gadgets**: `<sha>`" was no pin; and on a line of two sentences, each naming one of
+    # the targets, both citations went to the first (gadgets' file-missing in widgets).
+    (pytester.path / "kb" / "listed.md").write_text(textwrap.dedent(f"""\
+        # Two targets
+
+        - **widgets**: `{knowledge_base.widgets_pin}`
+        - **gadgets**: `{knowledge_base.gadgets_pin}`
+
+        In widgets, `src/queue.ts:2` opens the class. In gadgets, `lib/gadget.rs:1` weighs.
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/listed.md", "--memreport-repo=widgets=clones/acme+widgets/repo",
+                                "--memreport-repo=gadgets=clones/acme+gadgets/repo", "--memreport-against=none", "-rA")
+
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    result.stdout.fnmatch_lines(["PASSED kb/listed.md::lines@L6:lib/gadget.rs:1",
+                                 "PASSED kb/listed.md::lines@L6:src/queue.ts:2"], consecutive=False)
 
 
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):

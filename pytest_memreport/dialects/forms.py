@@ -36,7 +36,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BLOB_ID, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    LINK_CELL, LISTED_BLOB, RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    LINK_CELL, LISTED_BLOB, LISTED_PIN, RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -642,7 +642,7 @@ def _lines_that_may_hold_a_sha(text: str, starts: LineStarts) -> set[int]:
 def _may_state_a_pin(line: str) -> bool:
     # Substring tests on the lowered line run in C; :func:`.pinforms.line_pins` decides.
     lowered = line.lower()
-    return any(hint in lowered for hint in _PIN_HINTS)
+    return any(hint in lowered for hint in _PIN_HINTS) or (":" in line and LISTED_PIN.fullmatch(line) is not None)
 
 
 def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) -> list[str]:
@@ -1122,7 +1122,7 @@ class _Sections:
         if len(owners) == 1:
             return owners[0]
         line = self.lines[item.line - 1] if 1 <= item.line <= len(self.lines) else ""
-        for text in (line, self._heading_above(item.line)):
+        for text in (_sentence_citing(line, item), self._heading_above(item.line)):
             words = {word.casefold().rstrip(".") for word in REPOSITORY_WORD.findall(text)}
             # (an ellipsis or a full stop alone is no word: read as "", it named every source
             # that names no owner/name, and a sentence of code went to that one)
@@ -1154,6 +1154,22 @@ _BIND_ONE_REPOSITORY = frozenset({"review", "notes"})
 #: what a dialect reads that a section may give to another repository
 _SECTION_BOUND = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.DIRECTORY, EvidenceKind.QUOTE,
                             EvidenceKind.SYMBOL})
+
+
+def _sentence_citing(line: str, item: Evidence) -> str:
+    """The sentence of ``line`` that writes ``item``'s file (``In gadgets, `lib/a.rs:1` ...``
+    beside a sentence on widgets); the whole line when it is one sentence or does not write it."""
+    at = line.find(item.path) if item.path else -1
+    if at < 0 or not _SENTENCE_BREAK.search(line):
+        return line
+    starts = [0, *(match.end() for match in _SENTENCE_BREAK.finditer(line))]
+    start = max(start for start in starts if start <= at)
+    following = [begin for begin in starts if begin > at]
+    return line[start:following[0] if following else len(line)]
+
+
+#: where a sentence ends inside a line: a stop, then a space and a capital or a mark
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?;])[ \t]+(?=[A-Z`*_(\[\"])")
 
 
 def _repository_columns(lines: list[str], pinned: Sequence[tuple[Source | _Linked, frozenset[str]]]

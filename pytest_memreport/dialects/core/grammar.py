@@ -250,3 +250,10 @@ HEX_WORD = re.compile(rf"(?<![0-9A-Za-z])(?:{SHA_DIGITS})(?![0-9A-Za-z])")
 DECLARES_NAME = re.compile(
     r"(?i)[ \t]*(?:\(\)[ \t]*)?(?:exists\b|is[ \t]+(?:defined|declared|implemented)\b"
     r"|is[ \t]+an?[ \t]+(?:class|function|method|type|struct|interface|protocol|trait|enum|constant)\b)")
+#: a line that is only a repository and its full commit (``- python/typeshed: `<sha40>` ``,
+#: ``- **typeshed**: `<sha40>` ``): a pin with no pin word; a short name must be marked
+#: (bold or backticked), ``owner/name`` need not
+LISTED_PIN = re.compile(
+    r"[ \t]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?(?P<open>\*\*|__|`)?"
+    r"(?P<name>[A-Za-z0-9][\w.-]{0,99}(?:/[A-Za-z0-9][\w.-]{0,99})?)(?P<colon>:)?(?P=open)?[ \t]*(?(colon)|:)"
+    r"[ \t]*[`*_]*(?P<sha>[0-9a-fA-F]{64}|[0-9a-fA-F]{40})[`*_]*[ \t]*[.;]?[ \t]*")

@@ -33,6 +33,7 @@ from .grammar import (
     AT_SHA,
     COMMIT_WORD_BEFORE,
     FULL_SHA,
+    LISTED_PIN,
     NAMED_BEFORE_SHA,
     OWNER_NAME,
     OWNER_NAME_AT_SHA,
@@ -124,6 +125,12 @@ def mentions(text: str) -> Iterator[tuple[int, str]]:
 def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStatement]:
     """Every pin stated on one line of a document (shas lower-cased); ``offset``, where the
     line starts in the document's text, gives each its :class:`~pytest_memreport.model.Span`."""
+    listed = LISTED_PIN.fullmatch(line) if ":" in line else None
+    if listed is not None and ("/" in listed.group("name") or listed.group("open")):
+        name, sha, column = listed.group("name"), listed.group("sha").lower(), listed.start("sha")
+        named = "/" in name
+        return [PinStatement(sha, number, column, name if named else None, None if named else name,
+                             span=_span(line, sha, number, column, offset))]
     at_word = {match.start(2): match.group(1) for match in OWNER_NAME_AT_SHA.finditer(line)} if " at " in line else {}
     # A heading naming ``owner/name@<sha>`` (``# Audit of acme/widgets @ `<sha>` ``) says what the
     # document is of: its pin, with no pin word.
