@@ -128,8 +128,8 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     listed = LISTED_PIN.fullmatch(line) if ":" in line else None
     if listed is not None and ("/" in listed.group("name") or listed.group("open")):
         name, sha, column = listed.group("name"), listed.group("sha").lower(), listed.start("sha")
-        named = "/" in name
-        return [PinStatement(sha, number, column, name if named else None, None if named else name,
+        full = "/" in name
+        return [PinStatement(sha, number, column, name if full else None, None if full else name,
                              span=_span(line, sha, number, column, offset))]
     at_word = {match.start(2): match.group(1) for match in OWNER_NAME_AT_SHA.finditer(line)} if " at " in line else {}
     # A heading naming ``owner/name@<sha>`` (``# Audit of acme/widgets @ `<sha>` ``) says what the
