@@ -921,6 +921,29 @@ def test_a_list_of_targets_and_their_commits_pins_each_and_each_sentence_binds_i
                                  "PASSED kb/listed.md::lines@L6:src/queue.ts:2"], consecutive=False)
 
 
+def test_a_link_to_a_branch_of_a_repository_nothing_pins_is_a_reference_not_a_missing_clone(pytester,
+                                                                                                knowledge_base):
+    # A link to another project's docs at `main` made the document "partial: no local clone for
+    # acme/specs": there is no commit to check it at, and nothing to ask the user for.
+    def run(extra: str):
+        (pytester.path / "kb" / "aside.md").write_text(textwrap.dedent(f"""\
+            # Queue notes
+
+            Pinned to the acme/widgets revision `{knowledge_base.widgets_pin}`.
+
+            Parcels wait in `src/queue.ts:4-6`, as [the spec](https://github.com/acme/specs/blob/main/queue.md) asks.
+            """) + extra, encoding="utf-8")
+        return pytester.runpytest("--memreport", "kb/aside.md", f"--memreport-repo-template={TEMPLATE}",
+                                  "--memreport-against=none", "-rA")
+
+    branch = run("")
+    assert branch.ret == 0 and "no local clone" not in branch.stdout.str(), branch.stdout.str()[-2000:]
+    assert "PASSED kb/aside.md::lines@L5:src/queue.ts:4-6" in branch.stdout.str()
+    # a link at a commit of it is evidence: its clone is asked for
+    pinned = run(f"The spec's [pinned copy](https://github.com/acme/specs/blob/{'e' * 40}/queue.md) differs.\n")
+    assert "no local clone for acme/specs" in pinned.stdout.str()
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

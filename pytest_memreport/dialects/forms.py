@@ -840,8 +840,35 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                  if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
     if not added and kept == report.sources and all(
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
-        return report  # (with the facts above, when there were any)
-    return _placed(_without_superseded(replace(report, sources=kept), added), added)
+        return _without_branch_references(report)  # (with the facts above, when there were any)
+    return _without_branch_references(_placed(_without_superseded(replace(report, sources=kept), added), added))
+
+
+def _without_branch_references(report: Report) -> Report:
+    """``report`` without the links into another repository at a branch (``/blob/main/...``)
+    when nothing pins that repository: a reference to a moving branch (a PEP, another
+    project's docs), with no commit to check it at, and no clone to ask the user for."""
+    if not report.sources:
+        return report
+    evidence = report.all_evidence()
+    pinned_by_items = {item.source for item in evidence if item.pin}
+    dropped = {source.id for source in report.sources[1:]
+               if source.pin is None and not source.registered and "/" in (source.repository or source.id)
+               and source.id not in pinned_by_items}
+    # (a link's repository no source stands for: the document's own, when a source names it)
+    known = {name.casefold() for source in report.sources
+             for name in (source.id, _repository(source), *source.mentioned) if name}
+    dropped |= {item.source for item in evidence if item.source and "/" in item.source and item.pin is None
+                and item.source.casefold() not in known and item.source not in pinned_by_items}
+    if not dropped:
+        return report
+
+    def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        return tuple(item for item in items if item.source not in dropped)
+
+    records = tuple(replace(record, evidence=kept(record.evidence)) for record in report.records)
+    return replace(report, sources=tuple(s for s in report.sources if s.id not in dropped),
+                   evidence=kept(report.evidence), records=records)
 
 
 def _sections_bound(report: Report, sources: tuple[Source, ...], sections: _Sections) -> Report:
