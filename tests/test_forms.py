@@ -944,6 +944,23 @@ def test_a_link_to_a_branch_of_a_repository_nothing_pins_is_a_reference_not_a_mi
     assert "no local clone for acme/specs" in pinned.stdout.str()
 
 
+def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_states(pytester, knowledge_base):
+    # The pin of README.md is not steps.md's (a pin applies to its own document), but the
+    # message left the writer to guess what to state: now it names the neighbour's.
+    trial = pytester.path / "kb" / "trial-4"
+    trial.mkdir()
+    (trial / "README.md").write_text(f"# Trial 4\n\nPinned to the acme/widgets revision "
+                                     f"`{knowledge_base.widgets_pin}`.\n\nWe began at `src/queue.ts:2`.\n",
+                                     encoding="utf-8")
+    (trial / "steps.md").write_text("# Steps\n\n1. Opened `src/queue.ts:4`.\n", encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/trial-4", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none")
+
+    result.stdout.fnmatch_lines([f"unchecked  kb/trial-4/steps.md * no pinned commit for SRC-1; *"
+                                 f"(kb/trial-4/README.md beside it pins acme/widgets at "
+                                 f"{knowledge_base.widgets_pin[:12]}; a pin applies to its own document*"])
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

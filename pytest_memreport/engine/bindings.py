@@ -155,7 +155,7 @@ class Bindings:
             return Binding(
                 sid, store, None, "unpinned",
                 said_at(report, source, f"no pinned commit for {sid}{seen}; state it in the report "
-                        f"(e.g. `{sid} commit <sha>`) or give --memreport-pin {sid}=REV"),
+                        f"(e.g. `{sid} commit <sha>`) or give --memreport-pin {sid}=REV{self._pinned_beside(report)}"),
                 label, None, source.line,
             )
         try:
@@ -180,6 +180,20 @@ class Bindings:
             return Binding(sid, store, None, "missing-commit", said_at(report, source, f"{exc}; {guidance}"), label,
                            stated, source.line)
         return Binding(sid, store, sha, "ok", None, label, stated, source.line)
+
+    def _pinned_beside(self, report: Report) -> str:
+        """A hint for an unpinned document: the pin a document of its folder states (a trial
+        folder's README), which applies to that document only (``""`` when none does)."""
+        folder = self._reports.report_file(report).resolve().parent
+        for other in self._reports.loaded():
+            if other is report or self._reports.report_file(other).resolve().parent != folder:
+                continue
+            pinned = next((source for source in other.sources if source.pin), None)
+            if pinned is not None:
+                named = pinned.repository or (pinned.mentioned[0] if pinned.mentioned else pinned.id)
+                return (f" ({other.path} beside it pins {named} at {render.short(pinned.pin)}; a pin applies to "
+                        f"its own document: if this one reads that commit too, say so here)")
+        return ""
 
     def _stated_and_located(self, report: Report, source_id: str | None, pin: str | None) -> bool:
         """Whether a source states a pin and its repository opens (no pin is resolved)."""
