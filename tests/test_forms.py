@@ -339,6 +339,31 @@ def test_a_quotation_the_project_says_is_the_projects_though_its_sentence_then_n
     assert (quote.path, quote.role) == expected
 
 
+def test_a_table_rows_quotation_is_the_file_its_row_cites_and_a_brace_group_names_each_file(targets):
+    # A quotation cell beside a citation cell was no evidence (the cells are separate
+    # paragraphs to a note's reader); `src/{queue,worker}.ts` named only the file some other
+    # line happened to write.
+    report = parse_report("kb/pilots/rows.md", textwrap.dedent(f"""\
+        # Rows
+
+        Pinned to the acme/widgets revision `{targets.widgets_pin}`.
+
+        | Quote | Where |
+        | --- | --- |
+        | "The queue hands parcels to workers" | `src/queue.ts:1` |
+        | "The queue hands parcels to strangers" | `src/queue.ts:1` |
+        | "Two files, no one tie" | `src/queue.ts:1`, `src/worker.ts:2` |
+
+        Both live in `src/{{queue,worker}}.ts`.
+        """))
+    quotes = [(e.path, str(e.cited_lines), e.text) for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE]
+    named = sorted(e.path for e in report.all_evidence() if e.kind is EvidenceKind.PATH)
+
+    assert quotes == [("src/queue.ts", "1", "The queue hands parcels to workers"),
+                      ("src/queue.ts", "1", "The queue hands parcels to strangers")]
+    assert named == ["src/queue.ts", "src/worker.ts"]
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.

@@ -35,7 +35,7 @@ from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Re
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BLOB_ID, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    BARE_RANGES, BLOB_ID, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     LINK_CELL, LISTED_BLOB, LISTED_PIN, RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
@@ -138,6 +138,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     evidence.extend(table_rows(tabled))
     if "blob" in text:
         evidence.extend(_listed_blobs(lines))
+    if "|" in text and dialect not in _READ_ANCHORS and ('"' in text or "“" in text):
+        evidence.extend(_row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose:
@@ -497,6 +499,32 @@ def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
 
 
+def _row_quotations(lines: list[str]) -> list[Evidence]:
+    """A table row whose cell is a quotation (of three words or more) and whose other cells
+    cite one file (`` | "def quote(s: str)" | `src/a.py:27` | ``): that file's quotation, at
+    those lines. A row citing several files ties it to none (the row does not say which)."""
+    found: list[Evidence] = []
+    for _, rows in _raw_tables(lines):
+        for number, cells in rows:
+            quoted = [match.group(1) for match in map(_QUOTED_CELL.fullmatch, cells) if match]
+            if len(quoted) != 1 or len(_PROSE_WORD.findall(quoted[0])) < 3:
+                continue
+            specs = [spec for spec in (review.repo_path_spec(cell.strip("`*_ ")) for cell in cells if "`" in cell)
+                     if spec is not None and not spec.is_directory]
+            if len({spec.path for spec in specs}) != 1:
+                continue
+            spec = specs[0]
+            cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges)) if spec.ranges else None
+            found.append(Evidence(EvidenceKind.QUOTE, spec.path, number, number, text=quoted[0], cited_lines=cited,
+                                  role=EvidenceRole.PROSE, label="quotation in a table row"))
+    return found
+
+
+#: a table cell that is one quotation, in straight or curly marks
+_QUOTED_CELL = re.compile(r"[ \t]*[*_]*[\"“]([^\"“”]{3,})[\"”][*_]*[ \t]*")
+_PROSE_WORD = re.compile(r"\w+")
+
+
 def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
     """A name in backticks on the line of a cited range (`` `classify` exists (`src/facts.ts:68-143`) ``):
     a proposed symbol in the files that line cites, kept only where it names a definition there
@@ -585,7 +613,8 @@ def _written_on(item: Evidence, lines: list[str]) -> bool:
     # The file may be named earlier in the same paragraph (``src/a.ts:2-7`` ... ``(:3-5)``).
     for number in range(item.line, max(0, item.line - _PARAGRAPH_LINES), -1):
         line = lines[number - 1] if number <= len(lines) else ""
-        if written in line:
+        if written in line or ("{" in line and any(written in anchors.expand_braces(group.group())
+                                                   for group in BRACE_GROUP.finditer(line))):
             return True
         if not line.strip():
             return False

@@ -257,3 +257,5 @@ LISTED_PIN = re.compile(
     r"[ \t]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?(?P<open>\*\*|__|`)?"
     r"(?P<name>[A-Za-z0-9][\w.-]{0,99}(?:/[A-Za-z0-9][\w.-]{0,99})?)(?P<colon>:)?(?P=open)?[ \t]*(?(colon)|:)"
     r"[ \t]*[`*_]*(?P<sha>[0-9a-fA-F]{64}|[0-9a-fA-F]{40})[`*_]*[ \t]*[.;]?[ \t]*")
+#: a path written with a brace group (``src/{a,b}.ts``): each file it expands to is written
+BRACE_GROUP = re.compile(r"[\w./-]*\{[^{}\s`]+\}[\w./-]*")
