@@ -364,6 +364,22 @@ def test_a_table_rows_quotation_is_the_file_its_row_cites_and_a_brace_group_name
     assert named == ["src/queue.ts", "src/worker.ts"]
 
 
+def test_a_sha_column_whose_rows_share_their_sha_is_the_commit_each_file_was_read_at(targets):
+    # `| File | SHA |` with the pin on every row was read as a manifest of blob ids: each
+    # file's blob compared with a commit, a failure whatever the file held.
+    pin, readme, version = targets.widgets_pin, targets.blobs["README.md"], targets.blobs["VERSION"]
+
+    def read(header: str, one: str, two: str) -> list[tuple[str, str | None, str | None]]:
+        report = parse_report("kb/trial/files.md", f"# Files\n\n| File | {header} |\n| --- | --- |\n"
+                                                   f"| `README.md` | `{one}` |\n| `VERSION` | `{two}` |\n")
+        return [(e.path, e.pin, e.role.value if e.role else None) for e in report.all_evidence()]
+
+    assert read("SHA", pin, pin) == [("README.md", pin, None), ("VERSION", pin, None)]
+    assert read("SHA", readme, version) == [("README.md", None, "manifest"), ("VERSION", None, "manifest")]
+    # a column that says blob is one, though two files share their bytes
+    assert read("Blob", readme, readme) == [("README.md", None, "manifest"), ("VERSION", None, "manifest")]
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.

@@ -393,6 +393,9 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
                     None)
         cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
         commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
+        if blob is not None and commit in (None, blob) and _commits_under(
+                names[blob], [cells[blob] for _, cells in rows if blob < len(cells)]):
+            blob, commit = None, blob  # ``| File | SHA |`` whose rows share their sha: a commit each was read at
         if blob is None and cited is None and commit is None:
             continue
         path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name)
@@ -416,7 +419,8 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
             sha = cells[commit] if commit is not None and commit < len(cells) else ""
             pin = sha.lower() if pinforms.is_sha(sha) else None
             ranges = _cited_ranges(cells[cited], one_line) if cited is not None and cited < len(cells) else []
-            spec = review.repo_path_spec(path, strict=False)
+            spec = review.repo_path_spec(path, strict=False) or (
+                core.PathSpec(path) if _PLAIN_FILE.fullmatch(path) else None)  # (``VERSION``, ``LICENSE``)
             if spec is None or spec.ranges:
                 continue
             if ranges and not spec.is_directory:
@@ -426,6 +430,32 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
                 kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
                 found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
     return found
+
+
+def _commits_under(header: str, values: list[str]) -> bool:
+    """Whether a column a manifest's header may mean either way (``SHA``, ``Hash``; not
+    ``Blob`` or ``OID``) holds commits: two files' rows name one id (two files share a blob
+    only when their bytes are the same, an empty file's aside), as a table of the commit each
+    file was read at does."""
+    if _OBJECT_HEADER.search(header):
+        return False
+    seen: set[str] = set()
+    for value in values:
+        oid = value.lower()
+        if not BLOB_ID.fullmatch(oid) or oid in _EMPTY_BLOBS:
+            continue
+        if oid in seen:
+            return True
+        seen.add(oid)
+    return False
+
+
+#: a file written as its place alone, extension-less or not (a table's file cell)
+_PLAIN_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)*/?")
+#: headers that name a blob for certain, and the ids of an empty file (SHA-1, SHA-256)
+_OBJECT_HEADER = re.compile(r"(?i)\b(?:blob|oid|object)")
+_EMPTY_BLOBS = frozenset({"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+                          "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"})
 
 
 def _listed_blobs(lines: list[str]) -> list[Evidence]:
