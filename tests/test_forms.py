@@ -1002,6 +1002,20 @@ def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_st
                                  f"{knowledge_base.widgets_pin[:12]}; a pin applies to its own document*"])
 
 
+def test_a_manifest_row_naming_the_pinned_commit_says_so(pytester, knowledge_base):
+    # One row under `SHA` naming the pin itself: the failure said the manifest "lists another
+    # version of the file", where the column names the commit, not a blob.
+    pin = knowledge_base.widgets_pin
+    (pytester.path / "kb" / "one-row.md").write_text(
+        f"# Files\n\nRevision: `{pin}` (acme/widgets)\n\n| File | SHA |\n| --- | --- |\n| `README.md` | `{pin}` |\n",
+        encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/one-row.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none")
+
+    result.stdout.fnmatch_lines([f"*{pin[:12]} is the pinned commit, not a blob of README.md: if the column names "
+                                 "the commit each file was read at, head it `Commit`*"])
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

@@ -143,6 +143,11 @@ def _manifest_blob(evidence: Evidence, rev: str, oid: str) -> PinResult:
     stated = (evidence.text or "").lower()
     if stated and oid.lower().startswith(stated):
         return PinResult(FOUND, rev, evidence.path, oid=oid, message=f"{evidence.path} is blob {stated[:12]}")
+    if len(stated) >= 7 and rev.lower().startswith(stated):
+        # (a column headed ``SHA`` of one row: the commit the file was read at, not its blob)
+        return PinResult(MISSING, rev, evidence.path, oid=oid,
+                         message=f"{stated[:12]} is the pinned commit, not a blob of {evidence.path}: if the "
+                                 "column names the commit each file was read at, head it `Commit`")
     return PinResult(MISSING, rev, evidence.path, oid=oid,
                      message=f"{evidence.path} is blob {oid[:12]} at the pin, not {stated[:12]} as the manifest "
                              "states: the manifest lists another version of the file (or another pin)")
