@@ -1000,6 +1000,12 @@ def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_st
     result.stdout.fnmatch_lines([f"unchecked  kb/trial-4/steps.md * no pinned commit for SRC-1; *"
                                  f"(kb/trial-4/README.md beside it pins acme/widgets at "
                                  f"{knowledge_base.widgets_pin[:12]}; a pin applies to its own document*"])
+    # a folder whose documents pin several commits says nothing of this one
+    (trial / "other.md").write_text(f"# Other\n\nPinned to the acme/gadgets revision "
+                                    f"`{knowledge_base.gadgets_pin}`.\n\nSee `lib/gadget.rs:1`.\n", encoding="utf-8")
+    mixed = pytester.runpytest("--memreport", "kb/trial-4", f"--memreport-repo-template={TEMPLATE}",
+                               "--memreport-against=none")
+    assert "beside it pins" not in mixed.stdout.str()
 
 
 def test_a_manifest_row_naming_the_pinned_commit_says_so(pytester, knowledge_base):

@@ -185,15 +185,17 @@ class Bindings:
         """A hint for an unpinned document: the pin a document of its folder states (a trial
         folder's README), which applies to that document only (``""`` when none does)."""
         folder = self._reports.report_file(report).resolve().parent
-        for other in self._reports.loaded():
-            if other is report or self._reports.report_file(other).resolve().parent != folder:
-                continue
-            pinned = next((source for source in other.sources if source.pin), None)
-            if pinned is not None:
-                named = pinned.repository or (pinned.mentioned[0] if pinned.mentioned else pinned.id)
-                return (f" ({other.path} beside it pins {named} at {render.short(pinned.pin)}; a pin applies to "
-                        f"its own document: if this one reads that commit too, say so here)")
-        return ""
+        beside = [(other, source) for other in self._reports.loaded()
+                  if other is not report and self._reports.report_file(other).resolve().parent == folder
+                  for source in other.sources if source.pin]
+        # (only where the folder's documents state one commit: a folder of unrelated documents
+        # pinning several says nothing of this one)
+        if not beside or len({(source.pin or "")[:12].lower() for _, source in beside}) != 1:
+            return ""
+        other, pinned = beside[0]
+        named = pinned.repository or (pinned.mentioned[0] if pinned.mentioned else pinned.id)
+        return (f" ({other.path} beside it pins {named} at {render.short(pinned.pin)}; a pin applies to "
+                f"its own document: if this one reads that commit too, say so here)")
 
     def _stated_and_located(self, report: Report, source_id: str | None, pin: str | None) -> bool:
         """Whether a source states a pin and its repository opens (no pin is resolved)."""
