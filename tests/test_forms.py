@@ -1022,6 +1022,35 @@ def test_a_manifest_row_naming_the_pinned_commit_says_so(pytester, knowledge_bas
                                  "the commit each file was read at, head it `Commit`*"])
 
 
+def test_an_ingests_unattributed_quotations_are_the_ingested_files(pytester, knowledge_base):
+    # An ingest (front matter `source:` a blob link) quotes its file in blockquotes and in
+    # sentences that name no file: the blockquote was no evidence, "the docs state" was looked
+    # for anywhere, and a phrase attributed to nothing was the writer's term.
+    pin = knowledge_base.widgets_pin
+    (pytester.path / "kb" / "ingest-queue.md").write_text(textwrap.dedent(f"""\
+        ---
+        source: https://github.com/acme/widgets/blob/{pin}/src/queue.ts
+        ---
+        # Ingest: the queue
+
+        > The queue hands parcels to workers in arrival order.
+
+        > The queue hands parcels to workers at random.
+
+        The docs state "export class Queue" up front. We call it "the parcel line".
+        """), encoding="utf-8")
+    out = pytester.path / "ingest.json"
+    result = pytester.runpytest("--memreport", "kb/ingest-queue.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none", f"--memreport-json={out}")
+    evidence = json.loads(out.read_text(encoding="utf-8"))["reports"][0]["evidence"]
+    quotes = {e["text"]: (e["path"], e["at_pin"]["status"]) for e in evidence if e["kind"] == "quote"}
+
+    assert quotes == {"The queue hands parcels to workers in arrival order.": ("src/queue.ts", "found"),
+                      "The queue hands parcels to workers at random.": ("src/queue.ts", "missing"),
+                      "export class Queue": ("src/queue.ts", "found"),
+                      "the parcel line": ("src/queue.ts", "not-evidence")}, result.stdout.str()[-2000:]
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

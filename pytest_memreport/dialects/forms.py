@@ -171,7 +171,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                                                      head_lines[:end], starts))
                     kind = EvidenceKind.DIRECTORY if subject.kind == "tree" else EvidenceKind.PATH
                     evidence.append(Evidence(kind, subject.path.rstrip("/"), at, at, pin=sha,
-                                             source=subject.repo_id, label="the document's source"))
+                                             source=subject.repo_id, label=_INGESTED))
+                    if kind is EvidenceKind.PATH:
+                        evidence.extend(_ingested_blockquotes(lines, end, evidence[-1]))
     fence = ""
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
@@ -202,6 +204,32 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence = _without_mentions_cited(evidence)
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
                    pin_like, tuple(mentioned), tuple(findings))
+
+
+#: the label of an ingest's own file (front matter ``source:``, a blob link at a commit)
+_INGESTED = "the document's source"
+
+
+def _ingested_blockquotes(lines: list[str], end: int, subject: Evidence) -> list[Evidence]:
+    """An ingest's blockquotes that nothing attributes (no link, no ``---`` line): the
+    ingested file's words, checked there (``> Archiving utility.`` under ``source:`` the
+    file's blob link)."""
+    found: list[Evidence] = []
+    fenced = _fenced(lines)
+    block: list[tuple[int, str]] = []
+    for index in range(end, len(lines) + 1):
+        line = lines[index] if index < len(lines) else ""
+        quoted = index not in fenced and line.lstrip().startswith(">")
+        if quoted:
+            block.append((index + 1, line.lstrip()[1:].strip()))
+            continue
+        if block and not any("](" in text or "---" in text or "://" in text for _, text in block):
+            text = "\n".join(text for _, text in block if text).strip()
+            if len(_PROSE_WORD.findall(text)) >= 2:
+                found.append(replace(subject, kind=EvidenceKind.QUOTE, line=block[0][0], end_line=block[-1][0],
+                                     text=text, role=EvidenceRole.PROSE, label="quotation of the ingested file"))
+        block = []
+    return found
 
 
 def _without_quotations(text: str, quotations: Sequence[Evidence], starts: LineStarts) -> str:
@@ -897,10 +925,30 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     bound = {item.source for item in (*existing, *added)}
     kept = tuple(source for index, source in enumerate(sources)
                  if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
+    subject = next((item for item in reading.evidence if item.label == _INGESTED and item.kind is EvidenceKind.PATH),
+                   None)
     if not added and kept == report.sources and all(
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
-        return _without_branch_references(report)  # (with the facts above, when there were any)
-    return _without_branch_references(_placed(_without_superseded(replace(report, sources=kept), added), added))
+        return _ingest_bound(_without_branch_references(report), subject)  # (with the facts above, if any)
+    return _ingest_bound(_without_branch_references(_placed(_without_superseded(replace(report, sources=kept), added),
+                                                            added)), subject)
+
+
+def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
+    """An ingest's quotations that no file is tied to, bound to the ingested file (its
+    ``subject``): what the project is said to state is that file's; a phrase in quotation
+    marks attributed to nothing is its quotation where the file holds it, else the writer's."""
+    if subject is None:
+        return report
+
+    def bound(item: Evidence) -> Evidence:
+        if item.kind is not EvidenceKind.QUOTE or item.role not in (EvidenceRole.PROJECT, EvidenceRole.TERM):
+            return item
+        role = EvidenceRole.PROSE if item.role is EvidenceRole.PROJECT else EvidenceRole.LOOSE
+        return replace(item, path=subject.path, source=subject.source, pin=subject.pin, role=role, context=())
+
+    records = tuple(replace(record, evidence=tuple(map(bound, record.evidence))) for record in report.records)
+    return replace(report, evidence=tuple(map(bound, report.evidence)), records=records)
 
 
 def _without_branch_references(report: Report) -> Report:
