@@ -1051,6 +1051,50 @@ def test_an_ingests_unattributed_quotations_are_the_ingested_files(pytester, kno
                       "the parcel line": ("src/queue.ts", "not-evidence")}, result.stdout.str()[-2000:]
 
 
+def test_a_document_whose_every_named_path_is_its_own_is_unchecked_not_green(pytester, knowledge_base):
+    # Pinned, naming only the knowledge base's files and a folder of its own (`drafts/`, which
+    # a suffix search found deep in the target): "1 checks hold", or no line and a green run.
+    (pytester.path / "kb" / "index.md").write_text(textwrap.dedent(f"""\
+        # Index
+
+        Pinned to the acme/widgets revision `{knowledge_base.widgets_pin}`.
+
+        See `notes/queue-notes.md` and `drafts/`.
+        """), encoding="utf-8")
+    (pytester.path / "clones" / "acme+widgets" / "repo" / "src" / "drafts").mkdir()  # (untracked: not in the tree)
+    result = pytester.runpytest("--memreport", "kb/index.md", f"--memreport-repo-template={TEMPLATE}",
+                                "--memreport-against=none")
+
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["unchecked  kb/index.md  no evidence to check: the 2 path(s) it names are not in "
+                                 "the pinned tree"])
+    # beside a document that checks something, it still fails the run, unless allowed
+    (pytester.path / "kb" / "fine.md").write_text(f"# Fine\n\nPinned to the acme/widgets revision "
+                                                  f"`{knowledge_base.widgets_pin}`.\n\nSee `src/queue.ts:4-6`.\n",
+                                                  encoding="utf-8")
+    both = ["--memreport", "kb/index.md", "--memreport", "kb/fine.md", f"--memreport-repo-template={TEMPLATE}",
+            "--memreport-against=none"]
+    assert pytester.runpytest(*both).ret == pytest.ExitCode.TESTS_FAILED
+    assert pytester.runpytest(*both, "--memreport-allow-unchecked").ret == pytest.ExitCode.OK
+
+
+def test_a_folder_named_alone_is_the_targets_only_at_its_top(pytester):
+    # `drafts/` in a note's prose was read as `lib/jose/drafts`, the one folder of the target
+    # ending so, and "held": a bare folder name is the target's only where the tree has it.
+    from repo_builder import RepoBuilder
+
+    repo = RepoBuilder(pytester.path / "clone")
+    pin = repo.commit({"lib/jose/drafts/one.py": "x = 1\n", "docs/guide.md": "Guide.\n"}, "tree")
+    (pytester.path / "note.md").write_text(f"# Note\n\nRevision: `{pin}`\n\nSee `drafts/` and `docs/`.\n",
+                                           encoding="utf-8")
+    out = pytester.path / "out.json"
+    pytester.runpytest("--memreport", "note.md", f"--memreport-repo={repo.path}", "--memreport-against=none",
+                       f"--memreport-json={out}")
+    statuses = {e["path"]: e["at_pin"]["status"] for e in json.loads(out.read_text())["reports"][0]["evidence"]}
+
+    assert statuses == {"drafts": "not-evidence", "docs": "found"}
+
+
 def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_base):
     # `~/src/widgets/src/queue.ts:2` was looked up as written, and failed file-missing; a
     # path under / was mapped onto the pinned tree, one under ~ was not.

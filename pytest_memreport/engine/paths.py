@@ -17,11 +17,17 @@ from ..checks import paths as tree_paths
 from ..checks import quotesites
 from ..gitstore import GitStore
 from .. import repomap
-from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, Report
+from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, EvidenceRole, Report
 from ..resultcache import ResultCache, encode
 from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
 from .repositories import is_short_name
+
+
+def _bare_folder_mention(evidence: Evidence) -> bool:
+    """A folder named in backticks by its name alone (``drafts/``), counting only where the tree has it."""
+    return (evidence.kind is EvidenceKind.DIRECTORY and evidence.role is EvidenceRole.MENTION
+            and "/" not in evidence.path.strip("/"))
 
 
 def _checkout_names(report: Report, source_id: str | None, clone: Path) -> tuple[str, ...]:
@@ -83,6 +89,10 @@ class PathResolver:
         absolute = evidence.lookup == LOOKUP_CHECKOUT
         found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context,
                                    checkouts=_checkout_names(report, evidence.source, store.path))
+        if _bare_folder_mention(evidence) and found.path not in (None, evidence.path.strip("/")):
+            # ``drafts/`` in a knowledge base's prose is its own folder, not a folder of that name
+            # deep in the target (a bare file name is looked for so: its name is the file's)
+            found = tree_paths.Resolution(None)
         held = self._holder(pinned, evidence, found.path, index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,

@@ -235,6 +235,11 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
         return Row(report.path, UNCHECKED, 0, reason_code="unreadable", **common)
     if skipped_checks:
         return Row(report.path, UNCHECKED, 0, reason_code="not-run", **common)
+    if not_evidence:
+        # Everything it named turned out to be its own words (a knowledge base's files, a
+        # folder the target lacks): a document that checked nothing is never quietly green.
+        return Row(report.path, UNCHECKED, 0, reason=f"no evidence to check: the {not_evidence} path(s) it names "
+                   "are not in the pinned tree", reason_code="no-evidence", **common)
     return None
 
 
@@ -285,6 +290,12 @@ def totals(rows: list[Row]) -> dict[str, int]:
 def nothing_checked(rows: list[Row]) -> bool:
     """No evidence was checked against any repository, though some report wanted it."""
     return bool(rows) and all(row.state == UNCHECKED for row in rows)
+
+
+def unchecked_at_run(rows: list[Row]) -> list[Row]:
+    """Reports found at run time to have checked nothing (every path they name is not in the
+    pinned tree): no item of theirs failed, so the run says it once for them."""
+    return [row for row in rows if row.state == UNCHECKED and row.reason_code == "no-evidence" and row.not_evidence]
 
 
 def verdict_line(rows: list[Row]) -> str:
