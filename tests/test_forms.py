@@ -297,10 +297,9 @@ def test_a_range_written_backwards_in_any_document_is_one_line_saying_what_to_wr
         (8, "src/queue.ts: line anchor #L6-L4 is not a line range; write #L<start>-L<end> with 1 <= start <= end")]
 
 
-def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header_names(targets):
-    # The gadgets column went to widgets (the document's first pin), the gadgets pin was dropped
-    # for want of evidence, and the same citation under both columns was read once.
-    report = parse_report("kb/pilots/columns.md", textwrap.dedent(f"""\
+def _side_by_side(targets, more_rows: str = "") -> str:
+    """A comparison pinning both targets in its front matter, a column for each."""
+    return textwrap.dedent(f"""\
         ---
         code_revisions:
           acme/widgets: {targets.widgets_pin}
@@ -311,8 +310,13 @@ def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header
         | Aspect | widgets | gadgets |
         | --- | --- | --- |
         | Entry | `src/queue.ts:2` | `lib/gadget.rs:1` |
-        | Licence | `LICENSE:1` | `LICENSE:1` |
-        """))
+        """) + more_rows
+
+
+def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header_names(targets):
+    # The gadgets column went to widgets (the document's first pin), the gadgets pin was dropped
+    # for want of evidence, and the same citation under both columns was read once.
+    report = parse_report("kb/pilots/columns.md", _side_by_side(targets, "| Licence | `LICENSE:1` | `LICENSE:1` |\n"))
     pins = sorted((e.path, report.source(e.source).pin) for e in report.all_evidence())
 
     assert pins == sorted([("src/queue.ts", targets.widgets_pin), ("lib/gadget.rs", targets.gadgets_pin),
@@ -667,6 +671,19 @@ def _states(data) -> dict[str, str]:
     return {Path(r["path"]).name: r["state"] for r in data["reports"]}
 
 
+def _at_pin(pytester, *args: str):
+    """pytest over ``args`` (the report first), clones by the template, checked at the pin only."""
+    return pytester.runpytest("--memreport", *args[:1], f"--memreport-repo-template={TEMPLATE}",
+                              "--memreport-against=none", *args[1:])
+
+
+def _tracked(pytester, path: Path, text: str) -> None:
+    """``text`` written to ``path`` and committed to the knowledge base (a write-back asks for a tracked file)."""
+    path.write_text(text, encoding="utf-8")
+    pytester.run("git", "-C", str(pytester.path), "add", str(path.relative_to(pytester.path)))
+    pytester.run("git", "-C", str(pytester.path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "kb")
+
+
 def test_one_command_reads_every_document_and_checks_each_in_its_own_repository(pytester, knowledge_base):
     result, data = _run(pytester, "--memreport-repo=widgets=clones/acme+widgets/repo")
     out = result.stdout.str()
@@ -754,8 +771,7 @@ def test_a_section_naming_a_repository_only_its_links_pin_cites_it_at_their_comm
         Weighing is [here](https://github.com/acme/gadgets/blob/{targets.gadgets_pin}/lib/gadget.rs#L1-L3),
         and labels are made at `lib/gadget.rs:5-7`.
         """), encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/both.md", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none", "-rA")
+    result = _at_pin(pytester, "kb/both.md", "-rA")
     out = result.stdout.str()
 
     assert result.ret == 0, out[-2000:]
@@ -776,8 +792,7 @@ def test_a_name_its_sentence_says_exists_fails_where_the_cited_file_defines_none
         - `pending` counts what waits (`src/queue.ts:3`).
         - `Parcels` is defined in the readme (`README.md:1`).
         """), encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/defs.md", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none")
+    result = _at_pin(pytester, "kb/defs.md")
     out = result.stdout.str()
 
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -830,8 +845,7 @@ def test_a_commit_another_document_names_the_repository_of_is_checked_there(pyte
                                       "The queue opens at `src/queue.ts:2`.\n", encoding="utf-8")
     (trial / "files.md").write_text(f"# Files read\n\n| File | Git revision |\n| --- | --- |\n"
                                     f"| `src/queue.ts` | `{pin}` |\n| `src/worker.ts` | `{pin}` |\n", encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/trial", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none", "-rA")
+    result = _at_pin(pytester, "kb/trial", "-rA")
     out = result.stdout.str()
 
     assert result.ret == 0, out[-2000:]
@@ -849,9 +863,7 @@ def test_a_repin_writes_nothing_for_a_quotation_attributed_to_the_project(pytest
 
         The docs state "Widgets sort parcels before they ship", and parcels wait in `src/queue.ts:4-6`.
         """)
-    note.write_text(before, encoding="utf-8")
-    pytester.run("git", "-C", str(pytester.path), "add", "kb/docs.md")  # (the write-back asks for a tracked file)
-    pytester.run("git", "-C", str(pytester.path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "kb")
+    _tracked(pytester, note, before)
     head = knowledge_base.widgets.repo.head.commit.hexsha
     result = pytester.runpytest("--memreport", "kb/docs.md", f"--memreport-repo-template={TEMPLATE}",
                                 "--memreport-repin", "HEAD", "--memreport-write")
@@ -868,21 +880,8 @@ def test_a_repin_to_head_moves_the_pin_of_each_repository_a_document_pins(pytest
     # gadgets pin stayed, silently, though everything held at gadgets' HEAD too.
     targets = knowledge_base
     both = pytester.path / "kb" / "both-heads.md"
-    before = textwrap.dedent(f"""\
-        ---
-        code_revisions:
-          acme/widgets: {targets.widgets_pin}
-          acme/gadgets: {targets.gadgets_pin}
-        ---
-        # Both
-
-        | Aspect | widgets | gadgets |
-        | --- | --- | --- |
-        | Entry | `src/queue.ts:2` | `lib/gadget.rs:1` |
-        """)
-    both.write_text(before, encoding="utf-8")
-    pytester.run("git", "-C", str(pytester.path), "add", "kb/both-heads.md")
-    pytester.run("git", "-C", str(pytester.path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "kb")
+    before = _side_by_side(targets)
+    _tracked(pytester, both, before)
     heads = {pin: repo.repo.head.commit.hexsha for pin, repo in ((targets.widgets_pin, targets.widgets),
                                                                   (targets.gadgets_pin, targets.gadgets))}
     by_sha = pytester.runpytest("--memreport", "kb/both-heads.md", f"--memreport-repo-template={TEMPLATE}",
@@ -934,8 +933,7 @@ def test_two_pins_whose_words_name_two_repositories_are_two_sources(pytester, kn
 
         Weighing divides by a thousand (`lib/gadget.rs:1-3`).
         """), encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/compared.md", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none", "-rA")
+    result = _at_pin(pytester, "kb/compared.md", "-rA")
 
     assert result.ret == 0, result.stdout.str()[-2000:]
     result.stdout.fnmatch_lines(["PASSED kb/compared.md::source:SRC-1", "PASSED kb/compared.md::source:SRC-2",
@@ -974,8 +972,7 @@ def test_a_link_to_a_branch_of_a_repository_nothing_pins_is_a_reference_not_a_mi
 
             Parcels wait in `src/queue.ts:4-6`, as [the spec](https://github.com/acme/specs/blob/main/queue.md) asks.
             """) + extra, encoding="utf-8")
-        return pytester.runpytest("--memreport", "kb/aside.md", f"--memreport-repo-template={TEMPLATE}",
-                                  "--memreport-against=none", "-rA")
+        return _at_pin(pytester, "kb/aside.md", "-rA")
 
     branch = run("")
     assert branch.ret == 0 and "no local clone" not in branch.stdout.str(), branch.stdout.str()[-2000:]
@@ -994,8 +991,7 @@ def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_st
                                      f"`{knowledge_base.widgets_pin}`.\n\nWe began at `src/queue.ts:2`.\n",
                                      encoding="utf-8")
     (trial / "steps.md").write_text("# Steps\n\n1. Opened `src/queue.ts:4`.\n", encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/trial-4", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none")
+    result = _at_pin(pytester, "kb/trial-4")
 
     result.stdout.fnmatch_lines([f"unchecked  kb/trial-4/steps.md * no pinned commit for SRC-1; *"
                                  f"(kb/trial-4/README.md beside it pins acme/widgets at "
@@ -1003,8 +999,7 @@ def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_st
     # a folder whose documents pin several commits says nothing of this one
     (trial / "other.md").write_text(f"# Other\n\nPinned to the acme/gadgets revision "
                                     f"`{knowledge_base.gadgets_pin}`.\n\nSee `lib/gadget.rs:1`.\n", encoding="utf-8")
-    mixed = pytester.runpytest("--memreport", "kb/trial-4", f"--memreport-repo-template={TEMPLATE}",
-                               "--memreport-against=none")
+    mixed = _at_pin(pytester, "kb/trial-4")
     assert "beside it pins" not in mixed.stdout.str()
 
 
@@ -1015,8 +1010,7 @@ def test_a_manifest_row_naming_the_pinned_commit_says_so(pytester, knowledge_bas
     (pytester.path / "kb" / "one-row.md").write_text(
         f"# Files\n\nRevision: `{pin}` (acme/widgets)\n\n| File | SHA |\n| --- | --- |\n| `README.md` | `{pin}` |\n",
         encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/one-row.md", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none")
+    result = _at_pin(pytester, "kb/one-row.md")
 
     result.stdout.fnmatch_lines([f"*{pin[:12]} is the pinned commit, not a blob of README.md: if the column names "
                                  "the commit each file was read at, head it `Commit`*"])
@@ -1062,8 +1056,7 @@ def test_a_document_whose_every_named_path_is_its_own_is_unchecked_not_green(pyt
         See `notes/queue-notes.md` and `drafts/`.
         """), encoding="utf-8")
     (pytester.path / "clones" / "acme+widgets" / "repo" / "src" / "drafts").mkdir()  # (untracked: not in the tree)
-    result = pytester.runpytest("--memreport", "kb/index.md", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none")
+    result = _at_pin(pytester, "kb/index.md")
 
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["unchecked  kb/index.md  no evidence to check: the 2 path(s) it names are not in "
@@ -1105,8 +1098,7 @@ def test_a_path_in_the_analysts_home_is_read_as_a_checkouts(pytester, knowledge_
 
         The class opens at `~/src/widgets/src/queue.ts:2`, and at `/home/me/src/widgets/src/queue.ts:2`.
         """), encoding="utf-8")
-    result = pytester.runpytest("--memreport", "kb/home.md", f"--memreport-repo-template={TEMPLATE}",
-                                "--memreport-against=none")
+    result = _at_pin(pytester, "kb/home.md")
 
     assert result.ret == 0, result.stdout.str()[-2000:]
     result.assert_outcomes(passed=4)  # the source, the structure, the two ranges

@@ -28,18 +28,19 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Record, Report, Source, Span
+from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report, Source, Span
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BLOB_ID, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    LINK_CELL, LISTED_BLOB, LISTED_PIN, RANGE_CELL, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    LISTED_BLOB, LISTED_PIN, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
+from .tableforms import PROSE_WORD, pipe_tables, raw_tables, row_quotations, table_pins, table_rows
 
 #: a third party's reader of a form: ``(path, text) -> evidence`` (see :func:`augment`)
 FormReader = Callable[[str, str], Iterable[Evidence]]
@@ -79,7 +80,6 @@ _READ_ANCHORS = frozenset({"tables"})
 _READ_QUOTE_TIES = frozenset({"notes", "tables"})
 #: dialects that read the symbols their records or sentences name beside a citation
 _READ_SYMBOLS = frozenset({"records", "review", "notes"})
-
 
 
 def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
@@ -134,12 +134,12 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
             evidence.extend(_cited_lines(shown, lines, findings, names_files))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
-    tabled = list(_tables(lines)) if "|" in text else []
+    tabled = list(pipe_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
     if "blob" in text:
         evidence.extend(_listed_blobs(lines))
     if "|" in text and dialect not in _READ_ANCHORS and ('"' in text or "“" in text):
-        evidence.extend(_row_quotations(lines))
+        evidence.extend(row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose:
@@ -225,7 +225,7 @@ def _ingested_blockquotes(lines: list[str], end: int, subject: Evidence) -> list
             continue
         if block and not any("](" in text or "---" in text or "://" in text for _, text in block):
             text = "\n".join(text for _, text in block if text).strip()
-            if len(_PROSE_WORD.findall(text)) >= 2:
+            if len(PROSE_WORD.findall(text)) >= 2:
                 found.append(replace(subject, kind=EvidenceKind.QUOTE, line=block[0][0], end_line=block[-1][0],
                                      text=text, role=EvidenceRole.PROSE, label="quotation of the ingested file"))
         block = []
@@ -326,10 +326,8 @@ def _mention(item: Evidence) -> bool:
 
 def _names_a_file(item: Evidence) -> bool:
     """Whether a run reader's piece is a file or folder named in backticks (not a register's
-    row, a quotation or a cited range)."""
-    if item.kind is EvidenceKind.DIRECTORY:
-        return item.role in (None, EvidenceRole.MENTION)
-    return item.kind is EvidenceKind.PATH and item.role in (EvidenceRole.MENTION, EvidenceRole.BASENAME)
+    row, a quotation or a cited range): a mention, or a folder it reads strictly."""
+    return _mention(item) or (item.kind is EvidenceKind.DIRECTORY and item.role is None)
 
 
 def _front_matter_placed(pins: list[pinforms.PinStatement], block: list[str],
@@ -361,129 +359,6 @@ _LINKED_KINDS = frozenset({EvidenceKind.PATH, EvidenceKind.LINES, EvidenceKind.D
 
 #: how far back in its paragraph a continuation's file is looked for (report lines)
 _PARAGRAPH_LINES = 20
-#: a manifest's column of blob ids, and of the files they are of
-_BLOB_HEADER = re.compile(r"(?i)\b(?:blob|oid|object(?:[ _-]?id)?|git[ _-]?sha|sha(?:-?1|-?256)?|hash)\b")
-_FILE_HEADER = re.compile(r"(?i)\b(?:file|path|name)s?\b")
-_DELIMITER_ROW = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?")
-
-
-def _cells(row: str) -> list[str]:
-    inner = row.strip()
-    if inner.startswith("|"):
-        inner = inner[1:]
-    if inner.endswith("|"):
-        inner = inner[:-1]
-    cells = []
-    for cell in inner.split("|"):
-        cell = cell.strip()
-        link = LINK_CELL.match(cell)
-        cells.append((link.group(1) if link else cell).strip("`*_ "))
-    return cells
-
-
-#: a pipe table: its header's cells, and its rows as (report line, cells)
-Table = tuple[list[str], list[tuple[int, list[str]]]]
-
-
-def _tables(lines: list[str]) -> Iterator[Table]:
-    """Each pipe table of ``lines``: its header's cells, and its rows as (report line, cells)."""
-    index = 0
-    while index + 1 < len(lines):
-        header, delimiter = lines[index], lines[index + 1]
-        index += 1
-        if "|" not in header or not _DELIMITER_ROW.fullmatch(delimiter):
-            continue
-        row = index + 1
-        rows: list[tuple[int, list[str]]] = []
-        while row < len(lines) and "|" in lines[row]:
-            rows.append((row + 1, _cells(lines[row])))
-            row += 1
-        yield _cells(header), rows
-        index = row
-
-
-def table_rows(tables: list[Table]) -> list[Evidence]:
-    """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
-
-    - a manifest (a column of blob ids): each file's content at the pin is the blob its row
-      names (``PATH`` evidence, role ``MANIFEST``, the id in ``text``);
-    - a column of cited lines beside a column of files (``File | Lines``): ``L25-L60``,
-      ``25-60`` or ``L26`` is a cited range of that row's file.
-
-    A plain number under "Lines" or "Size" is the file's length, never a cited line; under a
-    header that says one line ("Line", "Line number") it is that line. A table of repositories
-    and their commits states pins (:func:`table_pins`), no files."""
-    found: list[Evidence] = []
-    for names, rows in tables:
-        if any(_REPOSITORY_HEADER.fullmatch(name) for name in names):
-            continue
-        blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
-                    None)
-        cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
-        commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
-        if blob is not None and commit in (None, blob) and _commits_under(
-                names[blob], [cells[blob] for _, cells in rows if blob < len(cells)]):
-            blob, commit = None, blob  # ``| File | SHA |`` whose rows share their sha: a commit each was read at
-        if blob is None and cited is None and commit is None:
-            continue
-        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name)
-                        and i not in (blob, cited, commit)), None if blob is None else 0)
-        if path_at is None:
-            continue
-        one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
-        for row, cells in rows:
-            if path_at >= len(cells):
-                continue
-            path = cells[path_at].removeprefix("./")
-            if not path or any(c.isspace() for c in path) or "://" in path:
-                continue
-            if blob is not None:
-                oid = cells[blob] if blob < len(cells) else ""
-                if BLOB_ID.fullmatch(oid):
-                    found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
-                                          role=EvidenceRole.MANIFEST))
-                continue  # a manifest's "Lines" is a length
-            # a commit the row's file was read at (``| File | Git revision |``): the row's own pin
-            sha = cells[commit] if commit is not None and commit < len(cells) else ""
-            pin = sha.lower() if pinforms.is_sha(sha) else None
-            ranges = _cited_ranges(cells[cited], one_line) if cited is not None and cited < len(cells) else []
-            spec = review.repo_path_spec(path, strict=False) or (
-                core.PathSpec(path) if _PLAIN_FILE.fullmatch(path) else None)  # (``VERSION``, ``LICENSE``)
-            if spec is None or spec.ranges:
-                continue
-            if ranges and not spec.is_directory:
-                found.extend(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines, pin=pin,
-                                      label="cited lines") for cited_lines in ranges)
-            elif pin is not None:
-                kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
-                found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
-    return found
-
-
-def _commits_under(header: str, values: list[str]) -> bool:
-    """Whether a column a manifest's header may mean either way (``SHA``, ``Hash``; not
-    ``Blob`` or ``OID``) holds commits: two files' rows name one id (two files share a blob
-    only when their bytes are the same, an empty file's aside), as a table of the commit each
-    file was read at does."""
-    if _OBJECT_HEADER.search(header):
-        return False
-    seen: set[str] = set()
-    for value in values:
-        oid = value.lower()
-        if not BLOB_ID.fullmatch(oid) or oid in _EMPTY_BLOBS:
-            continue
-        if oid in seen:
-            return True
-        seen.add(oid)
-    return False
-
-
-#: a file written as its place alone, extension-less or not (a table's file cell)
-_PLAIN_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)*/?")
-#: headers that name a blob for certain, and the ids of an empty file (SHA-1, SHA-256)
-_OBJECT_HEADER = re.compile(r"(?i)\b(?:blob|oid|object)")
-_EMPTY_BLOBS = frozenset({"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
-                          "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"})
 
 
 def _listed_blobs(lines: list[str]) -> list[Evidence]:
@@ -501,86 +376,8 @@ def _listed_blobs(lines: list[str]) -> list[Evidence]:
     return found
 
 
-#: a table's column of repositories, and of the commits they are pinned at
-_REPOSITORY_HEADER = re.compile(r"(?i)(?:target[ _-]?)?(?:repository|repo|target|project|upstream)(?:[ _-]?name)?")
-_COMMIT_HEADER = re.compile(
-    r"(?i)(?:pinned[ _-]?|git[ _-]?)?(?:commit|revision|pin|sha|snapshot|head)(?:[ _-]?(?:sha|id))?")
-
-
-def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
-    """A table of repositories and their commits (``| Repository | Commit |``): each row pins
-    the repository it names (``owner/name``, or a short name the user maps)."""
-    pins: list[pinforms.PinStatement] = []
-    for names, rows in tables:
-        named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
-        commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
-        if named is None or commit is None:
-            continue
-        for row, cells in rows:
-            if max(named, commit) >= len(cells):
-                continue
-            repository, sha = cells[named], cells[commit]
-            if not pinforms.is_sha(sha) or not repository or any(c.isspace() for c in repository):
-                continue
-            linked = core.repository_of(repository) if "://" in repository else None
-            repository = linked[0] if linked else repository
-            slashed = "/" in repository
-            pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
-                                              None if slashed else repository))
-    return pins
-
-
-#: a table column of cited lines, and one whose plain number is a line (not a length)
-_LINES_HEADER = re.compile(r"(?i)(?:cited[ _-]?)?(?:lines?|line[ _-]?(?:numbers?|no\.?|range)|range|location)")
-_ONE_LINE_HEADER = re.compile(r"(?i)line(?:[ _-]?(?:number|no\.?))?")
-
-
-def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
-    """The ranges a table cell cites (comma-separated): a range or an ``L``-number always, a
-    plain number only under a header that says one line."""
-    ranges: list[LineRange] = []
-    for part in cell.split(","):
-        match = RANGE_CELL.fullmatch(part.strip())
-        if match is None:
-            return []  # prose, not a column of ranges
-        prefixed, first, last = match.groups()
-        if last is None and not prefixed and not one_line:
-            return []  # a length
-        start, end = int(first), int(last or first)
-        if start < 1 or end < start:
-            return []
-        ranges.append(LineRange(start, end))
-    return ranges
-
-
 #: a backticked code span on one line
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
-
-
-def _row_quotations(lines: list[str]) -> list[Evidence]:
-    """A table row whose cell is a quotation (of three words or more) and whose other cells
-    cite one file (`` | "def quote(s: str)" | `src/a.py:27` | ``): that file's quotation, at
-    those lines. A row citing several files ties it to none (the row does not say which)."""
-    found: list[Evidence] = []
-    for _, rows in _raw_tables(lines):
-        for number, cells in rows:
-            quoted = [match.group(1) for match in map(_QUOTED_CELL.fullmatch, cells) if match]
-            if len(quoted) != 1 or len(_PROSE_WORD.findall(quoted[0])) < 3:
-                continue
-            specs = [spec for spec in (review.repo_path_spec(cell.strip("`*_ ")) for cell in cells if "`" in cell)
-                     if spec is not None and not spec.is_directory]
-            if len({spec.path for spec in specs}) != 1:
-                continue
-            spec = specs[0]
-            cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges)) if spec.ranges else None
-            found.append(Evidence(EvidenceKind.QUOTE, spec.path, number, number, text=quoted[0], cited_lines=cited,
-                                  role=EvidenceRole.PROSE, label="quotation in a table row"))
-    return found
-
-
-#: a table cell that is one quotation, in straight or curly marks
-_QUOTED_CELL = re.compile(r"[ \t]*[*_]*[\"“]([^\"“”]{3,})[\"”][*_]*[ \t]*")
-_PROSE_WORD = re.compile(r"\w+")
 
 
 def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
@@ -947,8 +744,7 @@ def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
         role = EvidenceRole.PROSE if item.role is EvidenceRole.PROJECT else EvidenceRole.LOOSE
         return replace(item, path=subject.path, source=subject.source, pin=subject.pin, role=role, context=())
 
-    records = tuple(replace(record, evidence=tuple(map(bound, record.evidence))) for record in report.records)
-    return replace(report, evidence=tuple(map(bound, report.evidence)), records=records)
+    return _each_piece(report, lambda items: tuple(map(bound, items)))
 
 
 def _without_branch_references(report: Report) -> Report:
@@ -973,9 +769,7 @@ def _without_branch_references(report: Report) -> Report:
     def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
         return tuple(item for item in items if item.source not in dropped)
 
-    records = tuple(replace(record, evidence=kept(record.evidence)) for record in report.records)
-    return replace(report, sources=tuple(s for s in report.sources if s.id not in dropped),
-                   evidence=kept(report.evidence), records=records)
+    return replace(_each_piece(report, kept), sources=tuple(s for s in report.sources if s.id not in dropped))
 
 
 def _sections_bound(report: Report, sources: tuple[Source, ...], sections: _Sections) -> Report:
@@ -983,8 +777,7 @@ def _sections_bound(report: Report, sources: tuple[Source, ...], sections: _Sect
     def bound(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
         return tuple(_rebound(item, sources, sections) for item in items)
 
-    records = tuple(replace(record, evidence=bound(record.evidence)) for record in report.records)
-    return replace(report, evidence=bound(report.evidence), records=records)
+    return _each_piece(report, bound)
 
 
 def _without_superseded(report: Report, added: list[Evidence]) -> Report:
@@ -996,8 +789,13 @@ def _without_superseded(report: Report, added: list[Evidence]) -> Report:
     def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
         return tuple(e for e in items if not (e.kind is EvidenceKind.PATH and (e.path, e.line) in rows))
 
-    records = tuple(replace(record, evidence=kept(record.evidence)) for record in report.records)
-    return replace(report, evidence=kept(report.evidence), records=records)
+    return _each_piece(report, kept)
+
+
+def _each_piece(report: Report, change: Callable[[tuple[Evidence, ...]], tuple[Evidence, ...]]) -> Report:
+    """``report`` with ``change`` made to its own evidence and to each record's."""
+    records = tuple(replace(record, evidence=change(record.evidence)) for record in report.records)
+    return replace(report, evidence=change(report.evidence), records=records)
 
 
 def _placed(report: Report, added: list[Evidence]) -> Report:
@@ -1312,7 +1110,7 @@ def _repository_columns(lines: list[str], pinned: Sequence[tuple[Source | _Linke
     comparison: ``| Aspect | widgets | gadgets |``), by report line: each cell as written
     with the repository its column is of."""
     rows: dict[int, list[tuple[str, Source | _Linked | None]]] = {}
-    for header, cells in _raw_tables(lines):
+    for header, cells in raw_tables(lines):
         owners: list[Source | _Linked | None] = []
         for name in header:
             word = name.strip("`*_ ").casefold()
@@ -1335,28 +1133,6 @@ def _writes_path(text: str, path: str) -> bool:
             return True
         at = text.find(path, at + 1)
     return False
-
-
-def _raw_tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[str]]]]]:
-    """Each pipe table's header cells and its rows' cells as written (links and backticks kept)."""
-    def split(row: str) -> list[str]:
-        inner = row.strip()
-        inner = inner[1:] if inner.startswith("|") else inner
-        inner = inner[:-1] if inner.endswith("|") else inner
-        return [cell.strip() for cell in inner.split("|")]
-
-    index = 0
-    while index + 1 < len(lines):
-        if "|" not in lines[index] or not _DELIMITER_ROW.fullmatch(lines[index + 1]):
-            index += 1
-            continue
-        header, row = split(lines[index]), index + 2
-        rows = []
-        while row < len(lines) and "|" in lines[row]:
-            rows.append((row + 1, split(lines[row])))
-            row += 1
-        yield header, rows
-        index = row
 
 
 def _names_of(source: Source) -> frozenset[str]:

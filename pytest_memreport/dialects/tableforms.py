@@ -1,0 +1,243 @@
+"""Evidence and pins in a document's pipe tables, by their headers (docs/FORMATS.md,
+"Any document"): manifests of blob ids, files with the commit each was read at or the lines
+each cites, repositories with their commits, and a row's quotation of the one file it cites.
+
+Read by :mod:`.forms` for every document; a table is split into cells once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
+from . import core, review
+from .core import pinforms
+from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL
+
+
+#: a manifest's column of blob ids, and of the files they are of
+_BLOB_HEADER = re.compile(r"(?i)\b(?:blob|oid|object(?:[ _-]?id)?|git[ _-]?sha|sha(?:-?1|-?256)?|hash)\b")
+_FILE_HEADER = re.compile(r"(?i)\b(?:file|path|name)s?\b")
+
+
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?")
+
+
+def _cells(row: str) -> list[str]:
+    inner = row.strip()
+    if inner.startswith("|"):
+        inner = inner[1:]
+    if inner.endswith("|"):
+        inner = inner[:-1]
+    cells = []
+    for cell in inner.split("|"):
+        cell = cell.strip()
+        link = LINK_CELL.match(cell)
+        cells.append((link.group(1) if link else cell).strip("`*_ "))
+    return cells
+
+
+#: a pipe table: its header's cells, and its rows as (report line, cells)
+Table = tuple[list[str], list[tuple[int, list[str]]]]
+
+
+def pipe_tables(lines: list[str]) -> Iterator[Table]:
+    """Each pipe table of ``lines``: its header's cells, and its rows as (report line, cells)."""
+    index = 0
+    while index + 1 < len(lines):
+        header, delimiter = lines[index], lines[index + 1]
+        index += 1
+        if "|" not in header or not _DELIMITER_ROW.fullmatch(delimiter):
+            continue
+        row = index + 1
+        rows: list[tuple[int, list[str]]] = []
+        while row < len(lines) and "|" in lines[row]:
+            rows.append((row + 1, _cells(lines[row])))
+            row += 1
+        yield _cells(header), rows
+        index = row
+
+
+def table_rows(tables: list[Table]) -> list[Evidence]:
+    """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
+
+    - a manifest (a column of blob ids): each file's content at the pin is the blob its row
+      names (``PATH`` evidence, role ``MANIFEST``, the id in ``text``);
+    - a column of cited lines beside a column of files (``File | Lines``): ``L25-L60``,
+      ``25-60`` or ``L26`` is a cited range of that row's file.
+
+    A plain number under "Lines" or "Size" is the file's length, never a cited line; under a
+    header that says one line ("Line", "Line number") it is that line. A table of repositories
+    and their commits states pins (:func:`table_pins`), no files."""
+    found: list[Evidence] = []
+    for names, rows in tables:
+        if any(_REPOSITORY_HEADER.fullmatch(name) for name in names):
+            continue
+        blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
+                    None)
+        cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
+        commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
+        if blob is not None and commit in (None, blob) and _commits_under(
+                names[blob], [cells[blob] for _, cells in rows if blob < len(cells)]):
+            blob, commit = None, blob  # ``| File | SHA |`` whose rows share their sha: a commit each was read at
+        if blob is None and cited is None and commit is None:
+            continue
+        path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name)
+                        and i not in (blob, cited, commit)), None if blob is None else 0)
+        if path_at is None:
+            continue
+        one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
+        for row, cells in rows:
+            if path_at >= len(cells):
+                continue
+            path = cells[path_at].removeprefix("./")
+            if not path or any(c.isspace() for c in path) or "://" in path:
+                continue
+            if blob is not None:
+                oid = cells[blob] if blob < len(cells) else ""
+                if BLOB_ID.fullmatch(oid):
+                    found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
+                                          role=EvidenceRole.MANIFEST))
+                continue  # a manifest's "Lines" is a length
+            # a commit the row's file was read at (``| File | Git revision |``): the row's own pin
+            sha = cells[commit] if commit is not None and commit < len(cells) else ""
+            pin = sha.lower() if pinforms.is_sha(sha) else None
+            ranges = _cited_ranges(cells[cited], one_line) if cited is not None and cited < len(cells) else []
+            spec = review.repo_path_spec(path, strict=False) or (
+                core.PathSpec(path) if _PLAIN_FILE.fullmatch(path) else None)  # (``VERSION``, ``LICENSE``)
+            if spec is None or spec.ranges:
+                continue
+            if ranges and not spec.is_directory:
+                found.extend(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines, pin=pin,
+                                      label="cited lines") for cited_lines in ranges)
+            elif pin is not None:
+                kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
+                found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
+    return found
+
+
+def _commits_under(header: str, values: list[str]) -> bool:
+    """Whether a column a manifest's header may mean either way (``SHA``, ``Hash``; not
+    ``Blob`` or ``OID``) holds commits: two files' rows name one id (two files share a blob
+    only when their bytes are the same, an empty file's aside), as a table of the commit each
+    file was read at does."""
+    if _OBJECT_HEADER.search(header):
+        return False
+    seen: set[str] = set()
+    for value in values:
+        oid = value.lower()
+        if not BLOB_ID.fullmatch(oid) or oid in _EMPTY_BLOBS:
+            continue
+        if oid in seen:
+            return True
+        seen.add(oid)
+    return False
+
+
+#: a file written as its place alone, extension-less or not (a table's file cell)
+_PLAIN_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)*/?")
+#: headers that name a blob for certain, and the ids of an empty file (SHA-1, SHA-256)
+_OBJECT_HEADER = re.compile(r"(?i)\b(?:blob|oid|object)")
+_EMPTY_BLOBS = frozenset({"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+                          "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"})
+
+
+#: a table's column of repositories, and of the commits they are pinned at
+_REPOSITORY_HEADER = re.compile(r"(?i)(?:target[ _-]?)?(?:repository|repo|target|project|upstream)(?:[ _-]?name)?")
+_COMMIT_HEADER = re.compile(
+    r"(?i)(?:pinned[ _-]?|git[ _-]?)?(?:commit|revision|pin|sha|snapshot|head)(?:[ _-]?(?:sha|id))?")
+
+
+def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
+    """A table of repositories and their commits (``| Repository | Commit |``): each row pins
+    the repository it names (``owner/name``, or a short name the user maps)."""
+    pins: list[pinforms.PinStatement] = []
+    for names, rows in tables:
+        named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
+        commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
+        if named is None or commit is None:
+            continue
+        for row, cells in rows:
+            if max(named, commit) >= len(cells):
+                continue
+            repository, sha = cells[named], cells[commit]
+            if not pinforms.is_sha(sha) or not repository or any(c.isspace() for c in repository):
+                continue
+            linked = core.repository_of(repository) if "://" in repository else None
+            repository = linked[0] if linked else repository
+            slashed = "/" in repository
+            pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
+                                              None if slashed else repository))
+    return pins
+
+
+#: a table column of cited lines, and one whose plain number is a line (not a length)
+_LINES_HEADER = re.compile(r"(?i)(?:cited[ _-]?)?(?:lines?|line[ _-]?(?:numbers?|no\.?|range)|range|location)")
+_ONE_LINE_HEADER = re.compile(r"(?i)line(?:[ _-]?(?:number|no\.?))?")
+
+
+def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
+    """The ranges a table cell cites (comma-separated): a range or an ``L``-number always, a
+    plain number only under a header that says one line."""
+    ranges: list[LineRange] = []
+    for part in cell.split(","):
+        match = RANGE_CELL.fullmatch(part.strip())
+        if match is None:
+            return []  # prose, not a column of ranges
+        prefixed, first, last = match.groups()
+        if last is None and not prefixed and not one_line:
+            return []  # a length
+        start, end = int(first), int(last or first)
+        if start < 1 or end < start:
+            return []
+        ranges.append(LineRange(start, end))
+    return ranges
+
+
+def row_quotations(lines: list[str]) -> list[Evidence]:
+    """A table row whose cell is a quotation (of three words or more) and whose other cells
+    cite one file (`` | "def quote(s: str)" | `src/a.py:27` | ``): that file's quotation, at
+    those lines. A row citing several files ties it to none (the row does not say which)."""
+    found: list[Evidence] = []
+    for _, rows in raw_tables(lines):
+        for number, cells in rows:
+            quoted = [match.group(1) for match in map(_QUOTED_CELL.fullmatch, cells) if match]
+            if len(quoted) != 1 or len(PROSE_WORD.findall(quoted[0])) < 3:
+                continue
+            specs = [spec for spec in (review.repo_path_spec(cell.strip("`*_ ")) for cell in cells if "`" in cell)
+                     if spec is not None and not spec.is_directory]
+            if len({spec.path for spec in specs}) != 1:
+                continue
+            spec = specs[0]
+            cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges)) if spec.ranges else None
+            found.append(Evidence(EvidenceKind.QUOTE, spec.path, number, number, text=quoted[0], cited_lines=cited,
+                                  role=EvidenceRole.PROSE, label="quotation in a table row"))
+    return found
+
+
+#: a table cell that is one quotation, in straight or curly marks
+_QUOTED_CELL = re.compile(r"[ \t]*[*_]*[\"“]([^\"“”]{3,})[\"”][*_]*[ \t]*")
+PROSE_WORD = re.compile(r"\w+")
+
+
+def raw_tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, list[str]]]]]:
+    """Each pipe table's header cells and its rows' cells as written (links and backticks kept)."""
+    def split(row: str) -> list[str]:
+        inner = row.strip()
+        inner = inner[1:] if inner.startswith("|") else inner
+        inner = inner[:-1] if inner.endswith("|") else inner
+        return [cell.strip() for cell in inner.split("|")]
+
+    index = 0
+    while index + 1 < len(lines):
+        if "|" not in lines[index] or not _DELIMITER_ROW.fullmatch(lines[index + 1]):
+            index += 1
+            continue
+        header, row = split(lines[index]), index + 2
+        rows = []
+        while row < len(lines) and "|" in lines[row]:
+            rows.append((row + 1, split(lines[row])))
+            row += 1
+        yield header, rows
+        index = row
