@@ -384,6 +384,21 @@ def test_a_sha_column_whose_rows_share_their_sha_is_the_commit_each_file_was_rea
     assert read("Blob", readme, readme) == [("README.md", None, "manifest"), ("VERSION", None, "manifest")]
 
 
+def test_a_repository_named_right_after_a_citation_is_its_own(targets):
+    # "`README.md:1` in widgets and `README.md:1` in gadgets" was read once, for the first pin.
+    report = parse_report("kb/pilots/after.md", textwrap.dedent(f"""\
+        # Pilot
+
+        **Reviewed revisions:** `widgets` `{targets.widgets_pin}`; `gadgets` `{targets.gadgets_pin}`.
+
+        Evidence: `lib/gadget.rs:1` (gadgets), then `LICENSE:1` in widgets and `LICENSE:1` in gadgets.
+        """))
+    pins = sorted((e.path, report.source(e.source).pin) for e in report.all_evidence())
+
+    assert pins == sorted([("lib/gadget.rs", targets.gadgets_pin), ("LICENSE", targets.widgets_pin),
+                           ("LICENSE", targets.gadgets_pin)])
+
+
 def test_a_files_name_beside_a_citation_is_no_symbol_but_a_call_is(targets):
     # `queue.md` was proposed as a symbol of the cited file: a skipped item saying it "names
     # no definition", on every note that names a file by its name alone.

@@ -36,7 +36,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    LISTED_BLOB, LISTED_PIN, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -1033,15 +1033,29 @@ class _Sections:
         return bool(self.pinned)
 
     def columns(self, item: Evidence) -> list[Source | _Linked]:
-        """The repositories whose table columns hold ``item``'s file on its row (in order,
-        each once); empty off such a table, and for a piece whose line writes its repository."""
-        cells = self.rows.get(item.line)
-        if not cells or not item.path or item.kind not in _SECTION_BOUND or self._written_beside(item):
+        """The repositories ``item``'s citation is written for, each once, in order: the table
+        columns holding its file on its row, else the names right after each place its line
+        writes the file (`` `a.md:1` in widgets and `a.md:1` in gadgets ``, `` `a.md:1` (gadgets) ``);
+        empty when neither, and for a piece whose line writes its repository."""
+        if not self.pinned or not item.path or item.kind not in _SECTION_BOUND or self._written_beside(item):
             return []
         owners: list[Source | _Linked] = []
-        for text, owner in cells:
-            if owner is not None and _writes_path(text, item.path) and all(owner is not other for other in owners):
-                owners.append(owner)
+        cells = self.rows.get(item.line)
+        if cells:
+            for text, owner in cells:
+                if owner is not None and _writes_path(text, item.path) and all(owner is not o for o in owners):
+                    owners.append(owner)
+            return owners
+        line = self.lines[item.line - 1] if 1 <= item.line <= len(self.lines) else ""
+        at = line.find(item.path)
+        while at >= 0:
+            after = NAME_AFTER_CITATION.match(line, at + len(item.path))
+            if after is not None:
+                word = after.group(1).casefold().rstrip(".")
+                named = [source for source, names in self.pinned if word in names]
+                if len(named) == 1 and all(named[0] is not o for o in owners):
+                    owners.append(named[0])
+            at = line.find(item.path, at + 1)
         return owners
 
     def named(self, item: Evidence) -> Source | _Linked | None:

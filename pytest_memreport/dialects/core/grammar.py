@@ -259,3 +259,7 @@ LISTED_PIN = re.compile(
     r"[ \t]*[`*_]*(?P<sha>[0-9a-fA-F]{64}|[0-9a-fA-F]{40})[`*_]*[ \t]*[.;]?[ \t]*")
 #: a path written with a brace group (``src/{a,b}.ts``): each file it expands to is written
 BRACE_GROUP = re.compile(r"[\w./-]*\{[^{}\s`]+\}[\w./-]*")
+#: a repository's name right after a citation's path (its lines, a backtick): `` `a.md:1` in
+#: widgets ``, `` `a.md:1` (gadgets) ``, `` `a.md:1` of acme/gadgets ``
+NAME_AFTER_CITATION = re.compile(
+    r"(?::L?\d[\d,L\u2013-]*)?`?\)?[ \t]*(?:\((?=[\w./-]+\))|(?:in|of|from)[ \t]+(?:the[ \t]+)?)([A-Za-z0-9][\w./-]*)")
