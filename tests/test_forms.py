@@ -830,6 +830,7 @@ def test_files_and_folders_named_in_backticks_are_checked_in_a_document_of_no_di
         | the queue is its own module | `src/queue.ts` |
         | workers live beside it | `src/` |
         | we keep notes | `kb/notes/queue-notes.md` |
+        | and names that are no files | `os.path.join`, `typing.Protocol`, `someone@example.com` |
 
         ```
         `src/made-up.ts` is shown, not named
@@ -844,7 +845,8 @@ def test_files_and_folders_named_in_backticks_are_checked_in_a_document_of_no_di
     assert result.ret == 0, result.stdout.str()[-2000:]
     statuses = {(e["kind"], e["path"]): e["at_pin"]["status"] for e in report["evidence"]}
 
-    # the knowledge base's own file is a word, not a failure; the fenced name is not read
+    # the knowledge base's own file is a word, not a failure; the fenced name is not read, nor
+    # a dotted name or an address (each was a "not evidence" skip)
     assert statuses == {("path", "src/queue.ts"): "found", ("directory", "src"): "found",
                         ("path", "kb/notes/queue-notes.md"): "not-evidence"}
 

@@ -38,6 +38,7 @@ from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
+from .core.extensions import KNOWN_EXTENSIONS
 from .core.spans import LineStarts
 from .runfacts import same_commit
 from .tableforms import PROSE_WORD, pipe_tables, raw_tables, row_quotations, table_pins, table_rows
@@ -326,7 +327,14 @@ def _mention(item: Evidence) -> bool:
 
 def _names_a_file(item: Evidence) -> bool:
     """Whether a run reader's piece is a file or folder named in backticks (not a register's
-    row, a quotation or a cited range): a mention, or a folder it reads strictly."""
+    row, a quotation or a cited range): a mention, or a folder it reads strictly; not an
+    address (``someone@example.com``) nor a dotted name whose last part is no file's
+    extension (``os.path.join``, ``typing.Protocol``)."""
+    if "@" in item.path:
+        return False
+    if item.role is EvidenceRole.BASENAME and "." in item.path:
+        if item.path.rsplit(".", 1)[1].lower() not in KNOWN_EXTENSIONS:
+            return False
     return _mention(item) or (item.kind is EvidenceKind.DIRECTORY and item.role is None)
 
 
