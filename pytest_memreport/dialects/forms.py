@@ -1035,7 +1035,8 @@ class _Sections:
         if len(pinned) < 2:
             return cls(lines, (), ())
         headings = tuple(number for number, line in enumerate(lines, start=1) if line.startswith("#"))
-        return cls(lines, tuple(pinned), headings, _repository_columns(lines, pinned) if "|" in "".join(lines) else {})
+        tabled = any("|" in line for line in lines)
+        return cls(lines, tuple(pinned), headings, _repository_columns(lines, pinned) if tabled else {})
 
     def __bool__(self) -> bool:
         return bool(self.pinned)

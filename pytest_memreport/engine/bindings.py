@@ -98,6 +98,8 @@ class Bindings:
         #: repository -> the commit every source bound to it is checked at, whatever the
         #: report pins (``--memreport-affected``: the range's base, :mod:`.affected`)
         self.range_pins: dict[Path, str] = {}
+        #: the loaded reports' pinned sources by folder (an unpinned document's hint), once
+        self._folder_pins: dict[Path, list[tuple[Report, Source]]] | None = None
 
     def release(self) -> None:
         """Let go of the bindings (each holds its repository's store and the store its
@@ -184,10 +186,8 @@ class Bindings:
     def _pinned_beside(self, report: Report) -> str:
         """A hint for an unpinned document: the pin a document of its folder states (a trial
         folder's README), which applies to that document only (``""`` when none does)."""
-        folder = self._reports.report_file(report).resolve().parent
-        beside = [(other, source) for other in self._reports.loaded()
-                  if other is not report and self._reports.report_file(other).resolve().parent == folder
-                  for source in other.sources if source.pin]
+        beside = [(other, source) for other, source in self._pins_by_folder().get(self._folder_of(report), ())
+                  if other is not report]
         # (only where the folder's documents state one commit: a folder of unrelated documents
         # pinning several says nothing of this one)
         if not beside or len({(source.pin or "")[:12].lower() for _, source in beside}) != 1:
@@ -196,6 +196,19 @@ class Bindings:
         named = pinned.repository or (pinned.mentioned[0] if pinned.mentioned else pinned.id)
         return (f" ({other.path} beside it pins {named} at {render.short(pinned.pin)}; a pin applies to "
                 f"its own document: if this one reads that commit too, say so here)")
+
+    def _folder_of(self, report: Report) -> Path:
+        return self._reports.report_file(report).resolve().parent
+
+    def _pins_by_folder(self) -> dict[Path, list[tuple[Report, Source]]]:
+        """The pinned sources of the loaded reports, by their reports' folder (computed once)."""
+        if self._folder_pins is None:
+            self._folder_pins = {}
+            for other in self._reports.loaded():
+                for source in other.sources:
+                    if source.pin:
+                        self._folder_pins.setdefault(self._folder_of(other), []).append((other, source))
+        return self._folder_pins
 
     def _stated_and_located(self, report: Report, source_id: str | None, pin: str | None) -> bool:
         """Whether a source states a pin and its repository opens (no pin is resolved)."""

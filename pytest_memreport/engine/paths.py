@@ -87,12 +87,14 @@ class PathResolver:
         subject = source.subject if source is not None else None
         want = {EvidenceKind.DIRECTORY: "dir", EvidenceKind.PATH: "any"}.get(evidence.kind, "file")
         absolute = evidence.lookup == LOOKUP_CHECKOUT
-        found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context,
-                                   checkouts=_checkout_names(report, evidence.source, store.path))
-        if _bare_folder_mention(evidence) and found.path not in (None, evidence.path.strip("/")):
+        if _bare_folder_mention(evidence):
             # ``drafts/`` in a knowledge base's prose is its own folder, not a folder of that name
             # deep in the target (a bare file name is looked for so: its name is the file's)
-            found = tree_paths.Resolution(None)
+            top = evidence.path.strip("/")
+            found = tree_paths.Resolution(top if index.has(top, "dir") else None)
+        else:
+            found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context,
+                                       checkouts=_checkout_names(report, evidence.source, store.path))
         held = self._holder(pinned, evidence, found.path, index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,

@@ -139,12 +139,9 @@ class TargetRepositories:
             return None
         found: dict[Path, str] = {}
         for name in source.mentioned:
-            path = self._given_repository(name) or (self._given_by_name(name) if "/" in name else None)
-            if path is None and self._options.repo_map:
-                looked = self._options.repo_map.lookup(name)
-                path = looked.path if looked is not None else None
+            path = self._clone_named(name)
             if path is not None:
-                found.setdefault(Path(path).resolve(), name)
+                found.setdefault(path.resolve(), name)
         return next(iter(found)) if len(found) == 1 else None
 
     def _commit_owners_clone(self, report: Report, source_id: str | None, source: Source | None) -> Path | None:
@@ -174,7 +171,8 @@ class TargetRepositories:
         return next(iter(found)) if len(found) == 1 else None
 
     def _clone_named(self, repository: str) -> Path | None:
-        """The clone the user's keys or the template give for ``owner/name``, if any."""
+        """The clone the user's keys or the template give for ``owner/name`` (or a short name
+        the user maps), if any."""
         path = self._given_repository(repository) or self._given_by_name(repository)
         if path is None and self._options.repo_map:
             looked = self._options.repo_map.lookup(repository)

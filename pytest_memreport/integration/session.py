@@ -514,12 +514,9 @@ class MemreportSession:
                 terminalreporter.write_line(text_only)
             for line in lines:
                 terminalreporter.write_line(line)
-        if staleness.nothing_checked(rows):
-            terminalreporter.write_line(staleness.verdict_line(rows), red=True, bold=True)
-        elif staleness.unchecked_at_run(rows) and not self.engine.options.allow_unchecked:
-            shown = ", ".join(row.report for row in staleness.unchecked_at_run(rows)[:5])
-            terminalreporter.write_line(f"memreport: {shown}: checked nothing (every path named is not in the pinned "
-                                        "tree); give --memreport-allow-unchecked to accept", red=True, bold=True)
+        verdict = staleness.failing_verdict(rows, self.engine.options.allow_unchecked)
+        if verdict is not None:
+            terminalreporter.write_line(verdict, red=True, bold=True)
         for message in self.write_messages + self.output_messages:
             terminalreporter.write_line(message)
         if self.diff:
@@ -566,8 +563,7 @@ class MemreportSession:
             # A CI shard whose share is empty (more shards than pairs) passes: the others check it all.
             session.exitstatus = pytest.ExitCode.OK
         if (self.paths and session.exitstatus == pytest.ExitCode.OK and not self.checked_elsewhere
-                and (staleness.nothing_checked(self.rows()) or (
-                    staleness.unchecked_at_run(self.rows()) and not self.engine.options.allow_unchecked))):
+                and staleness.failing_verdict(self.rows(), self.engine.options.allow_unchecked) is not None):
             # A run that checked nothing is never green (the summary says why in one line), nor
             # one with a document whose every named path proved not the target's.
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -292,10 +292,18 @@ def nothing_checked(rows: list[Row]) -> bool:
     return bool(rows) and all(row.state == UNCHECKED for row in rows)
 
 
-def unchecked_at_run(rows: list[Row]) -> list[Row]:
-    """Reports found at run time to have checked nothing (every path they name is not in the
-    pinned tree): no item of theirs failed, so the run says it once for them."""
-    return [row for row in rows if row.state == UNCHECKED and row.reason_code == "no-evidence" and row.not_evidence]
+def failing_verdict(rows: list[Row], allow_unchecked: bool) -> str | None:
+    """The one line that fails a run that is green by its items, or ``None``: nothing was
+    checked at all, or a report was found at run time to check nothing (every path it names
+    is not in the pinned tree: no item of its failed) and unchecked reports are not allowed."""
+    if nothing_checked(rows):
+        return verdict_line(rows)
+    found_empty = [row.report for row in rows
+                   if row.state == UNCHECKED and row.reason_code == "no-evidence" and row.not_evidence]
+    if found_empty and not allow_unchecked:
+        return (f"memreport: {', '.join(found_empty[:5])}: checked nothing (every path named is not in the "
+                "pinned tree); give --memreport-allow-unchecked to accept")
+    return None
 
 
 def verdict_line(rows: list[Row]) -> str:

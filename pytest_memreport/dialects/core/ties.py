@@ -153,20 +153,16 @@ def ties(para: Paragraph) -> list[Tie]:
     for quote in anchors.quotes_in(text, para.line, para.code_spans, para.line_marks, citations):
         start, end = _sentence_of(para.bounds, quote.start, len(text))
         if quote.citation is not None:
-            between = text[quote.end:quote.citation.start] if quote.citation.start >= quote.end else ""
-            if _WORD.search(between) and ATTRIBUTION.search(text[max(start, quote.start - REACH):quote.start]):
-                # "The docs state "...", and parcels wait in `a.ts`": the project says it; the
-                # file after other words is the sentence's next thought (looked in first all the same)
+            if _project_says(text, max(start, quote.start - REACH), quote, (quote.citation.start,)):
                 out.append(Tie(quote.text, quote.line, PROJECT))
-                continue
-            out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
+            else:
+                out.append(Tie(quote.text, quote.line, BESIDE, (by_start[quote.citation.start],)))
             continue
         # What stands near it in its sentence (a bounded reach keeps a run-on paragraph linear).
         start, end = max(start, quote.start - REACH), min(end, quote.end + REACH)
         inside = list(para.named[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)])
         before, after = text[start:quote.start], text[quote.end:end]
-        if inside and ATTRIBUTION.search(before) and all(_WORD.search(text[quote.end:n.start]) for n in inside):
-            # (the same, the files named after it in its sentence)
+        if inside and _project_says(text, start, quote, tuple(n.start for n in inside)):
             out.append(Tie(quote.text, quote.line, PROJECT))
             continue
         if inside:
@@ -179,6 +175,15 @@ def ties(para: Paragraph) -> list[Tie]:
         how = PROJECT if ATTRIBUTION.search(sentence) else UNTIED
         out.append(Tie(quote.text, quote.line, how))
     return out
+
+
+def _project_says(text: str, start: int, quote, files: tuple[int, ...]) -> bool:
+    """Whether the project says the quotation (``The docs state "..."`` from ``start``) and
+    every file named in its sentence (by where each starts) comes after it, other words
+    between: "The docs state "...", and parcels wait in `a.ts`" is the project's, the file the
+    sentence's next thought (looked in first all the same)."""
+    return bool(ATTRIBUTION.search(text[start:quote.start])) and all(
+        begin >= quote.end and _WORD.search(text[quote.end:begin]) for begin in files)
 
 
 #: a word between a quotation and the file after it: then the file is not beside it
