@@ -83,6 +83,26 @@ def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line)
     assert pinforms.line_pins(line, 1) == []
 
 
+def test_a_commit_cited_in_passing_a_commands_flag_and_a_range_of_history_are_not_pins():
+    # Markdown that is no report: "/commit/" inside a link's URL made any commit link a pin
+    # statement ("the change [added weight](.../commit/<sha>)"), a command's `--sha <hex>`
+    # read "sha" as a pin word, and "commits between the commit `<sha>` and the tag" pinned
+    # a range's end; each document then cited its backticked names at that commit and failed.
+    link = f"https://github.com/acme/widgets/commit/{SHA}"
+    assert pinforms.line_pins(f"The scale later [added weight]({link}) to every parcel.", 4) == []
+    assert pinforms.line_pins(f"`scales lookup --sha {{{{{SHA}}}}}`", 4) == []
+    assert pinforms.line_pins(f"`scales log --commit {SHA[:10]}`", 4) == []
+    assert pinforms.line_pins("- Show the commits between the commit `9f3c2a1` and the tag `2.0.0`:", 4) == []
+    assert pinforms.line_pins(f"Unchanged since commit `{SHA}`.", 4) == []
+    # a commit link written as its own sha, or standing alone on its line, still states its commit
+    assert [(p.sha, p.repository) for p in pinforms.line_pins(f"[{SHA[:12]}]({link})", 4)] == [
+        (SHA[:12], "acme/widgets")]
+    assert [(p.sha, p.repository) for p in pinforms.line_pins(f"- <{link}>", 4)] == [(SHA, "acme/widgets")]
+    assert [p.sha for p in pinforms.line_pins(f"Checked at commit [{SHA[:12]}]({link}).", 4)] == [SHA[:12]]
+    # and a pin word with a hyphen inside a word is still one
+    assert [p.sha for p in pinforms.line_pins(f"Re-pinned to `{SHA}`.", 4)] == [SHA]
+
+
 @pytest.mark.parametrize(("front", "expected"), [
     ({"repo": "https://github.com/acme/widgets", "ref": SHA}, (SHA, "acme/widgets")),
     ({"repository_url": "https://github.com/acme/widgets", "sha": SHA}, (SHA, "acme/widgets")),
@@ -997,6 +1017,37 @@ def test_a_link_to_a_branch_of_a_repository_nothing_pins_is_a_reference_not_a_mi
     # a link at a commit of it is evidence: its clone is asked for
     pinned = run(f"The spec's [pinned copy](https://github.com/acme/specs/blob/{'e' * 40}/queue.md) differs.\n")
     assert "no local clone for acme/specs" in pinned.stdout.str()
+
+
+def test_a_guide_linking_only_a_branch_of_its_project_and_a_commit_in_passing_has_no_evidence(pytester,
+                                                                                             knowledge_base):
+    # A contributing guide whose one repository is linked at `main` (no commit anywhere) failed
+    # "no local clone for acme/widgets", and with a clone "no pinned commit": it cites no
+    # commit. A commit linked in passing ("[the fix](.../commit/<sha>)") pinned its backticked
+    # names to that commit, and failed on the missing clone (acme/scales has none here).
+    base = "https://github.com/acme/widgets"
+    (pytester.path / "kb" / "guide.md").write_text(textwrap.dedent(f"""\
+        # Writing pages
+
+        Keep each page short; [the queue page]({base}/blob/main/src/queue.ts) shows the layout.
+        Words such as "parcel" stay in English, as [the glossary]({base}/blob/main/docs/glossary.md) says.
+        """), encoding="utf-8")
+    (pytester.path / "kb" / "aside.md").write_text(textwrap.dedent(f"""\
+        # Weighing
+
+        The scales read `weights.toml` at start; [the fix](https://github.com/acme/scales/commit/{"c" * 40}) made
+        that lazy.
+        """), encoding="utf-8")
+    for name in ("guide.md", "aside.md"):
+        result = _at_pin(pytester, f"kb/{name}")
+        assert result.ret != 0 and "no evidence to check" in result.stdout.str(), result.stdout.str()[-2000:]
+        assert "no local clone" not in result.stdout.str() and "no pinned commit" not in result.stdout.str()
+    # the same guide stating the commit it was written against checks its links there
+    (pytester.path / "kb" / "guide.md").write_text(
+        (pytester.path / "kb" / "guide.md").read_text(encoding="utf-8")
+        + f"\nWritten against acme/widgets commit `{knowledge_base.widgets_pin}`.\n", encoding="utf-8")
+    pinned = _at_pin(pytester, "kb/guide.md", "-rA")
+    assert "PASSED kb/guide.md::path@L3:src/queue.ts" in pinned.stdout.str(), pinned.stdout.str()[-2000:]
 
 
 def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_states(pytester, knowledge_base):

@@ -762,8 +762,14 @@ def _without_branch_references(report: Report) -> Report:
     if not report.sources:
         return report
     evidence = report.all_evidence()
-    pinned_by_items = {item.source for item in evidence if item.pin}
-    dropped = {source.id for source in report.sources[1:]
+    pinned_by_items = {item.source for item in evidence if item.pin and core.is_sha(item.pin)}
+    # The document's first source stands for it (its missing pin is said), unless nothing in
+    # the document is at a commit and a link alone made it: links to a branch and no pin
+    # anywhere are references to a moving project (a style guide linking its own pages).
+    nothing_pinned = not pinned_by_items and not any(source.pin for source in report.sources) and (
+        "pin-like" not in report.meta)
+    first = 0 if nothing_pinned and report.sources[0].line is None else 1
+    dropped = {source.id for source in report.sources[first:]
                if source.pin is None and not source.registered and "/" in (source.repository or source.id)
                and source.id not in pinned_by_items}
     # (a link's repository no source stands for: the document's own, when a source names it)

@@ -142,6 +142,10 @@ BARE_URL = re.compile(r"https?://[^\s<>()\[\]`\"']+")
 FORM_URL = re.compile(r"https?://[^\s)>\]]+")
 #: a URL on a pin statement's line (a commit link names its repository)
 PIN_LINE_URL = re.compile(r"https?://[^\s)<>\]]+")
+#: a link whose text is a sha: ``[9a0bae8](``, ``[`9a0bae8`](``
+LINK_TEXT_SHA = re.compile(r"\[`?([0-9a-fA-F]{7,64})`?\]\(")
+#: what is left of a line that is one link once its URL is blanked: ``- <   >``, ``[text](   )``
+ONLY_A_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(?:<[ \t]*>|\[[^\]]*\]\([ \t]*\)|[ \t]+)[ \t.]*")
 #: what every link into a repository's files holds, as substrings: a document is tested for
 #: them in C (a pattern of these alternatives is tried at each of its characters, slower)
 FILE_LINK_MARKS = ("/blob/", "/blame/", "/tree/", "/raw/", "raw.githubusercontent.com")

@@ -37,6 +37,8 @@ from .grammar import (
     NAMED_BEFORE_SHA,
     OWNER_NAME,
     OWNER_NAME_AT_SHA,
+    LINK_TEXT_SHA,
+    ONLY_A_LINK,
     PIN_LINE_URL,
     REPOSITORY_MENTION,
     SHA_LIKE,
@@ -46,14 +48,14 @@ from .grammar import (
 from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
-    r"(?i)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
+    r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
     r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at)\b"
     r"|\btarget(?=[*_ \t]*:)")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
     r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
     r"predecessor|last[ \t]+time|used[ \t]+to|was[ \t]+written|were[ \t]+written|compare[sd]?[ \t]+(?:with|against)|"
-    r"diff(?:ed|s)?[ \t]+against|rebased[ \t]+(?:on|onto|against))\b"
+    r"diff(?:ed|s)?[ \t]+against|rebased[ \t]+(?:on|onto|against)|between|since)\b"
 )
 #: where a sentence or cell ends (a pin word belongs to its own sentence)
 _SENTENCE_END = re.compile(r"(?:[.;!?](?=\s)|\|)")
@@ -135,7 +137,10 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     # A heading naming ``owner/name@<sha>`` (``# Audit of acme/widgets @ `<sha>` ``) says what the
     # document is of: its pin, with no pin word.
     heading = line.startswith("#") and "@" in line
-    if not at_word and not heading and not _PIN_WORDS.search(line):
+    # The words are the writer's, not a URL's: ``/commit/`` in a link says nothing of the
+    # sentence around it ("introduces [more work](.../commit/<sha>)" is a commit cited in passing).
+    words = PIN_LINE_URL.sub(lambda url: " " * len(url.group()), line) if "://" in line else line
+    if not at_word and not heading and not _PIN_WORDS.search(words) and not _only_a_link(words):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
     # Commit links name their repository; blob and tree links are evidence, not statements.
@@ -148,6 +153,11 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         linked_spans.append(match.span())
         if link.kind == "commit":
             link_shas[link.ref.lower()] = link.repo_id
+    # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``), or a line
+    # that is only a commit link, states its commit with no pin word.
+    own_text = set(_link_text_shas(line, link_shas))
+    if _only_a_link(words) and link_shas:
+        own_text.add(line.find(next(iter(link_shas))))
     named_at: set[int] = set()  # where ``owner/name@<sha>`` writes a sha
     for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
@@ -177,7 +187,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
             found[line.find(sha)] = (sha, repo, None)
     pins: list[PinStatement] = []
     ends = [m.end() for m in _SENTENCE_END.finditer(line)]
-    first_word = _PIN_WORDS.search(line)
+    first_word = _PIN_WORDS.search(words)
     for column, (sha, repository, name) in sorted(found.items()):
         column = max(column, 0)
         # The words that make a sha a pin stand close before it: a bounded window keeps a line
@@ -190,7 +200,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
                                      span=_span(line, sha, number, column, offset)))
             continue
         # A list of named pins (``Reviewed revisions: `a` `sha`; `b` `sha```) shares one pin word.
-        said = (heading and column in named_at) or _PIN_WORDS.search(line, start, column) or (
+        said = (heading and column in named_at) or column in own_text or _PIN_WORDS.search(words, start, column) or (
             name is not None and first_word is not None and first_word.start() < column
             and column - first_word.start() <= 4 * _WINDOW)
         if not said:
@@ -204,6 +214,19 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
                                                                                         column, offset)))
     return pins
+
+
+def _link_text_shas(line: str, link_shas: dict[str, str]):
+    """Where ``line`` writes a commit link's sha as the link's own text (``[`9a0bae8`](...)``)."""
+    for found in LINK_TEXT_SHA.finditer(line):
+        sha = found.group(1).lower()
+        if any(full.startswith(sha) for full in link_shas):
+            yield found.start(1)
+
+
+def _only_a_link(words: str) -> bool:
+    """Whether a line (its URLs blanked) holds nothing but a link: a list marker, brackets."""
+    return bool(words.strip()) and ONLY_A_LINK.fullmatch(words) is not None
 
 
 #: ``the typeshed revision `<sha>` ``, ``the Acme Widgets commit [`<sha>`]``: what the document
