@@ -103,6 +103,51 @@ def test_a_commit_cited_in_passing_a_commands_flag_and_a_range_of_history_are_no
     assert [p.sha for p in pinforms.line_pins(f"Re-pinned to `{SHA}`.", 4)] == [SHA]
 
 
+def test_a_command_in_one_code_span_a_host_and_its_port_and_an_issue_number_are_not_line_citations():
+    # Read in real Markdown: `pack a/b.txt --pages 1-3` cited a/b.txt's lines 1-3 (a number in
+    # the same code span as a file was read as its range), `example.org:80` line 80 of a file
+    # example.org, and "acme/widgets#42" (an issue) line 42 of a file acme/widgets.
+    text = textwrap.dedent(f"""\
+        # Notes
+
+        Read at commit `{SHA}`.
+
+        Run `pack docs/manual.txt --pages 1-3` first, then `serve --bind api.internal.dev:8443`.
+        The proxy forwards `localhost:9999` to `example.org:80`, as acme/widgets#42 asked.
+        The class opens in `src/queue.ts` `2-3`; the agenda sits in `notes.org:12` and `lib/a.py#L4`.
+        """)
+    report = parse_report("kb/notes.md", text)
+
+    assert rows(report) == {("lines", "src/queue.ts", "2-3"), ("lines", "notes.org", "12"),
+                            ("lines", "lib/a.py", "4")}
+    assert not any(e.path in ("example.org", "acme/widgets", "api.internal.dev") for e in report.all_evidence())
+
+
+def test_a_document_that_pins_nothing_has_no_evidence_in_its_phrases_names_and_gists():
+    # A cheat sheet's phrases in quotation marks ("1 week 2 days"), its names in backticks and
+    # a gist's hex id in a URL made documents that pin nothing ask for a clone ("no repository");
+    # each is evidence only where a pinned tree holds it.
+    text = textwrap.dedent("""\
+        # weigh
+
+        > Weigh parcels. See the [agreement](https://gist.github.com/someone/e50feec13683e565769fbd58ce503d4e).
+
+        - Weigh everything older than "1 week 2 days":
+
+        `weigh --older {{1 week}}`
+
+        - Keep the scales' settings in `conf/weights.toml`:
+
+        `weigh --older {{1 week}} --config weights.toml`
+        """)
+    report = parse_report("kb/weigh.md", text)
+
+    assert not report.all_evidence() and "pin-like" not in report.meta
+    # the same phrases beside a pin are looked for in its tree
+    pinned = parse_report("kb/weigh.md", text + f"\nChecked at commit `{SHA}`.\n")
+    assert {e.role for e in pinned.all_evidence()} >= {EvidenceRole.TERM, EvidenceRole.MENTION}
+
+
 @pytest.mark.parametrize(("front", "expected"), [
     ({"repo": "https://github.com/acme/widgets", "ref": SHA}, (SHA, "acme/widgets")),
     ({"repository_url": "https://github.com/acme/widgets", "sha": SHA}, (SHA, "acme/widgets")),

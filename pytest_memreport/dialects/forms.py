@@ -734,9 +734,9 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                    None)
     if not added and kept == report.sources and all(
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
-        return _ingest_bound(_without_branch_references(report), subject)  # (with the facts above, if any)
-    return _ingest_bound(_without_branch_references(_placed(_without_superseded(replace(report, sources=kept), added),
-                                                            added)), subject)
+        return _without_words(_ingest_bound(_without_branch_references(report), subject))  # (with the facts above)
+    return _without_words(_ingest_bound(_without_branch_references(_placed(
+        _without_superseded(replace(report, sources=kept), added), added)), subject))
 
 
 def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
@@ -759,16 +759,12 @@ def _without_branch_references(report: Report) -> Report:
     """``report`` without the links into another repository at a branch (``/blob/main/...``)
     when nothing pins that repository: a reference to a moving branch (a PEP, another
     project's docs), with no commit to check it at, and no clone to ask the user for."""
-    if not report.sources:
-        return report
     evidence = report.all_evidence()
     pinned_by_items = {item.source for item in evidence if item.pin and core.is_sha(item.pin)}
     # The document's first source stands for it (its missing pin is said), unless nothing in
     # the document is at a commit and a link alone made it: links to a branch and no pin
     # anywhere are references to a moving project (a style guide linking its own pages).
-    nothing_pinned = not pinned_by_items and not any(source.pin for source in report.sources) and (
-        "pin-like" not in report.meta)
-    first = 0 if nothing_pinned and report.sources[0].line is None else 1
+    first = 0 if not _pins_anything(report) and report.sources and report.sources[0].line is None else 1
     dropped = {source.id for source in report.sources[first:]
                if source.pin is None and not source.registered and "/" in (source.repository or source.id)
                and source.id not in pinned_by_items}
@@ -784,6 +780,28 @@ def _without_branch_references(report: Report) -> Report:
         return tuple(item for item in items if item.source not in dropped)
 
     return replace(_each_piece(report, kept), sources=tuple(s for s in report.sources if s.id not in dropped))
+
+
+def _pins_anything(report: Report) -> bool:
+    """Whether anything in ``report`` is at a commit: a source's pin, a link's, or a line
+    that looks like a pin (the document is told it is not read as one)."""
+    return (any(source.pin for source in report.sources) or "pin-like" in report.meta
+            or any(item.pin and core.is_sha(item.pin) for item in report.all_evidence()))
+
+
+def _without_words(report: Report) -> Report:
+    """``report`` without its phrases in quotation marks and names in backticks (files, or
+    names proposed as the symbols of the files linked beside them) when it pins nothing and
+    declares no records: each is evidence only where a pinned tree holds it, so in such a
+    document (a cheat sheet, a guide) they are words, not a reason to ask for a clone."""
+    if report.records or _pins_anything(report):
+        return report
+
+    def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        return tuple(item for item in items if item.role not in (EvidenceRole.TERM, EvidenceRole.MENTION)
+                     and not (item.kind is EvidenceKind.SYMBOL and not item.path))  # (a name beside a link)
+
+    return _each_piece(report, kept)
 
 
 def _sections_bound(report: Report, sources: tuple[Source, ...], sections: _Sections) -> Report:

@@ -45,6 +45,7 @@ from .grammar import (
     CONTINUATION,
     ENTRY_CITATION,
     ENTRY_ID,
+    HOST_NAME,
     LINES_ONLY,
     RANGE_DASH,
     RANGES_ONLY,
@@ -117,6 +118,9 @@ class Word:
     end: int
     #: a link's target: the word is the link as the reader sees it (read as a link, not here)
     href: str = ""
+    #: a code word that is its code span's whole text (`` `512-520` ``), not a word of a
+    #: command written in one span (`` `cut a.txt --pages 1-3` ``)
+    whole: bool = True
 
 
 @dataclass(frozen=True)
@@ -199,9 +203,10 @@ def unit(pieces) -> Unit:
             if piece.href:  # a link to a file anchors the continuations after it
                 words.append(Word(piece.text, piece.line, False, offset, offset + len(piece.text), piece.href))
             continue
-        for match in re.finditer(r"\S+", piece.text):
+        found = list(re.finditer(r"\S+", piece.text))
+        for match in found:
             words.append(Word(match.group(), piece.line, piece.kind == "code",
-                              offset + match.start(), offset + match.end()))
+                              offset + match.start(), offset + match.end(), whole=len(found) == 1))
     return Unit(text, tuple(words), pieces[0].line if pieces else 0)
 
 
@@ -213,9 +218,10 @@ def plain_unit(text: str, line: int) -> Unit:
     for match in re.finditer(r"`[^`]*`|\S+", text):
         word = match.group()
         if word.startswith("`") and word.endswith("`") and len(word) > 1:
-            for inner in re.finditer(r"\S+", word[1:-1]):
+            inside = list(re.finditer(r"\S+", word[1:-1]))
+            for inner in inside:
                 start = match.start() + 1 + inner.start()
-                words.append(Word(inner.group(), line, True, start, start + len(inner.group())))
+                words.append(Word(inner.group(), line, True, start, start + len(inner.group()), whole=len(inside) == 1))
             continue
         words.append(Word(word, line, code, match.start(), match.end()))
     return Unit(text, tuple(words), line)
@@ -253,6 +259,8 @@ def _path(word: str) -> tuple[str, tuple[LineRange, ...], str | None, str] | Non
     # ``src/a.ts:27:14``: a line and a column, as compilers and editors write them
     match = TRAILING_RANGES.search(text)
     if match:
+        if HOST_NAME.fullmatch(text[: match.start()]):
+            return None  # a host and its port
         ranges, bad = parse_ranges(match.group(1))
         text = text[: match.start()]
     form = "path"
@@ -316,7 +324,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
                 end = words[index].end
                 index += 1
             raw = joined
-            word = Word(joined, word.line, word.code, word.start, end)
+            word = Word(joined, word.line, word.code, word.start, end, whole=word.whole)
         text = _strip(raw)
         ends_sentence = bool(_SENTENCE_END.search(raw.rstrip(")]}\"'”*_`"))) and not raw.endswith("...")
         comma = raw.rstrip("`*_").endswith(",")
@@ -418,8 +426,9 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         continued = BARE_RANGES.fullmatch(text)
     if continued is None and previous in LINE_WORDS:
         continued = BARE_RANGES.fullmatch(text)  # ``lines 512-520``, ``line 40``
-    if continued is None and last is not None and (word.code or text.startswith("L")):
-        # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else
+    if continued is None and last is not None and ((word.code and word.whole) or text.startswith("L")):
+        # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else,
+        # and so may one inside a command's code span (`` `cut a.txt --pages 1-3` ``)
         continued = LINES_ONLY.fullmatch(text)
     if continued is not None:
         ranges, bad = parse_ranges(continued.group(1) if continued.re is not LINES_ONLY else continued.group())

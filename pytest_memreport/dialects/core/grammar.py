@@ -92,10 +92,11 @@ def folder_prefix(folder: str) -> re.Pattern:
 
 # --------------------------------------------------------------------------- line ranges and anchors
 
-#: the ranges a path citation ends with: ``a.py:10-20,30``, ``a.py#L10-L20``
-PATH_RANGES = re.compile(r"(?:[:#]L?)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
+#: the ranges a path citation ends with: ``a.py:10-20,30``, ``a.py#L10-L20`` (``#`` with no ``L``
+#: numbers an issue or pull request: ``acme/widgets#42``)
+PATH_RANGES = re.compile(r"(?::L?|#L)(\d{1,9}(?:[-–]L?\d{1,9})?(?:,\d{1,9}(?:[-–]\d{1,9})?)*)$")
 #: the same in a run's word (``a.ts:12-20,30``)
-TRAILING_RANGES = re.compile(rf"(?:[:#])({RANGES})(?::\d{{1,6}})?$")  # ``a.ts:27:14``: a line and its column
+TRAILING_RANGES = re.compile(rf"(?::|#(?=L))({RANGES})(?::\d{{1,6}})?$")  # ``a.ts:27:14``: a line and its column
 #: the dash between a range's two numbers (a run's ``L12-L20`` with its ``L`` dropped first)
 RANGE_DASH = re.compile(r"[-–]")
 #: the same before an optional ``L`` (``a.py:12-L20``)
@@ -107,6 +108,10 @@ CONTINUATION = re.compile(rf":({RANGES})")
 #: ``505`` continuing it after a comma or "lines"
 BARE_RANGES = re.compile(rf"({RANGES})")
 #: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
+#: a host name a port follows (``example.org:80``, ``grpc.server.com:443``), not a file and its
+#: line: the names RFC 2606 reserves for examples, or three labels and more ending in a
+#: common top-level domain (``notes.org:12`` stays a file)
+HOST_NAME = re.compile(r"(?i)example\.(?:com|org|net)|(?:[a-z0-9-]+\.){2,}(?:com|net|org|io|dev|app)")
 LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
 #: ``#L10C2-L20C5`` as a link's fragment reads
 LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")

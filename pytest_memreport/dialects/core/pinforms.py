@@ -271,8 +271,12 @@ def is_sha(word: str) -> bool:
 
 def names_a_sha(line: str) -> bool:
     """Whether ``line`` writes a sha outside a link into a repository's files: a line a reader
-    takes for a pin statement even when :func:`line_pins` does not read it as one."""
-    return "/blob/" not in line and "/blame/" not in line and SHA_LIKE.search(line) is not None
+    takes for a pin statement even when :func:`line_pins` does not read it as one (a sha
+    inside a URL is the URL's: a gist, a commit cited in passing)."""
+    if "/blob/" in line or "/blame/" in line:
+        return False
+    words = PIN_LINE_URL.sub(lambda url: " " * len(url.group()), line) if "://" in line else line
+    return SHA_LIKE.search(words) is not None
 
 
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
