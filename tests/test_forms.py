@@ -94,6 +94,10 @@ def test_a_commit_cited_in_passing_a_commands_flag_and_a_range_of_history_are_no
     assert pinforms.line_pins(f"`scales log --commit {SHA[:10]}`", 4) == []
     assert pinforms.line_pins("- Show the commits between the commit `9f3c2a1` and the tag `2.0.0`:", 4) == []
     assert pinforms.line_pins(f"Unchanged since commit `{SHA}`.", 4) == []
+    # an advisory's "corrected in commit `<sha>`" names the fix, not what the document read
+    assert pinforms.line_pins(f"The overflow was corrected in commit `{SHA[:12]}` by a bounds check.", 4) == []
+    assert pinforms.line_pins(f"It was introduced by `{SHA}`.", 4) == []
+    assert [p.sha for p in pinforms.line_pins(f"We read the patched code at commit `{SHA}`.", 4)] == [SHA]
     # a commit link written as its own sha, or standing alone on its line, still states its commit
     assert [(p.sha, p.repository) for p in pinforms.line_pins(f"[{SHA[:12]}]({link})", 4)] == [
         (SHA[:12], "acme/widgets")]
@@ -1093,6 +1097,32 @@ def test_a_guide_linking_only_a_branch_of_its_project_and_a_commit_in_passing_ha
         + f"\nWritten against acme/widgets commit `{knowledge_base.widgets_pin}`.\n", encoding="utf-8")
     pinned = _at_pin(pytester, "kb/guide.md", "-rA")
     assert "PASSED kb/guide.md::path@L3:src/queue.ts" in pinned.stdout.str(), pinned.stdout.str()[-2000:]
+
+
+def test_a_finding_whose_links_all_name_one_commit_reads_its_names_and_phrases_there(pytester, knowledge_base):
+    # An audit finding of the shape contest reports take: links at one commit, a name in
+    # backticks on a link's line, a phrase in quotation marks, and code quoted with its import
+    # path. The name and the phrase had no commit ("partly unchecked: 1 source(s) with no pin",
+    # "at a commit the clone lacks"); "Line 6" under the import was read as line 6 of the
+    # imported file, which the target does not hold (stale, file-missing).
+    blob = f"https://github.com/acme/widgets/blob/{knowledge_base.widgets_pin}/src"
+    (pytester.path / "kb" / "finding.md").write_text(textwrap.dedent(f"""\
+        # [M-01] Draining loses nothing
+
+        In [`drain`]({blob}/queue.ts#L7) the items are swapped out before they are returned:
+        {blob}/queue.ts#L8-L9
+
+        As the file's first line says, the queue "hands parcels to workers".
+
+        - Line 1 `import {{ Queue }} from "./lib/parcels/queue.ts";`
+        - Line 6 `this.items.push(item);`
+        """), encoding="utf-8")
+    result = _at_pin(pytester, "kb/finding.md", "-rA")
+
+    out = result.stdout.str()
+    assert result.ret == 0, out[-3000:]
+    assert "fresh      kb/finding.md" in out and "partly unchecked" not in out
+    assert "lib/parcels/queue.ts" not in out.split("short test summary")[-1]
 
 
 def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_states(pytester, knowledge_base):

@@ -393,13 +393,18 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
     a proposed symbol in the files that line cites, kept only where it names a definition there
     (the engine resolves it at the pin)."""
     cited: dict[int, list[str]] = {}
+    #: the repository and commit of a line's citations, where they all name the same ones (links
+    #: at a commit): the name is looked for there, as the citations are
+    at: dict[int, set[tuple[str | None, str | None]]] = {}
     for item in found:
         if item.kind is EvidenceKind.LINES and item.path and item.line == item.end_line:
             paths = cited.setdefault(item.line, [])
             if item.path not in paths:
                 paths.append(item.path)
+            at.setdefault(item.line, set()).add((item.source, item.pin))
     symbols: list[Evidence] = []
     for number, paths in cited.items():
+        source, pin = next(iter(at[number])) if len(at[number]) == 1 else (None, None)
         line = lines[number - 1] if number <= len(lines) else ""
         if "`" not in line:
             continue
@@ -410,7 +415,8 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
                 continue
             declared = DECLARES_NAME.match(line, match.end()) is not None
             symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
-                                    label=" ".join(text.split()), role=EvidenceRole.DECLARED if declared else None))
+                                    source=source, pin=pin, label=" ".join(text.split()),
+                                    role=EvidenceRole.DECLARED if declared else None))
     return symbols
 
 
@@ -734,9 +740,9 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                    None)
     if not added and kept == report.sources and all(
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
-        return _without_words(_ingest_bound(_without_branch_references(report), subject))  # (with the facts above)
-    return _without_words(_ingest_bound(_without_branch_references(_placed(
-        _without_superseded(replace(report, sources=kept), added), added)), subject))
+        return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(report), subject)))
+    return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(_placed(
+        _without_superseded(replace(report, sources=kept), added), added)), subject)))
 
 
 def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
@@ -780,6 +786,42 @@ def _without_branch_references(report: Report) -> Report:
         return tuple(item for item in items if item.source not in dropped)
 
     return replace(_each_piece(report, kept), sources=tuple(s for s in report.sources if s.id not in dropped))
+
+
+def _at_links_commit(report: Report) -> Report:
+    """``report`` with the evidence of a repository no statement pins, where its links all
+    name one commit, read at that commit: a finding linking `/blob/<sha>/...` throughout and
+    naming a function or quoting a phrase beside them reads them there, as its links are
+    (else each was "at a commit the clone lacks", and the report partly unchecked)."""
+    sources = [source for source in report.sources if source.pin is None and not source.registered]
+    if not sources:
+        return report
+    default = report.sources[0].id
+    evidence = report.all_evidence()
+    commits: dict[str, str] = {}
+    for source in sources:
+        shas: list[str] = []
+        for item in evidence:
+            if (item.source or default) == source.id and item.pin and core.is_sha(item.pin):
+                if not any(same_commit(item.pin, sha) for sha in shas):
+                    shas.append(item.pin)
+        if len(shas) == 1:  # (links at several commits: which one the rest means is unsaid)
+            commits[source.id] = shas[0]
+    if not commits:
+        return report
+
+    def pinned(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        # (a link at a branch says which one it means: it keeps it)
+        return tuple(replace(item, pin=commits[item.source or default])
+                     if item.pin is None and (item.source or default) in commits and not _linked(item) else item
+                     for item in items)
+
+    return _each_piece(report, pinned)
+
+
+def _linked(item: Evidence) -> bool:
+    """Whether ``item`` is a link's (its citation is written as a URL)."""
+    return item.span is not None and "://" in item.span.text
 
 
 def _pins_anything(report: Report) -> bool:

@@ -145,6 +145,9 @@ class Citation:
     bad_range: str | None = None
     #: the ``SRC-n`` written before a path in the same unit (``SRC-2 `lib/a.rb:2```)
     context: str | None = None
+    #: written by the report's words, not inside a command or statement of one code span
+    #: (what :func:`continues` may continue)
+    spoken: bool = True
 
     @property
     def is_directory(self) -> bool:
@@ -310,6 +313,8 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         word = words[index]
         index += 1
         raw = word.text
+        if last is not None and not last.spoken and not (word.code and not word.whole):
+            last = None  # past the code span that named it
         if word.href:
             linked = _linked_file(word)
             if linked is not None:
@@ -334,6 +339,10 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
             if previous in LINE_WORDS and len(found) == 1 and found[0].ranges:
                 # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```
                 found[0], index = _worded_range(found[0], words, index)
+            if word.code and not word.whole:
+                # A file named inside a statement or command in one code span (`` `import x from
+                # "lib/a.sol";` ``) is that code's: no line word after the span continues it.
+                found = [replace(citation, spoken=False) for citation in found]
         cites = any(c.form != MENTION for c in found)
         citations.extend(c for c in found if c.form != MENTION)
         # An extension-less path may be a file only for the range right after it
@@ -343,7 +352,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         for citation in found:
             # A continuation continues a file, not ``acquisition/import``, nor another
             # continuation that had nothing to continue (the caller may bind both).
-            if continues(citation):
+            if _continuable(citation):
                 last = citation
             elif _maybe_a_file(citation):
                 maybe_file = citation
@@ -525,7 +534,12 @@ UNBOUND = "unbound"
 
 def continues(citation: Citation) -> bool:
     """Whether a later continuation (``:94``) may continue this citation: one of a
-    file or a register entry, not of a member (``JSON.stringify``) nor unbound."""
+    file or a register entry, not of a member (``JSON.stringify``) nor unbound, nor one a
+    command or statement in a code span names (only the rest of that span continues it)."""
+    return citation.spoken and _continuable(citation)
+
+
+def _continuable(citation: Citation) -> bool:
     return citation.form != UNBOUND and bool(citation.path or citation.source) and bool(
         citation.ranges or citation.source or _file_shaped(citation.path))
 
@@ -536,7 +550,7 @@ def _maybe_a_file(citation: Citation) -> bool:
     range follows it at once (:func:`scan`)."""
     path = citation.path or ""
     return (citation.code and citation.form == "path" and not citation.ranges and "/" in path.strip("/")
-            and not path.endswith("/") and not continues(citation))
+            and not path.endswith("/") and not _continuable(citation) and citation.spoken)
 
 
 def _file_shaped(path: str | None) -> bool:

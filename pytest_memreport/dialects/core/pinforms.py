@@ -55,7 +55,10 @@ _PIN_WORDS = re.compile(
 _HISTORY_WORDS = re.compile(
     r"(?i)\b(?:originally|earlier|previous(?:ly)?|prior|older|superseded|replaced|formerly|former|"
     r"predecessor|last[ \t]+time|used[ \t]+to|was[ \t]+written|were[ \t]+written|compare[sd]?[ \t]+(?:with|against)|"
-    r"diff(?:ed|s)?[ \t]+against|rebased[ \t]+(?:on|onto|against)|between|since)\b"
+    r"diff(?:ed|s)?[ \t]+against|rebased[ \t]+(?:on|onto|against)|between|since|"
+    # a change's own commit: "corrected in commit `<sha>`", "introduced by `<sha>`"
+    r"(?:fixed|corrected|patched|introduced|reverted|resolved|addressed|landed|merged|shipped|regressed)"
+    r"[ \t]+(?:in|by|with))\b"
 )
 #: where a sentence or cell ends (a pin word belongs to its own sentence)
 _SENTENCE_END = re.compile(r"(?:[.;!?](?=\s)|\|)")
