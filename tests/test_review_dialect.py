@@ -88,8 +88,9 @@ def test_markdown_review_links(markdown):
         # A second repository in the same note.
         ("lines", "pool/pool.go", 26, 26, LineRange(20, 31), "acme/gears", GEARS,
          "Two repositories › gears/pool.go"),
-        # A branch link: no pin of its own, the label says which branch.
-        ("path", "README.md", 27, 27, None, "acme/gears", None, "Two repositories › the gears README @ main"),
+        # A branch link: the label says which branch; read at the one commit the note's other
+        # links name for acme/gears (no statement pins it).
+        ("path", "README.md", 27, 27, None, "acme/gears", GEARS, "Two repositories › the gears README @ main"),
     ]
 
 

@@ -793,35 +793,29 @@ def _at_links_commit(report: Report) -> Report:
     name one commit, read at that commit: a finding linking `/blob/<sha>/...` throughout and
     naming a function or quoting a phrase beside them reads them there, as its links are
     (else each was "at a commit the clone lacks", and the report partly unchecked)."""
-    sources = [source for source in report.sources if source.pin is None and not source.registered]
-    if not sources:
-        return report
-    default = report.sources[0].id
+    default = report.sources[0].id if report.sources else None
+    stated = {source.id for source in report.sources if source.pin is not None or source.registered}
     evidence = report.all_evidence()
-    commits: dict[str, str] = {}
-    for source in sources:
-        shas: list[str] = []
-        for item in evidence:
-            if (item.source or default) == source.id and item.pin and core.is_sha(item.pin):
-                if not any(same_commit(item.pin, sha) for sha in shas):
-                    shas.append(item.pin)
-        if len(shas) == 1:  # (links at several commits: which one the rest means is unsaid)
-            commits[source.id] = shas[0]
+    shas: dict[str, list[str]] = {}
+    for item in evidence:
+        key = item.source or default
+        if key is None or key in stated:
+            continue
+        seen = shas.setdefault(key, [])
+        if item.pin and core.is_sha(item.pin) and not any(same_commit(item.pin, sha) for sha in seen):
+            seen.append(item.pin)
+    # (links at several commits: which one the rest means is unsaid)
+    commits = {key: found[0] for key, found in shas.items() if len(found) == 1}
     if not commits:
         return report
 
     def pinned(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
-        # (a link at a branch says which one it means: it keeps it)
-        return tuple(replace(item, pin=commits[item.source or default])
-                     if item.pin is None and (item.source or default) in commits and not _linked(item) else item
-                     for item in items)
+        # (a link at a branch too: the document's commit of that repository is the best reading
+        # of the file its writer saw, as a review's pin is for the branch links it holds)
+        return tuple(replace(item, pin=commits.get(item.source or default or ""))
+                     if item.pin is None and (item.source or default) in commits else item for item in items)
 
     return _each_piece(report, pinned)
-
-
-def _linked(item: Evidence) -> bool:
-    """Whether ``item`` is a link's (its citation is written as a URL)."""
-    return item.span is not None and "://" in item.span.text
 
 
 def _pins_anything(report: Report) -> bool:
