@@ -1123,6 +1123,14 @@ def test_a_finding_whose_links_all_name_one_commit_reads_its_names_and_phrases_t
     assert result.ret == 0, out[-3000:]
     assert "fresh      kb/finding.md" in out and "partly unchecked" not in out
     assert "lib/parcels/queue.ts" not in out.split("short test summary")[-1]
+    # linking another project too, the document lists no source of its own: the same holds,
+    # and only the other project's missing clone is said
+    finding = pytester.path / "kb" / "finding.md"
+    finding.write_text(finding.read_text(encoding="utf-8") + "\nCompare [the scales' own loop]"
+                       f"(https://github.com/acme/scales/blob/{'c' * 40}/src/loop.rs#L3).\n", encoding="utf-8")
+    both = _at_pin(pytester, "kb/finding.md").stdout.str()
+    assert "partly unchecked: 1 source(s) with no clone" in both, both[-3000:]
+    assert "no pin" not in both and "a commit the clone lacks" not in both
 
 
 def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_states(pytester, knowledge_base):
