@@ -1133,6 +1133,46 @@ def test_a_finding_whose_links_all_name_one_commit_reads_its_names_and_phrases_t
     assert "no pin" not in both and "a commit the clone lacks" not in both
 
 
+def test_a_code_block_under_a_cited_range_or_numbered_under_a_file_header_quotes_that_file(pytester, knowledge_base):
+    # Audit findings show their evidence as a link to lines and the code right under it, or
+    # as a block an audit tool wrote: `File: <path>` (often with the checkout's folder before
+    # it) over numbered lines, several runs of them. None of it was read (4 quotations of 316
+    # contest findings); a block naming a file the pin lacks is the report's own code.
+    blob = f"https://github.com/acme/widgets/blob/{knowledge_base.widgets_pin}/src/queue.ts"
+    fence = "```"
+    (pytester.path / "kb" / "gas.md").write_text(textwrap.dedent(f"""\
+        # [G-01] Draining copies nothing
+
+        {blob}#L7-L9
+        {fence}ts
+          drain(): string[] {{
+            const all = this.items;
+        {fence}
+
+        {fence}ts
+        File: widgets/src/queue.ts
+
+        4:   push(item: string) {{
+        5:     this.items.push(item);
+
+        8:     const all = this.items;
+        {fence}
+
+        {fence}ts
+        File: src/scales.ts
+        1: weigh(parcel);
+        {fence}
+        """), encoding="utf-8")
+    out = pytester.path / "gas.json"
+    result = _at_pin(pytester, "kb/gas.md", f"--memreport-json={out}")
+
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    quotes = {(e["line"], e["path"], e["at_pin"]["status"]) for r in json.loads(out.read_text())["reports"]
+              for e in r["evidence"] if e["kind"] == "quote"}
+    assert quotes == {(5, "src/queue.ts", "found"), (12, "src/queue.ts", "found"), (15, "src/queue.ts", "found"),
+                      (20, "src/scales.ts", "not-evidence")}, quotes
+
+
 def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_states(pytester, knowledge_base):
     # The pin of README.md is not steps.md's (a pin applies to its own document), but the
     # message left the writer to guess what to state: now it names the neighbour's.

@@ -31,12 +31,13 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report, Source, Span
+from ..model import (LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
+                     Source, Span)
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NUMBERED_LINE, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
 )
 from .core.extensions import KNOWN_EXTENSIONS
 from .core.spans import LineStarts
@@ -438,7 +439,9 @@ _BLOCK_LINES = 60
 def _introduced_blocks(lines: list[str]) -> list[Evidence]:
     """A fenced block a sentence gives to one file (``In `src/queue.ts`:`` or a link to it,
     then the block): a quotation of that file, checked where the file holds it at the pin and
-    otherwise the report's own example (role ``LOOSE``), never a failure at the pin."""
+    otherwise the report's own example (role ``LOOSE``), never a failure at the pin. A block
+    that numbers its lines (``84:     for (``) quotes each run of consecutive ones, under the
+    file a ``File: <path>`` first line names when no sentence names one."""
     found: list[Evidence] = []
     index = 0
     while index < len(lines):
@@ -451,13 +454,61 @@ def _introduced_blocks(lines: list[str]) -> list[Evidence]:
                       and not lines[i].strip().strip(marker[0])), len(lines))
         body = lines[index + 1:close]
         intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
-        named = _one_file(intro) if intro.rstrip().endswith(":") and language not in _NOT_A_FILE else None
+        named = _one_file(intro) if (intro.rstrip().endswith(":") or _ends_citing_lines(intro)) \
+            and language not in _NOT_A_FILE else None
+        header = FILE_HEADER.fullmatch(body[0].strip()) if body and language not in _NOT_A_FILE else None
+        runs = _numbered_runs(body[1:] if header else body)
+        lookup = None
+        if named is None and header is not None and runs:
+            # (written from the analyst's checkout, or by its name alone: found in the pinned tree)
+            named, lookup = (header.group(1).lstrip("/"), None, None), LOOKUP_TREE
         if named is not None and 0 < len(body) <= _BLOCK_LINES and any(line.strip() for line in body):
             path, source, pin = named
-            found.append(Evidence(EvidenceKind.QUOTE, path, index + 2, max(index + 2, close), text="\n".join(body),
-                                  source=source, pin=pin, label="code block", role=EvidenceRole.LOOSE))
+            if lookup is not None and "/" in path:
+                lookup = LOOKUP_CHECKOUT
+            # (a run's report line: the block's first line, past the header, and the run's offset)
+            below = index + 2 + (1 if header else 0)
+            for first, run in [(below + offset, run) for offset, run in runs] or [(index + 2, body)]:
+                found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, first + len(run) - 1),
+                                      text="\n".join(run), source=source, pin=pin, label="code block",
+                                      role=EvidenceRole.LOOSE, lookup=lookup))
         index = close + 1
     return found
+
+
+def _numbered_runs(body: list[str]) -> list[tuple[int, list[str]]]:
+    """The runs of a block whose every line that is not blank begins with its line number
+    (``84:     for (``) and the numbers count up: each run of consecutive numbers, as the
+    file's text, with the report line (in the block) it starts on; ``[]`` for any other block."""
+    numbered = [(offset, found) for offset, line in enumerate(body) if line.strip()
+                for found in [NUMBERED_LINE.match(line)] if found is not None]
+    if not numbered or len(numbered) < sum(1 for line in body if line.strip()):
+        return []
+    runs: list[tuple[int, list[str]]] = []
+    previous = None
+    for offset, found in numbered:
+        number = int(found.group(1))
+        if previous is not None and number <= previous:
+            return []
+        text = body[offset][found.end():]
+        if previous is not None and number == previous + 1 and runs:
+            runs[-1][1].append(text)
+        else:
+            runs.append((offset, [text]))
+        previous = number
+    return runs
+
+
+def _ends_citing_lines(intro: str) -> bool:
+    """Whether a line ends with a link to lines of a file (``.../a.sol#L57-L61``, bare or as a
+    Markdown link's target): a block right under it shows those lines, as an audit's finding
+    writes its evidence."""
+    urls = list(FORM_URL.finditer(intro))
+    last = urls[-1] if urls else None
+    if last is None or intro[last.end():].strip(" \t)>:.`*_").strip():
+        return False
+    link = core.parse_repository_link(last.group())
+    return link is not None and link.kind == "blob" and link.lines is not None
 
 
 def _one_file(intro: str) -> tuple[str, str | None, str | None] | None:
@@ -808,11 +859,16 @@ def _at_links_commit(report: Report) -> Report:
     commits = {key: found[0] for key, found in shas.items() if len(found) == 1}
     if not commits:
         return report
+    adopted = None
+    if default is None and len(shas) == 1:
+        # No source of its own, and its links name one repository at one commit: what names
+        # no repository (a file named above a code block) is of that one.
+        default = adopted = next(iter(commits))
 
     def pinned(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
         # (a link at a branch too: the document's commit of that repository is the best reading
         # of the file its writer saw, as a review's pin is for the branch links it holds)
-        return tuple(replace(item, pin=commits.get(item.source or default or ""))
+        return tuple(replace(item, source=item.source or adopted, pin=commits.get(item.source or default or ""))
                      if item.pin is None and (item.source or default) in commits else item for item in items)
 
     return _each_piece(report, pinned)
@@ -826,15 +882,15 @@ def _pins_anything(report: Report) -> bool:
 
 
 def _without_words(report: Report) -> Report:
-    """``report`` without its phrases in quotation marks and names in backticks (files, or
-    names proposed as the symbols of the files linked beside them) when it pins nothing and
+    """``report`` without its phrases in quotation marks, code blocks and names in backticks
+    (files, or names proposed as the symbols of the files linked beside them) when it pins nothing and
     declares no records: each is evidence only where a pinned tree holds it, so in such a
     document (a cheat sheet, a guide) they are words, not a reason to ask for a clone."""
     if report.records or _pins_anything(report):
         return report
 
     def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
-        return tuple(item for item in items if item.role not in (EvidenceRole.TERM, EvidenceRole.MENTION)
+        return tuple(item for item in items if item.role not in (EvidenceRole.TERM, EvidenceRole.MENTION, EvidenceRole.LOOSE)
                      and not (item.kind is EvidenceKind.SYMBOL and not item.path))  # (a name beside a link)
 
     return _each_piece(report, kept)

@@ -291,10 +291,16 @@ class Engine:
         binding = self.bindings.binding(report, evidence.source, evidence.pin)
         if binding.pin is None or binding.store is None:
             return
-        if self.pins.result(report, evidence).status == verify.MISSING:
+        status = self.pins.result(report, evidence).status
+        if status == verify.MISSING:
             self.paths.mark_not_evidence(report, evidence, attributed.unfound_reason(evidence) or (
                 f'"{evidence.text}" is not in {evidence.path} at the pin, and no citation stands beside it: '
                 "read as the report's own words (put the citation right after a quotation to have it checked)"))
+        elif status == verify.FILE_MISSING and evidence.role is EvidenceRole.LOOSE:
+            # a block the report gives a file the pin does not have: its own code, not that file's
+            self.paths.mark_not_evidence(report, evidence, (
+                f"{evidence.path} is not in the pinned tree: the quoted block is read as the report's own "
+                "(cite the file's lines right before it to have it checked)"))
 
     @_in_run
     def pair_key(self, report: Report, source_id: str | None, pin: str | None = None) -> str | None:

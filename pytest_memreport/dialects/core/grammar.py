@@ -112,6 +112,12 @@ BARE_RANGES = re.compile(rf"({RANGES})")
 #: line: the names RFC 2606 reserves for examples, or three labels and more ending in a
 #: common top-level domain (``notes.org:12`` stays a file)
 HOST_NAME = re.compile(r"(?i)example\.(?:com|org|net)|(?:[a-z0-9-]+\.){2,}(?:com|net|org|io|dev|app)")
+#: a code block's first line naming the file it shows (``File: contracts/Curves.sol``), as audit
+#: tools write it above numbered lines
+FILE_HEADER = re.compile(r"(?i)File:[ \t]*`?([\w./@-]+\.\w+)`?:?")
+#: a quoted line written after its line number (``84:     for (``, ``84| for (``), as audits and
+#: ``grep -n`` show code: group 1 the number
+NUMBERED_LINE = re.compile(r"[ \t]*(\d{1,7})[:|][ \t]?")
 LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
 #: ``#L10C2-L20C5`` as a link's fragment reads
 LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
