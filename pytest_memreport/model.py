@@ -223,6 +223,9 @@ class Evidence(_KeepsItsHash):
     #: where the parser read the citation (its path and ranges, its link), when it knows;
     #: not part of what the evidence is (equal evidence may be read at two places)
     span: Span | None = field(default=None, compare=False)
+    #: the branch or tag a link names where it names no commit (``main`` of ``/blob/main/...``):
+    #: what a report that pins nothing cites its files at
+    ref: str | None = field(default=None, compare=False)
 
     def __hash__(self) -> int:
         # Evidence keys the run's result tables, looked up about fifteen times per check

@@ -127,6 +127,26 @@ def test_a_command_in_one_code_span_a_host_and_its_port_and_an_issue_number_are_
     assert not any(e.path in ("example.org", "acme/widgets", "api.internal.dev") for e in report.all_evidence())
 
 
+def test_a_stack_traces_installed_dependencies_are_not_files_of_the_target():
+    # A finding pasted its test run's stack trace: each frame under node_modules/ was read as
+    # a cited line of the target (file-missing, the report stale); its own frames still count.
+    text = textwrap.dedent(f"""\
+        # Reverts
+
+        Read at commit `{SHA}`.
+
+        ```
+          at Logger.makeError (node_modules/@scales/logger/src/index.ts:269:28)
+          File "/usr/lib/python3/site-packages/scales/weigh.py", line 12, in weigh
+          at run (src/queue.ts:4:2)
+        ```
+        """)
+    report = parse_report("kb/trace.md", text)
+
+    assert rows(report) == {("lines", "src/queue.ts", "4")}
+    assert not any("packages/" in e.path or "node_modules" in e.path for e in report.all_evidence())
+
+
 def test_a_document_that_pins_nothing_has_no_evidence_in_its_phrases_names_and_gists():
     # A cheat sheet's phrases in quotation marks ("1 week 2 days"), its names in backticks and
     # a gist's hex id in a URL made documents that pin nothing ask for a clone ("no repository");
@@ -1171,6 +1191,33 @@ def test_a_code_block_under_a_cited_range_or_numbered_under_a_file_header_quotes
               for e in r["evidence"] if e["kind"] == "quote"}
     assert quotes == {(5, "src/queue.ts", "found"), (12, "src/queue.ts", "found"), (15, "src/queue.ts", "found"),
                       (20, "src/scales.ts", "not-evidence")}, quotes
+
+
+def test_a_finding_citing_lines_at_a_branch_only_is_told_so_and_checked_where_the_pin_option_says(pytester,
+                                                                                                  knowledge_base):
+    # Findings that link `/blob/main/...#L7-L9` and name no commit anywhere failed "no local
+    # clone" (a code block under the link carried `main` as if it were a commit), and a clone
+    # could not help: no commit is named. Each such report is skipped saying so, and
+    # --memreport-pin checks it at a revision.
+    blob = "https://github.com/acme/widgets/blob/main/src/queue.ts"
+    fence = "```"
+    (pytester.path / "kb" / "branch.md").write_text(textwrap.dedent(f"""\
+        # [L-02] Draining
+
+        {blob}#L7-L9
+        {fence}ts
+          drain(): string[] {{
+        {fence}
+        """), encoding="utf-8")
+    told = pytester.runpytest("--memreport", "kb/branch.md", "--memreport-against=none", "-rs")
+    out = told.stdout.str()
+    assert "failed" not in out.splitlines()[-1], out[-2000:]
+    assert ("acme/widgets is cited only by links to a branch (main), at no commit: give --memreport-pin "
+            "acme/widgets=REV") in out
+    pinned = _at_pin(pytester, "kb/branch.md", f"--memreport-pin=acme/widgets={knowledge_base.widgets_pin}", "-rA")
+    assert pinned.ret == 0, pinned.stdout.str()[-2000:]
+    pinned.stdout.fnmatch_lines(["PASSED kb/branch.md::lines@L3:src/queue.ts:7-9", "PASSED kb/branch.md::quote@L5*"],
+                                consecutive=False)
 
 
 def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_states(pytester, knowledge_base):

@@ -461,9 +461,9 @@ def _introduced_blocks(lines: list[str]) -> list[Evidence]:
         lookup = None
         if named is None and header is not None and runs:
             # (written from the analyst's checkout, or by its name alone: found in the pinned tree)
-            named, lookup = (header.group(1).lstrip("/"), None, None), LOOKUP_TREE
+            named, lookup = (header.group(1).lstrip("/"), None, None, None), LOOKUP_TREE
         if named is not None and 0 < len(body) <= _BLOCK_LINES and any(line.strip() for line in body):
-            path, source, pin = named
+            path, source, pin, ref = named
             if lookup is not None and "/" in path:
                 lookup = LOOKUP_CHECKOUT
             # (a run's report line: the block's first line, past the header, and the run's offset)
@@ -471,7 +471,7 @@ def _introduced_blocks(lines: list[str]) -> list[Evidence]:
             for first, run in [(below + offset, run) for offset, run in runs] or [(index + 2, body)]:
                 found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, first + len(run) - 1),
                                       text="\n".join(run), source=source, pin=pin, label="code block",
-                                      role=EvidenceRole.LOOSE, lookup=lookup))
+                                      role=EvidenceRole.LOOSE, lookup=lookup, ref=ref))
         index = close + 1
     return found
 
@@ -511,18 +511,20 @@ def _ends_citing_lines(intro: str) -> bool:
     return link is not None and link.kind == "blob" and link.lines is not None
 
 
-def _one_file(intro: str) -> tuple[str, str | None, str | None] | None:
+def _one_file(intro: str) -> tuple[str, str | None, str | None, str | None] | None:
     """The one file a sentence names (a backticked path, or a link into a repository's file):
-    ``(path, owner/name, commit)``; ``None`` when it names none or several."""
-    files: dict[str, tuple[str, str | None, str | None]] = {}
+    ``(path, owner/name, commit, branch)``; ``None`` when it names none or several."""
+    files: dict[str, tuple[str, str | None, str | None, str | None]] = {}
     for match in FORM_URL.finditer(intro):
         link = core.parse_repository_link(match.group())
         if link is not None and link.kind == "blob" and link.path:
-            files[link.path] = (link.path, link.repo_id, link.ref)
+            # (a link at a branch names no commit: the block is read where the document's pin is)
+            sha = link.ref_is_sha
+            files[link.path] = (link.path, link.repo_id, link.ref if sha else None, None if sha else link.ref)
     for match in _CODE_SPAN.finditer(intro):
         spec = review.repo_path_spec(match.group(1))
         if spec is not None and not spec.is_directory and spec.path not in files:
-            files[spec.path] = (spec.path, None, None)
+            files[spec.path] = (spec.path, None, None, None)
     return next(iter(files.values())) if len(files) == 1 else None
 
 
@@ -815,21 +817,25 @@ def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
 def _without_branch_references(report: Report) -> Report:
     """``report`` without the links into another repository at a branch (``/blob/main/...``)
     when nothing pins that repository: a reference to a moving branch (a PEP, another
-    project's docs), with no commit to check it at, and no clone to ask the user for."""
+    project's docs), with no commit to check it at, and no clone to ask the user for. In a
+    document that pins nothing, its own repository's links at a branch are references too,
+    unless they cite lines (a finding linking `/blob/main/a.sol#L10-L20`): those are evidence
+    at no commit, which the user may check at a revision (``--memreport-pin``)."""
     evidence = report.all_evidence()
     pinned_by_items = {item.source for item in evidence if item.pin and core.is_sha(item.pin)}
-    # The document's first source stands for it (its missing pin is said), unless nothing in
-    # the document is at a commit and a link alone made it: links to a branch and no pin
-    # anywhere are references to a moving project (a style guide linking its own pages).
-    first = 0 if not _pins_anything(report) and report.sources and report.sources[0].line is None else 1
-    dropped = {source.id for source in report.sources[first:]
-               if source.pin is None and not source.registered and "/" in (source.repository or source.id)
+    citing_lines = {item.source for item in evidence if item.kind is EvidenceKind.LINES}
+    bare = not _pins_anything(report)
+    # (the document's first source stands for it: its missing pin is said)
+    dropped = {source.id for index, source in enumerate(report.sources)
+               if (index > 0 or (bare and source.line is None and source.id not in citing_lines))
+               and source.pin is None and not source.registered and "/" in (source.repository or source.id)
                and source.id not in pinned_by_items}
     # (a link's repository no source stands for: the document's own, when a source names it)
     known = {name.casefold() for source in report.sources
              for name in (source.id, _repository(source), *source.mentioned) if name}
     dropped |= {item.source for item in evidence if item.source and "/" in item.source and item.pin is None
-                and item.source.casefold() not in known and item.source not in pinned_by_items}
+                and item.source.casefold() not in known and item.source not in pinned_by_items
+                and (report.sources or (bare and item.source not in citing_lines))}
     if not dropped:
         return report
 
@@ -889,8 +895,14 @@ def _without_words(report: Report) -> Report:
     if report.records or _pins_anything(report):
         return report
 
+    # (a block under a link to lines at a branch is that link's quotation: checked with it where
+    # --memreport-pin says)
+    linked = {item.source for item in report.all_evidence() if item.kind is EvidenceKind.LINES and item.ref}
+
     def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
-        return tuple(item for item in items if item.role not in (EvidenceRole.TERM, EvidenceRole.MENTION, EvidenceRole.LOOSE)
+        return tuple(item for item in items
+                     if (item.role not in (EvidenceRole.TERM, EvidenceRole.MENTION, EvidenceRole.LOOSE)
+                         or (item.role is EvidenceRole.LOOSE and item.source is not None and item.source in linked))
                      and not (item.kind is EvidenceKind.SYMBOL and not item.path))  # (a name beside a link)
 
     return _each_piece(report, kept)

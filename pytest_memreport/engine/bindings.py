@@ -53,6 +53,9 @@ class Binding:
     repo_label: str = ""
     stated_pin: str | None = None
     line: int | None = None
+    #: the branches its evidence links where the report pins nothing (``main``): an unpinned
+    #: source cited only that way is skipped, not failed (the report claims no commit)
+    branches: tuple[str, ...] = ()
 
     @property
     def checkable(self) -> bool:
@@ -142,6 +145,13 @@ class Bindings:
         source = report.source(source_id) or Source(id=source_id or "SRC-1")
         sid = source.id
         stated = self.stated_pin(report, source_id, own_pin)
+        branches = _branches_only(report, source) if stated is None else ()
+        if branches:  # (no clone would help: the report names no commit to check its links at)
+            return Binding(
+                sid, None, None, "unpinned",
+                said_at(report, source, f"{sid} is cited only by links to a branch ({', '.join(branches)}), "
+                        f"at no commit: give --memreport-pin {sid}=REV to check them at a revision"),
+                stated_pin=None, line=source.line, branches=branches)
         try:
             store = self._repositories.store_for(report, source_id)
         except RepoError as exc:
@@ -334,3 +344,18 @@ class Bindings:
             problems.append((code, binding.problem or code))
         code, message = problems[0]
         return code, message, bindings
+
+
+def _branches_only(report: Report, source: Source) -> tuple[str, ...]:
+    """The branches ``report`` links ``source``'s files at, when every piece of its evidence
+    is such a link (``/blob/main/...``) and the report pins nothing; else ``()``."""
+    default = report.sources[0].id if report.sources else "SRC-1"
+    refs: list[str] = []
+    for item in report.all_evidence():
+        if (item.source or default) != source.id:
+            continue
+        if item.ref is None:
+            return ()
+        if item.ref not in refs:
+            refs.append(item.ref)
+    return tuple(refs)

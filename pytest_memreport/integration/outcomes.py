@@ -305,6 +305,8 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     if binding.pin_status == "unpinned" and not needs_pin:
         return Outcome("pass", f"{binding.source_id}: every citation carries its own commit", payload=payload,
                        properties=props)
+    if binding.branches:  # the report claims no commit: told what to give, not failed
+        return Outcome("skip", binding.problem or "", payload=payload, properties=props)
     if binding.problem:
         said, loc = binding.problem, props["location"]
         # said at the item's own place: the message apart from it is the problem's text

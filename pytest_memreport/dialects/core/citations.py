@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ...model import LineRange
 from .grammar import (
+    INSTALLED_DEPENDENCY,
     NEVER_IN_PATH,
     PATH_EXTENSION,
     PATH_RANGES,
@@ -71,6 +72,8 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
     if token.startswith("//") or not any(map(str.isalpha, token)):
         return False
     if RECORD_ID_LINE.fullmatch(token) or SOURCE_ID.fullmatch(token):
+        return False
+    if ("_modules/" in token or "-packages/" in token) and INSTALLED_DEPENDENCY.search(token):
         return False
     if token.lower() in _ABBREVIATIONS:
         return False

@@ -74,6 +74,9 @@ SOURCE_PATHS_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
 PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
 #: what no path holds: control characters, a backtick (markup), and a URL's scheme
 NEVER_IN_PATH = re.compile(r"[\x00-\x1f\x7f`]|://")
+#: a folder of installed dependencies (a stack trace's ``node_modules/x/index.js:48:23``, a
+#: traceback's ``site-packages/``): the reader's environment, never a file the target tracks
+INSTALLED_DEPENDENCY = re.compile(r"(?:^|/)(?:node_modules|site-packages|dist-packages)/")
 #: a file extension ending a path
 PATH_EXTENSION = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9_+-]{0,11}$")
 

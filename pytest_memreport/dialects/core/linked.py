@@ -552,9 +552,10 @@ class LinkReader(lexing.DocumentParser):
             # Checked at the review's pin: say which branch the author linked.
             label += f" @ {link.ref}"
         path = link.path.rstrip("/")
+        ref = None if pin else link.ref
         if link.kind == "tree":
             self.collected.add(Evidence(EvidenceKind.DIRECTORY, path, line, line, source=source, pin=pin,
-                                        label=label, span=span))
+                                        label=label, span=span, ref=ref))
             return
         if link.bad_anchor:
             self.findings.append(Finding(
@@ -563,10 +564,10 @@ class LinkReader(lexing.DocumentParser):
             ))
         if link.lines is not None:
             self.collected.add(Evidence(EvidenceKind.LINES, path, line, line, cited_lines=link.lines,
-                                        source=source, pin=pin, label=label, span=span))
+                                        source=source, pin=pin, label=label, span=span, ref=ref))
             return
         self.collected.add(Evidence(EvidenceKind.PATH, path, line, line, source=source, pin=pin, label=label,
-                                    span=span))
+                                    span=span, ref=ref))
 
     # ------------------------------------------------------------------ paths in prose
 
