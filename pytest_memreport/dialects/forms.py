@@ -793,9 +793,15 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                    None)
     if not added and kept == report.sources and all(
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
-        return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(report), subject)))
-    return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(_placed(
-        _without_superseded(replace(report, sources=kept), added), added)), subject)))
+        return _settled(report, subject)  # (with the facts above, if any)
+    return _settled(_placed(_without_superseded(replace(report, sources=kept), added), added), subject)
+
+
+def _settled(report: Report, subject: Evidence | None) -> Report:
+    """The steps every document ends with, in order: references to a branch dropped, an
+    ingest's quotations bound to its file, words set apart in a document that pins nothing,
+    and what names no commit read at the one its links name."""
+    return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(report), subject)))
 
 
 def _ingest_bound(report: Report, subject: Evidence | None) -> Report:

@@ -110,7 +110,6 @@ RANGES_ONLY = re.compile(RANGES)
 CONTINUATION = re.compile(rf":({RANGES})")
 #: ``505`` continuing it after a comma or "lines"
 BARE_RANGES = re.compile(rf"({RANGES})")
-#: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
 #: a host name a port follows (``example.org:80``, ``grpc.server.com:443``), not a file and its
 #: line: the names RFC 2606 reserves for examples, or three labels and more ending in a
 #: common top-level domain (``notes.org:12`` stays a file)
@@ -121,6 +120,7 @@ FILE_HEADER = re.compile(r"(?i)File:[ \t]*`?([\w./@-]+\.\w+)`?:?")
 #: a quoted line written after its line number (``84:     for (``, ``84| for (``), as audits and
 #: ``grep -n`` show code: group 1 the number
 NUMBERED_LINE = re.compile(r"[ \t]*(\d{1,7})[:|][ \t]?")
+#: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
 LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
 #: ``#L10C2-L20C5`` as a link's fragment reads
 LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")

@@ -33,12 +33,12 @@ from .grammar import (
     AT_SHA,
     COMMIT_WORD_BEFORE,
     FULL_SHA,
+    LINK_TEXT_SHA,
     LISTED_PIN,
     NAMED_BEFORE_SHA,
+    ONLY_A_LINK,
     OWNER_NAME,
     OWNER_NAME_AT_SHA,
-    LINK_TEXT_SHA,
-    ONLY_A_LINK,
     PIN_LINE_URL,
     REPOSITORY_MENTION,
     SHA_LIKE,
@@ -114,6 +114,12 @@ def _sentence_start(line: str, column: int, ends: list[int]) -> int:
     return ends[index - 1] if index else 0
 
 
+def _without_urls(text: str) -> str:
+    """``text`` with each URL blanked by as many spaces (offsets stay put): what its writer
+    says, not what a link's path holds (``/commit/<sha>``, a gist's id)."""
+    return PIN_LINE_URL.sub(lambda url: " " * len(url.group()), text) if "://" in text else text
+
+
 def mentions(text: str) -> Iterator[tuple[int, str]]:
     """The ``owner/name`` words ``text`` writes outside its URLs, in order, each with where
     it starts (a path is one too: which of them is a repository only the user's mapping
@@ -121,8 +127,7 @@ def mentions(text: str) -> Iterator[tuple[int, str]]:
     line end, and a URL is blanked by as many spaces, so that offsets stay put."""
     if "/" not in text:
         return
-    if "://" in text:
-        text = PIN_LINE_URL.sub(lambda url: " " * len(url.group()), text)
+    text = _without_urls(text)
     for match in REPOSITORY_MENTION.finditer(text):
         yield match.start(), match.group(1).rstrip(".")
 
@@ -142,7 +147,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     heading = line.startswith("#") and "@" in line
     # The words are the writer's, not a URL's: ``/commit/`` in a link says nothing of the
     # sentence around it ("introduces [more work](.../commit/<sha>)" is a commit cited in passing).
-    words = PIN_LINE_URL.sub(lambda url: " " * len(url.group()), line) if "://" in line else line
+    words = _without_urls(line)
     if not at_word and not heading and not _PIN_WORDS.search(words) and not _only_a_link(words):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
@@ -278,8 +283,7 @@ def names_a_sha(line: str) -> bool:
     inside a URL is the URL's: a gist, a commit cited in passing)."""
     if "/blob/" in line or "/blame/" in line:
         return False
-    words = PIN_LINE_URL.sub(lambda url: " " * len(url.group()), line) if "://" in line else line
-    return SHA_LIKE.search(words) is not None
+    return SHA_LIKE.search(_without_urls(line)) is not None
 
 
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
