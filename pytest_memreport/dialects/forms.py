@@ -131,7 +131,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
         fenced = _fenced(lines) if names_files else frozenset()
-        shown = [line if _may_cite_lines(line) or (names_files and "`" in line and number not in fenced) else ""
+        # (a command's or a program's output, a stack trace's `test.go:31`, cites nothing)
+        output = _output_fenced(lines) if "```" in text or "~~~" in text else frozenset()
+        shown = [line if number not in output and (
+                     _may_cite_lines(line) or (names_files and "`" in line and number not in fenced)) else ""
                  for number, line in enumerate(_unread(lines, read_spans, starts))]
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
             evidence.extend(_cited_lines(shown, lines, findings, names_files))
@@ -310,6 +313,25 @@ def _fenced(lines: list[str]) -> frozenset[int]:
             fence = "" if fence == marker else (fence or marker)
         elif fence:
             inside.add(index)
+    return frozenset(inside)
+
+
+def _output_fenced(lines: list[str]) -> frozenset[int]:
+    """The indexes of ``lines`` inside fenced blocks of commands or output (```` ```console ````,
+    ```` ```sh ````, ```` ```log ````: :data:`_NOT_A_FILE`), their fences included."""
+    inside: set[int] = set()
+    index = 0
+    while index < len(lines):
+        opened = _FENCE.match(lines[index])
+        if opened is None:
+            index += 1
+            continue
+        marker = opened.group(1)
+        close = next((i for i in range(index + 1, len(lines)) if lines[i].strip().startswith(marker)
+                      and not lines[i].strip().strip(marker[0])), len(lines))
+        if opened.group(2).lower() in _NOT_A_FILE:
+            inside.update(range(index, min(close, len(lines) - 1) + 1))
+        index = close + 1
     return frozenset(inside)
 
 
