@@ -127,6 +127,37 @@ def test_a_command_in_one_code_span_a_host_and_its_port_and_an_issue_number_are_
     assert not any(e.path in ("example.org", "acme/widgets", "api.internal.dev") for e in report.all_evidence())
 
 
+def test_a_blockquote_whose_own_sentence_cites_a_file_is_someones_words_not_the_files():
+    # A judging discussion quotes a comment ("> > Escalate ...") and answers "it handles it, see
+    # [the losses](...)": the link at the end of the blockquote's last sentence made the whole
+    # blockquote a quotation of that file (missing, the report stale). An attribution set off
+    # from the text ("... ([src/queue.ts](...))", "— [src/queue.ts](...)") still ties it.
+    blob = f"https://github.com/acme/widgets/blob/{SHA}/src/queue.ts"
+    text = textwrap.dedent(f"""\
+        # Discussion
+
+        Read at commit `{SHA}`.
+
+        **reviewer**
+
+        > > Escalate: this issue is valid.
+        >
+        > The queue handles it, see [the drain]({blob}#L7-L10).
+
+        > I read that the default limit is wrong, as [these comments]({blob}#L2) say.
+
+        > The queue hands parcels to workers in arrival order ([src/queue.ts]({blob}#L1)).
+
+        > hands parcels to workers
+        > — [src/queue.ts]({blob}#L1)
+        """)
+    quotes = {(e.line, e.path, " ".join((e.text or "").rstrip(" .").split()))
+              for e in parse_report("kb/discussion.md", text).all_evidence() if e.kind is EvidenceKind.QUOTE}
+
+    assert quotes == {(13, "src/queue.ts", "The queue hands parcels to workers in arrival order"),
+                      (15, "src/queue.ts", "hands parcels to workers")}, quotes
+
+
 def test_a_stack_traces_installed_dependencies_are_not_files_of_the_target():
     # A finding pasted its test run's stack trace: each frame under node_modules/ was read as
     # a cited line of the target (file-missing, the report stale); its own frames still count.

@@ -308,8 +308,12 @@ class _Note:
                         rest = rest.replace(f"`{name.text}`", " ")
                 if _SOURCE_WORDS.fullmatch(rest):
                     lines = lines[:-1]
+                elif any(_set_off(text, found) for found in SOURCE_LINK.finditer(text)):
+                    lines[-1] = (number, rest.rstrip(" —–-(:"))  # the text, then `([file](...))`
                 else:
-                    lines[-1] = (number, rest.rstrip(" —–-(:"))
+                    # The link is cited in the blockquote's own sentence ("it handles that, see
+                    # [the losses](...)"): someone's words about the file, not the file's.
+                    named = []
             else:
                 named = self._introducing(first, above, above_ends)
             quote = "\n".join(t for _, t in lines).strip()
@@ -346,6 +350,12 @@ class _Note:
             return []
         start = para.last_sentence_start()
         return [n for n in para.named if n.start >= start]
+
+
+def _set_off(text: str, link: re.Match) -> bool:
+    """Whether a link on a blockquote's last line is set off from its words, as an attribution
+    is (``... ([src/a.ts](...))``, ``... — [src/a.ts](...)``), not cited inside a sentence."""
+    return link.group().startswith(("([", "[[")) or text[:link.start()].rstrip().endswith(("—", "–", "-", "(", ":", "~"))
 
 
 def _shown(pieces) -> tuple[str, list[tuple[int, str]]]:
