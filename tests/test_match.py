@@ -220,6 +220,30 @@ def test_elided_middle_parts_occur_in_order(marker):
     assert lines_found(quote, TS_HARNESS) == ["7-12"]
 
 
+GO_HANDLER = """\
+func (ms msgServer) RemoveStake(ctx context.Context, msg *types.MsgRemoveStake) error {
+\tsdkCtx := sdk.UnwrapSDKContext(ctx)
+\tif err := msg.Validate(); err != nil {
+\t\treturn err
+\t}
+\tremoval, found, err := ms.k.GetStakeRemoval(sdkCtx, msg.Sender, msg.TopicId)
+\treturn ms.k.SetStakeRemoval(ctx, removal, args...)
+}
+"""
+
+
+@pytest.mark.parametrize("elision", ["    // ...", "\t// …", "  # ...", "/* ... */"])
+def test_an_elision_written_as_a_comment_line_elides(elision):
+    # Audit findings quote code with the lines they skip replaced by a comment (`// ...`): its
+    # `//` was matched as the code's own, so the quotation was not found (the report's own code).
+    quote = ("func (ms msgServer) RemoveStake(ctx context.Context, msg *types.MsgRemoveStake) error {\n"
+             f"{elision}\n\tremoval, found, err := ms.k.GetStakeRemoval(sdkCtx, msg.Sender, msg.TopicId)")
+    assert lines_found(quote, GO_HANDLER) == ["1-6"]
+    # bare dots stay the code's own where they are (a variadic), the commented line still elides
+    assert lines_found(f"sdkCtx := sdk.UnwrapSDKContext(ctx)\n{elision}\n\treturn ms.k.SetStakeRemoval(ctx, "
+                       "removal, args...)", GO_HANDLER) == ["2-7"]
+
+
 def test_elided_parts_out_of_order_are_not_found():
     assert lines_found("const MAX_TEXT_CHARS = 600; ... const MAX_ENTRIES = 200;", TS_HARNESS) == []
 

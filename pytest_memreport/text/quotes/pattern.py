@@ -25,10 +25,12 @@ MAX_GAP_CHARS = 4000
 #: ... and at most this many line breaks
 MAX_GAP_LINES = 40
 
-_ELISION = re.compile(r"\[\s*(?:\.{3,}|…)\s*\]|…|\.{3,}")
+#: an elision a quotation of code writes as a comment: a line of ``// ...`` or ``# ...``, a ``/* ... */``
+_COMMENTED = r"(?m:^[ \t]*(?://|#)[ \t]*(?:\.{3,}|…)[ \t]*$)|/\*[ \t]*(?:\.{3,}|…)[ \t]*\*/"
+_ELISION = re.compile(rf"\[\s*(?:\.{{3,}}|…)\s*\]|{_COMMENTED}|…|\.{{3,}}")
 #: the elisions of a quotation read literally: its bare ``...`` are the quoted code's own
-#: (Python's Ellipsis, a spread, a variadic), only ``…`` and ``[...]`` still elide
-_LITERAL_ELISION = re.compile(r"\[\s*(?:\.{3,}|…)\s*\]|…")
+#: (Python's Ellipsis, a spread, a variadic), only ``…``, ``[...]`` and a commented one still elide
+_LITERAL_ELISION = re.compile(rf"\[\s*(?:\.{{3,}}|…)\s*\]|{_COMMENTED}|…")
 _TOKEN = re.compile(r"(\s+)|(\w+)|(•)|(.)", re.S)
 #: how many of a part's words may serve as its anchor
 _ANCHOR_TRIES = 3
