@@ -1228,6 +1228,44 @@ def test_a_code_block_under_a_cited_range_or_numbered_under_a_file_header_quotes
                       (20, "src/scales.ts", "not-evidence")}, quotes
 
 
+def test_a_finding_of_two_projects_reads_its_marked_blocks_in_the_project_whose_link_cites_the_file(pytester,
+                                                                                                   knowledge_base):
+    # A finding linking its target and another project at their commits (so it lists no
+    # source): a block under `File: queue.ts` named no repository ("at a commit the clone
+    # lacks"), a block whose lines the writer marked (`// @audit ...`) was its own code, and a
+    # link to a fork's file at `main` asked for a pin.
+    blob = f"https://github.com/acme/widgets/blob/{knowledge_base.widgets_pin}/src/queue.ts"
+    fence = "```"
+    (pytester.path / "kb" / "two.md").write_text(textwrap.dedent(f"""\
+        # [G-02] Pushing
+
+        The push is in {blob}#L4-L5 and the scales weigh in
+        [their loop](https://github.com/acme/scales/blob/{"c" * 40}/src/loop.rs#L3); a fork tries
+        [another test](https://github.com/someone/widgets/blob/main/test/push.ts).
+
+        {fence}ts
+        File: queue.ts
+        4:   push(item: string) {{
+        5:     this.items.push(item);
+        {fence}
+
+        {blob}#L4-L5
+        {fence}ts
+          push(item: string) {{ // @audit unbounded
+            this.items.push(item);
+        {fence}
+        """), encoding="utf-8")
+    out = pytester.path / "two.json"
+    result = _at_pin(pytester, "kb/two.md", f"--memreport-json={out}")
+
+    text = result.stdout.str()
+    assert "partly unchecked: 1 source(s) with no clone" in text, text[-3000:]
+    assert "no pin" not in text and "a commit the clone lacks" not in text
+    quotes = {(e["line"], e["at_pin"]["status"]) for r in json.loads(out.read_text())["reports"]
+              for e in r["evidence"] if e["kind"] == "quote"}
+    assert quotes == {(9, "found"), (15, "found")}, quotes
+
+
 def test_a_finding_citing_lines_at_a_branch_only_is_told_so_and_checked_where_the_pin_option_says(pytester,
                                                                                                   knowledge_base):
     # Findings that link `/blob/main/...#L7-L9` and name no commit anywhere failed "no local

@@ -244,6 +244,37 @@ def test_an_elision_written_as_a_comment_line_elides(elision):
                        "removal, args...)", GO_HANDLER) == ["2-7"]
 
 
+SOL_VAULT = """\
+contract Vault {
+    function withdraw(uint256 amount) external {
+        require(balances[msg.sender] >= amount); // checked first
+        balances[msg.sender] -= amount;
+        payable(msg.sender).transfer(amount);
+    }
+}
+"""
+
+
+def test_a_code_block_whose_lines_the_writer_marked_is_found_with_the_marks_set_aside():
+    # An audit's block marks lines (`// @audit ...`, `// <== here`) in a language matched as
+    # text (no grammar reads Solidity): it was the report's own code. Only a code block
+    # (LOOSE) is read so; a quotation beside its citation is held to its words.
+    from pytest_memreport.checks.verify import locate_quote
+    from pytest_memreport.model import Evidence, EvidenceKind, EvidenceRole
+    from pytest_memreport.text.textfile import TextFile
+
+    marked = ("        require(balances[msg.sender] >= amount); // @audit no reentrancy guard\n"
+              "        balances[msg.sender] -= amount; // <== state after the check\n"
+              "        payable(msg.sender).transfer(amount);")
+    textfile = TextFile("src/Vault.sol", "ab" * 20, "text", text=SOL_VAULT, size=len(SOL_VAULT))
+    block = Evidence(EvidenceKind.QUOTE, "src/Vault.sol", 5, 7, text=marked, role=EvidenceRole.LOOSE)
+    found = locate_quote(block, "pin", textfile, with_symbol=False)
+    assert found.status == "found" and str(found.lines) == "3-5" and "comments after code" in found.note
+    strict = locate_quote(Evidence(EvidenceKind.QUOTE, "src/Vault.sol", 5, 7, text=marked), "pin", textfile,
+                          with_symbol=False)
+    assert strict.status == "missing"
+
+
 def test_elided_parts_out_of_order_are_not_found():
     assert lines_found("const MAX_TEXT_CHARS = 600; ... const MAX_ENTRIES = 200;", TS_HARNESS) == []
 

@@ -863,7 +863,7 @@ def _without_branch_references(report: Report) -> Report:
              for name in (source.id, _repository(source), *source.mentioned) if name}
     dropped |= {item.source for item in evidence if item.source and "/" in item.source and item.pin is None
                 and item.source.casefold() not in known and item.source not in pinned_by_items
-                and (report.sources or (bare and item.source not in citing_lines))}
+                and (report.sources or not bare or item.source not in citing_lines)}
     if not dropped:
         return report
 
@@ -891,19 +891,40 @@ def _at_links_commit(report: Report) -> Report:
             seen.append(item.pin)
     # (links at several commits: which one the rest means is unsaid)
     commits = {key: found[0] for key, found in shas.items() if len(found) == 1}
-    if not commits:
+    if not commits and report.sources:
         return report
     adopted = None
-    if default is None and len(shas) == 1:
+    if default is None and len(shas) == 1 and commits:
         # No source of its own, and its links name one repository at one commit: what names
         # no repository (a file named above a code block) is of that one.
         default = adopted = next(iter(commits))
 
+    # What names no repository in a document of several: the one whose link at a commit
+    # cites the same file (a code block under `File: a.sol`, the file a link cites in full)
+    by_file: dict[str, set[tuple[str, str]]] = {}
+    if default is None:
+        for item in evidence:
+            if item.source and item.pin and core.is_sha(item.pin) and item.path:
+                by_file.setdefault(item.path.rsplit("/", 1)[-1], set()).add((item.source, item.pin))
+
+    if not commits and not by_file:
+        return report
+
+    def owner(item: Evidence) -> tuple[str, str] | None:
+        if item.source is None and default is None and item.path:
+            found = by_file.get(item.path.rsplit("/", 1)[-1], set())
+            return next(iter(found)) if len(found) == 1 else None
+        key = item.source or default
+        return (item.source or adopted or "", commits[key]) if key in commits else None
+
     def pinned(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
         # (a link at a branch too: the document's commit of that repository is the best reading
         # of the file its writer saw, as a review's pin is for the branch links it holds)
-        return tuple(replace(item, source=item.source or adopted, pin=commits.get(item.source or default or ""))
-                     if item.pin is None and (item.source or default) in commits else item for item in items)
+        out = []
+        for item in items:
+            found = owner(item) if item.pin is None else None
+            out.append(replace(item, source=found[0] or None, pin=found[1]) if found else item)
+        return tuple(out)
 
     return _each_piece(report, pinned)
 

@@ -11,7 +11,7 @@ from .quotes.diff import render_diff
 from .quotes.index import Span, line_of
 from .quotes.locate import as_written, find
 from .quotes.nearest import Candidate, nearest
-from .quotes.pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, as_pattern, compile_quote
+from .quotes.pattern import MAX_GAP_CHARS, MAX_GAP_LINES, QuotePattern, as_pattern, comments_elided, compile_quote
 from .quotes.normalize import reduced
 from .quotes.prefilter import holds_words, may_occur, may_occur_in
 from .quotes.windows import (
@@ -36,6 +36,7 @@ __all__ = [
     "as_pattern",
     "as_written",
     "code_words",
+    "comments_elided",
     "compile_quote",
     "find",
     "holds_words",

@@ -206,6 +206,20 @@ class QuotePattern:
         return tuple(_part_regex(p.text, p.check_start, p.check_end) for p in self._parts)
 
 
+#: a comment after code on a quoted line (``x = 1  // @audit unchecked``, ``f()  # <== here``)
+_TRAILING_COMMENT = re.compile(r"(?m)(?<=\S)[ \t]+(?://|#)[^\n]*$")
+
+
+def comments_elided(text: str) -> str | None:
+    """A quotation of code with the comments after code on its lines read as elisions
+    (``…``): what a writer marks a line with (`// @audit`, `// <== bug`) is not the file's,
+    and the file's own comment there is skipped alike. ``None`` when no line has one."""
+    if "//" not in text and "#" not in text:
+        return None
+    elided = _TRAILING_COMMENT.sub(" …", text)
+    return elided if elided != text else None
+
+
 @run_cached(maxsize=16384)
 def compile_quote(text: str) -> QuotePattern:
     """Compile a quotation for :func:`find` and :func:`nearest` (cached)."""
