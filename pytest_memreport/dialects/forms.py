@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import (LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
@@ -320,6 +320,15 @@ def _output_fenced(lines: list[str]) -> frozenset[int]:
     """The indexes of ``lines`` inside fenced blocks of commands or output (```` ```console ````,
     ```` ```sh ````, ```` ```log ````: :data:`_NOT_A_FILE`), their fences included."""
     inside: set[int] = set()
+    for index, close, language in _fenced_blocks(lines):
+        if language in _NOT_A_FILE:
+            inside.update(range(index, min(close, len(lines) - 1) + 1))
+    return frozenset(inside)
+
+
+def _fenced_blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """Each fenced block of ``lines``: the index of its opening fence, of its closing one
+    (``len(lines)`` when it runs to the end) and its language, lower-cased."""
     index = 0
     while index < len(lines):
         opened = _FENCE.match(lines[index])
@@ -329,10 +338,8 @@ def _output_fenced(lines: list[str]) -> frozenset[int]:
         marker = opened.group(1)
         close = next((i for i in range(index + 1, len(lines)) if lines[i].strip().startswith(marker)
                       and not lines[i].strip().strip(marker[0])), len(lines))
-        if opened.group(2).lower() in _NOT_A_FILE:
-            inside.update(range(index, min(close, len(lines) - 1) + 1))
+        yield index, close, opened.group(2).lower()
         index = close + 1
-    return frozenset(inside)
 
 
 def _without_mentions_cited(evidence: list[Evidence]) -> list[Evidence]:
@@ -465,15 +472,7 @@ def _introduced_blocks(lines: list[str]) -> list[Evidence]:
     that numbers its lines (``84:     for (``) quotes each run of consecutive ones, under the
     file a ``File: <path>`` first line names when no sentence names one."""
     found: list[Evidence] = []
-    index = 0
-    while index < len(lines):
-        opened = _FENCE.match(lines[index])
-        if opened is None:
-            index += 1
-            continue
-        marker, language = opened.group(1), opened.group(2).lower()
-        close = next((i for i in range(index + 1, len(lines)) if lines[i].strip().startswith(marker)
-                      and not lines[i].strip().strip(marker[0])), len(lines))
+    for index, close, language in _fenced_blocks(lines):
         body = lines[index + 1:close]
         intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
         named = _one_file(intro) if (intro.rstrip().endswith(":") or _ends_citing_lines(intro)) \
@@ -494,7 +493,6 @@ def _introduced_blocks(lines: list[str]) -> list[Evidence]:
                 found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, first + len(run) - 1),
                                       text="\n".join(run), source=source, pin=pin, label="code block",
                                       role=EvidenceRole.LOOSE, lookup=lookup, ref=ref))
-        index = close + 1
     return found
 
 
