@@ -202,14 +202,11 @@ def locate_quote(evidence: Evidence, rev: str, textfile, with_symbol: bool = Tru
             note = "; ".join(filter(None, [note, "found once typography was set aside (emphasis, curly quotes, "
                                                  "a capital adapted to the sentence)"]))
     found_as = None
-    if not found and evidence.role is EvidenceRole.LOOSE:
-        # A code block a finding shows, its lines marked by the writer (`// @audit ...`)
-        annotated = match.comments_elided(evidence.text or "")
-        if annotated is not None:
-            found, by_tokens = occurrences(annotated, text, evidence.path, key=textfile.oid or None)
-            if found:
-                note = "; ".join(filter(None, [note, "found once the comments after code on its lines were set "
-                                                     "aside (the writer's marks, as `// @audit`)"]))
+    if not found:
+        found, by_tokens = _marked_block_occurrences(evidence, text, evidence.path, textfile.oid or None)
+        if found:
+            note = "; ".join(filter(None, [note, "found once the comments after code on its lines were set "
+                                                 "aside (the writer's marks, as `// @audit`)"]))
     if not found and evidence.shown_text:
         # Escaped for Markdown's sake (``\_\_init\_\_``): the quote is what a reader sees.
         found, by_tokens = occurrences(evidence.shown_text, text, evidence.path, key=textfile.oid or None)
@@ -297,11 +294,18 @@ def located_lines(evidence: Evidence, text: str, path: str, key: str | None = No
         cited = evidence.cited_lines
         return cited if cited is not None and cited.end <= len(_file_lines(text)) else None
     found, _ = occurrences(evidence.text or "", text, path, key=key)
-    if not found and evidence.role is EvidenceRole.LOOSE:
-        annotated = match.comments_elided(evidence.text or "")  # (as :func:`locate_quote` reads it)
-        if annotated is not None:
-            found, _ = occurrences(annotated, text, path, key=key)
+    if not found:
+        found, _ = _marked_block_occurrences(evidence, text, path, key)  # (as :func:`locate_quote` reads it)
     return _preferred(found, evidence.cited_lines) if found else None
+
+
+def _marked_block_occurrences(evidence: Evidence, text: str, path: str,
+                              key: str | None) -> tuple[tuple[LineRange, ...], bool]:
+    """Where a code block a report shows (``LOOSE``) occurs once the comments after code on
+    its lines are read as elisions (the writer's marks, `// @audit ...`); ``((), False)`` for
+    any other evidence, or a block with no such comment."""
+    annotated = match.comments_elided(evidence.text or "") if evidence.role is EvidenceRole.LOOSE else None
+    return occurrences(annotated, text, path, key=key) if annotated is not None else ((), False)
 
 
 def _preferred(occurrences: tuple[LineRange, ...], cited: LineRange | None) -> LineRange:

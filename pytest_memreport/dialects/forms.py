@@ -132,7 +132,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
         fenced = _fenced(lines) if names_files else frozenset()
         # (a command's or a program's output, a stack trace's `test.go:31`, cites nothing)
-        output = _output_fenced(lines) if "```" in text or "~~~" in text else frozenset()
+        output = _fenced(lines, _NOT_A_FILE) if "```" in text or "~~~" in text else frozenset()
         shown = [line if number not in output and (
                      _may_cite_lines(line) or (names_files and "`" in line and number not in fenced)) else ""
                  for number, line in enumerate(_unread(lines, read_spans, starts))]
@@ -179,7 +179,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                                              source=subject.repo_id, label=_INGESTED))
                     if kind is EvidenceKind.PATH:
                         evidence.extend(_ingested_blockquotes(lines, end, evidence[-1]))
-    fence = ""
+    # A sha in a fenced block is code or output, not a statement.
+    fenced = _fenced(lines) if "```" in text or "~~~" in text else frozenset()
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
     # What most lines hold nothing of is found by one scan of the text each, not line by line.
@@ -188,20 +189,16 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         mentions_at.setdefault(starts.line_of(offset), []).append(mention)
     hinted = _lines_that_may_hold_a_sha(text, starts)
     for number, line in enumerate(lines[end:], start=end + 1):
-        # A sha in a fenced block is code or output, not a statement (the dialect has parsed the
-        # Markdown already; a fence marker at a line's start is all this needs to know).
-        marker = line.lstrip()[:3]
-        if marker in ("```", "~~~"):
-            fence = "" if fence == marker else (fence or marker)
-        elif not fence:
-            if number in mentions_at:
-                mentioned.update(dict.fromkeys(mentions_at[number]))
-            if number not in hinted:
-                continue  # most lines: no pin, and nothing written like one
-            stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
-            pins.extend(stated)
-            if not stated and pin_like is None and pinforms.names_a_sha(line):
-                pin_like = (number, line.strip())
+        if number - 1 in fenced:
+            continue
+        if number in mentions_at:
+            mentioned.update(dict.fromkeys(mentions_at[number]))
+        if number not in hinted:
+            continue  # most lines: no pin, and nothing written like one
+        stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
+        pins.extend(stated)
+        if not stated and pin_like is None and pinforms.names_a_sha(line):
+            pin_like = (number, line.strip())
     pins.extend(table_pins(tabled))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
@@ -301,27 +298,13 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
     return found
 
 
-def _fenced(lines: list[str]) -> frozenset[int]:
+def _fenced(lines: list[str], languages: frozenset[str] | None = None) -> frozenset[int]:
     """The indexes of ``lines`` inside fenced blocks, their fences included (code or output:
-    a name in backticks there is no mention)."""
-    inside: set[int] = set()
-    fence = ""
-    for index, line in enumerate(lines):
-        marker = line.lstrip()[:3]
-        if marker in ("```", "~~~"):
-            inside.add(index)
-            fence = "" if fence == marker else (fence or marker)
-        elif fence:
-            inside.add(index)
-    return frozenset(inside)
-
-
-def _output_fenced(lines: list[str]) -> frozenset[int]:
-    """The indexes of ``lines`` inside fenced blocks of commands or output (```` ```console ````,
-    ```` ```sh ````, ```` ```log ````: :data:`_NOT_A_FILE`), their fences included."""
+    a name in backticks there is no mention, a sha no pin); with ``languages``, of the blocks
+    written in one of them only (commands and output, :data:`_NOT_A_FILE`: they cite nothing)."""
     inside: set[int] = set()
     for index, close, language in _fenced_blocks(lines):
-        if language in _NOT_A_FILE:
+        if languages is None or language in languages:
             inside.update(range(index, min(close, len(lines) - 1) + 1))
     return frozenset(inside)
 
@@ -820,8 +803,10 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
 def _settled(report: Report, subject: Evidence | None) -> Report:
     """The steps every document ends with, in order: references to a branch dropped, an
     ingest's quotations bound to its file, words set apart in a document that pins nothing,
-    and what names no commit read at the one its links name."""
-    return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(report), subject)))
+    and what names no commit read at the one its links name. (Whether the document pins
+    anything is asked once: none of the steps adds or drops a commit.)"""
+    bare = not _pins_anything(report)
+    return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(report, bare), subject), bare))
 
 
 def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
@@ -840,17 +825,17 @@ def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
     return _each_piece(report, lambda items: tuple(map(bound, items)))
 
 
-def _without_branch_references(report: Report) -> Report:
+def _without_branch_references(report: Report, bare: bool) -> Report:
     """``report`` without the links into another repository at a branch (``/blob/main/...``)
     when nothing pins that repository: a reference to a moving branch (a PEP, another
     project's docs), with no commit to check it at, and no clone to ask the user for. In a
     document that pins nothing, its own repository's links at a branch are references too,
     unless they cite lines (a finding linking `/blob/main/a.sol#L10-L20`): those are evidence
-    at no commit, which the user may check at a revision (``--memreport-pin``)."""
+    at no commit, which the user may check at a revision (``--memreport-pin``). ``bare``:
+    the document pins nothing."""
     evidence = report.all_evidence()
     pinned_by_items = {item.source for item in evidence if item.pin and core.is_sha(item.pin)}
     citing_lines = {item.source for item in evidence if item.kind is EvidenceKind.LINES}
-    bare = not _pins_anything(report)
     # (the document's first source stands for it: its missing pin is said)
     dropped = {source.id for index, source in enumerate(report.sources)
                if (index > 0 or (bare and source.line is None and source.id not in citing_lines))
@@ -934,12 +919,13 @@ def _pins_anything(report: Report) -> bool:
             or any(item.pin and core.is_sha(item.pin) for item in report.all_evidence()))
 
 
-def _without_words(report: Report) -> Report:
+def _without_words(report: Report, bare: bool) -> Report:
     """``report`` without its phrases in quotation marks, code blocks and names in backticks
     (files, or names proposed as the symbols of the files linked beside them) when it pins nothing and
     declares no records: each is evidence only where a pinned tree holds it, so in such a
-    document (a cheat sheet, a guide) they are words, not a reason to ask for a clone."""
-    if report.records or _pins_anything(report):
+    document (a cheat sheet, a guide) they are words, not a reason to ask for a clone.
+    ``bare``: the document pins nothing."""
+    if report.records or not bare:
         return report
 
     # (a block under a link to lines at a branch is that link's quotation: checked with it where
