@@ -10,6 +10,10 @@ import textwrap
 from run_target import build_target, materialize
 from test_result_cache import STORE_PY, report
 
+from pytest_memreport.dialects import parse_report
+from pytest_memreport.engine.reports import ParsedReport
+from pytest_memreport.resultcache.serialize import dump_value
+
 
 def run(pytester, paths, repo, *args: str) -> tuple:
     out = pytester.path / "out.json"
@@ -34,7 +38,7 @@ def two_reports(pytester, make_repo):
 
 def verdicts(data) -> list:
     return [(r["path"], e["line"], e["at_pin"]["status"], (e.get("at_against") or {}).get("status"))
-            for r in data["reports"] for rec in r["records"] for e in rec["evidence"]]
+            for r in data["reports"] for e in [*(e for rec in r["records"] for e in rec["evidence"]), *r["evidence"]]]
 
 
 def test_a_warm_rerun_parses_no_report_and_finds_the_same(pytester, make_repo):
@@ -118,3 +122,37 @@ def test_xdist_workers_read_the_reports_their_controller_parsed(pytester, make_r
     result.assert_outcomes(passed=16)
     alone, serial = run(pytester, paths, repo.path, "-p", "no:cacheprovider")
     assert verdicts(spread) == verdicts(serial) and len(verdicts(serial)) == 6
+
+
+
+def long_note(pin: str, copies: int) -> str:
+    """A note of ``copies`` quotations, each beside its file."""
+    said = [f"---\ntitle: Quotations\n---\n\n# Quotations\n\nRead at commit {pin}.\n"]
+    said += [f'Copy {copy} says "LIMIT = 200" (`pkg/store.py`).\n' for copy in range(copies)]
+    return "\n".join(said)
+
+
+def test_a_folder_parsed_to_more_than_a_row_holds_is_not_parsed_again(pytester, make_repo, monkeypatch):
+    # A folder's parse was one row; past the longest row a run reads back it was written and
+    # never read, so every rerun parsed the folder again (20 notes of 10,000 quotations: 5.7 MB
+    # where a row holds 4 MiB). Each report is a row now. The limit is lowered here to what
+    # the folder's two reports exceed together and each stays under.
+    from pytest_memreport.resultcache import store
+
+    repo = make_repo("target")
+    pin = repo.commit({"pkg/store.py": STORE_PY}, "initial")
+    folder = pytester.path / "notes"
+    folder.mkdir()
+    paths = [folder / "first.md", folder / "second.md"]
+    for path in paths:
+        path.write_text(long_note(pin, 150), encoding="utf-8")
+    monkeypatch.setattr(store, "MAX_VALUE_CHARS", 30_000)
+    _, cold = run(pytester, paths, repo.path, "-p", "no:xdist")
+    assert cold["timing"]["reports_parsed"] == 2
+    sizes = [len(dump_value(ParsedReport(parse_report(f"notes/{path.name}", path.read_text(encoding="utf-8")))))
+             for path in paths]
+    assert max(sizes) < store.MAX_VALUE_CHARS < sum(sizes), sizes
+    _, warm = run(pytester, paths, repo.path, "-p", "no:xdist")
+    assert warm["timing"]["reports_parsed"] == 0 and warm["timing"]["reports_cached"] == 2
+    assert verdicts(warm) == verdicts(cold) and len(verdicts(cold)) == 2 * 150
+    assert {verdict[2] for verdict in verdicts(cold)} == {"found"}

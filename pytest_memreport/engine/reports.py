@@ -6,9 +6,12 @@ folder. Each folder's files are read once: the bytes parsed are the bytes a rewr
 checks against.
 
 A folder's parse is kept in the result cache (:meth:`..resultcache.ResultCache.content_key`),
-keyed by what it is a function of: every file's name and bytes (a run's files share its
-register, so one changed file re-parses the folder), the dialect asked for and the code.
-A parse with form readers a third party registered is never kept: their code is no key.
+a row per report, keyed by what it is a function of: every file's name and bytes (a run's
+files share its register, so one changed file re-parses the folder), the dialect asked for,
+the report's name and the code. A row per report, not one for the folder: a folder of large
+notes parses to more than a row may hold (:data:`..resultcache.store.MAX_VALUE_CHARS`), and
+was parsed again on every rerun. A parse with form readers a third party registered is never
+kept: their code is no key.
 """
 
 from __future__ import annotations
@@ -23,15 +26,15 @@ from ..dialects.runs import MemberParse, RunFile
 from ..dialects.sharedparse import parse_shared
 from ..parsehelper import Helper, folders_of, shareable
 from ..model import Report
-from ..resultcache import ResultCache
+from ..resultcache import Key, ResultCache
 from .timing import Timing
 
 
 @dataclass(frozen=True)
-class ParsedFolder:
-    """A folder's reports as parsed, in the order of its files (what the result cache keeps)."""
+class ParsedReport:
+    """A report as parsed (what the result cache keeps of it, a row per report)."""
 
-    reports: tuple[Report, ...]
+    report: Report
 
 
 @dataclass
@@ -70,14 +73,15 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
         loaded.report_bytes[name] = data
     if not files:
         return loaded
-    key = None
+    keys: dict[str, Key | None] = {}
     if results is not None and not readers and len(files) == len(members):
-        key = results.content_key("reports", display_path(members[0].parent), dialect or "",
-                                  [(f.path, hashlib.sha256(loaded.report_bytes[f.path]).hexdigest()) for f in files])
-        kept = results.lookup(key)
-        if isinstance(kept, ParsedFolder) and [r.path for r in kept.reports] == [f.path for f in files]:
-            loaded.reports.update((paths[report.path], report) for report in kept.reports)
-            loaded.kept = len(kept.reports)
+        folder = [(f.path, hashlib.sha256(loaded.report_bytes[f.path]).hexdigest()) for f in files]
+        keys = {f.path: results.content_key("report", display_path(members[0].parent), dialect or "", folder, f.path)
+                for f in files}
+        kept = {path: results.lookup(key) for path, key in keys.items()}
+        if all(isinstance(found, ParsedReport) and found.report.path == path for path, found in kept.items()):
+            loaded.reports.update((paths[path], found.report) for path, found in kept.items())
+            loaded.kept = len(kept)
             return loaded
     try:
         plans = plan_folder(display_path(members[0].parent), files, dialect)
@@ -93,8 +97,9 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
         loaded.reports[paths[parse.file.path]] = report
     loaded.parsed = len(parsed)
     loaded.by_helper = shared.by_helper
-    if results is not None and key is not None and len(parsed) == len(files):
-        results.put(key, ParsedFolder(tuple(parsed[f.path] for f in files)))
+    if results is not None and keys and len(parsed) == len(files):
+        for path, key in keys.items():
+            results.put(key, ParsedReport(parsed[path]))
     return loaded
 
 

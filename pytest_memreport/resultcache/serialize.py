@@ -72,14 +72,14 @@ def kept_types() -> dict[str, type]:
     from ..checks.predicates import PredicateResult
     from ..checks.quotesites import Holding
     from ..checks.verify import PinResult
-    from ..engine.reports import ParsedFolder
+    from ..engine.reports import ParsedReport
     from ..model import Evidence
 
     # Evidence: a symbol reference resolved to the file that defines it (or None);
-    # ParsedFolder: a folder's reports as parsed, keyed by their bytes; Holding: which of
+    # ParsedReport: a report as parsed, keyed by its folder's bytes; Holding: which of
     # the files a row cites holds its quotation
     return {cls.__name__: cls for cls in (PinResult, DriftResult, Evidence, PredicateResult, ObservationResult,
-                                          ParsedFolder, Holding)}
+                                          ParsedReport, Holding)}
 
 
 def dump_value(value) -> str:

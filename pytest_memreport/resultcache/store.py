@@ -33,7 +33,8 @@ FORMAT = 2
 FILE_NAME = "results.sqlite3"
 #: at most this many results are kept (the pairs used longest ago are dropped whole)
 MAX_KEPT = 250_000
-#: a row longer than this is not read (no real result is near it)
+#: a row longer than this is neither written nor read (no real result is near it; a report's
+#: parse, the longest kept, is about three times its Markdown)
 MAX_VALUE_CHARS = 4 * 1024 * 1024
 #: how long a write waits for another process's (pytest-xdist workers save at once)
 _BUSY_SECONDS = 10.0
@@ -224,8 +225,9 @@ class ResultStore:
         return {key: value for key, value in rows if isinstance(key, str) and isinstance(value, str)}
 
     def write(self, rows: dict[str, dict[str, str]], used: set[str]) -> None:
-        """Keep ``rows`` (``{pair: {key: JSON text}}``), mark the ``used`` pairs used now,
-        and drop the pairs used longest ago while more than :data:`MAX_KEPT` are kept."""
+        """Keep ``rows`` (``{pair: {key: JSON text}}``; one longer than :data:`MAX_VALUE_CHARS`
+        is not, since it would not be read back), mark the ``used`` pairs used now, and drop
+        the pairs used longest ago while more than :data:`MAX_KEPT` are kept."""
         connection = self._connect()
         try:
             connection.execute("BEGIN IMMEDIATE")
@@ -234,7 +236,8 @@ class ResultStore:
                 now = connection.execute("SELECT COALESCE(MAX(used), 0) + 1 FROM pairs").fetchone()[0]
                 for group, values in rows.items():
                     connection.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
-                                           ((group, key, value) for key, value in values.items()))
+                                           ((group, key, value) for key, value in values.items()
+                                            if len(value) <= MAX_VALUE_CHARS))
                     count = connection.execute("SELECT COUNT(*) FROM results WHERE grp = ?", (group,)).fetchone()[0]
                     connection.execute("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?)", (group, now, count))
                 connection.executemany("UPDATE pairs SET used = ? WHERE grp = ?",
