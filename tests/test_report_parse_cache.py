@@ -156,3 +156,22 @@ def test_a_folder_parsed_to_more_than_a_row_holds_is_not_parsed_again(pytester, 
     assert warm["timing"]["reports_parsed"] == 0 and warm["timing"]["reports_cached"] == 2
     assert verdicts(warm) == verdicts(cold) and len(verdicts(cold)) == 2 * 150
     assert {verdict[2] for verdict in verdicts(cold)} == {"found"}
+
+
+def test_xdist_workers_without_pytest_cache_read_the_reports_their_controller_parsed(pytester, make_repo, monkeypatch):
+    # Without pytest's cache each worker parsed every report again, after the controller:
+    # three parses of each with two workers. The controller hands its parses over in a
+    # folder of the run's own, removed when the run ends.
+    import tempfile
+
+    handover = pytester.path / "tmp"
+    handover.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(handover))
+    repo, paths = two_reports(pytester, make_repo)
+    result, spread = run(pytester, paths, repo.path, "-n", "2", "-p", "no:cacheprovider")
+    assert spread["timing"]["reports_parsed"] == 2  # the controller's parse, once
+    assert spread["timing"]["reports_cached"] == 4  # each worker read both
+    result.assert_outcomes(passed=16)
+    assert list(handover.iterdir()) == []  # nothing left behind
+    alone, serial = run(pytester, paths, repo.path, "-p", "no:cacheprovider")
+    assert verdicts(spread) == verdicts(serial) and len(verdicts(serial)) == 6

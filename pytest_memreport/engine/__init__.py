@@ -85,10 +85,12 @@ class Engine:
 
     def __init__(self, options: RunOptions, paths: Iterable[Path] = (), *, results: ResultCache | None = None,
                  corrects_anchors: bool = False, progress: Callable[[str, bool], None] | None = None,
-                 parse_helper: Helper | None = None) -> None:
+                 parse_helper: Helper | None = None, parses: ResultCache | None = None) -> None:
         # ``parse_helper``: a process parsing part of a large report set beside this one
         # (:mod:`..dialects.sharedparse`), which the plugin started where it is worth its
-        # start (:func:`..parsehelper.start_for`); the engine stops it once they are parsed
+        # start (:func:`..parsehelper.start_for`); the engine stops it once they are parsed.
+        # ``parses``: where reports already parsed are looked up, when not in ``results``
+        # (a pytest-xdist worker's, handed over by its controller without pytest's cache)
         self.options = options
         self.timing = Timing()
         #: every cache of the run's data (parses, text indexes, compiled quotations, word
@@ -98,7 +100,7 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers, results=self.results, helper=parse_helper)
+                                 readers=options.form_readers, results=parses or self.results, helper=parse_helper)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)
@@ -212,7 +214,10 @@ class Engine:
         """The evidence that becomes items, as written: all but that of a source no clone
         is mapped for (one skipped source item says which option to give). Nothing is
         read: what each is checked as is decided when its item runs (:meth:`prepared`)."""
-        return [item for item in evidence if not self.repositories.is_unmapped(report, item.source)]
+        # asked once per source, not per piece (a note of a thousand links names one or two)
+        unmapped = {source for source in {item.source for item in evidence}
+                    if self.repositories.is_unmapped(report, source)}
+        return [item for item in evidence if item.source not in unmapped] if unmapped else list(evidence)
 
     @_in_run
     def prepared(self, report: Report, evidence: Evidence) -> Evidence | None:
@@ -417,8 +422,9 @@ class Engine:
         phases.add("blobs_read", sum(store.blobs_read for store in stores))
         phases.add("reports_parsed", self.reports.parsed)
         phases.add("reports_parsed_by_helper", self.reports.by_helper)
-        if self.results.enabled:
+        if self.results.enabled or self.reports.kept:  # (kept: handed over by a controller)
             phases.add("reports_cached", self.reports.kept)
+        if self.results.enabled:
             phases.add("results_cached", self.results.hits)
             phases.add("results_computed", self.results.misses)
         return phases.as_json()

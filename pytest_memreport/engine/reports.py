@@ -17,6 +17,7 @@ kept: their code is no key.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,9 @@ class Loaded:
     kept: int = 0
     #: how many of those parsed a helper process parsed (:mod:`..dialects.sharedparse`)
     by_helper: int = 0
+    #: what each report's parse is kept under, by display path (none with form readers, or
+    #: where a file could not be read)
+    key_parts: dict[str, tuple] = field(default_factory=dict)
 
 
 def load_folder(members: list[Path], display_path, dialect: str | None, readers: tuple = (),
@@ -74,10 +78,10 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
     if not files:
         return loaded
     keys: dict[str, Key | None] = {}
-    if results is not None and not readers and len(files) == len(members):
-        folder = [(f.path, hashlib.sha256(loaded.report_bytes[f.path]).hexdigest()) for f in files]
-        keys = {f.path: results.content_key("report", display_path(members[0].parent), dialect or "", folder, f.path)
-                for f in files}
+    if not readers and len(files) == len(members):
+        loaded.key_parts = _key_parts(display_path(members[0].parent), dialect, files, loaded.report_bytes)
+    if results is not None and loaded.key_parts:
+        keys = {path: results.content_key(PARSE_KIND, *parts) for path, parts in loaded.key_parts.items()}
         kept = {path: results.lookup(key) for path, key in keys.items()}
         if all(isinstance(found, ParsedReport) and found.report.path == path for path, found in kept.items()):
             loaded.reports.update((paths[path], found.report) for path, found in kept.items())
@@ -103,6 +107,19 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
     return loaded
 
 
+#: the kind of a report's parse among the values the result cache keeps by content
+PARSE_KIND = "report"
+
+
+def _key_parts(place: str, dialect: str | None, files: list[RunFile], report_bytes: dict[str, bytes]) -> dict[str, tuple]:
+    """What each report's parse is keyed by (:meth:`..resultcache.ResultCache.content_key`):
+    its folder, the dialect asked for, the digest of every file's name and bytes, its name."""
+    # the folder's names and bytes digested once: each report's key names that digest
+    folder = hashlib.sha256(json.dumps([(f.path, hashlib.sha256(report_bytes[f.path]).hexdigest()) for f in files],
+                                       ensure_ascii=True).encode("ascii")).hexdigest()
+    return {f.path: (place, dialect or "", folder, f.path) for f in files}
+
+
 class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
@@ -123,6 +140,8 @@ class ReportSet:
         self._parsed: dict[Path, Report | ReportError] = {}
         #: each report's bytes as parsed, so a rewrite can refuse a report changed since
         self.report_bytes: dict[str, bytes] = {}
+        #: what each parsed report is kept under in a result cache, by display path
+        self._key_parts: dict[str, tuple] = {}
         # One pass over the paths: a folder's members are found by lookup, not by a walk
         # over every path per folder (linear in reports, however many folders).
         self._folders = folders_of(self.paths)
@@ -159,6 +178,7 @@ class ReportSet:
         self.parsed += loaded.parsed
         self.by_helper += loaded.by_helper
         self.kept += loaded.kept
+        self._key_parts.update(loaded.key_parts)
         self._parsed.update(loaded.reports)
         self.report_bytes.update(loaded.report_bytes)
         self._timing.add("parse", time.perf_counter() - start)
@@ -166,6 +186,17 @@ class ReportSet:
         if self._helper is not None and not self._shareable:
             self._helper.close()  # every report it could parse is parsed
             self._helper = None
+
+    def keep_parsed(self, cache: ResultCache) -> int:
+        """Every report parsed so far put in ``cache`` (saved by the caller), under the keys
+        another process loading the same files looks them up by; how many."""
+        kept = 0
+        for member, found in self._parsed.items():
+            parts = self._key_parts.get(self.display_path(member))
+            if parts is not None and isinstance(found, Report):
+                cache.put(cache.content_key(PARSE_KIND, *parts), ParsedReport(found))
+                kept += 1
+        return kept
 
     def release(self) -> None:
         """Let go of the parsed reports and their bytes (a later :meth:`report` reads its file

@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -50,17 +52,21 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard, 
     outputs = {} if hasattr(config, "workerinput") else output_files(config, reads)
     base = comment_base(config) if "comment" in outputs else None
     results = ResultCache(None)
+    parses = None
     if config.pluginmanager.has_plugin("cacheprovider"):
         # pytest's cache: --cache-clear empties it, -p no:cacheprovider leaves results uncached.
         # Asked for only when a result is first looked up (the cache plugin is configured by then).
         results = ResultCache(lambda: config.cache.mkdir("memreport-results"), options=options,
                               warn=lambda message, path: config_warning(config, message, path))
+    elif getattr(config, "workerinput", {}).get("memreport_parsed"):
+        # without pytest's cache, the reports the controller parsed, handed over in a folder of its own
+        parses = ResultCache(Path(getattr(config, "workerinput")["memreport_parsed"]))  # noqa: B009
     progress = ProgressLines(config)
     engine = Engine(
         options, paths, results=results, progress=progress.write,
         # A run that writes (or previews) its corrections rewrites a misplaced anchor: it warns instead of failing.
         corrects_anchors=bool(config.getoption("memreport_write") or config.getoption("memreport_diff")),
-        parse_helper=parse_helper,
+        parse_helper=parse_helper, parses=parses,
     )
     config.stash[ENGINE_KEY] = engine
     if not hasattr(config, "workerinput"):
@@ -86,6 +92,20 @@ def start(config: pytest.Config, options: RunOptions, paths: list[Path], shard, 
                 engine.report(path)
             except ReportError:
                 pass  # its item fails with the reason
+
+
+def hand_over_parses(config: pytest.Config, engine: Engine) -> Path | None:
+    """Under pytest-xdist without pytest's cache, on the controller: the reports it parsed,
+    kept in a folder of this run's (removed when the run ends) where each worker looks them
+    up by their bytes before parsing, as it would in pytest's cache. Each worker parsed every
+    report again before (the controller too: three parses with two workers)."""
+    folder = Path(tempfile.mkdtemp(prefix="memreport-parsed-"))
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    handed = ResultCache(folder)
+    if not engine.reports.keep_parsed(handed):
+        return None
+    handed.save()
+    return folder
 
 
 def located_for_workers(engine: Engine, paths: list[Path]) -> dict[str, dict]:
@@ -329,6 +349,8 @@ class MemreportSession:
         self._located: dict[str, dict] | None = None
         #: the run's session (its items let go of their reports at unconfigure)
         self.session: pytest.Session | None = None
+        #: under pytest-xdist without pytest's cache, the folder the parsed reports are handed over in
+        self._handed_parses: Path | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """What is wrong with the run as a whole, said once, by the process that talks to
@@ -538,9 +560,14 @@ class MemreportSession:
             self._located = located_for_workers(self.engine, self.paths)
             # The reports parsed for that, written to pytest's cache now (their key is their
             # bytes): a worker starts collecting after this hook, and reads them instead of
-            # parsing every report again.
-            self.engine.results.save()
+            # parsing every report again. Without pytest's cache, to a folder of this run's.
+            if self.engine.results.enabled:
+                self.engine.results.save()
+            else:
+                self._handed_parses = hand_over_parses(self.config, self.engine)
         node.workerinput["memreport_located"] = self._located
+        if self._handed_parses is not None:
+            node.workerinput["memreport_parsed"] = str(self._handed_parses)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
