@@ -127,6 +127,26 @@ def test_a_command_in_one_code_span_a_host_and_its_port_and_an_issue_number_are_
     assert not any(e.path in ("example.org", "acme/widgets", "api.internal.dev") for e in report.all_evidence())
 
 
+def test_a_continuation_binds_across_a_line_of_code_spans_that_name_no_file():
+    # Lines whose code spans name no file (`needsMore`, `OBJ-3`) are not read for citations
+    # (a fifth of reading prose), but they are still their paragraph's: the lone ranges two
+    # lines below the file keep binding to it, and the names beside them stay words.
+    text = textwrap.dedent(f"""\
+        # Notes
+
+        Read at commit `{SHA}`.
+
+        Every record was checked against `src/queue.ts` and found accurate, with
+        `OBJ-3`'s claim of two read sites and `needsMore` having no consumer
+        (declared `:21`, copied `:54`, read nowhere), and `Makefile` names the target.
+        """)
+    report = parse_report("kb/notes.md", text)
+
+    assert rows(report) >= {("lines", "src/queue.ts", "21"), ("lines", "src/queue.ts", "54")}
+    assert {e.path for e in report.all_evidence() if e.kind is EvidenceKind.PATH} >= {"src/queue.ts", "Makefile"}
+    assert not any(e.path in ("OBJ-3", "needsMore") for e in report.all_evidence())
+
+
 def test_a_blockquote_whose_own_sentence_cites_a_file_is_someones_words_not_the_files():
     # A judging discussion quotes a comment ("> > Escalate ...") and answers "it handles it, see
     # [the losses](...)": the link at the end of the blockquote's last sentence made the whole

@@ -37,8 +37,10 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NUMBERED_LINE, REPOSITORY_WORD, SHA_HINT, TRAILING_RANGES,
+    FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
+    SHA_HINT, TRAILING_RANGES,
 )
+from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS
 from .core.spans import LineStarts
 from .runfacts import same_commit
@@ -137,7 +139,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                      _may_cite_lines(line) or (names_files and "`" in line and number not in fenced)) else ""
                  for number, line in enumerate(_unread(lines, read_spans, starts))]
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
-            evidence.extend(_cited_lines(shown, lines, findings, names_files))
+            # (read: the lines that may cite or name something; shown, their paragraphs)
+            read = [line if _may_cite_lines(line) or (names_files and _may_name_files(line)) else "" for line in shown]
+            evidence.extend(_cited_lines(shown, lines, findings, names_files, read))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(pipe_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled))
@@ -271,14 +275,16 @@ def _quotation_read(quotation: Evidence, loose: bool) -> bool:
     return loose and quotation.role in (EvidenceRole.TERM, EvidenceRole.PROJECT)
 
 
-def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], named: bool = False) -> list[Evidence]:
+def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], named: bool = False,
+                 read: list[str] | None = None) -> list[Evidence]:
     """The cited lines of ``shown`` (the document's lines, blank where none may cite lines),
     read as a plain-text rendering, a line a unit; and the continuations on later lines of
     their paragraphs (``lines``); with ``named``, the files and folders named in backticks
-    too, each a mention (evidence where the pinned tree has it). A range that is no range
-    (``a.ts:27-26``) is added to ``findings``."""
+    too, each a mention (evidence where the pinned tree has it). ``read``: ``shown`` with
+    blank lines where nothing may be cited or named either (a line's paragraph is still
+    ``shown``'s). A range that is no range (``a.ts:27-26``) is added to ``findings``."""
     found: list[Evidence] = []
-    anchored = tables.parse(_PLAIN_NAME, "\n".join(shown))
+    anchored = tables.parse(_PLAIN_NAME, "\n".join(read if read is not None else shown))
     findings.extend(f for f in anchored.findings if _BAD_RANGE in f.message)
     for item in anchored.all_evidence():
         if item.kind is not EvidenceKind.LINES:
@@ -645,6 +651,20 @@ def _continued(after: str) -> bool:
 
 #: what every citation of lines holds (each form of :data:`.grammar.LINE_CITATION_HINT`)
 _DIGIT = re.compile(r"\d")
+
+
+def _may_name_files(line: str) -> bool:
+    """Whether ``line`` may name a file or folder in backticks, for the run reader to read: a
+    code span with a ``/`` or a ``.`` in it, a conventional file name, or a ``/`` anywhere.
+    A heading (it ends the files its section cited) and a fence's line are kept as the
+    reader would see them. Most lines of prose with code spans name no file: reading each
+    was a fifth of the parse of a document of prose (Rust's RFCs)."""
+    if "`" not in line:
+        return False
+    if "/" in line or PATHLIKE_CODE_SPAN.search(line) or "``" in line or "~~~" in line \
+            or line.lstrip().startswith("#"):
+        return True
+    return any(name in line for name in BARE_FILES)
 
 
 def _may_cite_lines(line: str) -> bool:

@@ -127,6 +127,9 @@ LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?
 #: the same as re-pin rewrites it (the dash kept as written)
 LINK_ANCHOR_WRITTEN = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
 #: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``(:12``
+#: a code span that may name a file or folder (a ``/`` or a ``.`` inside it): a line of a
+#: document whose code spans are all words (`` `foo()` ``, `` `--flag` ``) names no file in them
+PATHLIKE_CODE_SPAN = re.compile(r"`[^`\n]*[./][^`\n]*`")
 LINE_CITATION_HINT = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
 #: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
 RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")

@@ -164,6 +164,9 @@ def _source_span(source: str, start: int, content: str) -> tuple[int, int] | Non
     words = content.split()
     if not words or source.find("\n", start) < 0:
         return None
+    if len(words) == 1:  # most code spans: found as written (no pattern to compile for each)
+        at = source.find(words[0], start)
+        return (at, at + len(words[0])) if at >= 0 else None
     found = re.compile(r"\s+".join(map(re.escape, words))).search(source, start)
     return found.span() if found else None
 
