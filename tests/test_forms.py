@@ -1697,6 +1697,26 @@ def test_the_lines_the_forms_skip_unread_state_no_pin_and_cite_no_lines(parts):
         assert forms._may_cite_lines(line)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([
+    "`src/a.ts`", "`a.py`", "`Makefile`", "`needs`", "`OBJ-3`", "`x()`", "`--flag`", "``", "```", "```py", "~~~",
+    "`:21`", ":21", "(:3-5)", "lines 4-6", "#L9", "src/b.rs", "docs/", "`docs/`", "## ", "# ", "| ", " | ",
+    "see", "it", " ", ".", ",", "`", "`os.path`", "(`c.go`)", "`a.py` `2-3`"]), max_size=7), max_size=8))
+def test_reading_only_the_lines_that_may_name_a_file_finds_what_reading_every_line_with_code_does(lines):
+    """The run reader reads for backticked files only the lines whose code spans may name one
+    (:func:`forms._may_name_files`): the same evidence and findings as reading every line
+    with a code span, as it did."""
+    from pytest_memreport.dialects import forms
+
+    text = f"# Notes\n\nRead at commit `{SHA}`.\n\n" + "\n".join("".join(parts) for parts in lines) + "\n"
+    filtered = parse_report("kb/notes.md", text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(forms, "_may_name_files", lambda line: "`" in line)
+        every = parse_report("kb/notes.md", text)
+    assert filtered.all_evidence() == every.all_evidence()
+    assert filtered.findings == every.findings
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["acme/widgets", "acme/widgets.", "a/b/c.md", "pages/x.md:22", "src/a.ts#L4",
                                            "https://github.com/acme/widgets/blob/main/a.py", "http://x.io/a/b", " ",
