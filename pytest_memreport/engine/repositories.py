@@ -11,6 +11,7 @@ from .. import repomap
 from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError
 from ..model import Report, Source
+from ..text import render
 from ..options import RunOptions
 from .bindings import said_at
 from .claims import ClaimsRegistry
@@ -39,6 +40,8 @@ class TargetRepositories:
         #: clones another process opened, by resolved path (:meth:`receive`)
         self._handed: dict[Path, dict] = {}
         self._named: set[str] | None = None
+        #: whether the clone given with no key serves a repository named by ``owner/name``
+        self._default_for_named: bool | None = None
         self._owners: dict[str, list[tuple[str, str | None, Source | None]]] | None = None
 
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
@@ -300,16 +303,50 @@ class TargetRepositories:
         found = self.lookup(report, source_id)
         if found is not None and found.path is not None:
             return False
-        if None in self._options.repos or self._named_repo(report, source_id) is not None:
+        if self._default_serves_named() or self._named_repo(report, source_id) is not None:
             return False
         claimed = self._claims.claims_for(report).source(source_id)
         return claimed is None or claimed.repo_path is None
+
+    def _default_serves_named(self) -> bool:
+        """Whether the clone given with no key (``--memreport-repo PATH``) serves a repository
+        the reports name by ``owner/name`` that nothing else maps: only when the user's own
+        mappings name no repository, and the reports name one such repository at most. With
+        two, it could be either: an audit finding's link to a library the target uses
+        (``OpenZeppelin/openzeppelin-contracts``) was checked in the target's clone, and
+        failed as a file the target lacks. Asked once per run."""
+        if self._default_for_named is None:
+            repos, repo_map = self._options.repos, self._options.repo_map
+            keyed = [key for key in repos if key is not None and ("/" in key or is_short_name(key))]
+            if repo_map is not None:
+                keyed += [mapping.key for mapping in repo_map.mappings]
+            self._default_for_named = None in repos and not keyed and len(self._unmapped_named()) <= 1
+        return self._default_for_named
+
+    def _unmapped_named(self) -> set[str]:
+        """The ``owner/name`` repositories the reports cite that no mapping, template or claims
+        file finds a clone for (by letter case, as GitHub does)."""
+        repo_map = self._options.repo_map
+        unmapped = set()
+        for name in self.all_repositories_named():
+            found = repo_map.lookup(name) if repo_map else None
+            if found is None or found.path is None:
+                unmapped.add(name.casefold())
+        return unmapped
 
     def unmapped_problem(self, report: Report, source_id: str) -> str:
         """One line: which repository has no clone, where it was looked for, and what to give."""
         repo_map = self._options.repo_map
         close = repo_map.suggestion(source_id, self.all_repositories_named()) if repo_map else None
-        return repomap.no_clone(report.path, source_id, self.lookup(report, source_id), repo_map, close)
+        said = repomap.no_clone(report.path, source_id, self.lookup(report, source_id), repo_map, close)
+        if None not in self._options.repos:
+            return said
+        # The clone given with no key was not taken for it (:meth:`_default_serves_named`): say why.
+        others = sorted(self._unmapped_named() - {source_id.casefold()})
+        why = (f"the reports name {len(others) + 1} such repositories ({', '.join([source_id, *others][:3])}"
+               f"{', ...' if len(others) > 2 else ''})" if others else "another mapping names one")
+        return render.Said(said.file, said.line, f"{said.text} (the clone given with no key serves no repository "
+                                                 f"named owner/name when {why})")
 
     def all_repositories_named(self) -> set[str]:
         """Every ``owner/name`` the loaded reports name (computed once)."""
