@@ -102,6 +102,23 @@ def test_control_character_is_a_structural_finding_at_its_line(pytester, target)
     assert "report.md:11: line contains control character U+0007; remove it" in out
 
 
+def test_a_terminals_colours_in_pasted_output_are_no_structural_finding(pytester, target):
+    # An audit finding pasted a test run's output, colours and all (ESC[32m[PASS]ESC[0m), in a
+    # fenced block: it failed the report's structure though it quotes no file.
+    repo, pin = target
+    output = "\n```txt\nRunning 1 test\n\x1b[32m[PASS]\x1b[0m test_limit() (gas: 1640)\n```\n"
+    text = plain_report(pin) + output
+    result = run_report(pytester, text, repo.path, "--memreport-against", "none")
+    assert_clean(result)
+    result.assert_outcomes(passed=5)
+    # outside a fenced block, or any other control character inside one, is still a finding
+    for stray in ("\nRunning \x1b[32mgreen\x1b[0m here\n", output.replace("[PASS]", "[PASS]\x07")):
+        result = run_report(pytester, plain_report(pin) + stray, repo.path, "--memreport-against", "none")
+        out = assert_clean(result)
+        result.assert_outcomes(passed=4, failed=1)
+        assert "line contains control character" in out
+
+
 # -- size -----------------------------------------------------------------------------------------
 
 

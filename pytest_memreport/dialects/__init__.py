@@ -43,6 +43,8 @@ DIALECTS: dict[str, Callable[[str, str], Report]] = {
 _BOM = b"\xef\xbb\xbf"
 #: C0 controls a text report never contains (tab and newline are fine)
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: a terminal's colour or cursor sequence (``ESC[32m``), as pasted program output holds
+_TERMINAL_SEQUENCE = re.compile("\x1b\\[[0-9;?]*[A-Za-z]")
 
 
 def read_report(path: str | os.PathLike[str]) -> tuple[str, list[Finding]]:
@@ -90,7 +92,7 @@ def decode_report(name: str, data: bytes) -> tuple[str, list[Finding]]:
     findings: list[Finding] = []
     if not text.strip():
         findings.append(Finding(1, "the report is empty; there is nothing to check", "parse"))
-    control = _CONTROL.search(text)
+    control = _stray_control(text)
     if control is not None:
         findings.append(Finding(
             text.count("\n", 0, control.start()) + 1,
@@ -99,6 +101,21 @@ def decode_report(name: str, data: bytes) -> tuple[str, list[Finding]]:
             "parse",
         ))
     return text, findings
+
+
+def _stray_control(text: str) -> re.Match[str] | None:
+    """The first control character of ``text`` that is no terminal colour sequence inside a
+    fenced block: a program's output pasted in a code block (a test run's green ``[PASS]``)
+    keeps its colours, and quotes no file."""
+    fenced: frozenset[int] | None = None
+    for control in _CONTROL.finditer(text):
+        if control.group() == "\x1b" and _TERMINAL_SEQUENCE.match(text, control.start()):
+            if fenced is None:
+                fenced = forms.fenced_lines(text.split("\n"))
+            if text.count("\n", 0, control.start()) in fenced:
+                continue
+        return control
+    return None
 
 
 #: ``**Reviewed commit:**``, ``Reviewed revision:`` or ``**Repository:** <url>`` opening a line

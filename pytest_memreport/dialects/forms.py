@@ -304,6 +304,11 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
     return found
 
 
+def fenced_lines(lines: list[str]) -> frozenset[int]:
+    """The indexes of ``lines`` inside fenced blocks, their fences included."""
+    return _fenced(lines)
+
+
 def _fenced(lines: list[str], languages: frozenset[str] | None = None) -> frozenset[int]:
     """The indexes of ``lines`` inside fenced blocks, their fences included (code or output:
     a name in backticks there is no mention, a sha no pin); with ``languages``, of the blocks
