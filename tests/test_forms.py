@@ -147,6 +147,25 @@ def test_a_continuation_binds_across_a_line_of_code_spans_that_name_no_file():
     assert not any(e.path in ("OBJ-3", "needsMore") for e in report.all_evidence())
 
 
+def test_the_text_a_finding_proposes_is_not_a_quotation_of_the_file():
+    # Read in real audit findings: "The correct comment should be: "..."" beside a link to the
+    # line was checked as a quotation of the file, and failed as missing (it is what the
+    # file should say, not what it says). What it says, beside the same link, still is one.
+    link = f"https://github.com/acme/widgets/blob/{SHA}/src/Pool.sol#L50"
+    text = textwrap.dedent(f"""\
+        # Findings
+
+        The comment reads "Mapping of address to fighter points." ([Pool.sol#L50]({link})).
+        The correct comment should be: "Mapping of token ID to fighter points." ([Pool.sol#L50]({link})).
+        Consider changing the natspec to "Mapping of fighter ID to its points." ([Pool.sol#L50]({link})).
+        Replace "the old wording of it" with "a new wording for it" ([Pool.sol#L50]({link})).
+        """)
+    report = parse_report("kb/finding.md", text)
+
+    quoted = sorted(e.text for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE)
+    assert quoted == ["Mapping of address to fighter points.", "the old wording of it"]
+
+
 def test_a_blockquote_whose_own_sentence_cites_a_file_is_someones_words_not_the_files():
     # A judging discussion quotes a comment ("> > Escalate ...") and answers "it handles it, see
     # [the losses](...)": the link at the end of the blockquote's last sentence made the whole

@@ -47,6 +47,7 @@ from .grammar import (
     ENTRY_ID,
     HOST_NAME,
     LINES_ONLY,
+    PROPOSED_BEFORE,
     RANGE_DASH,
     RANGES_ONLY,
     SOURCE_IN_TEXT,
@@ -607,6 +608,8 @@ def quotes_in(text: str, line: int, code_spans: Sequence[tuple[int, int]], line_
             continue
         if "://" in phrase and not any(ch.isspace() for ch in phrase):
             continue  # a URL in quotation marks (an HTML link's ``href="..."``) quotes nothing
+        if PROPOSED_BEFORE.search(masked, max(0, match.start() - 160), match.start()):
+            continue  # what the text should say instead (``should be: "..."``) is no file's
         at = bisect.bisect_right(mark_starts, match.start()) - 1
         found.append(Quote(phrase, line_marks[at][1] if at >= 0 else line, None, match.start(), match.end()))
     links = _Links(text, citations, found)
