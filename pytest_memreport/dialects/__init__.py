@@ -215,8 +215,9 @@ def release_caches() -> None:
 
 
 def parse_report(path: str, text: str, dialect: str | None = None,
-                 readers: Sequence[forms.FormReader] = ()) -> Report:
-    """Parse ``text`` (read from ``path``) in ``dialect``, detected when ``None``.
+                 readers: Sequence[forms.FormReader] = (), run_pins: frozenset[str | None] = frozenset()) -> Report:
+    """Parse ``text`` (read from ``path``) in ``dialect``, detected when ``None``;
+    ``run_pins``: the keys the run gives a revision for (:func:`.forms.augment`).
 
     Never raises on any text; an unknown dialect name raises :class:`ReportError`.
     """
@@ -225,13 +226,14 @@ def parse_report(path: str, text: str, dialect: str | None = None,
     if parser is None:
         known = ", ".join(sorted(DIALECTS))
         raise ReportError(f"{path}: unknown report dialect {name!r}; use one of {known}")
-    return _finished(parser(path, text), text, readers)
+    return _finished(parser(path, text), text, readers, run_pins)
 
 
-def _finished(report: Report, text: str, readers: Sequence[forms.FormReader] = ()) -> Report:
+def _finished(report: Report, text: str, readers: Sequence[forms.FormReader] = (),
+              run_pins: frozenset[str | None] = frozenset()) -> Report:
     """A dialect's report with what every dialect shares: the evidence the universal forms
     show that the dialect did not read (:mod:`.forms`), and the claims blocks."""
-    report = forms.augment(report, text, readers)
+    report = forms.augment(report, text, readers, run_pins)
     # Claims blocks are read the same way in every dialect (see claims.inline).
     blocks = memreport_blocks(text)
     return replace(report, blocks=blocks) if blocks else report
@@ -256,4 +258,4 @@ def plan_folder(folder: str, files: list[runs.RunFile], dialect: str | None = No
 def parse_member(member: runs.MemberParse, readers: Sequence[forms.FormReader] = ()) -> Report:
     """One planned file parsed, claims blocks and all: a pure function of ``member``
     (and of the form readers a third party registered)."""
-    return _finished(runs.parse_member(member, DIALECTS), member.file.text, readers)
+    return _finished(runs.parse_member(member, DIALECTS), member.file.text, readers, member.run_pins)

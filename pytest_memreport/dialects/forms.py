@@ -764,9 +764,14 @@ def _covers(known: Evidence, found: Evidence) -> bool:
 _CITES_LINES = (EvidenceKind.QUOTE, EvidenceKind.LINES)
 
 
-def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Report:
+def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
+            run_pins: frozenset[str | None] = frozenset()) -> Report:
     """``report`` as its dialect read it, with the evidence and pins the universal forms
-    find that the dialect did not: new evidence inside a record belongs to it."""
+    find that the dialect did not: new evidence inside a record belongs to it.
+    ``run_pins``: the keys the run gives a revision for (``--memreport-pin``; ``None``, every
+    source). Where one is the document's repository, what it names is read as in a document
+    that states its pin: files in backticks, phrases, code blocks and links at a branch are
+    evidence where that revision's tree holds them, not words (:func:`_without_words`)."""
     front = report.meta.get("front_matter")
     existing = report.all_evidence()
     read_spans = [item.span for item in existing
@@ -801,7 +806,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
     added: list[Evidence] = []
     # A file named in backticks is evidence only beside a pin: in a document that states none,
     # it is a word, and no reason to say the document is unpinned.
-    pinned = any(source.pin for source in sources)
+    pinned_by_run = _pinned_by_run(run_pins, sources, (*existing, *reading.evidence))
+    pinned = pinned_by_run or any(source.pin for source in sources)
     for item in reading.evidence:
         if not pinned and item.pin is None and _mention(item):
             continue
@@ -821,17 +827,33 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = ()) -> Re
                    None)
     if not added and kept == report.sources and all(
             one.pin_spans == two.pin_spans for one, two in zip(kept, report.sources)):
-        return _settled(report, subject)  # (with the facts above, if any)
-    return _settled(_placed(_without_superseded(replace(report, sources=kept), added), added), subject)
+        return _settled(report, subject, run_pins if pinned_by_run else frozenset())  # (with the facts above)
+    return _settled(_placed(_without_superseded(replace(report, sources=kept), added), added), subject,
+                    run_pins if pinned_by_run else frozenset())
 
 
-def _settled(report: Report, subject: Evidence | None) -> Report:
+def _pinned_by_run(run_pins: frozenset[str | None], sources: Sequence[Source], evidence: Sequence[Evidence]) -> bool:
+    """Whether the run gives a revision for a repository of the document: for every source,
+    or by a key its sources or citations use (as a source's binding reads it,
+    ``engine.bindings``; ``SRC-1`` is the default source of a document that names none)."""
+    if not run_pins:
+        return False
+    if None in run_pins:
+        return True
+    names = {source.id for source in sources} | {item.source for item in evidence if item.source}
+    return any(name in run_pins for name in (names or {"SRC-1"}))
+
+
+def _settled(report: Report, subject: Evidence | None, run_pins: frozenset[str | None] = frozenset()) -> Report:
     """The steps every document ends with, in order: references to a branch dropped, an
-    ingest's quotations bound to its file, words set apart in a document that pins nothing,
-    and what names no commit read at the one its links name. (Whether the document pins
-    anything is asked once: none of the steps adds or drops a commit.)"""
-    bare = not _pins_anything(report)
-    return _at_links_commit(_without_words(_ingest_bound(_without_branch_references(report, bare), subject), bare))
+    ingest's quotations bound to its file, words set apart in a document that pins nothing
+    (nor the run: ``run_pins``, the keys it gives a revision for where one is the
+    document's), and what names no commit read at the one its links name. (Whether the
+    document pins anything is asked once: none of the steps adds or drops a commit.)"""
+    pins_nothing = not _pins_anything(report)
+    run_pinned = frozenset(key for key in run_pins if key)
+    report = _without_branch_references(report, pins_nothing, run_pinned)
+    return _at_links_commit(_without_words(_ingest_bound(report, subject), pins_nothing and not run_pins))
 
 
 def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
@@ -850,14 +872,15 @@ def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
     return _each_piece(report, lambda items: tuple(map(bound, items)))
 
 
-def _without_branch_references(report: Report, bare: bool) -> Report:
+def _without_branch_references(report: Report, bare: bool, run_pinned: frozenset[str] = frozenset()) -> Report:
     """``report`` without the links into another repository at a branch (``/blob/main/...``)
     when nothing pins that repository: a reference to a moving branch (a PEP, another
     project's docs), with no commit to check it at, and no clone to ask the user for. In a
     document that pins nothing, its own repository's links at a branch are references too,
     unless they cite lines (a finding linking `/blob/main/a.sol#L10-L20`): those are evidence
     at no commit, which the user may check at a revision (``--memreport-pin``). ``bare``:
-    the document pins nothing."""
+    the document pins nothing; ``run_pinned``: the repositories the run gives a revision for
+    by name (their links are evidence at it, never references)."""
     evidence = report.all_evidence()
     pinned_by_items = {item.source for item in evidence if item.pin and core.is_sha(item.pin)}
     citing_lines = {item.source for item in evidence if item.kind is EvidenceKind.LINES}
@@ -872,6 +895,7 @@ def _without_branch_references(report: Report, bare: bool) -> Report:
     dropped |= {item.source for item in evidence if item.source and "/" in item.source and item.pin is None
                 and item.source.casefold() not in known and item.source not in pinned_by_items
                 and (report.sources or not bare or item.source not in citing_lines)}
+    dropped -= run_pinned
     if not dropped:
         return report
 

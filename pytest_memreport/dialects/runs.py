@@ -107,6 +107,10 @@ class MemberParse:
     dialect: str
     file: RunFile
     context: runfacts.RunContext | None = None
+    #: the keys the run gives a revision for (``--memreport-pin``; ``None``: every source):
+    #: what a file that states no pin of such a repository names is read as beside a pin
+    #: (:func:`.forms.augment`)
+    run_pins: frozenset[str | None] = frozenset()
 
 
 @dataclass(frozen=True)

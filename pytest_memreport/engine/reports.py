@@ -19,7 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..dialects import ReportError, decode_report, parse_member, plan_folder, read_report_bytes
@@ -56,11 +57,13 @@ class Loaded:
 
 
 def load_folder(members: list[Path], display_path, dialect: str | None, readers: tuple = (),
-                results: ResultCache | None = None, helper: Helper | None = None) -> Loaded:
+                results: ResultCache | None = None, helper: Helper | None = None,
+                pins: Mapping[str | None, str] | None = None) -> Loaded:
     """Read, plan and parse one folder's report files (``members``, in order); ``readers``: the
     form readers third parties registered (:mod:`...hookspecs`); ``results``: where parses
     are kept by content; ``helper``: a process that parses some of them meanwhile
-    (:mod:`..dialects.sharedparse`)."""
+    (:mod:`..dialects.sharedparse`); ``pins``: the run's ``--memreport-pin`` (a report that
+    states no pin of a repository they pin is read as pinned, :func:`..dialects.forms.augment`)."""
     loaded = Loaded()
     files: list[RunFile] = []
     paths: dict[str, Path] = {}
@@ -79,7 +82,7 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
         return loaded
     keys: dict[str, Key | None] = {}
     if not readers and len(files) == len(members):
-        loaded.key_parts = _key_parts(display_path(members[0].parent), dialect, files, loaded.report_bytes)
+        loaded.key_parts = _key_parts(display_path(members[0].parent), dialect, files, loaded.report_bytes, pins)
     if results is not None and loaded.key_parts:
         keys = {path: results.content_key(PARSE_KIND, *parts) for path, parts in loaded.key_parts.items()}
         kept = {path: results.lookup(key) for path, key in keys.items()}
@@ -93,7 +96,9 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
         for member in paths.values():
             loaded.reports[member] = exc
         return loaded
-    planned: list[MemberParse] = [parse for plan in plans for parse in plan.members]
+    run_pins = frozenset(pins or ())
+    planned: list[MemberParse] = [replace(parse, run_pins=run_pins) if run_pins else parse
+                                  for plan in plans for parse in plan.members]
     shared = parse_shared(planned, lambda member: parse_member(member, readers), helper)
     parsed: dict[str, Report] = {}
     for parse, report in zip(planned, shared.reports, strict=True):
@@ -111,22 +116,28 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
 PARSE_KIND = "report"
 
 
-def _key_parts(place: str, dialect: str | None, files: list[RunFile], report_bytes: dict[str, bytes]) -> dict[str, tuple]:
+def _key_parts(place: str, dialect: str | None, files: list[RunFile], report_bytes: dict[str, bytes],
+               pins: Mapping[str | None, str] | None = None) -> dict[str, tuple]:
     """What each report's parse is keyed by (:meth:`..resultcache.ResultCache.content_key`):
-    its folder, the dialect asked for, the digest of every file's name and bytes, its name."""
+    its folder, the dialect asked for, the digest of every file's name and bytes, its name,
+    and which repositories the run pins (not at which revisions: a parse reads no tree)."""
     # the folder's names and bytes digested once: each report's key names that digest
     folder = hashlib.sha256(json.dumps([(f.path, hashlib.sha256(report_bytes[f.path]).hexdigest()) for f in files],
                                        ensure_ascii=True).encode("ascii")).hexdigest()
-    return {f.path: (place, dialect or "", folder, f.path) for f in files}
+    pinned = sorted("" if key is None else key for key in pins or ())
+    return {f.path: (place, dialect or "", folder, f.path, pinned) for f in files}
 
 
 class ReportSet:
     """The reports a run loads (``paths``, in the order given), parsed on first use."""
 
     def __init__(self, paths: list[Path], rootdir: Path, dialect: str | None, timing: Timing,
-                 readers: tuple = (), results: ResultCache | None = None, helper: Helper | None = None) -> None:
+                 readers: tuple = (), results: ResultCache | None = None, helper: Helper | None = None,
+                 pins: Mapping[str | None, str] | None = None) -> None:
         self.paths = list(paths)
         self._readers = readers
+        #: the run's ``--memreport-pin`` (:func:`load_folder`)
+        self._pins = dict(pins or {})
         self._results = results
         #: reports parsed (``by_helper`` of them by a helper process), and reports read back
         #: from the result cache (unchanged bytes)
@@ -174,7 +185,7 @@ class ReportSet:
         if key not in members:
             members.insert(0, key)  # a report not loaded as such (a test, a benchmark)
         loaded = load_folder(members, self.display_path, self._dialect, self._readers, self._results,
-                             self._helper)
+                             self._helper, self._pins)
         self.parsed += loaded.parsed
         self.by_helper += loaded.by_helper
         self.kept += loaded.kept

@@ -1,0 +1,104 @@
+"""A document that states no pin, read again when the run gives one (``--memreport-pin``).
+
+Read in real audit findings: a finding names its files in backticks and quotes their code
+under them, or links them at a branch, and states no commit; the contest's commit is the
+user's to give. In a document that pins nothing those are words (a guide, a cheat sheet),
+so with the commit given each still said "no evidence to check". Given a revision for the
+document's repository, what it names is read as in a document that states its pin.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+POOL = "def newest(entries):\n    return entries[-1]\n\n\ndef oldest(entries):\n    return entries[0]\n"
+
+
+def finding() -> str:
+    return textwrap.dedent("""\
+        # The pool returns its last entry
+
+        The function `newest` in `pool.py` returns the last entry:
+
+        ```python
+        def newest(entries):
+            return entries[-1]
+        ```
+
+        Nothing checks that `entries` is not empty.
+        """)
+
+
+def linked_at_a_branch() -> str:
+    return textwrap.dedent("""\
+        # The pool returns its last entry
+
+        See [pool.py](https://github.com/acme/widgets/blob/main/pool.py): nothing checks for an empty list.
+        """)
+
+
+def run(pytester, text: str, *args: str):
+    (pytester.path / "finding.md").write_text(text, encoding="utf-8")
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", "finding.md", "--memreport-against=none",
+                                "--memreport-json", str(out), *args)
+    return result, json.loads(out.read_text(encoding="utf-8"))
+
+
+def checked(data: dict) -> list[tuple[str, str, str]]:
+    (report,) = data["reports"]
+    return sorted((e["kind"], e["path"], e["at_pin"]["status"])
+                  for e in [*report["evidence"], *(e for rec in report["records"] for e in rec["evidence"])])
+
+
+def test_a_finding_stating_no_pin_is_checked_at_the_revision_the_run_gives(pytester, make_repo):
+    repo = make_repo("widgets")
+    pin = repo.commit({"pool.py": POOL})
+
+    _, alone = run(pytester, finding(), f"--memreport-repo={repo.path}")
+    assert alone["reports"][0]["state"] == "unchecked"  # words: nothing says at which commit
+    assert checked(alone) == []
+
+    result, pinned = run(pytester, finding(), f"--memreport-repo={repo.path}", f"--memreport-pin={pin}")
+    assert ("path", "pool.py", "found") in checked(pinned)
+    assert pinned["reports"][0]["state"] == "fresh"
+    assert result.ret == 0
+
+
+def test_a_link_at_a_branch_is_checked_at_the_revision_the_run_gives_its_repository(pytester, make_repo):
+    repo = make_repo("widgets")
+    pin = repo.commit({"pool.py": POOL})
+
+    _, alone = run(pytester, linked_at_a_branch(), f"--memreport-repo=acme/widgets={repo.path}")
+    assert checked(alone) == []
+
+    _, pinned = run(pytester, linked_at_a_branch(), f"--memreport-repo=acme/widgets={repo.path}",
+                    f"--memreport-pin=acme/widgets={pin}")
+    assert checked(pinned) == [("path", "pool.py", "found")]
+    # a pin given for another repository leaves the document's words as they were
+    _, other = run(pytester, linked_at_a_branch(), f"--memreport-repo=acme/widgets={repo.path}",
+                   f"--memreport-pin=acme/gadgets={pin}")
+    assert checked(other) == []
+
+
+def test_lines_linked_at_a_branch_stay_evidence_when_the_run_pins_their_repository(pytester, make_repo):
+    # (a first reading of run pins dropped them: a document naming no source of its own, read
+    # as pinned, took its links at a branch for references to another repository)
+    repo = make_repo("widgets")
+    pin = repo.commit({"pool.py": POOL})
+    text = textwrap.dedent("""\
+        # The pool returns its last entry
+
+        https://github.com/acme/widgets/blob/main/pool.py#L1-L2
+
+        Nothing checks for an empty list; `oldest` has the same gap.
+        """)
+
+    _, alone = run(pytester, text, f"--memreport-repo=acme/widgets={repo.path}")
+    assert alone["reports"][0]["state"] == "unchecked"  # cited only by a link to a branch
+
+    for key in ("acme/widgets=", ""):
+        _, pinned = run(pytester, text, f"--memreport-repo=acme/widgets={repo.path}", f"--memreport-pin={key}{pin}")
+        assert ("lines", "pool.py", "found") in checked(pinned), key
+        assert pinned["reports"][0]["state"] == "fresh", key
