@@ -107,8 +107,12 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     findings: list[Finding] = []
     repositories: dict[str, str | None] = {}
     linked_files = any(mark in text for mark in FILE_LINK_MARKS)  # a link into a repository's files
+    ties = dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text or _BLOCKQUOTE.search(text)) and (
+        dialect == "review" or linked_files or loose)
+    # (the notes' reading holds the links' too: one reading when both are wanted)
+    tied = notes.parse(path, text, introduced_by_colon=True) if ties else None
     if dialect not in _READ_LINKS and linked_files:
-        linked = review.parse(path, text)
+        linked = tied or review.parse(path, text)
         for source in linked.sources:
             if "/" in source.id:
                 repositories.setdefault(source.id, source.url)
@@ -117,14 +121,12 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                         if e.source and "/" in e.source and e.kind in _LINKED_KINDS and e.role is None
                         and e.label not in (review.BACKTICKED_PATH, review.CITED_PATH))
         findings.extend(f for f in linked.findings if _BAD_RANGE in f.message)
-    if dialect not in _READ_QUOTE_TIES and ('"' in text or "“" in text or _BLOCKQUOTE.search(text)) and (
-            dialect == "review" or linked_files or loose):
+    if tied is not None:
         # A quotation beside a link or attributed to a file a sentence names (the ties of a note),
         # read by the notes dialect's readers; what a note attributes to no file stays a note's.
         # Beside a backticked citation only where no record holds it: a record reads its own
         # quotations (and a report of 10,000 of them would be read twice).
-        evidence.extend(e for e in notes.parse(path, text, introduced_by_colon=True).all_evidence()
-                        if e.kind is EvidenceKind.QUOTE and _quotation_read(e, loose))
+        evidence.extend(e for e in tied.all_evidence() if e.kind is EvidenceKind.QUOTE and _quotation_read(e, loose))
     # A document of no dialect's shape names files in backticks as a run or a review does
     # (`` `src/queue.ts` ``, `` `stdlib/os/` ``): each is a file of the pinned tree where the
     # tree has it, and otherwise the document's own word (never a failure at the pin).
