@@ -166,6 +166,23 @@ def test_the_text_a_finding_proposes_is_not_a_quotation_of_the_file():
     assert quoted == ["Mapping of address to fighter points.", "the old wording of it"]
 
 
+def test_a_document_of_links_and_quotations_is_read_by_the_link_reader_once(monkeypatch):
+    # The forms read its links (as a review would) and its quotation ties (as notes do) with
+    # one reading: each was a reading of the whole document (a fifth of a bot report's parse).
+    from pytest_memreport.dialects.core import linked
+
+    readings = []
+    original = linked.LinkReader.parse
+    monkeypatch.setattr(linked.LinkReader, "parse", lambda self, *a, **k: readings.append(1) or original(self, *a, **k))
+    link = f"https://github.com/acme/widgets/blob/{SHA}/src/Pool.sol#L50"
+    text = f"# Findings\n\nThe comment reads \"Mapping of address to fighter points.\" ([Pool.sol#L50]({link})).\n"
+    report = parse_report("kb/finding.md", text)
+
+    assert len(readings) == 1
+    assert {(e.kind, e.path) for e in report.all_evidence()} == {(EvidenceKind.LINES, "src/Pool.sol"),
+                                                                 (EvidenceKind.QUOTE, "src/Pool.sol")}
+
+
 def test_a_blockquote_whose_own_sentence_cites_a_file_is_someones_words_not_the_files():
     # A judging discussion quotes a comment ("> > Escalate ...") and answers "it handles it, see
     # [the losses](...)": the link at the end of the blockquote's last sentence made the whole
