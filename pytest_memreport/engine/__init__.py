@@ -100,7 +100,7 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers, results=parses or self.results, helper=parse_helper,
+                                 readers=options.form_readers, results=parses if parses is not None else self.results, helper=parse_helper,
                                  pins=options.pins)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)

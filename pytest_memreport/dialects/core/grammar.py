@@ -126,16 +126,17 @@ LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:
 LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
 #: the same as re-pin rewrites it (the dash kept as written)
 LINK_ANCHOR_WRITTEN = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
-#: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``(:12``
 #: the words right before a quotation that make it the writer's proposed text, not the file's:
-#: ``the comment should be: "..."``, ``rename it to "..."``, ``replace "a" with "..."``
+#: ``the comment should be: "..."``, ``rename it to "..."``, ``replace "a" with "..."`` (not a
+#: past change: what a file "was changed to" is what it says)
 PROPOSED_BEFORE = re.compile(
     r"(?i)\b(?:(?:should|must|could|would|ought[ \t]+to)[ \t]+(?:be|read|say|become|state)"
-    r"|(?:chang|renam|updat|correct|fix|set)(?:e|es|ed|ing)?\b[^.!?\n\"“”]{0,60}?\bto"
-    r"|replac(?:e|es|ed|ing)\b[^.!?\n]{0,80}?\bwith)[ \t]*:?[ \t]*[*_]*$")
+    r"|(?:chang|renam|updat)(?:e|es|ing)\b[^.!?\n\"“”]{0,60}?\bto"
+    r"|replac(?:e|es|ing)\b[^.!?\n]{0,80}?\bwith)[ \t]*:?[ \t]*[*_]*$")
 #: a code span that may name a file or folder (a ``/`` or a ``.`` inside it): a line of a
 #: document whose code spans are all words (`` `foo()` ``, `` `--flag` ``) names no file in them
 PATHLIKE_CODE_SPAN = re.compile(r"`[^`\n]*[./][^`\n]*`")
+#: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``(:12``
 LINE_CITATION_HINT = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
 #: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
 RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
