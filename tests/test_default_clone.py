@@ -50,7 +50,7 @@ def test_with_the_target_mapped_by_name_the_clone_given_with_no_key_checks_no_li
     assert report["state"] == "partial"
     out = result.stdout.str()
     assert "no local clone for other/lib" in out
-    assert "the clone given with no key serves no repository named owner/name when another mapping names one" in out
+    assert "--memreport-repo PATH with no key serves no repository named owner/name once another mapping" in out
 
 
 def test_two_repositories_linked_and_one_clone_given_with_no_key_each_asks_for_its_own(pytester, make_repo):
@@ -62,7 +62,7 @@ def test_two_repositories_linked_and_one_clone_given_with_no_key_each_asks_for_i
     assert "file-missing" not in statuses(report).values()
     assert report["state"] == "unchecked"
     assert result.ret != 0  # a run that checked nothing is never green
-    assert "the reports name 2 such repositories (" in result.stdout.str()
+    assert "only when the reports name one, and they name 2 (" in result.stdout.str()
 
 
 def test_one_repository_linked_is_the_clone_given_with_no_key(pytester, make_repo):

@@ -100,8 +100,8 @@ class Engine:
         self.results = results if results is not None else ResultCache(None)
         self._progress = progress
         self.reports = ReportSet(list(paths), options.rootdir, options.dialect, self.timing,
-                                 readers=options.form_readers, results=parses if parses is not None else self.results, helper=parse_helper,
-                                 pins=options.pins)
+                                 readers=options.form_readers, helper=parse_helper, pins=options.pins,
+                                 results=parses if parses is not None else self.results)
         self.claims = ClaimsRegistry(options, self.reports)
         self.repositories = TargetRepositories(options, self.reports, self.claims)
         self.bindings = Bindings(options, self.reports, self.claims, self.repositories, self.timing)

@@ -324,8 +324,8 @@ class TargetRepositories:
         return self._default_for_named
 
     def _unmapped_named(self) -> set[str]:
-        """The ``owner/name`` repositories the reports cite that no mapping, template or claims
-        file finds a clone for (by letter case, as GitHub does)."""
+        """The ``owner/name`` repositories the reports cite that no mapping or template finds a
+        clone for, case-folded (GitHub's names ignore letter case)."""
         repo_map = self._options.repo_map
         unmapped = set()
         for name in self.all_repositories_named():
@@ -343,10 +343,13 @@ class TargetRepositories:
             return said
         # The clone given with no key was not taken for it (:meth:`_default_serves_named`): say why.
         others = sorted(self._unmapped_named() - {source_id.casefold()})
-        why = (f"the reports name {len(others) + 1} such repositories ({', '.join([source_id, *others][:3])}"
-               f"{', ...' if len(others) > 2 else ''})" if others else "another mapping names one")
-        return render.Said(said.file, said.line, f"{said.text} (the clone given with no key serves no repository "
-                                                 f"named owner/name when {why})")
+        if others:
+            named = ", ".join([source_id, *others][:3]) + (", ..." if len(others) > 2 else "")
+            why = (f"serves a repository named owner/name only when the reports name one, and they name "
+                   f"{len(others) + 1} ({named})")
+        else:
+            why = "serves no repository named owner/name once another mapping names one"
+        return render.Said(said.file, said.line, f"{said.text}; --memreport-repo PATH with no key {why}")
 
     def all_repositories_named(self) -> set[str]:
         """Every ``owner/name`` the loaded reports name (computed once)."""
