@@ -1776,6 +1776,28 @@ def test_the_mentions_of_a_whole_text_are_each_lines_mentions_in_order(lines):
     assert re.search(r"\S", text) is None or all(word for _, word in found)
 
 
+def test_a_dependencys_version_at_a_commit_is_not_the_linked_repositorys_pin():
+    # Read in a real audit finding: "using an `openzeppelin-contracts` version from 2 years of
+    # commit: `<sha>`" pinned the contest's repository (the one its links name) at the
+    # library's commit, and told the findings beside it so.
+    link = "https://github.com/acme/widgets/blob/main/src/Pool.sol#L50"
+    text = textwrap.dedent(f"""\
+        # Low findings
+
+        The pool reads its owner twice ([Pool.sol#L50]({link})).
+
+        The project is using an `openzeppelin-contracts` version from two years ago, commit: `{SHA}`.
+        """)
+    report = parse_report("kb/finding.md", text)
+
+    assert [p.mentioned for p in pinforms.line_pins(text.splitlines()[4], 5, 0)] == [("openzeppelin-contracts",)]
+    assert not any(source.pin == SHA and "acme/widgets" in (source.id, source.repository) for source in report.sources)
+    assert not any(item.pin == SHA for item in report.all_evidence())
+    # the words of a pin that name the linked repository still bind it there
+    same = text.replace("`openzeppelin-contracts` version from two years ago", "`widgets` revision")
+    assert [s.id for s in parse_report("kb/finding.md", same).sources if s.pin == SHA] == ["acme/widgets"]
+
+
 def test_a_short_sha_of_digits_or_letters_only_right_after_a_commit_word_is_a_pin():
     """One 7-character sha in 27 is all digits: written in backticks right after a commit
     word (``revision `9762880033```) it is the document's pin, and re-pin rewrites it (the

@@ -1112,8 +1112,7 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
             # The one repository the document links, unless the pin's own words name another
             # (``pinned to the python/typeshed revision``, linking only tldr's pages): that pin
             # is not the linked repository's.
-            other = [word for word in statement.mentioned
-                     if "/" in word and all(word.casefold() != repo.casefold() for repo in named)]
+            other = [word for word in statement.mentioned if not any(_names_repository(word, repo) for repo in named)]
             if len(named) == 1 and not other:
                 sources.append(Source(named[0], statement.sha, reading.repositories[named[0]], statement.line,
                                       repository=named[0]))
@@ -1134,6 +1133,18 @@ def _with_pins(report: Report, reading: Reading) -> tuple[Source, ...]:
     if report.dialect in _PINS_UNPLACED:
         return tuple(sources)
     return tuple(_with_pin_spans(source, reading.pins) for source in sources)
+
+
+def _names_repository(word: str, repository: str) -> bool:
+    """Whether a word near a pin names ``repository`` (``owner/name``): in full, or by its
+    name (``widgets``, ``Acme Widgets`` as ``acme-widgets``), letter case and punctuation aside."""
+    def folded(text: str) -> str:
+        return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+    if "/" in word:
+        return word.casefold() == repository.casefold()
+    owner, _, name = repository.partition("/")
+    return folded(word) in (folded(name), folded(owner + name))
 
 
 def _worded_apart(unnamed: list[pinforms.PinStatement]) -> list[pinforms.PinStatement]:

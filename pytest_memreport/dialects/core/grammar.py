@@ -127,11 +127,12 @@ LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?
 #: the same as re-pin rewrites it (the dash kept as written)
 LINK_ANCHOR_WRITTEN = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
 #: the words right before a quotation that make it the writer's proposed text, not the file's:
-#: ``the comment should be: "..."``, ``rename it to "..."``, ``replace "a" with "..."`` (not a
-#: past change: what a file "was changed to" is what it says)
+#: ``the comment should be: "..."``, ``rename it to "..."``, ``replace "a" with "..."``, a line
+#: opening ``Correct the comment to "..."`` (not a past change: what a file "was changed to" is
+#: what it says)
 PROPOSED_BEFORE = re.compile(
     r"(?i)\b(?:(?:should|must|could|would|ought[ \t]+to)[ \t]+(?:be|read|say|become|state)"
-    r"|(?:chang|renam|updat)(?:e|es|ing)\b[^.!?\n\"“”]{0,60}?\bto"
+    r"|(?:(?:chang|renam|updat)(?:e|es|ing)|(?m:^)[ \t>*-]*correct)\b[^.!?\n\"“”]{0,60}?\bto"
     r"|replac(?:e|es|ing)\b[^.!?\n]{0,80}?\bwith)[ \t]*:?[ \t]*[*_]*$")
 #: a code span that may name a file or folder (a ``/`` or a ``.`` inside it): a line of a
 #: document whose code spans are all words (`` `foo()` ``, `` `--flag` ``) names no file in them

@@ -218,7 +218,8 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         if name is not None and (_PIN_WORDS.fullmatch(name) or name.lower() in {"sha", "commit"}):
             name = None
         mentioned = () if repository or name else (*(word for _, word in mentions(line[start:column])),
-                                                   *_called(line[start:column]))
+                                                   *_called(line[start:column]),
+                                                   *_versioned(line[start:column]))
         pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
                                                                                         column, offset)))
     return pins
@@ -263,6 +264,17 @@ def _called(before: str) -> tuple[str, ...]:
     if any(word.casefold() in _NOT_A_NAME for word in words):
         return ()
     return (words[0] if len(words) == 1 else "-".join(words).casefold(),)
+
+
+def _versioned(before: str) -> tuple[str, ...]:
+    """The project whose version a pin's sentence names (``using an `openzeppelin-contracts`
+    version from 2 years ago, commit: `<sha>```): the sha is that dependency's, not the
+    document's repository's."""
+    return tuple(dict.fromkeys(found.group(1) for found in _VERSION_OF.finditer(before)))
+
+
+#: a project named in backticks right before the word "version" (a dependency's version)
+_VERSION_OF = re.compile(r"`([A-Za-z0-9][\w.@-]{0,99})`[ \t]+version\b", re.IGNORECASE)
 
 
 def _span(line: str, sha: str, number: int, column: int, offset: int | None) -> Span | None:
