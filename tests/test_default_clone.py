@@ -74,3 +74,26 @@ def test_one_repository_linked_is_the_clone_given_with_no_key(pytester, make_rep
     assert statuses(report) == {"pool.py": "found"}
     assert report["state"] == "fresh"
     assert result.ret == 0
+
+
+def test_a_pin_whose_words_name_an_unmapped_project_asks_for_that_key(pytester, make_repo):
+    # "using a `vendored-lib` version ..., commit: `<sha>`": the pin is the library's. With
+    # nothing mapping it, the message said the report's folder "is not inside a git
+    # repository"; it names the key to give, which then checks the file at that commit.
+    lib = make_repo("lib")
+    pin = lib.commit({"guard.py": GUARD})
+    text = textwrap.dedent(f"""\
+        # Low findings
+
+        The project is using a `vendored-lib` version from last year, commit: `{pin}`.
+        Its guard is in `guard.py`.
+        """)
+
+    result, report = run(pytester, text)
+    assert "the report's pin names `vendored-lib`" in result.stdout.str()
+    assert "give --memreport-repo vendored-lib=PATH" in result.stdout.str()
+    assert "not inside a git repository" not in result.stdout.str()
+
+    result, report = run(pytester, text, f"vendored-lib={lib.path}")
+    assert statuses(report) == {"guard.py": "found"}
+    assert report["state"] == "fresh"

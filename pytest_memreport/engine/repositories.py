@@ -132,7 +132,14 @@ class TargetRepositories:
                 report, source, f"the report names {source.repository}, but --memreport-repo "
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             ))
-        return self._reports.report_file(report).resolve().parent
+        folder = self._reports.report_file(report).resolve().parent
+        words = [word for word in (source.mentioned if source is not None else ()) if "/" not in word]
+        if words and source is not None and not any(os.path.lexists(at / ".git") for at in (folder, *folder.parents)):
+            # The pin's words name the repository (``an `openzeppelin-contracts` version``) and
+            # the report's folder is no clone to fall back to: the key to give, not "not a clone".
+            raise RepoError(said_at(report, source, f"the report's pin names `{words[0]}` (at {source.pin or 'no commit'}); "
+                                    f"give --memreport-repo {words[0]}=PATH"))
+        return folder
 
     def _mentioned_clone(self, source: Source | None) -> Path | None:
         """The clone of the one repository a document names in words near its pin or in its
