@@ -102,3 +102,32 @@ def test_lines_linked_at_a_branch_stay_evidence_when_the_run_pins_their_reposito
         _, pinned = run(pytester, text, f"--memreport-repo=acme/widgets={repo.path}", f"--memreport-pin={key}{pin}")
         assert ("lines", "pool.py", "found") in checked(pinned), key
         assert pinned["reports"][0]["state"] == "fresh", key
+
+
+
+def test_what_names_no_repository_is_the_one_linked_repositorys_when_the_run_pins_it():
+    # Read in real analyses of a contest: links to the target's files at `main`, the files
+    # also named in backticks, and no source of the document's own once read. With the
+    # target's commit given, the names were the default source's (the report's own folder,
+    # "not inside a git repository") and failed.
+    from pytest_memreport.dialects import forms
+    from pytest_memreport.model import Evidence, EvidenceKind, EvidenceRole, Report
+
+    linked = Evidence(EvidenceKind.PATH, "pool.py", 3, 3, source="acme/widgets", ref="main")
+    named = Evidence(EvidenceKind.PATH, "guard.py", 5, 5, role=EvidenceRole.BASENAME)
+    report = Report(path="finding.md", dialect="records", title="Scope", sources=(), records=(),
+                    evidence=(linked, named))
+
+    settled = forms._settled(report, None, frozenset({"acme/widgets"}))
+    assert {(e.path, e.source) for e in settled.all_evidence()} == {("pool.py", "acme/widgets"),
+                                                                     ("guard.py", "acme/widgets")}
+    # a pin for another repository, or two repositories linked, leave the name the document's
+    assert {e.source for e in forms._settled(report, None, frozenset({"acme/gadgets"})).all_evidence()} >= {None}
+    two = replace_evidence(report, Evidence(EvidenceKind.PATH, "b.py", 4, 4, source="acme/gadgets", ref="main"))
+    assert {e.source for e in forms._settled(two, None, frozenset({None})).all_evidence()} >= {None}
+
+
+def replace_evidence(report, extra):
+    from dataclasses import replace
+
+    return replace(report, evidence=(*report.evidence, extra))

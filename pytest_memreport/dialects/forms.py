@@ -855,7 +855,30 @@ def _settled(report: Report, subject: Evidence | None, run_pins: frozenset[str |
     pins_nothing = not _pins_anything(report)
     run_pinned = frozenset(key for key in run_pins if key)
     report = _without_branch_references(report, pins_nothing, run_pinned)
+    if run_pins:
+        report = _of_the_one_repository_linked(report, run_pins)
     return _at_links_commit(_without_words(_ingest_bound(report, subject), pins_nothing and not run_pins))
+
+
+def _of_the_one_repository_linked(report: Report, run_pins: frozenset[str | None]) -> Report:
+    """In a document the run pins that names no source of its own and links one repository
+    (at a branch): what names no repository (a file in backticks, a code block) is that
+    repository's, as a document whose links all name one commit has it read there
+    (:func:`_at_links_commit`). Else it was the default source's: the report's own folder,
+    "not inside a git repository"."""
+    if report.sources:
+        return report
+    linked = {item.source for item in report.all_evidence() if item.source and "/" in item.source}
+    if len(linked) != 1:
+        return report
+    (repository,) = linked
+    if None not in run_pins and repository not in run_pins:
+        return report
+
+    def bound(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        return tuple(replace(item, source=repository) if item.source is None else item for item in items)
+
+    return _each_piece(report, bound)
 
 
 def _ingest_bound(report: Report, subject: Evidence | None) -> Report:
