@@ -103,6 +103,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     # From here ``text`` is the document's own words (its quotations' read as blank, as long)
     written, text = text, _without_quotations(text, quotations, starts)
     lines = text.split("\n")
+    # The fenced blocks, found once: code and output cite, name and pin nothing the forms read
+    # (commands and output at all; code only as the quotation a sentence gives it).
+    blocks = tuple(_fenced_blocks(lines)) if "```" in text or "~~~" in text else ()
+    fenced = _inside(blocks, len(lines))
     evidence: list[Evidence] = []
     findings: list[Finding] = []
     repositories: dict[str, str | None] = {}
@@ -134,9 +138,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if dialect not in _READ_ANCHORS and (names_files or LINE_CITATION_HINT.search(text)):
         # Read as a plain-text rendering, a line a unit (one Markdown parse of the document, the
         # dialect's, is enough); a continuation on a later line of its paragraph is bound below.
-        fenced = _fenced(lines) if names_files else frozenset()
         # (a command's or a program's output, a stack trace's `test.go:31`, cites nothing)
-        output = _fenced(lines, _NOT_A_FILE) if "```" in text or "~~~" in text else frozenset()
+        output = _inside(blocks, len(lines), _NOT_A_FILE)
         shown = [line if number not in output and (
                      _may_cite_lines(line) or (names_files and "`" in line and number not in fenced)) else ""
                  for number, line in enumerate(_unread(lines, read_spans, starts))]
@@ -154,8 +157,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose:
-        if "```" in text or "~~~" in text:
-            evidence.extend(_introduced_blocks(lines))
+        if blocks:
+            evidence.extend(_introduced_blocks(lines, blocks))
     for reader in readers:
         evidence.extend(reader(path, written))
     pins: list[pinforms.PinStatement] = []
@@ -184,9 +187,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                     evidence.append(Evidence(kind, subject.path.rstrip("/"), at, at, pin=sha,
                                              source=subject.repo_id, label=_INGESTED))
                     if kind is EvidenceKind.PATH:
-                        evidence.extend(_ingested_blockquotes(lines, end, evidence[-1]))
-    # A sha in a fenced block is code or output, not a statement.
-    fenced = _fenced(lines) if "```" in text or "~~~" in text else frozenset()
+                        evidence.extend(_ingested_blockquotes(lines, end, evidence[-1], fenced))
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
     mentioned: dict[str, None] = {}  # ordered, once each
     # What most lines hold nothing of is found by one scan of the text each, not line by line.
@@ -196,7 +197,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     hinted = _lines_that_may_hold_a_sha(text, starts)
     for number, line in enumerate(lines[end:], start=end + 1):
         if number - 1 in fenced:
-            continue
+            continue  # a sha in a fenced block is code or output, not a statement
         if number in mentions_at:
             mentioned.update(dict.fromkeys(mentions_at[number]))
         if number not in hinted:
@@ -218,12 +219,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
 _INGESTED = "the document's source"
 
 
-def _ingested_blockquotes(lines: list[str], end: int, subject: Evidence) -> list[Evidence]:
+def _ingested_blockquotes(lines: list[str], end: int, subject: Evidence, fenced: frozenset[int]) -> list[Evidence]:
     """An ingest's blockquotes that nothing attributes (no link, no ``---`` line): the
     ingested file's words, checked there (``> Archiving utility.`` under ``source:`` the
-    file's blob link)."""
+    file's blob link); ``fenced``: the indexes of the lines inside fenced blocks."""
     found: list[Evidence] = []
-    fenced = _fenced(lines)
     block: list[tuple[int, str]] = []
     for index in range(end, len(lines) + 1):
         line = lines[index] if index < len(lines) else ""
@@ -308,17 +308,19 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
 
 def fenced_lines(lines: list[str]) -> frozenset[int]:
     """The indexes of ``lines`` inside fenced blocks, their fences included."""
-    return _fenced(lines)
+    return _inside(tuple(_fenced_blocks(lines)), len(lines))
 
 
-def _fenced(lines: list[str], languages: frozenset[str] | None = None) -> frozenset[int]:
-    """The indexes of ``lines`` inside fenced blocks, their fences included (code or output:
-    a name in backticks there is no mention, a sha no pin); with ``languages``, of the blocks
-    written in one of them only (commands and output, :data:`_NOT_A_FILE`: they cite nothing)."""
+def _inside(blocks: tuple[tuple[int, int, str], ...], count: int,
+            languages: frozenset[str] | None = None) -> frozenset[int]:
+    """The indexes of the ``count`` lines inside ``blocks`` (:func:`_fenced_blocks`), their
+    fences included (code or output: a name in backticks there is no mention, a sha no pin);
+    with ``languages``, of the blocks written in one of them only (commands and output,
+    :data:`_NOT_A_FILE`: they cite nothing)."""
     inside: set[int] = set()
-    for index, close, language in _fenced_blocks(lines):
+    for index, close, language in blocks:
         if languages is None or language in languages:
-            inside.update(range(index, min(close, len(lines) - 1) + 1))
+            inside.update(range(index, min(close, count - 1) + 1))
     return frozenset(inside)
 
 
@@ -461,14 +463,15 @@ _NOT_A_FILE = frozenset({"sh", "bash", "shell", "zsh", "console", "terminal", "p
 _BLOCK_LINES = 60
 
 
-def _introduced_blocks(lines: list[str]) -> list[Evidence]:
+def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> list[Evidence]:
     """A fenced block a sentence gives to one file (``In `src/queue.ts`:`` or a link to it,
     then the block): a quotation of that file, checked where the file holds it at the pin and
     otherwise the report's own example (role ``LOOSE``), never a failure at the pin. A block
     that numbers its lines (``84:     for (``) quotes each run of consecutive ones, under the
-    file a ``File: <path>`` first line names when no sentence names one."""
+    file a ``File: <path>`` first line names when no sentence names one. ``blocks``: the
+    document's fenced blocks (:func:`_fenced_blocks`)."""
     found: list[Evidence] = []
-    for index, close, language in _fenced_blocks(lines):
+    for index, close, language in blocks:
         body = lines[index + 1:close]
         intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
         named = _one_file(intro) if (intro.rstrip().endswith(":") or _ends_citing_lines(intro)) \

@@ -40,8 +40,10 @@ class TargetRepositories:
         #: clones another process opened, by resolved path (:meth:`receive`)
         self._handed: dict[Path, dict] = {}
         self._named: set[str] | None = None
-        #: whether the clone given with no key serves a repository named by ``owner/name``
+        #: whether the clone given with no key serves a repository named by ``owner/name``, and
+        #: the repositories named so that nothing maps (each computed once)
         self._default_for_named: bool | None = None
+        self._unmapped: set[str] | None = None
         self._owners: dict[str, list[tuple[str, str | None, Source | None]]] | None = None
 
     def store_for(self, report: Report, source_id: str | None) -> GitStore:
@@ -333,13 +335,14 @@ class TargetRepositories:
     def _unmapped_named(self) -> set[str]:
         """The ``owner/name`` repositories the reports cite that no mapping or template finds a
         clone for, case-folded (GitHub's names ignore letter case)."""
-        repo_map = self._options.repo_map
-        unmapped = set()
-        for name in self.all_repositories_named():
-            found = repo_map.lookup(name) if repo_map else None
-            if found is None or found.path is None:
-                unmapped.add(name.casefold())
-        return unmapped
+        if self._unmapped is None:
+            repo_map = self._options.repo_map
+            self._unmapped = set()
+            for name in self.all_repositories_named():
+                found = repo_map.lookup(name) if repo_map else None
+                if found is None or found.path is None:
+                    self._unmapped.add(name.casefold())
+        return self._unmapped
 
     def unmapped_problem(self, report: Report, source_id: str) -> str:
         """One line: which repository has no clone, where it was looked for, and what to give."""
