@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import forms_support as kb
 from pytest_memreport.dialects import parse_folder, parse_report
-from pytest_memreport.dialects.core import pinforms
+from pytest_memreport.dialects.core import anchors, pinforms
 from pytest_memreport.dialects.runs import RunFile
 from pytest_memreport.model import EvidenceKind, EvidenceRole
 
@@ -145,6 +145,50 @@ def test_a_continuation_binds_across_a_line_of_code_spans_that_name_no_file():
     assert rows(report) >= {("lines", "src/queue.ts", "21"), ("lines", "src/queue.ts", "54")}
     assert {e.path for e in report.all_evidence() if e.kind is EvidenceKind.PATH} >= {"src/queue.ts", "Makefile"}
     assert not any(e.path in ("OBJ-3", "needsMore") for e in report.all_evidence())
+
+
+def test_a_file_in_backticks_inside_brackets_is_named_and_a_links_code_text_is_the_links():
+    # "(`src/pool.py`)" was one word of the plain-text reading, not a code span: the file went
+    # unread, and "(`pool.py`:26)" cited nothing. A link whose text is a code span stays the
+    # link's (its repository and commit), not a file of the document's pin.
+    text = textwrap.dedent(f"""\
+        # Pool study
+
+        The audit is pinned to the Acme Widgets revision `{SHA}`.
+
+        The pool (`src/pool.py`) keeps workers alive.
+
+        The queue [`src/queue.py`] hands them work.
+
+        Its limit is set once (`src/limits.py`:26).
+
+        The linker (`link.exe`) is named in passing.
+
+        The stub is short: [`lib/stub.pyi#L9-L12`](https://github.com/acme/stubs/blob/{OTHER}/lib/stub.pyi#L9-L12).
+        """)
+    report = parse_report("kb/pool.md", text)
+
+    named = {(e.path, e.line): e.role for e in report.all_evidence() if e.kind is EvidenceKind.PATH}
+    assert named[("src/pool.py", 5)] is EvidenceRole.MENTION
+    assert named[("src/queue.py", 7)] is EvidenceRole.MENTION
+    assert named[("link.exe", 11)] is EvidenceRole.BASENAME
+    assert ("lines", "src/limits.py", "26") in rows(report)
+    stub = [e for e in report.all_evidence() if e.path == "lib/stub.pyi"]
+    assert stub and all(e.source == "acme/stubs" and e.pin == OTHER for e in stub)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab/.`()[] \t:1", max_size=60))
+def test_the_plain_reading_of_a_line_keeps_every_code_span_as_code_words_in_order(line):
+    # Each word is the text it covers, in order, none overlapping; every backticked span
+    # standing on its own, glued to brackets or not, gives code words, and nothing else does.
+    words = anchors.plain_unit(line, 1).words
+
+    assert all(line[w.start:w.end] == w.text for w in words)
+    assert all(a.end <= b.start for a, b in zip(words, words[1:]))
+    for word in words:
+        if word.code:
+            assert "`" not in word.text and line.rfind("`", 0, word.start) >= 0
 
 
 def test_the_text_a_finding_proposes_is_not_a_quotation_of_the_file():

@@ -214,12 +214,18 @@ def unit(pieces) -> Unit:
     return Unit(text, tuple(words), pieces[0].line if pieces else 0)
 
 
+#: the words of a plain-text rendering's line: a link whose text is a code span, whole
+#: (`` [`a.py#L9`](url) ``: the link reader's, not a file its text names); a code span; a run
+#: of other characters; a stray backtick. A code span is a word of its own wherever it
+#: stands, as in markdown-it's pieces: `` (`a.py`) `` is three words.
+_PLAIN_WORD = re.compile(r"(?<!\S)[^\s`]*`[^`]*`\][(\[]\S*|`[^`]*`|[^\s`]+|`")
+
+
 def plain_unit(text: str, line: int) -> Unit:
     """A unit of plain text (a fenced line, a plain-text rendering's line);
     backticked spans are code words."""
     words: list[Word] = []
-    code = False
-    for match in re.finditer(r"`[^`]*`|\S+", text):
+    for match in _PLAIN_WORD.finditer(text):
         word = match.group()
         if word.startswith("`") and word.endswith("`") and len(word) > 1:
             inside = list(re.finditer(r"\S+", word[1:-1]))
@@ -227,7 +233,7 @@ def plain_unit(text: str, line: int) -> Unit:
                 start = match.start() + 1 + inner.start()
                 words.append(Word(inner.group(), line, True, start, start + len(inner.group()), whole=len(inside) == 1))
             continue
-        words.append(Word(word, line, code, match.start(), match.end()))
+        words.append(Word(word, line, False, match.start(), match.end()))
     return Unit(text, tuple(words), line)
 
 
