@@ -106,6 +106,9 @@ class Span:
 LOOKUP_TREE = "tree"
 LOOKUP_CHECKOUT = "checkout"
 
+#: the label of a code block a report shows, read as a quotation (:attr:`Evidence.label`)
+CODE_BLOCK = "code block"
+
 
 class EvidenceKind(str, Enum):
     """What a piece of evidence asserts about the target at its pin."""

@@ -1070,9 +1070,10 @@ def test_files_and_folders_named_in_backticks_are_checked_in_a_document_of_no_di
     statuses = {(e["kind"], e["path"]): e["at_pin"]["status"] for e in report["evidence"]}
 
     # the knowledge base's own file is a word, not a failure; the fenced name is not read, nor
-    # a dotted name or an address (each was a "not evidence" skip)
+    # a dotted name or an address (each was a "not evidence" skip); the block, given no file
+    # and held by no file of the tree, is the document's own
     assert statuses == {("path", "src/queue.ts"): "found", ("directory", "src"): "found",
-                        ("path", "kb/notes/queue-notes.md"): "not-evidence"}
+                        ("path", "kb/notes/queue-notes.md"): "not-evidence", ("quote", ""): "not-evidence"}
 
 
 def test_a_commit_another_document_names_the_repository_of_is_checked_there(pytester, knowledge_base):

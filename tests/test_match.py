@@ -772,3 +772,25 @@ def test_a_replaced_word_is_one_change_of_the_diff():
     changed = many.replace("w3 ", "v3 ").replace("w20 ", "v20 ")
     assert render_diff(many, changed).splitlines() == ["  w0 w1 w2", "- w3", "+ v3", "  …w15 w16 w17 w18 w19",
                                                        "- w20", "+ v20"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(toks=st.lists(st.one_of(identifiers, numbers, puncts), min_size=14, max_size=40),
+       seed=st.integers(0, 2**32 - 1))
+def test_property_a_tree_searchs_prefilter_never_rules_out_a_text_holding_the_quote(toks, seed):
+    # A quote of many words (a block of code) is ruled out by the text's set of words, kept by
+    # the blob's id, where a few are looked for one scan each: the set must never rule out a
+    # text where the quote is found, whatever the layout (nor with the words cut at its ends).
+    from pytest_memreport import runcaches
+    from pytest_memreport.text.match import may_occur_in
+
+    assume(safe_tokens(toks))
+    rnd = random.Random(seed)
+    quote = join_quote(toks, rnd)
+    text = "@@@@ `x`\n" + reflow(toks, rnd) + "\nzz\n"
+    pattern = compile_quote(quote)
+    with runcaches.RunCaches().active():
+        if find(pattern, text):
+            assert may_occur_in(pattern, text, key=("blob", seed))
+        # a word the text does not hold rules it out
+        assert not may_occur_in(compile_quote(quote + " qqqqqqqqq"), text, key=("blob", seed))

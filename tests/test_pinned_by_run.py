@@ -127,6 +127,24 @@ def test_what_names_no_repository_is_the_one_linked_repositorys_when_the_run_pin
     assert {e.source for e in forms._settled(two, None, frozenset({None})).all_evidence()} >= {None}
 
 
+def test_a_library_linked_at_its_own_commit_leaves_the_run_pinned_repository_the_documents():
+    # Read in real findings: the target linked at `main` (or at the contest's commit) and
+    # OpenZeppelin at its own commit. Two repositories linked, so the finding's code blocks
+    # and names were the default source's and failed: "not inside a git repository".
+    from pytest_memreport.dialects import forms
+    from pytest_memreport.model import Evidence, EvidenceKind, EvidenceRole, Report
+
+    sha = "abcdef1234567890abcdef1234567890abcdef12"
+    target = Evidence(EvidenceKind.PATH, "pool.py", 3, 3, source="acme/widgets", ref="main")
+    library = Evidence(EvidenceKind.LINES, "Address.sol", 4, 4, source="lib/contracts", pin=sha)
+    named = Evidence(EvidenceKind.PATH, "guard.py", 5, 5, role=EvidenceRole.BASENAME)
+    report = Report(path="finding.md", dialect="records", title="Scope", sources=(), records=(),
+                    evidence=(target, library, named))
+
+    settled = forms._settled(report, None, frozenset({"acme/widgets"}))
+    assert next(e.source for e in settled.all_evidence() if e.path == "guard.py") == "acme/widgets"
+
+
 def replace_evidence(report, extra):
     from dataclasses import replace
 

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import (LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
+from ..model import (CODE_BLOCK, LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
                      Source, Span)
 from . import core, notes, review, tables
 from .core import anchors, pinforms
@@ -41,7 +41,7 @@ from .core.grammar import (
     SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
-from .core.extensions import KNOWN_EXTENSIONS
+from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
 from .core.spans import LineStarts
 from .runfacts import same_commit
 from .tableforms import PROSE_WORD, pipe_tables, raw_tables, row_quotations, table_pins, table_rows
@@ -159,6 +159,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if loose:
         if blocks:
             evidence.extend(_introduced_blocks(lines, blocks))
+        if "    " in text or "\t" in text:
+            evidence.extend(_introduced_blocks(lines, tuple(_indented_blocks(lines, fenced)), indented=True))
     for reader in readers:
         evidence.extend(reader(path, written))
     pins: list[pinforms.PinStatement] = []
@@ -347,6 +349,11 @@ def _without_mentions_cited(evidence: list[Evidence]) -> list[Evidence]:
     return [item for item in evidence if not _mention(item) or (item.path, item.line) not in cited]
 
 
+def _code_given_no_file(item: Evidence) -> bool:
+    """Whether ``item`` is a code block a sentence gives no file (looked for in the whole tree)."""
+    return item.label == CODE_BLOCK and item.role is EvidenceRole.TERM
+
+
 def _mention(item: Evidence) -> bool:
     """Whether ``item`` is a file or folder named in backticks (evidence where the tree has it)."""
     return item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY) and item.role in (
@@ -463,16 +470,19 @@ _NOT_A_FILE = frozenset({"sh", "bash", "shell", "zsh", "console", "terminal", "p
 _BLOCK_LINES = 60
 
 
-def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> list[Evidence]:
-    """A fenced block a sentence gives to one file (``In `src/queue.ts`:`` or a link to it,
-    then the block): a quotation of that file, checked where the file holds it at the pin and
-    otherwise the report's own example (role ``LOOSE``), never a failure at the pin. A block
-    that numbers its lines (``84:     for (``) quotes each run of consecutive ones, under the
-    file a ``File: <path>`` first line names when no sentence names one. ``blocks``: the
-    document's fenced blocks (:func:`_fenced_blocks`)."""
+def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...],
+                       indented: bool = False) -> list[Evidence]:
+    """A code block a sentence gives to one file (``In `src/queue.ts`:``, a link to it, or
+    ``In the Pool.sol contract, ...:``, then the block): a quotation of that file, checked where
+    the file holds it at the pin and otherwise the report's own example (role ``LOOSE``), never
+    a failure at the pin. A block that numbers its lines (``84:     for (``) quotes each run of
+    consecutive ones, under the file a ``File: <path>`` first line names when no sentence names
+    one. ``blocks``: the document's fenced blocks (:func:`_fenced_blocks`), or with
+    ``indented`` its indented ones (:func:`_indented_blocks`), read without their indent."""
     found: list[Evidence] = []
     for index, close, language in blocks:
-        body = lines[index + 1:close]
+        body = [_INDENT.sub("", line, count=1) for line in lines[index + 1:close]] if indented \
+            else lines[index + 1:close]
         intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
         named = _one_file(intro) if (intro.rstrip().endswith(":") or _ends_citing_lines(intro)) \
             and language not in _NOT_A_FILE else None
@@ -486,13 +496,60 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
             path, source, pin, ref = named
             if lookup is not None and "/" in path:
                 lookup = LOOKUP_CHECKOUT
+            elif "/" not in path and source is None:
+                lookup = LOOKUP_TREE  # a file named by its name alone (``Pool.sol``): the tree's file of that name
             # (a run's report line: the block's first line, past the header, and the run's offset)
             below = index + 2 + (1 if header else 0)
             for first, run in [(below + offset, run) for offset, run in runs] or [(index + 2, body)]:
                 found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, first + len(run) - 1),
-                                      text="\n".join(run), source=source, pin=pin, label="code block",
+                                      text="\n".join(run), source=source, pin=pin, label=CODE_BLOCK,
                                       role=EvidenceRole.LOOSE, lookup=lookup, ref=ref))
+        elif named is None and language not in _NOT_A_FILE and language not in _NOT_CODE and len(body) <= _BLOCK_LINES \
+                and sum(not c.isspace() for c in "".join(body)) >= _TREE_BLOCK_CHARACTERS:
+            # Given no file (``Verification.verify is as follows:``), code copied from the target is
+            # still the target's: looked for in the whole pinned tree, and where no file holds it
+            # (a proposed fix, pseudo-code), the report's own (a term's reading: never a failure).
+            found.append(Evidence(EvidenceKind.QUOTE, "", index + 2, max(index + 2, index + 1 + len(body)),
+                                  text="\n".join(body), label=CODE_BLOCK, role=EvidenceRole.TERM))
     return found
+
+#: a block's language when it shows data or text (an advisory's own TOML, a response's JSON):
+#: given no file, it is the writer's, not code copied from the target
+_NOT_CODE = frozenset({"toml", "json", "jsonc", "json5", "yaml", "yml", "xml", "html", "csv", "tsv", "ini",
+                       "markdown", "md", "text", "txt", "plain", "plaintext"})
+#: how many characters that are not spaces a block given no file holds to be looked for in
+#: the whole tree (``}``, ``return x;`` is in any tree)
+_TREE_BLOCK_CHARACTERS = 24
+
+
+#: an indented code block's line: four columns of indent (a tab reaches them)
+_INDENT = re.compile(r" {4}| {0,3}\t")
+#: a list item's first line (an indented block under it is the item's text, not code)
+_LIST_ITEM = re.compile(r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def _indented_blocks(lines: list[str], fenced: frozenset[int]) -> Iterator[tuple[int, int, str]]:
+    """Each indented code block of ``lines`` as CommonMark reads one under a paragraph: lines
+    indented four columns after a blank line, the last line of text above them a paragraph's
+    (not indented, not a list item's: a list's indented lines are its items' text). As
+    :func:`_fenced_blocks` gives a block: the index of the line before it (the blank), of
+    the line after it, and no language. ``fenced``: the indexes inside fenced blocks."""
+    index = 1
+    while index < len(lines):
+        line = lines[index]
+        if index in fenced or lines[index - 1].strip() or not line.strip() or not _INDENT.match(line):
+            index += 1
+            continue
+        end = index
+        while end < len(lines) and end not in fenced and (not lines[end].strip() or _INDENT.match(lines[end])):
+            end += 1
+        last = end
+        while not lines[last - 1].strip():  # (the blank lines after it are not the block's)
+            last -= 1
+        above = next((lines[i] for i in range(index - 2, -1, -1) if lines[i].strip()), "")
+        if above and not above[:1].isspace() and not _LIST_ITEM.match(above):
+            yield index - 1, last, ""
+        index = end
 
 
 def _numbered_runs(body: list[str]) -> list[tuple[int, list[str]]]:
@@ -544,7 +601,16 @@ def _one_file(intro: str) -> tuple[str, str | None, str | None, str | None] | No
         spec = review.repo_path_spec(match.group(1))
         if spec is not None and not spec.is_directory and spec.path not in files:
             files[spec.path] = (spec.path, None, None, None)
+    if not files and "." in intro:  # a source file named in plain words, outside code and links
+        for match in _PLAIN_SOURCE_FILE.finditer(FORM_URL.sub(" ", _CODE_SPAN.sub(" ", intro))):
+            if match.group(2).lower() in SOURCE_EXTENSIONS:
+                files.setdefault(match.group(1), (match.group(1), None, None, None))
     return next(iter(files.values())) if len(files) == 1 else None
+
+
+#: a file named in plain words: names joined by slashes, the last with an extension
+#: (``VoltageManager.sol``, ``src/pool.py``; not ``msg.sender.call`` nor ``v0.8.sol``)
+_PLAIN_SOURCE_FILE = re.compile(r"(?<![\w./@:-])((?:[\w-]+/)*[\w-]*[A-Za-z_][\w-]*\.([A-Za-z]\w{0,9}))(?![\w/@-]|\.\w)")
 
 
 def _written_on(item: Evidence, lines: list[str]) -> bool:
@@ -809,12 +875,13 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
         for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1):
             by_line.setdefault(number, []).append(item)
     added: list[Evidence] = []
-    # A file named in backticks is evidence only beside a pin: in a document that states none,
-    # it is a word, and no reason to say the document is unpinned.
+    # A file named in backticks, or code shown with no file, is evidence only beside a pin: in a
+    # document that states none (its links' commits are theirs), it is words, and no reason to
+    # say the document is unpinned.
     pinned_by_run = _pinned_by_run(run_pins, sources, (*existing, *reading.evidence))
     pinned = pinned_by_run or any(source.pin for source in sources)
     for item in reading.evidence:
-        if not pinned and item.pin is None and _mention(item):
+        if not pinned and item.pin is None and (_mention(item) or _code_given_no_file(item)):
             continue
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
@@ -860,23 +927,41 @@ def _settled(report: Report, subject: Evidence | None, run_pins: frozenset[str |
     report = _without_branch_references(report, pins_nothing, run_pinned)
     if run_pins:
         report = _of_the_one_repository_linked(report, run_pins)
-    return _at_links_commit(_without_words(_ingest_bound(report, subject), pins_nothing and not run_pins))
+    report = _at_links_commit(_without_words(_ingest_bound(report, subject), pins_nothing and not run_pins))
+    return report if None in run_pins else _without_code_of_no_tree(report)
+
+
+def _without_code_of_no_tree(report: Report) -> Report:
+    """``report`` without the code blocks given no file that no pinned tree is left to hold:
+    bound to no repository in a document whose own sources pin nothing (it links two
+    libraries at their commits), each is words, as in a document that pins nothing, not a
+    reason to ask for a clone of the report's own folder."""
+    if any(source.pin for source in report.sources):
+        return report
+
+    def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+        return tuple(item for item in items if not (item.source is None and _code_given_no_file(item)))
+
+    return _each_piece(report, kept)
 
 
 def _of_the_one_repository_linked(report: Report, run_pins: frozenset[str | None]) -> Report:
     """In a document the run pins that names no source of its own and links one repository
-    (at a branch): what names no repository (a file in backticks, a code block) is that
+    the run pins (by its name; with an unnamed ``--memreport-pin``, the one it links at a
+    branch): what names no repository (a file in backticks, a code block) is that
     repository's, as a document whose links all name one commit has it read there
     (:func:`_at_links_commit`). Else it was the default source's: the report's own folder,
-    "not inside a git repository"."""
+    "not inside a git repository". (A library's files linked at their own commit are the
+    library's: they do not make the target's repository one of two.)"""
     if report.sources:
         return report
-    linked = {item.source for item in report.all_evidence() if item.source and "/" in item.source}
+    linked = {item.source for item in report.all_evidence() if item.source and "/" in item.source
+              and (None not in run_pins or not (item.pin and core.is_sha(item.pin)))}
+    if None not in run_pins:
+        linked &= run_pins
     if len(linked) != 1:
         return report
     (repository,) = linked
-    if None not in run_pins and repository not in run_pins:
-        return report
 
     def bound(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
         return tuple(replace(item, source=repository) if item.source is None else item for item in items)

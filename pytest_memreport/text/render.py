@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..runcaches import run_cached
-from ..model import Evidence, EvidenceKind, EvidenceRole, Report
+from ..model import CODE_BLOCK, Evidence, EvidenceKind, EvidenceRole, Report
 
 #: how much of a long quotation a failure shows
 _QUOTE_WIDTH = 300
@@ -105,7 +105,8 @@ def evidence_title(evidence: Evidence) -> str:
         if evidence.role is EvidenceRole.PROJECT:
             return "quotation attributed to the project" + (f" (linked: {', '.join(files)})" if files else "")
         if evidence.role is EvidenceRole.TERM:
-            return "quoted phrase" + (f" (linked: {', '.join(files)})" if files else "")
+            what = "code block given no file" if evidence.label == CODE_BLOCK else "quoted phrase"
+            return what + (f" (linked: {', '.join(files)})" if files else "")
         return f"quotation of {' or '.join(files)}"
     if evidence.kind is EvidenceKind.QUOTE:
         cited = f":{evidence.cited_lines}" if evidence.cited_lines else ""

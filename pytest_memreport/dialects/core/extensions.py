@@ -70,3 +70,7 @@ _BINARY = """
 KNOWN_EXTENSIONS: frozenset[str] = frozenset(
     word for block in (_SOURCE, _MARKUP_AND_DATA, _BINARY) for word in block.split()
 )
+
+#: the extensions of source files alone: what a file named in plain words ends with
+#: (``In the VoltageManager.sol contract:``; ``README.md`` in prose is a document's name)
+SOURCE_EXTENSIONS: frozenset[str] = frozenset(_SOURCE.split())

@@ -1,0 +1,170 @@
+"""Code a report shows in a block: the file's when a sentence names it, the target's where
+the pinned tree holds it when none does (docs/FORMATS.md, the evidence forms).
+
+Read in real audit findings: "In the Pool.sol contract, ...:" followed by an indented block,
+"Verify.check is as follows:" followed by a fenced one. Each went unread, and a finding made
+of them said "no evidence to check" with the contest's commit given.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from pytest_memreport.dialects import parse_report
+from pytest_memreport.model import CODE_BLOCK, LOOKUP_TREE, EvidenceKind, EvidenceRole
+
+SHA = "1234567890abcdef1234567890abcdef12345678"
+LIBRARY_SHA = "abcdef1234567890abcdef1234567890abcdef12"
+
+POOL = textwrap.dedent("""\
+    pragma solidity ^0.8.0;
+
+    contract Pool {
+        uint256 public balance;
+
+        function drain(address to) public {
+            require(balance > 0, "empty pool");
+            payable(to).transfer(balance);
+            balance = 0;
+        }
+    }
+    """)
+
+VERIFY = textwrap.dedent("""\
+    pragma solidity ^0.8.0;
+
+    library Verify {
+        function check(bytes32 digest, bytes memory signature) internal pure returns (bool) {
+            require(signature.length == 65, "invalid signature length");
+            return digest != bytes32(0);
+        }
+    }
+    """)
+
+
+def finding(pin_line: str = "") -> str:
+    return textwrap.dedent("""\
+        # The pool can be drained twice
+        PIN
+        In the Pool.sol contract, drain() sends the whole balance before anything else:
+
+            function drain(address to) public {
+                require(balance > 0, "empty pool");
+                payable(to).transfer(balance);
+
+        Verify.check is as follows:
+
+        ```solidity
+        function check(bytes32 digest, bytes memory signature) internal pure returns (bool) {
+            require(signature.length == 65, "invalid signature length");
+        ```
+
+        Recommendation:
+
+        ```solidity
+        function drain(address to) public nonReentrant {
+            uint256 amount = balance;
+            balance = 0;
+        ```
+
+        The advisory's own data:
+
+        ```toml
+        [advisory]
+        id = "POOL-2026-0001"
+        package = "pool"
+        ```
+        """).replace("PIN", pin_line)
+
+
+def quotes(report) -> list[tuple[str, str, EvidenceRole | None, str | None]]:
+    return sorted((e.path, (e.text or "").split("\n")[0], e.role, e.lookup)
+                  for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE)
+
+
+def test_a_block_a_sentence_gives_a_file_named_in_plain_words_and_one_given_none():
+    report = parse_report("findings/pool.md", finding(f"\nRead at commit `{SHA}`.\n"))
+
+    assert quotes(report) == sorted([
+        # indented four columns under "In the Pool.sol contract, ...:", read without the indent;
+        # the file by its name alone: the pinned tree's file of that name
+        ("Pool.sol", "function drain(address to) public {", EvidenceRole.LOOSE, LOOKUP_TREE),
+        # given no file: the target's where the tree holds it (the fix proposed too: found
+        # nowhere, it is the finding's own); the advisory's TOML is data, not the target's code
+        ("", "function check(bytes32 digest, bytes memory signature) internal pure returns (bool) {",
+         EvidenceRole.TERM, None),
+        ("", "function drain(address to) public nonReentrant {", EvidenceRole.TERM, None),
+    ])
+    indented = next(e for e in report.all_evidence() if e.path == "Pool.sol")
+    assert (indented.line, indented.end_line) == (7, 9)
+    assert indented.text.split("\n")[1] == '    require(balance > 0, "empty pool");'
+    assert {e.label for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE} == {CODE_BLOCK}
+
+
+def test_a_list_items_indented_text_and_a_block_of_a_few_characters_are_no_code_of_the_target():
+    text = textwrap.dedent(f"""\
+        Read at commit `{SHA}`.
+
+        - In the Pool.sol contract, the item goes on:
+
+            its indented text is the item's
+
+        The end of it:
+
+        ```solidity
+        }}
+        ```
+        """)
+
+    assert quotes(parse_report("findings/list.md", text)) == []
+
+
+def test_code_given_no_file_is_words_where_no_pinned_tree_is_the_documents():
+    # No pin of its own (a library's file linked at the library's commit is the library's):
+    # the blocks would have asked for a clone of the findings' own folder.
+    link = f"[Address.sol](https://github.com/acme/library/blob/{LIBRARY_SHA}/contracts/Address.sol#L10)"
+    text = finding() + f"\nThe library is used as in {link}.\n"
+
+    assert [e.source for e in parse_report("findings/pool.md", text).all_evidence()
+            if e.label == CODE_BLOCK and e.role is EvidenceRole.TERM] == []
+
+
+def run(pytester, text: str, *args: str):
+    (pytester.path / "finding.md").write_text(text, encoding="utf-8")
+    out = pytester.path / "out.json"
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", "finding.md", "--memreport-json", str(out),
+                                *args)
+    (report,) = json.loads(out.read_text(encoding="utf-8"))["reports"]
+    return result, report
+
+
+def statuses(report: dict) -> dict[str, tuple[str, str]]:
+    return {e["text"].split("\n")[0].strip(): (e["path"], e["at_pin"]["status"])
+            for e in report["evidence"] if e["kind"] == "quote"}
+
+
+def test_a_findings_code_blocks_are_checked_at_the_pin_the_run_gives_and_drift_after_it(pytester, make_repo):
+    repo = make_repo("pool")
+    pin = repo.commit({"contracts/Pool.sol": POOL, "contracts/lib/Verify.sol": VERIFY})
+    text = finding()
+
+    result, report = run(pytester, text, f"--memreport-repo={repo.path}", f"--memreport-pin={pin}",
+                         "--memreport-against=none")
+    assert statuses(report) == {
+        "function drain(address to) public {": ("contracts/Pool.sol", "found"),
+        "function check(bytes32 digest, bytes memory signature) internal pure returns (bool) {": ("", "found"),
+        # the proposed fix: the finding's own, never a failure
+        "function drain(address to) public nonReentrant {": ("", "not-evidence"),
+    }
+    notes = [e["at_pin"].get("note", "") for e in report["evidence"]]
+    assert "a code block given no file; found in contracts/lib/Verify.sol" in notes
+    assert report["state"] == "fresh"
+    assert result.ret == 0
+
+    repo.commit({"contracts/lib/Verify.sol": VERIFY.replace("invalid signature length", "bad signature")})
+    result, report = run(pytester, text, f"--memreport-repo={repo.path}", f"--memreport-pin={pin}",
+                         "--memreport-against=HEAD")
+    assert report["state"] == "stale"
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["finding.md:12: code block given no file changed at *"])
