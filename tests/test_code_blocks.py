@@ -110,6 +110,11 @@ def test_a_list_items_indented_text_and_a_block_of_a_few_characters_are_no_code_
 
             its indented text is the item's
 
+        [the draft]: https://example.com/draft
+
+             As a subnote of the item, after the link's definition, still the item's text
+             and no code (read in a real RFC)
+
         The end of it:
 
         ```solidity
@@ -168,3 +173,70 @@ def test_a_findings_code_blocks_are_checked_at_the_pin_the_run_gives_and_drift_a
     assert report["state"] == "stale"
     assert result.ret == 1
     result.stdout.fnmatch_lines(["finding.md:12: code block given no file changed at *"])
+
+
+def test_a_lost_blob_leaves_the_tree_search_going_and_the_tree_is_read_once(make_repo):
+    # Read in a real contest's mirror lacking one blob: the pass that gathers every file's
+    # words stopped at the lost object, so each of a finding's code blocks read the whole
+    # tree again up to it (a thousand blocks, a thousand passes, each one failing), and what
+    # a block found depended on which search ran first.
+    import os
+    import subprocess
+
+    from pytest_memreport import runcaches
+    from pytest_memreport.checks import attributed
+    from pytest_memreport.checks.drift import wordindex
+    from pytest_memreport.gitstore import GitStore
+    from pytest_memreport.model import Evidence
+
+    repo = make_repo("pool")
+    files = {f"contracts/{name}.sol": f"contract {name} {{\n    uint256 public {name.lower()}Count;\n}}\n"
+             for name in ("Alpha", "Beta", "Gamma", "Delta")}
+    pin = repo.commit({**files, "contracts/Pool.sol": POOL, "contracts/lib/Verify.sol": VERIFY})
+    lost = subprocess.run(["git", "rev-parse", f"{pin}:contracts/Beta.sol"], cwd=repo.path, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    os.remove(repo.path / ".git" / "objects" / lost[:2] / lost[2:])
+
+    def block(text: str, line: int) -> Evidence:
+        return Evidence(EvidenceKind.QUOTE, "", line, line + text.count("\n"), text=text, label=CODE_BLOCK,
+                        role=EvidenceRole.TERM)
+
+    blocks = [block('require(signature.length == 65, "invalid signature length");\nreturn digest != bytes32(0);', 3),
+              block("payable(to).transfer(balance);\nbalance = 0;", 9),
+              block("uint256 amount = balance;\nbalance = 0;\npayable(to).transfer(amount);", 15)]
+    with GitStore.open(repo.path) as store, runcaches.RunCaches().active():
+        snapshot = store.snapshot(pin)
+        results = [attributed.check(evidence, snapshot) for evidence in blocks]
+        index = wordindex.word_index(snapshot)
+
+    assert [r.ok for r in results] == [True, True, False]
+    assert "found in contracts/lib/Verify.sol" in (results[0].note or "")
+    assert "found in contracts/Pool.sol" in (results[1].note or "")
+    assert index.unreadable == ["contracts/Beta.sol"]
+    # one pass over the tree for all three searches (then their candidates): a pass per
+    # search would read every readable file three times
+    readable = len(files) + 2 - 1
+    assert readable <= index.files_read < 2 * readable
+
+
+def test_a_report_whose_code_is_its_own_and_whose_other_repository_has_no_clone_says_so():
+    # Read in a real finding: its code blocks were the writer's own, and the fork it links has
+    # no clone. It said "no evidence to check: the 3 path(s) it names are not in the pinned
+    # tree", as if everything it cites had been read: the fork was never looked at.
+    from pytest_memreport.model import Report
+    from pytest_memreport.outputs import staleness
+    from pytest_memreport.outputs.results import CheckResult
+
+    own = CheckResult.of({"type": "pin", "report": "f.md", "line": 9, "path": "", "at_pin": {"status": "not-evidence"}},
+                         "skipped")
+    fork = CheckResult.of({"type": "source", "report": "f.md", "line": 1, "source": {
+        "id": "someone/pool-fork", "pin": "abc", "pin_status": "no-repo"},
+        "reason": "no local clone for someone/pool-fork; give --memreport-repo someone/pool-fork=PATH"}, "skipped")
+
+    row = staleness.build_row(Report("f.md", "records"), [own, fork])
+    assert (row.state, row.reason_code) == ("unchecked", "no-repository")
+    assert row.reason == "no local clone for someone/pool-fork; give --memreport-repo someone/pool-fork=PATH"
+    # its own words alone: no evidence, said as such
+    row = staleness.build_row(Report("f.md", "records"), [own])
+    assert (row.state, row.reason_code) == ("unchecked", "no-evidence")
+    assert row.reason == "no evidence to check: the 1 path(s) or code block(s) it names are not in the pinned tree"

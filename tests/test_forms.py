@@ -1471,7 +1471,7 @@ def test_a_document_whose_every_named_path_is_its_own_is_unchecked_not_green(pyt
     result = _at_pin(pytester, "kb/index.md")
 
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["unchecked  kb/index.md  no evidence to check: the 2 path(s) it names are not in "
+    result.stdout.fnmatch_lines(["unchecked  kb/index.md  no evidence to check: the 2 path(s) or code block(s) it names are not in "
                                  "the pinned tree"])
     # beside a document that checks something, it still fails the run, unless allowed
     (pytester.path / "kb" / "fine.md").write_text(f"# Fine\n\nPinned to the acme/widgets revision "

@@ -484,8 +484,8 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
         body = [_INDENT.sub("", line, count=1) for line in lines[index + 1:close]] if indented \
             else lines[index + 1:close]
         intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
-        named = _one_file(intro) if (intro.rstrip().endswith(":") or _ends_citing_lines(intro)) \
-            and language not in _NOT_A_FILE else None
+        introduced = intro.rstrip().endswith(":") or _ends_citing_lines(intro)
+        named = _one_file(intro) if introduced and language not in _NOT_A_FILE else None
         header = FILE_HEADER.fullmatch(body[0].strip()) if body and language not in _NOT_A_FILE else None
         runs = _numbered_runs(body[1:] if header else body)
         lookup = None
@@ -504,11 +504,14 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
                 found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, first + len(run) - 1),
                                       text="\n".join(run), source=source, pin=pin, label=CODE_BLOCK,
                                       role=EvidenceRole.LOOSE, lookup=lookup, ref=ref))
-        elif named is None and language not in _NOT_A_FILE and language not in _NOT_CODE and len(body) <= _BLOCK_LINES \
+        elif named is None and (introduced or not indented) and language not in _NOT_A_FILE \
+                and language not in _NOT_CODE and len(body) <= _BLOCK_LINES \
                 and sum(not c.isspace() for c in "".join(body)) >= _TREE_BLOCK_CHARACTERS:
             # Given no file (``Verification.verify is as follows:``), code copied from the target is
             # still the target's: looked for in the whole pinned tree, and where no file holds it
             # (a proposed fix, pseudo-code), the report's own (a term's reading: never a failure).
+            # An indented one only under a sentence that introduces it: an item's text indented
+            # under a list two paragraphs up looks the same line by line.
             found.append(Evidence(EvidenceKind.QUOTE, "", index + 2, max(index + 2, index + 1 + len(body)),
                                   text="\n".join(body), label=CODE_BLOCK, role=EvidenceRole.TERM))
     return found
@@ -947,16 +950,15 @@ def _without_code_of_no_tree(report: Report) -> Report:
 
 def _of_the_one_repository_linked(report: Report, run_pins: frozenset[str | None]) -> Report:
     """In a document the run pins that names no source of its own and links one repository
-    the run pins (by its name; with an unnamed ``--memreport-pin``, the one it links at a
-    branch): what names no repository (a file in backticks, a code block) is that
-    repository's, as a document whose links all name one commit has it read there
-    (:func:`_at_links_commit`). Else it was the default source's: the report's own folder,
-    "not inside a git repository". (A library's files linked at their own commit are the
-    library's: they do not make the target's repository one of two.)"""
+    the run pins (by its name; with an unnamed ``--memreport-pin``, the one it links): what
+    names no repository (a file in backticks, a code block) is that repository's, as a
+    document whose links all name one commit has it read there (:func:`_at_links_commit`).
+    Else it was the default source's: the report's own folder, "not inside a git
+    repository". (A library the run does not pin, linked at its own commit, does not make
+    the repository it pins one of two.)"""
     if report.sources:
         return report
-    linked = {item.source for item in report.all_evidence() if item.source and "/" in item.source
-              and (None not in run_pins or not (item.pin and core.is_sha(item.pin)))}
+    linked = {item.source for item in report.all_evidence() if item.source and "/" in item.source}
     if None not in run_pins:
         linked &= run_pins
     if len(linked) != 1:

@@ -300,8 +300,9 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
     props = {"record": "", "evidence": f"source:{binding.source_id}", "status": binding.pin_status,
              "location": render.location(report, binding.line or 1)}
     if unmapped:
-        return Outcome("skip", binding.problem or f"no local clone for {binding.source_id}", payload=payload,
-                       properties=props)
+        problem = binding.problem or f"no local clone for {binding.source_id}"
+        payload["reason"] = str(_unprefixed(report, problem))  # (what a report that checked nothing else says)
+        return Outcome("skip", problem, payload=payload, properties=props)
     if binding.pin_status == "unpinned" and not needs_pin:
         return Outcome("pass", f"{binding.source_id}: every citation carries its own commit", payload=payload,
                        properties=props)

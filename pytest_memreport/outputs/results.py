@@ -238,7 +238,7 @@ class CheckResult:
             source_pin_status=source.get("pin_status"),
             source_pin=source.get("pin"),
             target_rev=target.get("rev"),
-            reason=get("reason") if unchecked else None,
+            reason=get("reason") if unchecked or kind is CheckType.SOURCE else None,
             reason_code=get("code") if unchecked else None,
             language=get("language", ""),
             text_digest=str(get("text_digest") or ""),

@@ -180,6 +180,8 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
     moves: list[Move] = []
     guarded: set[str] = set()
     unchecked: CheckResult | None = None
+    #: the first source of the report no clone or commit could be read for
+    unread_source: CheckResult | None = None
     skipped_checks = modified = not_evidence = 0
     unread: Counter = Counter()
     #: pins a failing source item already says the clone lacks
@@ -197,6 +199,7 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
             continue  # failing under --memreport-require-checked: the state says it already
         if kind is CheckType.SOURCE and outcome is Outcome.SKIPPED:
             unread[failure_kind(check)] += 1  # a repository named by URL that nothing maps to a clone
+            unread_source = unread_source or check
             continue
         if kind is CheckType.PIN and outcome is Outcome.SKIPPED and check.at_pin is PinStatus.COMMIT_MISSING \
                 and check.target_rev not in unread_pins:
@@ -235,11 +238,17 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
         return Row(report.path, UNCHECKED, 0, reason_code="unreadable", **common)
     if skipped_checks:
         return Row(report.path, UNCHECKED, 0, reason_code="not-run", **common)
+    if unread_source is not None:
+        # What it read was its own words, and a repository it cites has no clone: unchecked for
+        # that, as when nothing of it was read (not "no evidence", which would pass it).
+        return Row(report.path, UNCHECKED, 0, reason=unread_source.reason or "", reason_code=failure_kind(unread_source),
+                   unread=_ordered(unread), **common)
     if not_evidence:
         # Everything it named turned out to be its own words (a knowledge base's files, a
-        # folder the target lacks): a document that checked nothing is never quietly green.
-        return Row(report.path, UNCHECKED, 0, reason=f"no evidence to check: the {not_evidence} path(s) it names "
-                   "are not in the pinned tree", reason_code="no-evidence", **common)
+        # folder the target lacks, code no file holds): a document that checked nothing is
+        # never quietly green.
+        return Row(report.path, UNCHECKED, 0, reason=f"no evidence to check: the {not_evidence} path(s) or "
+                   "code block(s) it names are not in the pinned tree", reason_code="no-evidence", **common)
     return None
 
 
@@ -301,8 +310,8 @@ def failing_verdict(rows: list[Row], allow_unchecked: bool) -> str | None:
     found_empty = [row.report for row in rows
                    if row.state == UNCHECKED and row.reason_code == "no-evidence" and row.not_evidence]
     if found_empty and not allow_unchecked:
-        return (f"memreport: {', '.join(found_empty[:5])}: checked nothing (every path named is not in the "
-                "pinned tree); give --memreport-allow-unchecked to accept")
+        return (f"memreport: {', '.join(found_empty[:5])}: checked nothing (every path or code block named is not "
+                "in the pinned tree); give --memreport-allow-unchecked to accept")
     return None
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import runcaches
+from ...gitstore import RepoError
 from ...gitstore.grep import StartedGrep
 from ...text import match
 
@@ -79,6 +80,8 @@ class WordIndex:
         self.files_tested = 0
         #: whether a pass over every file was made without gathering the tree's postings
         self._read_whole = False
+        #: files the pass over every file could not read (an object the clone lacks)
+        self.unreadable: list[str] = []
 
     def _against(self):
         """The snapshot (alive: whoever asks this index holds it)."""
@@ -167,19 +170,33 @@ class WordIndex:
 
     def _gather(self, tests: dict, found: dict[object, set[str]]) -> None:
         """One pass over every file: the words each holds gathered into the tree's
-        postings, and ``tests`` (which name no words) run on it."""
+        postings, and ``tests`` (which name no words) run on it. A file the clone cannot
+        give (a missing object) is left out of them, and the pass goes on: it stopped the
+        pass, so each later scan read the whole tree again up to it (a finding's thousand
+        code blocks, a thousand passes), and what a run found depended on which search
+        came first."""
         made: dict[str, list[str]] = {}
-        for path, textfile in self._against().read_many(sorted(self._listed())):
-            if textfile is None or not textfile.is_text:
+        remaining = sorted(self._listed())
+        while remaining:
+            done = 0
+            try:
+                for path, textfile in self._against().read_many(remaining):
+                    done += 1
+                    if textfile is None or not textfile.is_text:
+                        continue
+                    self.files_read += 1
+                    text, reduced = textfile.text, _Once(match.reduced, textfile.text)
+                    for word in words_of(text):
+                        made.setdefault(word, []).append(path)
+                    for k, (check, _, _) in tests.items():
+                        self.files_tested += 1
+                        if check(path, text, reduced):
+                            found[k].add(path)
+            except RepoError:
+                self.unreadable.append(remaining[done])  # (the file being read when it raised)
+                remaining = remaining[done + 1:]
                 continue
-            self.files_read += 1
-            text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-            for word in words_of(text):
-                made.setdefault(word, []).append(path)
-            for k, (check, _, _) in tests.items():
-                self.files_tested += 1
-                if check(path, text, reduced):
-                    found[k].add(path)
+            break
         self._postings = made
 
     def in_folder(self, folder: str) -> frozenset[str]:
