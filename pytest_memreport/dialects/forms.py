@@ -613,7 +613,10 @@ def _one_file(intro: str) -> tuple[str, str | None, str | None, str | None] | No
 
 #: a file named in plain words: names joined by slashes, the last with an extension
 #: (``VoltageManager.sol``, ``src/pool.py``; not ``msg.sender.call`` nor ``v0.8.sol``)
-_PLAIN_SOURCE_FILE = re.compile(r"(?<![\w./@:-])((?:[\w-]+/)*[\w-]*[A-Za-z_][\w-]*\.([A-Za-z]\w{0,9}))(?![\w/@-]|\.\w)")
+#: (a name holds a letter: asked ahead, so that a long run of word characters is scanned
+#: once from its start, not once per letter in it)
+_PLAIN_SOURCE_FILE = re.compile(r"(?<![\w./@:-])((?:[\w-]+/)*(?=[\w-]*[A-Za-z_])[\w-]+\.([A-Za-z]\w{0,9}))"
+                                r"(?![\w/@-]|\.\w)")
 
 
 def _written_on(item: Evidence, lines: list[str]) -> bool:

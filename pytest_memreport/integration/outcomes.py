@@ -307,6 +307,7 @@ def source_outcome(report: Report, binding, against: str | None, against_problem
         return Outcome("pass", f"{binding.source_id}: every citation carries its own commit", payload=payload,
                        properties=props)
     if binding.branches:  # the report claims no commit: told what to give, not failed
+        payload["reason"] = str(_unprefixed(report, binding.problem or ""))
         return Outcome("skip", binding.problem or "", payload=payload, properties=props)
     if binding.problem:
         said, loc = binding.problem, props["location"]

@@ -241,7 +241,7 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
     if unread_source is not None:
         # What it read was its own words, and a repository it cites has no clone: unchecked for
         # that, as when nothing of it was read (not "no evidence", which would pass it).
-        return Row(report.path, UNCHECKED, 0, reason=unread_source.reason or "", reason_code=failure_kind(unread_source),
+        return Row(report.path, UNCHECKED, 0, reason=unread_source.reason or "a repository it cites was not read", reason_code=failure_kind(unread_source),
                    unread=_ordered(unread), **common)
     if not_evidence:
         # Everything it named turned out to be its own words (a knowledge base's files, a

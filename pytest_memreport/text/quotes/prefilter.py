@@ -51,7 +51,9 @@ def _holds_whole_words(pattern: QuotePattern, text: str, key: object) -> bool:
     the file each."""
     words = _WORDS_CACHE.get(key)
     if words is None:
-        words = frozenset(split_words(text.replace("`", "") if "`" in text else text))
+        # as written and with backticks dropped (a quote of `` `foo`s `` may keep them or not)
+        words = frozenset(split_words(text) + split_words(text.replace("`", "")) if "`" in text
+                          else split_words(text))
         _WORDS_CACHE.put(key, words, len(text))
     if not all(word in words for word in pattern.whole_words):
         return False
