@@ -249,6 +249,12 @@ class Evidence(_KeepsItsHash):
             bool(self.context) or self.role in (EvidenceRole.PROJECT, EvidenceRole.TERM))
 
     @property
+    def is_code_block(self) -> bool:
+        """Whether this is a code block the report shows (a quotation of the file a sentence
+        gives it, or, given none, of the pinned tree: role ``TERM``)."""
+        return self.label == CODE_BLOCK
+
+    @property
     def declared_not_evidence(self) -> str | None:
         """Why the report itself shows this mention is no evidence of the target, or ``None``."""
         if self.role is EvidenceRole.OWN_PROJECT:

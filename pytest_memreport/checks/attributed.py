@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..gitstore import RepoError
-from ..model import CODE_BLOCK, Evidence, EvidenceRole
+from ..model import Evidence, EvidenceRole
 from ..text import match
 from . import verify
 from .drift import search
@@ -76,7 +76,7 @@ def _tie(evidence: Evidence) -> str:
     if evidence.role is EvidenceRole.PROJECT:
         return "attributed to the project"
     if evidence.role is EvidenceRole.TERM:
-        return "a code block given no file" if evidence.label == CODE_BLOCK else \
+        return "a code block given no file" if evidence.is_code_block else \
             "a phrase in quotation marks attributed to no file"
     return "tied to several files"
 
@@ -88,7 +88,7 @@ def _in_tree(evidence: Evidence, snapshot, files: list[str], with_symbol: bool) 
         return None
     # A sentence may have adapted the first letter: "the docs state that "restores are ..."" of
     # a file's "Restores are ...".
-    variants = [text, text[0].swapcase() + text[1:]] if text[:1].isalpha() and evidence.label != CODE_BLOCK \
+    variants = [text, text[0].swapcase() + text[1:]] if text[:1].isalpha() and not evidence.is_code_block \
         else [text]
     places: list[Place] = []
     for variant in variants:
@@ -126,7 +126,7 @@ def unfound_reason(evidence: Evidence) -> str | None:
     """Why a term found nowhere at the pin is not evidence (``None`` for any other evidence)."""
     if evidence.role is not EvidenceRole.TERM:
         return None
-    if evidence.label == CODE_BLOCK:
+    if evidence.is_code_block:
         return ("the code block is given no file, and no file of the pinned tree holds it: read as the "
                 "report's own (name or link the file it shows right before it to have it checked)")
     return (f'"{evidence.text}" is in quotation marks, but the note attributes it to no file and no file of '

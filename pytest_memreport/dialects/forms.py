@@ -351,7 +351,7 @@ def _without_mentions_cited(evidence: list[Evidence]) -> list[Evidence]:
 
 def _code_given_no_file(item: Evidence) -> bool:
     """Whether ``item`` is a code block a sentence gives no file (looked for in the whole tree)."""
-    return item.label == CODE_BLOCK and item.role is EvidenceRole.TERM
+    return item.is_code_block and item.role is EvidenceRole.TERM
 
 
 def _mention(item: Evidence) -> bool:
@@ -515,6 +515,7 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
             found.append(Evidence(EvidenceKind.QUOTE, "", index + 2, max(index + 2, index + 1 + len(body)),
                                   text="\n".join(body), label=CODE_BLOCK, role=EvidenceRole.TERM))
     return found
+
 
 #: a block's language when it shows data or text (an advisory's own TOML, a response's JSON):
 #: given no file, it is the writer's, not code copied from the target

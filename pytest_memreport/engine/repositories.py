@@ -84,10 +84,7 @@ class TargetRepositories:
             path = Path(os.path.abspath(self._repo_path(report, source_id)))
         except RepoError:
             return None
-        for folder in (path, *path.parents):
-            if os.path.lexists(folder / ".git"):
-                return folder
-        return path
+        return _clone_at_or_above(path) or path
 
     def open_stores(self) -> list[GitStore]:
         return [store for store in self.stores.values() if isinstance(store, GitStore)]
@@ -136,7 +133,7 @@ class TargetRepositories:
             ))
         folder = self._reports.report_file(report).resolve().parent
         words = [word for word in (source.mentioned if source is not None else ()) if "/" not in word]
-        if words and source is not None and not any(os.path.lexists(at / ".git") for at in (folder, *folder.parents)):
+        if words and source is not None and _clone_at_or_above(folder) is None:
             # The pin's words name the repository (``an `openzeppelin-contracts` version``) and
             # the report's folder is no clone to fall back to: the key to give, not "not a clone".
             raise RepoError(said_at(report, source, f"the report's pin names `{words[0]}` (at {source.pin or 'no commit'}); "
@@ -379,3 +376,8 @@ class TargetRepositories:
         for store in self.open_stores():
             store.close()
         self.stores.clear()
+
+
+def _clone_at_or_above(path: Path) -> Path | None:
+    """The folder holding ``.git`` at or above ``path`` (found on the file system only), or ``None``."""
+    return next((folder for folder in (path, *path.parents) if os.path.lexists(folder / ".git")), None)

@@ -23,7 +23,7 @@ from .quotes.windows import (
     token_windows,
     words_in_order,
 )
-from .quotes.words import is_compound, rarest_words, split_words
+from .quotes.words import is_compound, rarest_words, split_words, words_of
 
 __all__ = [
     "MAX_GAP_CHARS",
@@ -51,6 +51,7 @@ __all__ = [
     "reduced",
     "render_diff",
     "split_words",
+    "words_of",
     "token_windows",
     "words_in_order",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..runcaches import run_cached
-from ..model import CODE_BLOCK, Evidence, EvidenceKind, EvidenceRole, Report
+from ..model import Evidence, EvidenceKind, EvidenceRole, Report
 
 #: how much of a long quotation a failure shows
 _QUOTE_WIDTH = 300
@@ -105,7 +105,7 @@ def evidence_title(evidence: Evidence) -> str:
         if evidence.role is EvidenceRole.PROJECT:
             return "quotation attributed to the project" + (f" (linked: {', '.join(files)})" if files else "")
         if evidence.role is EvidenceRole.TERM:
-            what = "code block given no file" if evidence.label == CODE_BLOCK else "quoted phrase"
+            what = "code block given no file" if evidence.is_code_block else "quoted phrase"
             return what + (f" (linked: {', '.join(files)})" if files else "")
         return f"quotation of {' or '.join(files)}"
     if evidence.kind is EvidenceKind.QUOTE:

@@ -119,7 +119,7 @@ def _block_scan(block: list[str]):
     """The scan finding the files that may hold exactly the lines ``block``: their text holds
     it as a string (a superset: :func:`.blocks.exact_blocks` decides)."""
     joined = "\n".join(block)
-    return ("lines", joined), lambda path, text, reduced: joined in text, (), tuple(wordindex.words_of(joined))
+    return ("lines", joined), lambda path, text, reduced: joined in text, (), tuple(match.words_of(joined))
 
 
 def _by_affinity(places: list[Place], origin: str) -> list[Place]:

@@ -186,7 +186,7 @@ class WordIndex:
                         continue
                     self.files_read += 1
                     text, reduced = textfile.text, _Once(match.reduced, textfile.text)
-                    for word in words_of(text):
+                    for word in match.words_of(text):
                         made.setdefault(word, []).append(path)
                     for k, (check, _, _) in tests.items():
                         self.files_tested += 1
@@ -352,16 +352,6 @@ class WordIndex:
             self._lines_unavailable = True
         else:
             self._line_paths.update(found)
-
-
-def words_of(text: str) -> set[str]:
-    """The words a text holds whole, as :attr:`.match.QuotePattern.whole_words` reads a
-    quote's (``\\w+``): those of the text and those of the text with its backticks
-    dropped, which a quote of it shows joined (`` `foo`s `` reads as ``foos``)."""
-    words = set(match.split_words(text))
-    if "`" in text:
-        words.update(match.split_words(text.replace("`", "")))
-    return words
 
 
 class _Once:

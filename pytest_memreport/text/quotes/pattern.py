@@ -147,7 +147,7 @@ class QuotePattern:
     """
 
     __slots__ = ("text", "elided", "_parts", "has_bullets", "_lazy_parts", "_lazy_words", "_lazy_whole_words",
-                 "_lazy_regexes", "_lazy_literal")
+                 "_lazy_cut_words", "_lazy_regexes", "_lazy_literal")
 
     def __init__(self, text: str, elided: bool = True) -> None:
         self.text = text
@@ -199,6 +199,13 @@ class QuotePattern:
                 words = words[:-1]
             out.update(dict.fromkeys(words))
         return tuple(out)
+
+    @_Lazy
+    def cut_words(self) -> tuple[str, ...]:
+        """The words an occurrence may hold only in part (a part's first or last, where an
+        elision may cut it): :attr:`words` but :attr:`whole_words`."""
+        whole = set(self.whole_words)
+        return tuple(word for word in self.words if word not in whole)
 
     @_Lazy
     def regexes(self) -> tuple[re.Pattern[str], ...]:

@@ -7,7 +7,7 @@ from ... import runcaches
 from ...lru import SizedLRU
 from .normalize import reduced
 from .pattern import QuotePattern, compile_quote
-from .words import split_words
+from .words import words_of
 
 
 def may_occur(pattern: QuotePattern | str, reduced_text: str) -> bool:
@@ -51,15 +51,12 @@ def _holds_whole_words(pattern: QuotePattern, text: str, key: object) -> bool:
     the file each."""
     words = _WORDS_CACHE.get(key)
     if words is None:
-        # as written and with backticks dropped (a quote of `` `foo`s `` may keep them or not)
-        words = frozenset(split_words(text) + split_words(text.replace("`", "")) if "`" in text
-                          else split_words(text))
+        words = frozenset(words_of(text))  # (as the tree's postings read a text)
         _WORDS_CACHE.put(key, words, len(text))
     if not all(word in words for word in pattern.whole_words):
         return False
-    whole = set(pattern.whole_words)
     plain = text.replace("`", "") if "`" in text else text
-    return all(word in plain for word in pattern.words if word not in whole)
+    return all(word in plain for word in pattern.cut_words)
 
 
 #: a quote with more words every occurrence holds whole than this is ruled out by the

@@ -48,3 +48,13 @@ def split_words(text: str) -> list[str]:
 def _is_word(ch: str) -> bool:
     # the same test as the regex ``\w`` (sre: alnum or underscore)
     return ch.isalnum() or ch == "_"
+
+
+def words_of(text: str) -> set[str]:
+    """The words a text holds whole, as :attr:`.pattern.QuotePattern.whole_words` reads a
+    quote's (``\\w+``): those of the text and those of the text with its backticks
+    dropped, which a quote of it shows joined (`` `foo`s `` reads as ``foos``)."""
+    words = set(split_words(text))
+    if "`" in text:
+        words.update(split_words(text.replace("`", "")))
+    return words
