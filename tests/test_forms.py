@@ -1224,6 +1224,46 @@ def test_a_link_to_a_branch_of_a_repository_nothing_pins_is_a_reference_not_a_mi
     assert "no local clone for acme/specs" in pinned.stdout.str()
 
 
+def test_a_commit_link_whose_text_calls_it_a_commit_states_no_pin_by_that_word():
+    # A proposal citing "[this commit]" (inline, or through its reference definition
+    # "[this commit]: .../commit/<sha>") read the link's own word "commit" as a pin word: the
+    # document was pinned to that commit, its example code became evidence there, and it asked
+    # for a clone of the repository it had cited in passing.
+    link = f"https://github.com/acme/scales/commit/{SHA}"
+    assert pinforms.line_pins(f"[this commit]: {link}", 9) == []
+    assert pinforms.line_pins(f"[the commits]: <{link}>", 9) == []
+    assert pinforms.line_pins(f"In particular, [this commit]({link}) shows another way.", 4) == []
+    # what the sentence says of the link still states it, as does a pin word in its text
+    assert [(p.sha, p.repository) for p in pinforms.line_pins(f"**Reviewed commit:** [this commit]({link})", 4)] == [
+        (SHA, "acme/scales")]
+    assert [p.sha for p in pinforms.line_pins(f"Read at [this commit]({link}).", 4)] == [SHA]
+    assert [p.sha for p in pinforms.line_pins(f"See the [pinned commit]({link}).", 4)] == [SHA]
+    assert [p.sha for p in pinforms.line_pins(f"[Reviewed commit]({link})", 4)] == [SHA]
+
+
+def test_a_proposal_citing_a_commit_by_reference_reads_its_examples_as_its_own(pytester):
+    # The same proposal as users run it: no pin, so its code blocks are its own examples and
+    # the document has no evidence to check (it asked for a clone of acme/scales before).
+    (pytester.path / "proposal.md").write_text(textwrap.dedent(f"""\
+        # Lazy weights
+
+        The scales could read their weights on first use:
+
+        ```rust
+        fn weights() -> &'static Weights {{
+            WEIGHTS.get_or_init(|| Weights::read("weights.toml"))
+        }}
+        ```
+
+        In particular, [this commit] shows another way.
+
+        [this commit]: https://github.com/acme/scales/commit/{SHA}
+        """), encoding="utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", "proposal.md")
+    assert "no evidence to check" in result.stdout.str(), result.stdout.str()[-2000:]
+    assert "git repository" not in result.stdout.str() and "clone" not in result.stdout.str()
+
+
 def test_a_guide_linking_only_a_branch_of_its_project_and_a_commit_in_passing_has_no_evidence(pytester,
                                                                                              knowledge_base):
     # A contributing guide whose one repository is linked at `main` (no commit anywhere) failed

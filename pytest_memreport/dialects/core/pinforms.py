@@ -147,7 +147,9 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     heading = line.startswith("#") and "@" in line
     # The words are the writer's, not a URL's: ``/commit/`` in a link says nothing of the
     # sentence around it ("introduces [more work](.../commit/<sha>)" is a commit cited in passing).
-    words = _without_urls(line)
+    # Nor does a commit link's text calling it a commit ("[this commit] shows another way", its
+    # reference ``[this commit]: .../commit/<sha>``): only what the sentence says of it.
+    words = _without_commit_words(line, _without_urls(line))
     if not at_word and not heading and not _PIN_WORDS.search(words) and not _only_a_link(words):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
@@ -223,6 +225,30 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
                                                                                         column, offset)))
     return pins
+
+
+#: a link's text right before where its destination starts: ``[text](`` inline, ``[label]:``
+#: a reference definition's (the destination may sit in angle brackets)
+_TEXT_BEFORE_DESTINATION = re.compile(r"\[([^\[\]\n]{0,300})\](?:\([ \t]*|:[ \t]*)<?\Z")
+#: the word a commit link's text may use for what it links
+_COMMIT_WORD = re.compile(r"(?i)\bcommits?\b")
+
+
+def _without_commit_words(line: str, words: str) -> str:
+    """``words`` (``line`` with its URLs blanked) with "commit" blanked in the text of each
+    commit link of ``line``: a link's text naming its kind says what its URL does."""
+    if "commit" not in words.lower() or "/commit/" not in line:
+        return words
+    blanked = list(words)
+    for match in PIN_LINE_URL.finditer(line):
+        link = parse_repository_link(match.group())
+        text = _TEXT_BEFORE_DESTINATION.search(line, max(0, match.start() - 320), match.start()) \
+            if link is not None and link.kind == "commit" else None
+        if text is None:
+            continue
+        for word in _COMMIT_WORD.finditer(line, text.start(1), text.end(1)):
+            blanked[word.start():word.end()] = " " * (word.end() - word.start())
+    return "".join(blanked)
 
 
 def _link_text_shas(line: str, link_shas: dict[str, str]):
