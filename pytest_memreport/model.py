@@ -108,6 +108,8 @@ LOOKUP_CHECKOUT = "checkout"
 
 #: the label of a code block a report shows, read as a quotation (:attr:`Evidence.label`)
 CODE_BLOCK = "code block"
+#: the label of a source file a sentence names in plain words (``the Pool.sol contract``)
+FILE_IN_PROSE = "file named in prose"
 
 
 class EvidenceKind(str, Enum):
@@ -253,6 +255,13 @@ class Evidence(_KeepsItsHash):
         """Whether this is a code block the report shows (a quotation of the file a sentence
         gives it, or, given none, of the pinned tree: role ``TERM``)."""
         return self.label == CODE_BLOCK
+
+    @property
+    def in_plain_words(self) -> bool:
+        """Whether this is a file a sentence names in plain words, not in backticks or a link:
+        evidence only where it names one file of the pinned tree (a name several files share
+        cites none of them; in backticks it would be ambiguous)."""
+        return self.label == FILE_IN_PROSE
 
     @property
     def declared_not_evidence(self) -> str | None:

@@ -96,7 +96,7 @@ def test_a_block_a_sentence_gives_a_file_named_in_plain_words_and_one_given_none
          EvidenceRole.TERM, None),
         ("", "function drain(address to) public nonReentrant {", EvidenceRole.TERM, None),
     ])
-    indented = next(e for e in report.all_evidence() if e.path == "Pool.sol")
+    indented = next(e for e in report.all_evidence() if e.path == "Pool.sol" and e.kind is EvidenceKind.QUOTE)
     assert (indented.line, indented.end_line) == (7, 9)
     assert indented.text.split("\n")[1] == '    require(balance > 0, "empty pool");'
     assert {e.label for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE} == {CODE_BLOCK}

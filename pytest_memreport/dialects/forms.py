@@ -31,13 +31,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import (CODE_BLOCK, LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
+from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
                      Source, Span)
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
+    FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
@@ -156,11 +156,13 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
+    indented: tuple[tuple[int, int, str], ...] = ()
     if loose:
         if blocks:
             evidence.extend(_introduced_blocks(lines, blocks))
         if "    " in text or "\t" in text:
-            evidence.extend(_introduced_blocks(lines, tuple(_indented_blocks(lines, fenced)), indented=True))
+            indented = tuple(_indented_blocks(lines, fenced))
+            evidence.extend(_introduced_blocks(lines, indented, indented=True))
     for reader in readers:
         evidence.extend(reader(path, written))
     pins: list[pinforms.PinStatement] = []
@@ -211,7 +213,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     pins.extend(table_pins(tabled))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
-    if names_files:
+    plain_names = loose and "." in text
+    if plain_names:
+        code = fenced | _inside(indented, len(lines)) | frozenset(range(end))
+        evidence.extend(_plain_file_names(text, starts, code, evidence))
+    if names_files or plain_names:
         evidence = _without_mentions_cited(evidence)
     return Reading(tuple(_unique(evidence)), repositories, tuple(pins), pinforms.stated_date(front, text),
                    pin_like, tuple(mentioned), tuple(findings))
@@ -610,6 +616,48 @@ def _one_file(intro: str) -> tuple[str, str | None, str | None, str | None] | No
             if match.group(2).lower() in SOURCE_EXTENSIONS:
                 files.setdefault(match.group(1), (match.group(1), None, None, None))
     return next(iter(files.values())) if len(files) == 1 else None
+
+
+def _plain_file_names(text: str, starts: LineStarts, code: frozenset[int], read: list[Evidence]) -> list[Evidence]:
+    """The source files a sentence names in plain words (``minted through the Pool.sol
+    contract``, ``see src/pool.py``), outside code, code spans, links and quotations: each a
+    mention, as a name in backticks is (evidence where the pinned tree has it, a bare name the
+    tree's file of that name; elsewhere the document's own word). ``starts``: where ``text``'s
+    lines start; ``code``: the indexes of its lines of code or front matter; ``read``: what the
+    forms read already (a link or a citation of the same file on its line says it: the plain
+    name adds nothing)."""
+    # The lines that may name one, found by one scan of the text for a source extension:
+    # most lines of prose have none, and looking at each line was most of the cost.
+    numbers = sorted({starts.line_of(found.start()) for found in _SOURCE_EXTENSION.finditer(text)
+                      if found.group(1).lower() in SOURCE_EXTENSIONS})
+    if not numbers:
+        return []
+    cited: dict[int, set[str]] = {}
+    for item in read:
+        if not _mention(item):
+            cited.setdefault(item.line, set()).update((item.path, item.path.rsplit("/", 1)[-1]))
+    found: list[Evidence] = []
+    for number in numbers:
+        if number - 1 in code:
+            continue
+        start = starts.start_of(number)
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        words = NOT_PLAIN_WORDS.sub(lambda piece: " " * len(piece.group()), line)
+        for match in _PLAIN_SOURCE_FILE.finditer(words):
+            path, extension = match.group(1), match.group(2)
+            name = path.rsplit("/", 1)[-1]
+            if extension.lower() not in SOURCE_EXTENSIONS or path in cited.get(number, ()) \
+                    or len(name) - len(extension) <= (3 if len(extension) == 1 else 2):
+                continue  # (``a.m.``, ``U.S.``, ``Ph.D.``: abbreviations, not ``io.h`` or ``main.c``)
+            bare = "/" not in path
+            found.append(Evidence(EvidenceKind.PATH, path, number, number, label=FILE_IN_PROSE,
+                                  role=EvidenceRole.BASENAME if bare else EvidenceRole.MENTION, lookup=LOOKUP_TREE))
+    return found
+
+
+#: a file's extension where a name may end (what :data:`_PLAIN_SOURCE_FILE` ends with)
+_SOURCE_EXTENSION = re.compile(r"\.([A-Za-z]\w{0,9})(?![\w/@-]|\.\w)")
 
 
 #: a file named in plain words: names joined by slashes, the last with an extension

@@ -113,6 +113,11 @@ class PathResolver:
                     self._announce(f"memreport: mapped the checkout {root} onto {store.path} "
                                    f"(no checkout root stated; longest suffix in the pinned tree)")
             return resolved
+        if found.candidates and evidence.in_plain_words:
+            # ("the pool is in mod.rs"): a word of the document, not a citation of one of them
+            self.mark_not_evidence(report, evidence, f"`{evidence.path}` names {len(found.candidates)} files at "
+                                                     "the pin, and plain words cite none of them")
+            return evidence
         if found.candidates:
             self.ambiguous[(report.path, evidence)] = list(found.candidates)
             return evidence

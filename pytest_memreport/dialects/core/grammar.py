@@ -169,6 +169,11 @@ FORM_URL = re.compile(r"https?://[^\s)>\]]+")
 PIN_LINE_URL = re.compile(r"https?://[^\s)<>\]]+")
 #: a link whose text is a sha: ``[9a0bae8](``, ``[`9a0bae8`](``
 LINK_TEXT_SHA = re.compile(r"\[`?([0-9a-fA-F]{7,64})`?\]\(")
+#: what in a line is not its writer's plain words, where a file named in them is read: code
+#: spans, links (their text and destination), URLs, and what it quotes (a phrase in quotation
+#: marks, a blockquote's line)
+NOT_PLAIN_WORDS = re.compile(r"`+[^`\n]*`+|!?\[[^\]\n]*\]\([^)\n]*\)|\[[^\]\n]*\]\[[^\]\n]*\]|https?://\S+"
+                             r'|"[^"\n]*"|“[^”\n]*”|^[ \t]*>.*')
 #: what is left of a line that is one link once its URL is blanked: ``- <   >``, ``[text](   )``
 ONLY_A_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(?:<[ \t]*>|\[[^\]]*\]\([ \t]*\)|[ \t]+)[ \t.]*")
 #: what every link into a repository's files holds, as substrings: a document is tested for
