@@ -216,3 +216,26 @@ def test_reports_first_read_at_session_start_are_parsed_with_the_runs_caches(mak
         assert cached.cache_info().hits >= 1  # read again by a later pass, from the run's cache
     finally:
         engine.close()
+
+
+def test_reports_first_read_for_unused_keys_are_parsed_with_the_runs_caches(make_repo, tmp_path):
+    """A clone mapped by a short key (``--memreport-repo=widgets=PATH``): the session's first
+    read is its check that every key is used, which read every report with no run current,
+    so a note's links were read anew by each of its passes (a tenth of a notes run's reading)."""
+    from pytest_memreport.dialects.core.links import parse_repository_link
+
+    repo = make_repo("widgets")
+    pin = repo.commit({"src/app.py": "def start():\n    return 1\n"}, "pin")
+    link = f"https://github.com/acme/widgets/blob/{pin}/src/app.py#L1"
+    (tmp_path / "note.md").write_text(
+        f"# A note\n\n**Evidence basis:** the `widgets` checkout at commit "
+        f"[{pin[:8]}](https://github.com/acme/widgets/commit/{pin}).\n\n"
+        f'The app says "def start():" ([src/app.py]({link})).\n', encoding="utf-8")
+    engine = Engine(RunOptions(repos={"widgets": str(repo.path)}, against="none", rootdir=tmp_path),
+                    [tmp_path / "note.md"])
+    try:
+        assert engine.unknown_keys() == []
+        cached = engine.caches.part(parse_repository_link, lambda: pytest.fail("no link was read in the run"))
+        assert cached.cache_info().currsize >= 2 and cached.cache_info().hits >= 1
+    finally:
+        engine.close()

@@ -470,3 +470,34 @@ def test_a_report_loads_from_its_pickle_as_it_was_by_names_listed_once():
     fresh = object.__new__(model.Evidence)
     fresh.__setstate__(state)
     assert fresh == evidence and fresh.span == evidence.span and hash(fresh) == hash(evidence)
+
+
+def test_this_process_parses_a_folder_with_caches_current_as_the_helper_does():
+    # Outside an engine's call no run was current, so this process's share of a folder read
+    # each link anew in every pass of a note (four times each); the helper's share was read
+    # with its caches. Both now parse with caches current: a link is read once per folder.
+    from pytest_memreport import runcaches
+    from pytest_memreport.dialects.core import links
+
+    url = f"https://github.com/acme/widgets/blob/{PIN}/stock/shelves.py"
+    note = "".join(f'The shelf says "shelf limit {n}" ([stock/shelves.py]({url})).\n\n' for n in range(20))
+    members = planned([RunFile(f"notes/note-{n}.md", f"# Shelves {n}\n\nRead at commit `{PIN}`.\n\n{note}")
+                       for n in range(2)])
+    seen: list = []
+
+    def parse(member):
+        seen.append(runcaches.current())
+        report = parse_member(member)
+        seen.append(runcaches.current().part(links.parse_repository_link, lambda: None).cache_info())
+        return report
+
+    # as at a session's start: no run current (a new thread starts with no context)
+    answer: list = []
+    reader = threading.Thread(target=lambda: answer.append(parse_shared(members, parse, helper=None)))
+    reader.start()
+    reader.join()
+    [shared] = answer
+    assert all(report.all_evidence() for report in shared.reports)
+    current, first, _, second = seen
+    assert current is not None and seen[2] is current  # one run's caches for the folder
+    assert first.misses == 1 and first.hits >= 20 and second.misses == 1

@@ -20,6 +20,7 @@ from typing import IO
 
 from ..model import Report
 from ..parsehelper import DONE, Helper, MemberEnds, send_message
+from .. import runcaches
 from ..runcaches import RunCaches
 from . import parse_member
 from .runs import MemberParse
@@ -39,6 +40,12 @@ def parse_shared(members: Sequence[MemberParse], parse: Callable[[MemberParse], 
     there is one and it is alive). The last ``reserve`` members are the helper's from the
     start (parsed here only if it fails): the rest go to whichever process asks first."""
     ends = MemberEnds(len(members), reserve)
+    # The folder's parses share what each would work out again (a link read in each of a
+    # note's passes), as the helper's do (:func:`serve`); inside a run, the run's caches.
+    caches = runcaches.current()
+    if caches is None:
+        caches, own = RunCaches(), parse
+        parse = lambda member: caches.call(own, member)  # noqa: E731
     if helper is not None and (len(members) < 2 or not helper.share(members, ends)):
         helper = None  # this process parses them all
     reports: dict[int, Report] = {}

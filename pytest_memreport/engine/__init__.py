@@ -196,6 +196,11 @@ class Engine:
         # (a link's reading, cached per run, is asked by several of a note's passes).
         return self.repositories.all_repositories_named()
 
+    @_in_run
+    def unknown_keys(self) -> list[tuple[str, list[str]]]:
+        # Reads every report too (with keyed clones it is the session's first read).
+        return self.repositories.unknown_keys()
+
     # -- what becomes items ---------------------------------------------------------------------
     @_in_run
     def checkable(self, report: Report, evidence: tuple[Evidence, ...]) -> list[Evidence]:

@@ -367,7 +367,7 @@ class MemreportSession:
             return  # nothing is checked: no revision is resolved (unused mappings are said by the run)
         if self.engine.affected is None:  # a range's head is resolved in its target (engine/affected.py)
             check_against(self.engine)
-        for key, used in self.engine.repositories.unknown_keys():
+        for key, used in self.engine.unknown_keys():
             raise pytest.UsageError(f"--memreport-repo {key}=...: no loaded report names {key}; "
                                     f"the reports name {', '.join(used)}")
         config = self.config
