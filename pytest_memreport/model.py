@@ -12,6 +12,7 @@ import hashlib
 
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from collections.abc import Collection
 from typing import TypeVar
 
 #: The status vocabulary of the analysis method, weakest first. ``wired`` and
@@ -445,6 +446,17 @@ class Source:
     #: where the document's pin statements write ``pin`` (re-pin rewrites exactly there); empty
     #: when no reader placed them (re-pin then rewrites the commit wherever the report writes it)
     pin_spans: tuple[Span, ...] = field(default=(), compare=False)
+
+
+def run_pin_key(keys: Collection[str | None], source_id: str | None) -> str | None | bool:
+    """Which of ``--memreport-pin``'s keys (``keys``) gives source ``source_id`` its
+    revision: its own (``SRC-2``, ``owner/name``; ``SRC-1`` for a report that names no
+    source), else the unkeyed one (``None``: every source); ``False`` when none does. The
+    one rule for the parse (is a document pinned by the run) and the binding (at what)."""
+    own = source_id or "SRC-1"
+    if own in keys:
+        return own
+    return None if None in keys else False
 
 
 @_loaded_quickly

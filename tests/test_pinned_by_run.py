@@ -149,3 +149,22 @@ def replace_evidence(report, extra):
     from dataclasses import replace
 
     return replace(report, evidence=(*report.evidence, extra))
+
+
+def test_one_rule_says_which_run_pin_a_source_takes_for_the_parse_and_the_binding():
+    # The parse (is a document pinned by the run?) and the binding (at which revision?) each
+    # wrote the rule: its own key, else the unkeyed one, ``SRC-1`` for a report naming none.
+    from pytest_memreport.dialects import parse_report
+    from pytest_memreport.model import run_pin_key
+
+    assert run_pin_key({"acme/pool": "r1", None: "r0"}, "acme/pool") == "acme/pool"
+    assert run_pin_key({"acme/pool": "r1", None: "r0"}, "acme/other") is None  # every source's
+    assert run_pin_key({"acme/pool": "r1"}, "acme/other") is False
+    assert run_pin_key({"SRC-1": "r1"}, None) == "SRC-1"  # a report that names no source
+    assert run_pin_key(frozenset({None}), "SRC-3") is None
+    assert run_pin_key(frozenset(), "SRC-1") is False
+
+    keyed = parse_report("finding.md", finding(), run_pins=frozenset({"SRC-1"}))
+    other = parse_report("finding.md", finding(), run_pins=frozenset({"acme/other"}))
+    assert [e.path for e in keyed.all_evidence() if e.path] != []  # pinned by its default source's key
+    assert [e.path for e in other.all_evidence() if e.path] == []  # a key of no source of it: words

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
-                     Source, Span)
+                     Source, Span, run_pin_key)
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
@@ -961,14 +961,12 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
 
 def _pinned_by_run(run_pins: frozenset[str | None], sources: Sequence[Source], evidence: Sequence[Evidence]) -> bool:
     """Whether the run gives a revision for a repository of the document: for every source,
-    or by a key its sources or citations use (as a source's binding reads it,
-    ``engine.bindings``; ``SRC-1`` is the default source of a document that names none)."""
+    or by a key its sources or citations use (:func:`..model.run_pin_key`, the rule a
+    source's binding reads its revision by)."""
     if not run_pins:
         return False
-    if None in run_pins:
-        return True
     names = {source.id for source in sources} | {item.source for item in evidence if item.source}
-    return any(name in run_pins for name in (names or {"SRC-1"}))
+    return any(run_pin_key(run_pins, name) is not False for name in (*names,) or (None,))
 
 
 def _settled(report: Report, subject: Evidence | None, run_pins: frozenset[str | None] = frozenset()) -> Report:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..checks import clones
 from ..gitstore import GitStore, RepoError, RevisionError
-from ..model import Report, Source
+from ..model import Report, Source, run_pin_key
 from ..text import render
 from ..options import AGAINST_NONE, AGAINST_WORKTREE, RunOptions
 from .timing import Timing
@@ -134,7 +134,8 @@ class Bindings:
         pins = self._options.pins
         claimed = self._claims.claims_for(report).source(source.id)
         claimed_pin = claimed.pin if claimed is not None else None
-        override = pins.get(source.id) or pins.get(None)
+        key = run_pin_key(pins, source.id)
+        override = pins[key] if key is not False else None
         if own_pin and override and not _pinned_elsewhere(own_pin, claimed_pin or source.pin):
             # --memreport-pin moves the links at the report's own pin too (not those
             # citing another commit on purpose).
