@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from collections.abc import Collection
 from typing import TypeVar
 
 #: The status vocabulary of the analysis method, weakest first. ``wired`` and

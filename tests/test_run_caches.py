@@ -193,27 +193,37 @@ def test_a_call_in_a_run_makes_its_caches_current_and_gives_back_the_ones_before
         assert runcaches.current() is inner
 
 
+def _engine_over_a_note(make_repo, tmp_path, key: str) -> Engine:
+    """An engine over one note citing a clone by ``key`` (``acme/widgets``, or a short key the
+    note's evidence basis names), its reports not yet read."""
+    repo = make_repo("widgets")
+    pin = repo.commit({"src/app.py": "def start():\n    return 1\n"}, "pin")
+    link = f"https://github.com/acme/widgets/blob/{pin}/src/app.py#L1"
+    (tmp_path / "note.md").write_text(
+        f"# A note\n\n**Evidence basis:** the `{key}` checkout at commit "
+        f"[{pin[:8]}](https://github.com/acme/widgets/commit/{pin}).\n\n"
+        f'The app says "def start():" ([src/app.py]({link})).\n', encoding="utf-8")
+    return Engine(RunOptions(repos={key: str(repo.path)}, against="none", rootdir=tmp_path), [tmp_path / "note.md"])
+
+
+def _links_read_in_the_run(engine: Engine):
+    """The run's cache of link readings: both of the note's links, one read again from it."""
+    from pytest_memreport.dialects.core.links import parse_repository_link
+
+    cached = engine.caches.part(parse_repository_link, lambda: pytest.fail("no link was read in the run"))
+    assert cached.cache_info().currsize >= 2  # the commit link and the blob link
+    assert cached.cache_info().hits >= 1  # read again by a later pass, from the run's cache
+
+
 def test_reports_first_read_at_session_start_are_parsed_with_the_runs_caches(make_repo, tmp_path):
     """With clones mapped by name, the session asks for every repository the reports name
     before anything else (its check of unused mappings): that first read parses every
     report, and it must run with the run's caches current, as every later read does (a
     note's links are read by several of its passes; uncached, each read parsed them again)."""
-    from pytest_memreport.dialects.core.links import parse_repository_link
-
-    repo = make_repo("widgets")
-    pin = repo.commit({"src/app.py": "def start():\n    return 1\n"}, "pin")
-    link = f"https://github.com/acme/widgets/blob/{pin}/src/app.py#L1"
-    (tmp_path / "note.md").write_text(
-        f"# A note\n\n**Evidence basis:** the `acme/widgets` checkout at commit "
-        f"[{pin[:8]}](https://github.com/acme/widgets/commit/{pin}).\n\n"
-        f'The app says "def start():" ([src/app.py]({link})).\n', encoding="utf-8")
-    engine = Engine(RunOptions(repos={"acme/widgets": str(repo.path)}, against="none", rootdir=tmp_path),
-                    [tmp_path / "note.md"])
+    engine = _engine_over_a_note(make_repo, tmp_path, "acme/widgets")
     try:
         assert "acme/widgets" in engine.all_repositories_named()
-        cached = engine.caches.part(parse_repository_link, lambda: pytest.fail("no link was read in the run"))
-        assert cached.cache_info().currsize >= 2  # the commit link and the blob link
-        assert cached.cache_info().hits >= 1  # read again by a later pass, from the run's cache
+        _links_read_in_the_run(engine)
     finally:
         engine.close()
 
@@ -221,21 +231,10 @@ def test_reports_first_read_at_session_start_are_parsed_with_the_runs_caches(mak
 def test_reports_first_read_for_unused_keys_are_parsed_with_the_runs_caches(make_repo, tmp_path):
     """A clone mapped by a short key (``--memreport-repo=widgets=PATH``): the session's first
     read is its check that every key is used, which read every report with no run current,
-    so a note's links were read anew by each of its passes (a tenth of a notes run's reading)."""
-    from pytest_memreport.dialects.core.links import parse_repository_link
-
-    repo = make_repo("widgets")
-    pin = repo.commit({"src/app.py": "def start():\n    return 1\n"}, "pin")
-    link = f"https://github.com/acme/widgets/blob/{pin}/src/app.py#L1"
-    (tmp_path / "note.md").write_text(
-        f"# A note\n\n**Evidence basis:** the `widgets` checkout at commit "
-        f"[{pin[:8]}](https://github.com/acme/widgets/commit/{pin}).\n\n"
-        f'The app says "def start():" ([src/app.py]({link})).\n', encoding="utf-8")
-    engine = Engine(RunOptions(repos={"widgets": str(repo.path)}, against="none", rootdir=tmp_path),
-                    [tmp_path / "note.md"])
+    so a note's links were read anew by each of its passes."""
+    engine = _engine_over_a_note(make_repo, tmp_path, "widgets")
     try:
         assert engine.unknown_keys() == []
-        cached = engine.caches.part(parse_repository_link, lambda: pytest.fail("no link was read in the run"))
-        assert cached.cache_info().currsize >= 2 and cached.cache_info().hits >= 1
+        _links_read_in_the_run(engine)
     finally:
         engine.close()
