@@ -240,3 +240,82 @@ def test_a_report_whose_code_is_its_own_and_whose_other_repository_has_no_clone_
     row = staleness.build_row(Report("f.md", "records"), [own])
     assert (row.state, row.reason_code) == ("unchecked", "no-evidence")
     assert row.reason == "no evidence to check: the 1 path(s) or code block(s) it names are not in the pinned tree"
+
+
+FIX = textwrap.dedent("""\
+    # The pool pays before it books
+
+    Move the booking above the payment:
+
+    ```diff
+    diff --git a/contracts/Pool.sol b/contracts/Pool.sol
+    --- a/contracts/Pool.sol
+    +++ b/contracts/Pool.sol
+    @@ -6,4 +6,5 @@ contract Pool {
+         function drain(address to) public {
+             require(balance > 0, "empty pool");
+    +        uint256 amount = balance;
+    -        payable(to).transfer(balance);
+             balance = 0;
+    +        payable(to).transfer(amount);
+    ```
+
+    In `contracts/lib/Verify.sol`:
+
+    ```diff
+    -        require(signature.length == 65, "invalid signature length");
+    +        require(signature.length == 65, "bad length");
+    \\ No newline at end of file
+    ```
+
+    And a test of its own:
+
+    ```diff
+    --- /dev/null
+    +++ b/test/Pool.t.sol
+    @@ -0,0 +1,3 @@
+    +contract PoolTest {
+    +    function testDrain() public {}
+    +}
+    ```
+    """)
+
+
+def test_a_diffs_lines_before_the_change_quote_the_file_its_header_or_sentence_names():
+    # Read in real audit findings: a proposed fix as a diff ("diff --git a/src/Pool.sol ...") was
+    # a block of output, not read; the code it changes is the target's, and when the target
+    # changes it the fix was written against code that is gone.
+    report = parse_report("findings/fix.md", FIX, run_pins=frozenset({None}))
+
+    assert [(e.path, e.line, e.end_line, e.text, e.role, e.lookup) for e in report.all_evidence()
+            if e.kind is EvidenceKind.QUOTE] == [
+        # the hunk's context and removed lines, past their prefix; the added ones are the writer's
+        ("contracts/Pool.sol", 10, 14, '    function drain(address to) public {\n'
+                                       '        require(balance > 0, "empty pool");\n'
+                                       '        payable(to).transfer(balance);\n        balance = 0;',
+         EvidenceRole.LOOSE, LOOKUP_TREE),
+        # no header: the file its sentence names
+        ("contracts/lib/Verify.sol", 21, 21, '        require(signature.length == 65, "invalid signature length");',
+         EvidenceRole.LOOSE, LOOKUP_TREE),
+        # a file the diff creates has no lines before it: nothing
+    ]
+
+
+def test_a_fix_written_as_a_diff_is_stale_once_the_code_it_changes_changed(pytester, make_repo):
+    repo = make_repo("pool")
+    pin = repo.commit({"contracts/Pool.sol": POOL, "contracts/lib/Verify.sol": VERIFY})
+
+    result, report = run(pytester, FIX, f"--memreport-repo={repo.path}", f"--memreport-pin={pin}",
+                         "--memreport-against=none")
+    assert statuses(report) == {'function drain(address to) public {': ("contracts/Pool.sol", "found"),
+                                'require(signature.length == 65, "invalid signature length");':
+                                    ("contracts/lib/Verify.sol", "found")}
+    assert report["state"] == "fresh" and result.ret == 0
+
+    repo.commit({"contracts/Pool.sol": POOL.replace("payable(to).transfer(balance);\n        balance = 0;",
+                                                    "uint256 amount = balance;\n        balance = 0;\n"
+                                                    "        payable(to).transfer(amount);")})
+    result, report = run(pytester, FIX, f"--memreport-repo={repo.path}", f"--memreport-pin={pin}",
+                         "--memreport-against=HEAD")
+    assert report["state"] == "stale" and result.ret == 1
+    result.stdout.fnmatch_lines(["finding.md:10: *contracts/Pool.sol*changed at *"])

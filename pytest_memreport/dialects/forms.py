@@ -36,7 +36,7 @@ from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, Ev
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
@@ -160,6 +160,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if loose:
         if blocks:
             evidence.extend(_introduced_blocks(lines, blocks))
+            evidence.extend(_diff_blocks(lines, tuple(block for block in blocks if block[2] in _DIFF)))
         if "    " in text or "\t" in text:
             indented = tuple(_indented_blocks(lines, fenced))
             evidence.extend(_introduced_blocks(lines, indented, indented=True))
@@ -521,6 +522,64 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
             found.append(Evidence(EvidenceKind.QUOTE, "", index + 2, max(index + 2, index + 1 + len(body)),
                                   text="\n".join(body), label=CODE_BLOCK, role=EvidenceRole.TERM))
     return found
+
+
+#: the languages of a fenced block that shows a change as a diff
+_DIFF = frozenset({"diff", "patch"})
+
+
+def _diff_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> list[Evidence]:
+    """The code a diff changes, as the target's (an audit finding's proposed fix, ``diff --git
+    a/src/Pool.sol b/src/Pool.sol`` and its hunks): each hunk's lines before the change (its
+    context and the lines it removes, past their one-character prefix) quote the file the
+    diff's header names, else the one its introducing sentence names (as a code block's), and
+    are checked where that file holds them at the pin, else the report's own (role ``LOOSE``,
+    never a failure); with no file named, where the pinned tree holds them (as a code block
+    given no file). The lines it adds are the writer's. Drift then says when the code the
+    fix was written against changed. ``blocks``: the document's fenced diff blocks."""
+    found: list[Evidence] = []
+    for index, close, _ in blocks:
+        intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
+        named = _one_file(intro) if intro.rstrip().endswith(":") else None
+        for (path, source, pin, ref), run in _before_the_change(lines, index, close, named):
+            if sum(not c.isspace() for _, text in run for c in text) < _TREE_BLOCK_CHARACTERS \
+                    or len(run) > _BLOCK_LINES or path == "/dev/null":
+                continue
+            text, first, last = "\n".join(text for _, text in run), run[0][0], run[-1][0]
+            if path is None:
+                found.append(Evidence(EvidenceKind.QUOTE, "", first, last, text=text, label=CODE_BLOCK,
+                                      role=EvidenceRole.TERM))
+            else:
+                found.append(Evidence(EvidenceKind.QUOTE, path, first, last, text=text, source=source, pin=pin,
+                                      label=CODE_BLOCK, role=EvidenceRole.LOOSE, ref=ref,
+                                      lookup=LOOKUP_TREE if source is None else None))
+    return found
+
+
+def _before_the_change(lines: list[str], index: int, close: int, named):
+    """Each run of a diff block's lines before the change (``lines[index]`` its opening fence,
+    ``lines[close]`` its closing one), with the file it is of: ``(path, owner/name, commit,
+    branch)``, ``named`` (a sentence's) until a header names one, ``path`` ``None`` when
+    nothing does; a run is a list of ``(report line, text)``. A header or a hunk's start ends
+    a run; an added line does not (the lines around it are one run of the file)."""
+    file = named if named is not None else (None, None, None, None)
+    run: list[tuple[int, str]] = []
+    for number in range(index + 1, close):
+        line = lines[number]
+        header = DIFF_FILE_HEADER.fullmatch(line.strip())
+        if header is not None or DIFF_OTHER_HEADER.fullmatch(line.strip()):
+            if run:
+                yield file, run
+            run = []
+            if header is not None:
+                # (a header's path is as the writer's checkout has it: found in the pinned tree)
+                file = (header.group(1), None, None, None)
+        elif not line.startswith(("+", "\\ ")):  # (nor git's "\ No newline at end of file")
+            # a context line's or a removed line's text past its prefix (a line with none is
+            # context a writer pasted as it was)
+            run.append((number + 1, line[1:] if line[:1] in (" ", "-") else line))
+    if run:
+        yield file, run
 
 
 #: a block's language when it shows data or text (an advisory's own TOML, a response's JSON):

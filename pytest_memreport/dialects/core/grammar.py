@@ -117,6 +117,13 @@ HOST_NAME = re.compile(r"(?i)example\.(?:com|org|net)|(?:[a-z0-9-]+\.){2,}(?:com
 #: a code block's first line naming the file it shows (``File: contracts/Curves.sol``), as audit
 #: tools write it above numbered lines
 FILE_HEADER = re.compile(r"(?i)File:[ \t]*`?([\w./@-]+\.\w+)`?:?")
+#: a diff's line naming the file it changes, as ``git diff`` writes it (``diff --git a/P b/P``,
+#: ``--- a/P``; some writers add the lines, ``a/src/pool.sol#L345-L348``): group 1 the path,
+#: ``/dev/null`` for a file the diff creates
+DIFF_FILE_HEADER = re.compile(r"(?:diff --git|---)[ \t]+(?:a/)?(/dev/null|[\w./@-]+?\.\w+)(?:#L\d+(?:-L?\d+)?)?(?:[ \t].*)?")
+#: a diff's line that is no line of either side: its other headers and a hunk's start
+DIFF_OTHER_HEADER = re.compile(r"(?:\+\+\+|index|new file mode|deleted file mode|old mode|new mode|similarity index|"
+                               r"rename from|rename to|@@)(?:[ \t].*)?")
 #: a quoted line written after its line number (``84:     for (``, ``84| for (``), as audits and
 #: ``grep -n`` show code: group 1 the number
 NUMBERED_LINE = re.compile(r"[ \t]*(\d{1,7})[:|][ \t]?")
