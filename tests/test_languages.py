@@ -1,4 +1,4 @@
-"""Java, C, C++, C#, Ruby, Bash and PHP: definitions, enclosing definitions and token matching.
+"""Java, C, C++, C#, Ruby, Bash, PHP and Solidity: definitions, enclosing definitions and token matching.
 
 One fixture per language, read with its grammar wheel: the definitions a
 reader would name (kind and qualified name), the definition enclosing a
@@ -176,6 +176,30 @@ PHP = textwrap.dedent(
 )
 
 #: path, text, definitions expected (kind, name), a line and its enclosing (kind, name), a reformatted quote and its lines
+SOLIDITY = textwrap.dedent(
+    """\
+    pragma solidity ^0.8.0;
+
+    /// The pool of a game's fighters.
+    contract Pool {
+        uint256 public constant LIMIT = 200;
+        mapping(address => uint256) public shares;
+        event Paid(address to, uint256 amount);
+        struct Fighter { uint256 weight; uint8 generation; }
+
+        modifier onlyOwner() { require(msg.sender == owner, "not the owner"); _; }
+
+        function drain(address to) public onlyOwner {
+            // pay before booking: the bug the finding names
+            payable(to).transfer(balance);
+            balance = 0;
+        }
+    }
+
+    library Shares { function split(uint256 a) internal pure returns (uint256) { return a / 2; } }
+    """
+)
+
 CASES = [
     pytest.param("src/Cache.java", JAVA,
                  {("class", "Cache"), ("const", "Cache.LIMIT"), ("method", "Cache.Cache"), ("method", "Cache.get"),
@@ -211,6 +235,13 @@ CASES = [
                   ("interface", "Loader"), ("method", "Loader.load"), ("trait", "Logs"), ("method", "Logs.log")},
                  13, ("method", "Store.get"), 'public function get(string $key): string { return strtoupper($key) . "!"; }',
                  LineRange(11, 14), id="php"),
+    pytest.param("src/Pool.sol", SOLIDITY,
+                 {("class", "Pool"), ("const", "Pool.LIMIT"), ("const", "Pool.shares"), ("type", "Pool.Paid"),
+                  ("struct", "Pool.Fighter"), ("field", "Pool.Fighter.weight"), ("field", "Pool.Fighter.generation"),
+                  ("method", "Pool.onlyOwner"), ("method", "Pool.drain"), ("class", "Shares"),
+                  ("method", "Shares.split")},
+                 14, ("method", "Pool.drain"), "function drain(address to) public onlyOwner { payable(to).transfer(balance);",
+                 LineRange(12, 14), id="solidity"),
 ]
 
 
@@ -273,3 +304,17 @@ def test_drift_of_a_ruby_method_whose_body_changed_says_the_enclosing_definition
 
     assert result.status == drift.UNCHANGED and result.enclosing_changed
     assert result.symbol.name == "Cache.Store.initialize" and "clamp" in result.enclosing_diff
+
+
+def test_a_grammar_given_by_its_address_loads_without_a_warning_in_the_users_run():
+    # Solidity's wheel gives its language as an address, which tree-sitter takes with a
+    # DeprecationWarning: under -W error a user's run would fail on a grammar it loads.
+    import warnings
+
+    from pytest_memreport.text.syntax import languages
+
+    languages._language.cache_clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert languages._language("solidity") is not None
+    assert "solidity" in languages.available_languages()

@@ -257,7 +257,7 @@ contract Vault {
 
 def test_a_code_block_whose_lines_the_writer_marked_is_found_with_the_marks_set_aside():
     # An audit's block marks lines (`// @audit ...`, `// <== here`) in a language matched as
-    # text (no grammar reads Solidity): it was the report's own code. Only a code block
+    # text (no grammar reads Move): it was the report's own code. Only a code block
     # (LOOSE) is read so; a quotation beside its citation is held to its words.
     from pytest_memreport.checks.verify import locate_quote
     from pytest_memreport.model import Evidence, EvidenceKind, EvidenceRole
@@ -266,13 +266,20 @@ def test_a_code_block_whose_lines_the_writer_marked_is_found_with_the_marks_set_
     marked = ("        require(balances[msg.sender] >= amount); // @audit no reentrancy guard\n"
               "        balances[msg.sender] -= amount; // <== state after the check\n"
               "        payable(msg.sender).transfer(amount);")
-    textfile = TextFile("src/Vault.sol", "ab" * 20, "text", text=SOL_VAULT, size=len(SOL_VAULT))
-    block = Evidence(EvidenceKind.QUOTE, "src/Vault.sol", 5, 7, text=marked, role=EvidenceRole.LOOSE)
+    textfile = TextFile("src/vault.move", "ab" * 20, "text", text=SOL_VAULT, size=len(SOL_VAULT))
+    block = Evidence(EvidenceKind.QUOTE, "src/vault.move", 5, 7, text=marked, role=EvidenceRole.LOOSE)
     found = locate_quote(block, "pin", textfile, with_symbol=False)
     assert found.status == "found" and str(found.lines) == "3-5" and "comments after code" in found.note
-    strict = locate_quote(Evidence(EvidenceKind.QUOTE, "src/Vault.sol", 5, 7, text=marked), "pin", textfile,
+    strict = locate_quote(Evidence(EvidenceKind.QUOTE, "src/vault.move", 5, 7, text=marked), "pin", textfile,
                           with_symbol=False)
     assert strict.status == "missing"
+    # Where a grammar reads the language (Solidity's), comments are no tokens: the marked
+    # quotation is found by tokens either way, as in every language with a grammar.
+    solidity = TextFile("src/Vault.sol", "ab" * 20, "text", text=SOL_VAULT, size=len(SOL_VAULT))
+    for role in (EvidenceRole.LOOSE, None):
+        by_tokens = locate_quote(Evidence(EvidenceKind.QUOTE, "src/Vault.sol", 5, 7, text=marked, role=role), "pin",
+                                 solidity, with_symbol=False)
+        assert by_tokens.status == "found" and str(by_tokens.lines) == "3-5"
 
 
 def test_elided_parts_out_of_order_are_not_found():

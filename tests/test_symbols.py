@@ -302,11 +302,12 @@ def test_language_for_maps_extensions():
     assert language_for("README.md") is None
     assert language_for("Makefile") is None
     assert language_for(".py") is None  # a dotfile, not a Python file
+    assert language_for("contracts/Pool.sol") == "solidity"
     assert [language_for(p) for p in ("A.java", "a.c", "b.cpp", "c.hpp", "d.h", "E.cs", "f.rb", "g.sh", "h.php")] == [
         "java", "c", "cpp", "cpp", "cpp", "csharp", "ruby", "bash", "php",
     ]
     assert set(available_languages()) == {"python", "javascript", "typescript", "tsx", "rust", "go",
-                                          "java", "c", "cpp", "csharp", "ruby", "bash", "php"}
+                                          "java", "c", "cpp", "csharp", "ruby", "bash", "php", "solidity"}
 
 
 def test_unknown_language_returns_none_everywhere():
