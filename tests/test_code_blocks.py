@@ -8,8 +8,9 @@ of them said "no evidence to check" with the contest's commit given.
 
 from __future__ import annotations
 
-import json
 import textwrap
+
+from finding_support import POOL, run_one as run
 
 from pytest_memreport.dialects import parse_report
 from pytest_memreport.model import CODE_BLOCK, LOOKUP_TREE, EvidenceKind, EvidenceRole
@@ -17,19 +18,6 @@ from pytest_memreport.model import CODE_BLOCK, LOOKUP_TREE, EvidenceKind, Eviden
 SHA = "1234567890abcdef1234567890abcdef12345678"
 LIBRARY_SHA = "abcdef1234567890abcdef1234567890abcdef12"
 
-POOL = textwrap.dedent("""\
-    pragma solidity ^0.8.0;
-
-    contract Pool {
-        uint256 public balance;
-
-        function drain(address to) public {
-            require(balance > 0, "empty pool");
-            payable(to).transfer(balance);
-            balance = 0;
-        }
-    }
-    """)
 
 VERIFY = textwrap.dedent("""\
     pragma solidity ^0.8.0;
@@ -133,15 +121,6 @@ def test_code_given_no_file_is_words_where_no_pinned_tree_is_the_documents():
 
     assert [e.source for e in parse_report("findings/pool.md", text).all_evidence()
             if e.label == CODE_BLOCK and e.role is EvidenceRole.TERM] == []
-
-
-def run(pytester, text: str, *args: str):
-    (pytester.path / "finding.md").write_text(text, encoding="utf-8")
-    out = pytester.path / "out.json"
-    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", "finding.md", "--memreport-json", str(out),
-                                *args)
-    (report,) = json.loads(out.read_text(encoding="utf-8"))["reports"]
-    return result, report
 
 
 def statuses(report: dict) -> dict[str, tuple[str, str]]:
@@ -319,3 +298,32 @@ def test_a_fix_written_as_a_diff_is_stale_once_the_code_it_changes_changed(pytes
                          "--memreport-against=HEAD")
     assert report["state"] == "stale" and result.ret == 1
     result.stdout.fnmatch_lines(["finding.md:10: *contracts/Pool.sol*changed at *"])
+
+
+def test_a_numbered_block_with_an_elision_and_the_writers_comments_quotes_each_run():
+    # Read in real audit reports: an audit tool's block (`File: src/Pool.sol`, then numbered
+    # lines) with `...` between its runs and the writer's `// @audit` lines among them was no
+    # numbered block at all (an unnumbered line), so the whole of it, numbers and marks
+    # included, was "not in src/Pool.sol": the report's own.
+    text = textwrap.dedent(f"""\
+        Read at commit `{SHA}`.
+
+        The pool pays first:
+
+        ```solidity
+        File: contracts/Pool.sol
+
+         6:    function drain(address to) public {{
+                   // @audit nothing stops a second call here
+         7:        require(balance > 0, "empty pool");
+        ...
+         9:        balance = 0;
+        ```
+        """)
+    report = parse_report("findings/pool.md", text)
+
+    assert [(e.path, e.line, e.end_line, e.text) for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE] == [
+        # (the report lines of each run, the writer's line among them; the file's text past "N: ")
+        ("contracts/Pool.sol", 8, 10, '   function drain(address to) public {\n       require(balance > 0, "empty pool");'),
+        ("contracts/Pool.sol", 12, 12, "       balance = 0;"),
+    ]

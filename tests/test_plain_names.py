@@ -8,8 +8,9 @@ links: with the contest's commit given, 32 of ai-arena's 266 said "no evidence t
 
 from __future__ import annotations
 
-import json
 import textwrap
+
+from finding_support import run_one
 
 from pytest_memreport.dialects import parse_report
 from pytest_memreport.model import FILE_IN_PROSE, LOOKUP_TREE, EvidenceKind, EvidenceRole
@@ -76,12 +77,7 @@ VAULT = "pragma solidity ^0.8.0;\n\ncontract Vault {\n    uint256 public shares;
 
 
 def run(pytester, text: str, *args: str):
-    (pytester.path / "analysis.md").write_text(text, encoding="utf-8")
-    out = pytester.path / "out.json"
-    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", "analysis.md", "--memreport-json", str(out),
-                                "--memreport-against=none", *args)
-    (report,) = json.loads(out.read_text(encoding="utf-8"))["reports"]
-    return result, report
+    return run_one(pytester, text, "--memreport-against=none", *args, name="analysis.md")
 
 
 def test_an_analysis_naming_its_contracts_in_plain_words_is_checked_at_the_pin_the_run_gives(pytester, make_repo):

@@ -156,6 +156,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
+    if loose and ("::" in text or "." in text) and "`" in text:
+        evidence.extend(_owned_names(lines, fenced, [*evidence, *cited]))
     indented: tuple[tuple[int, int, str], ...] = ()
     if loose:
         if blocks:
@@ -361,6 +363,12 @@ def _code_given_no_file(item: Evidence) -> bool:
     return item.is_code_block and item.role is EvidenceRole.TERM
 
 
+def _owned_name(item: Evidence) -> bool:
+    """Whether ``item`` is a member named with its owner, looked for in the owner's files
+    (:func:`_owned_names`)."""
+    return item.kind is EvidenceKind.SYMBOL and item.lookup == LOOKUP_TREE
+
+
 def _mention(item: Evidence) -> bool:
     """Whether ``item`` is a file or folder named in backticks (evidence where the tree has it)."""
     return item.kind in (EvidenceKind.PATH, EvidenceKind.DIRECTORY) and item.role in (
@@ -462,6 +470,32 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
     return symbols
 
 
+def _owned_names(lines: list[str], fenced: frozenset[int], found: list[Evidence]) -> list[Evidence]:
+    """A member named in backticks with its owner and no citation on its line
+    (`` `RankedBattle::updateBattleRecord` ``, `` `Pool.drain()` ``): a proposed symbol of the
+    files named after its owner (``RankedBattle.sol``, as Solidity, Java and C# name a type's
+    file), kept only where one of them defines it at the pin (the engine finds them in the
+    pinned tree). ``fenced``: the indexes of lines inside fenced blocks; ``found``: what the
+    forms read already (a name on a citation's line is proposed beside it)."""
+    cited = {item.line for item in found if item.kind is EvidenceKind.LINES or item.kind is EvidenceKind.SYMBOL}
+    names: list[Evidence] = []
+    for index, line in enumerate(lines):
+        if index in fenced or index + 1 in cited or "`" not in line:
+            continue
+        for match in _CODE_SPAN.finditer(line):
+            name = core.symbol_name(match.group(1))
+            owner = name.split(".", 1)[0] if name is not None and name.count(".") == 1 else None
+            if owner is None or not _OWNER.fullmatch(owner) or "(" in owner:
+                continue
+            names.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(owner,),
+                                  label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
+    return names
+
+
+#: an owner a file is named after: a type's name (``RankedBattle``, ``IERC20``), not a module's
+_OWNER = re.compile(r"[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*")
+
+
 def _is_commit(name: str) -> bool:
     """Whether a name beside a citation is a commit (a register row's revision cell), not a
     name the file defines: hex digits with a digit among them."""
@@ -507,8 +541,9 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
                 lookup = LOOKUP_TREE  # a file named by its name alone (``Pool.sol``): the tree's file of that name
             # (a run's report line: the block's first line, past the header, and the run's offset)
             below = index + 2 + (1 if header else 0)
-            for first, run in [(below + offset, run) for offset, run in runs] or [(index + 2, body)]:
-                found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, first + len(run) - 1),
+            for first, last, run in [(below + offset, below + end, run) for offset, end, run in runs] \
+                    or [(index + 2, index + 1 + len(body), body)]:
+                found.append(Evidence(EvidenceKind.QUOTE, path, first, max(first, last),
                                       text="\n".join(run), source=source, pin=pin, label=CODE_BLOCK,
                                       role=EvidenceRole.LOOSE, lookup=lookup, ref=ref))
         elif named is None and (introduced or not indented) and language not in _NOT_A_FILE \
@@ -621,15 +656,17 @@ def _indented_blocks(lines: list[str], fenced: frozenset[int]) -> Iterator[tuple
         index = end
 
 
-def _numbered_runs(body: list[str]) -> list[tuple[int, list[str]]]:
+def _numbered_runs(body: list[str]) -> list[tuple[int, int, list[str]]]:
     """The runs of a block whose every line that is not blank begins with its line number
     (``84:     for (``) and the numbers count up: each run of consecutive numbers, as the
-    file's text, with the report line (in the block) it starts on; ``[]`` for any other block."""
+    file's text, with the lines (in the block) it starts and ends on; ``[]`` for any other block."""
     numbered = [(offset, found) for offset, line in enumerate(body) if line.strip()
                 for found in [NUMBERED_LINE.match(line)] if found is not None]
-    if not numbered or len(numbered) < sum(1 for line in body if line.strip()):
+    # (an audit tool's ``...`` between runs, and the writer's own comment lines among them, as
+    # ``// @audit ...``, carry no number: neither is the file's)
+    if not numbered or len(numbered) < sum(1 for line in body if line.strip() and not _WRITERS_LINE.match(line)):
         return []
-    runs: list[tuple[int, list[str]]] = []
+    runs: list[tuple[int, int, list[str]]] = []
     previous = None
     for offset, found in numbered:
         number = int(found.group(1))
@@ -637,11 +674,17 @@ def _numbered_runs(body: list[str]) -> list[tuple[int, list[str]]]:
             return []
         text = body[offset][found.end():]
         if previous is not None and number == previous + 1 and runs:
-            runs[-1][1].append(text)
+            start, _, texts = runs[-1]
+            runs[-1] = (start, offset, [*texts, text])
         else:
-            runs.append((offset, [text]))
+            runs.append((offset, offset, [text]))
         previous = number
     return runs
+
+
+#: a line of a numbered block that is no line of the file: an elision (``...``, ``// ...``)
+#: or a comment line the writer added (``// @audit ...``)
+_WRITERS_LINE = re.compile(r"[ \t]*(?:\.\.\.|…|//|/\*|\*|#)")
 
 
 def _ends_citing_lines(intro: str) -> bool:
@@ -989,13 +1032,13 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
         for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1):
             by_line.setdefault(number, []).append(item)
     added: list[Evidence] = []
-    # A file named in backticks, or code shown with no file, is evidence only beside a pin: in a
-    # document that states none (its links' commits are theirs), it is words, and no reason to
-    # say the document is unpinned.
+    # A file named in backticks, code shown with no file or a member named with its owner is
+    # evidence only beside a pin: in a document that states none (its links' commits are
+    # theirs), it is words, and no reason to say the document is unpinned.
     pinned_by_run = _pinned_by_run(run_pins, sources, (*existing, *reading.evidence))
     pinned = pinned_by_run or any(source.pin for source in sources)
     for item in reading.evidence:
-        if not pinned and item.pin is None and (_mention(item) or _code_given_no_file(item)):
+        if not pinned and item.pin is None and (_mention(item) or _code_given_no_file(item) or _owned_name(item)):
             continue
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))

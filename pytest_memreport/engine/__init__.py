@@ -243,6 +243,9 @@ class Engine:
         return found
 
     def _bound(self, report: Report, item: Evidence) -> Evidence | None:
+        if item.kind is EvidenceKind.SYMBOL and item.lookup is not None:
+            # a member named with its owner: looked for in the files named after the owner
+            return self._resolved_symbol(report, self.paths.files_named_after(report, item))
         if item.lookup is not None:
             return self.paths.resolve(report, item)
         if item.role is EvidenceRole.MENTION:

@@ -19,6 +19,7 @@ from ..gitstore import GitStore
 from .. import repomap
 from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, EvidenceRole, Report
 from ..resultcache import ResultCache, encode
+from ..text.syntax.languages import source_extensions
 from .bindings import Bindings, PinnedTree
 from .reports import ReportSet
 from .repositories import is_short_name
@@ -73,6 +74,18 @@ class PathResolver:
             index = self._tree_indexes[key] = tree_paths.TreeIndex.build(
                 pinned.store.snapshot(pinned.pin).files())
         return index
+
+    def files_named_after(self, report: Report, evidence: Evidence) -> Evidence:
+        """A symbol proposed with its owners' names (``context``: ``RankedBattle``) given the
+        files of the pinned tree named after them, in a language whose definitions are read
+        (``RankedBattle.sol``), as the files it is looked for in."""
+        pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
+        if pinned is None:
+            return replace(evidence, context=(), lookup=None)
+        by_name = self.tree_index(pinned).by_name
+        files = tuple(path for owner in evidence.context for extension in source_extensions()
+                      for path in by_name.get(owner + extension, ()))
+        return replace(evidence, context=files, lookup=None)
 
     def resolve(self, report: Report, evidence: Evidence) -> Evidence:
         """A loosely written path bound to the one path of the pinned tree it names;

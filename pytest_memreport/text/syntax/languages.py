@@ -389,6 +389,11 @@ _EXTENSIONS: dict[str, str] = {ext: spec.name for spec in LANGUAGES for ext in s
 DEFINITION_QUERIES: dict[str, str] = {spec.name: spec.definitions for spec in LANGUAGES}
 
 
+def source_extensions() -> tuple[str, ...]:
+    """Every extension a grammar covers (``.sol``, ``.java``, ...), in the table's order."""
+    return tuple(_EXTENSIONS)
+
+
 def spec(name: str) -> LanguageSpec:
     """The table entry of a grammar name from :func:`language_for`."""
     return _BY_NAME[name]
