@@ -485,14 +485,15 @@ def _owned_names(lines: list[str], fenced: frozenset[int], found: list[Evidence]
         for match in _CODE_SPAN.finditer(line):
             name = core.symbol_name(match.group(1))
             owner = name.split(".", 1)[0] if name is not None and name.count(".") == 1 else None
-            if owner is None or not _OWNER.fullmatch(owner) or "(" in owner:
+            if owner is None or not _OWNER.fullmatch(owner):
                 continue
             names.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(owner,),
                                   label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
     return names
 
 
-#: an owner a file is named after: a type's name (``RankedBattle``, ``IERC20``), not a module's
+#: an owner a file is named after: a type's name (``RankedBattle``, ``IStaking``), not a
+#: module's (``os``), an object's (``msg``) or a constant's (``MAX_SUPPLY``)
 _OWNER = re.compile(r"[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*")
 
 

@@ -23,10 +23,9 @@ class Definition:
 
     ``kind`` is one of ``function``, ``method``, ``class``, ``impl``,
     ``struct``, ``interface``, ``enum``, ``trait``, ``type``, ``module`` (Ruby),
-    ``namespace`` (C++, C#), ``module-assignment``, ``const`` or ``field`` (a Solidity struct's
-    member). ``name`` is qualified by the
-    definitions that contain it (``Store.get``; a Go method by its receiver
-    type). ``start``/``end`` are character offsets of the whole definition,
+    ``namespace`` (C++, C#), ``module-assignment``, ``const`` or ``field`` (a Solidity
+    struct's member). ``name`` is qualified by the definitions that contain it
+    (``Store.get``; a Go method by its receiver type). ``start``/``end`` are character offsets of the whole definition,
     decorators, attributes and ``export`` included.
     """
 
