@@ -525,7 +525,7 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
     for index, close, language in blocks:
         body = [_INDENT.sub("", line, count=1) for line in lines[index + 1:close]] if indented \
             else lines[index + 1:close]
-        intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
+        intro = _sentence_above(lines, index)
         introduced = intro.rstrip().endswith(":") or _ends_citing_lines(intro)
         named = _one_file(intro) if introduced and language not in _NOT_A_FILE else None
         header = FILE_HEADER.fullmatch(body[0].strip()) if body and language not in _NOT_A_FILE else None
@@ -548,16 +548,32 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
                                       text="\n".join(run), source=source, pin=pin, label=CODE_BLOCK,
                                       role=EvidenceRole.LOOSE, lookup=lookup, ref=ref))
         elif named is None and (introduced or not indented) and language not in _NOT_A_FILE \
-                and language not in _NOT_CODE and len(body) <= _BLOCK_LINES \
-                and sum(not c.isspace() for c in "".join(body)) >= _TREE_BLOCK_CHARACTERS:
+                and language not in _NOT_CODE and len(body) <= _BLOCK_LINES and _holds_enough(body):
             # Given no file (``Verification.verify is as follows:``), code copied from the target is
             # still the target's: looked for in the whole pinned tree, and where no file holds it
             # (a proposed fix, pseudo-code), the report's own (a term's reading: never a failure).
             # An indented one only under a sentence that introduces it: an item's text indented
             # under a list two paragraphs up looks the same line by line.
-            found.append(Evidence(EvidenceKind.QUOTE, "", index + 2, max(index + 2, index + 1 + len(body)),
-                                  text="\n".join(body), label=CODE_BLOCK, role=EvidenceRole.TERM))
+            found.append(_code_of_no_file(index + 2, max(index + 2, index + 1 + len(body)), "\n".join(body)))
     return found
+
+
+def _sentence_above(lines: list[str], index: int) -> str:
+    """The last line of text in the two above ``lines[index]`` (a block's opening line): the
+    sentence that may introduce the block, and name its file."""
+    return next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
+
+
+def _holds_enough(texts: Iterable[str]) -> bool:
+    """Whether a block's ``texts`` hold enough to be looked for in a whole tree
+    (:data:`_TREE_BLOCK_CHARACTERS`)."""
+    return sum(not c.isspace() for text in texts for c in text) >= _TREE_BLOCK_CHARACTERS
+
+
+def _code_of_no_file(first: int, last: int, text: str) -> Evidence:
+    """Code a report shows on lines ``first`` to ``last`` and gives no file: the target's
+    where a file of the pinned tree holds it, else the report's own (a term's reading)."""
+    return Evidence(EvidenceKind.QUOTE, "", first, last, text=text, label=CODE_BLOCK, role=EvidenceRole.TERM)
 
 
 #: the languages of a fenced block that shows a change as a diff
@@ -575,16 +591,14 @@ def _diff_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> 
     fix was written against changed. ``blocks``: the document's fenced diff blocks."""
     found: list[Evidence] = []
     for index, close, _ in blocks:
-        intro = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
+        intro = _sentence_above(lines, index)
         named = _one_file(intro) if intro.rstrip().endswith(":") else None
         for (path, source, pin, ref), run in _before_the_change(lines, index, close, named):
-            if sum(not c.isspace() for _, text in run for c in text) < _TREE_BLOCK_CHARACTERS \
-                    or len(run) > _BLOCK_LINES or path == "/dev/null":
+            if not _holds_enough(text for _, text in run) or len(run) > _BLOCK_LINES or path == "/dev/null":
                 continue
             text, first, last = "\n".join(text for _, text in run), run[0][0], run[-1][0]
             if path is None:
-                found.append(Evidence(EvidenceKind.QUOTE, "", first, last, text=text, label=CODE_BLOCK,
-                                      role=EvidenceRole.TERM))
+                found.append(_code_of_no_file(first, last, text))
             else:
                 found.append(Evidence(EvidenceKind.QUOTE, path, first, last, text=text, source=source, pin=pin,
                                       label=CODE_BLOCK, role=EvidenceRole.LOOSE, ref=ref,
@@ -714,10 +728,9 @@ def _one_file(intro: str) -> tuple[str, str | None, str | None, str | None] | No
         spec = review.repo_path_spec(match.group(1))
         if spec is not None and not spec.is_directory and spec.path not in files:
             files[spec.path] = (spec.path, None, None, None)
-    if not files and "." in intro:  # a source file named in plain words, outside code and links
-        for match in _PLAIN_SOURCE_FILE.finditer(FORM_URL.sub(" ", _CODE_SPAN.sub(" ", intro))):
-            if match.group(2).lower() in SOURCE_EXTENSIONS:
-                files.setdefault(match.group(1), (match.group(1), None, None, None))
+    if not files and "." in intro:
+        for path in _files_in_plain_words(intro):
+            files.setdefault(path, (path, None, None, None))
     return next(iter(files.values())) if len(files) == 1 else None
 
 
@@ -745,18 +758,25 @@ def _plain_file_names(text: str, starts: LineStarts, code: frozenset[int], read:
             continue
         start = starts.start_of(number)
         end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
-        words = NOT_PLAIN_WORDS.sub(lambda piece: " " * len(piece.group()), line)
-        for match in _PLAIN_SOURCE_FILE.finditer(words):
-            path, extension = match.group(1), match.group(2)
-            name = path.rsplit("/", 1)[-1]
-            if extension.lower() not in SOURCE_EXTENSIONS or path in cited.get(number, ()) \
-                    or len(name) - len(extension) <= (3 if len(extension) == 1 else 2):
-                continue  # (``a.m.``, ``U.S.``, ``Ph.D.``: abbreviations, not ``io.h`` or ``main.c``)
+        for path in _files_in_plain_words(text[start:] if end < 0 else text[start:end]):
+            if path in cited.get(number, ()):
+                continue
             bare = "/" not in path
             found.append(Evidence(EvidenceKind.PATH, path, number, number, label=FILE_IN_PROSE,
                                   role=EvidenceRole.BASENAME if bare else EvidenceRole.MENTION, lookup=LOOKUP_TREE))
     return found
+
+
+def _files_in_plain_words(line: str) -> Iterator[str]:
+    """The source files ``line`` names in its writer's plain words (``the Pool.sol contract``,
+    ``src/pool.py``): outside code spans, links, URLs and quotations, with a source file's
+    extension, and not an abbreviation (``a.m.``, ``U.S.``, ``Ph.D.``; ``io.h`` is a file)."""
+    words = NOT_PLAIN_WORDS.sub(lambda piece: " " * len(piece.group()), line)
+    for match in _PLAIN_SOURCE_FILE.finditer(words):
+        path, extension = match.group(1), match.group(2)
+        name = path.rsplit("/", 1)[-1]
+        if extension.lower() in SOURCE_EXTENSIONS and len(name) - len(extension) > (3 if len(extension) == 1 else 2):
+            yield path
 
 
 #: a file's extension where a name may end (what :data:`_PLAIN_SOURCE_FILE` ends with)

@@ -21,7 +21,6 @@ from typing import IO
 from ..model import Report
 from ..parsehelper import DONE, Helper, MemberEnds, send_message
 from .. import runcaches
-from ..runcaches import RunCaches
 from . import parse_member
 from .runs import MemberParse
 
@@ -44,7 +43,7 @@ def parse_shared(members: Sequence[MemberParse], parse: Callable[[MemberParse], 
     # note's passes), as the helper's do (:func:`serve`); inside a run, the run's caches.
     caches = runcaches.current()
     if caches is None:
-        caches, own = RunCaches(), parse
+        caches, own = runcaches.RunCaches(), parse
         parse = lambda member: caches.call(own, member)  # noqa: E731
     if helper is not None and (len(members) < 2 or not helper.share(members, ends)):
         helper = None  # this process parses them all
@@ -69,7 +68,7 @@ def serve(asked: IO[bytes], answers: IO[bytes]) -> None:
     """The helper's side: a folder's members, then for each index received its report
     (``None`` when its parse raised: the other process parses it and says why), until the
     folder is done; then the next folder's, until its input ends."""
-    caches = RunCaches()
+    caches = runcaches.RunCaches()
     while True:
         try:
             members: list[MemberParse] = pickle.load(asked)
