@@ -547,6 +547,26 @@ def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header
                            ("LICENSE", targets.widgets_pin), ("LICENSE", targets.gadgets_pin)])
 
 
+@pytest.mark.parametrize("cell", ["src/queue.ts", "`src/queue.ts`"])
+def test_a_table_with_a_repository_column_cites_each_rows_file_in_the_repository_it_names(targets, cell):
+    # A column headed "Repository" made the whole table a list of pins: rows citing a file and
+    # its lines in either repository were read nowhere (a comparison's summary table).
+    report = parse_report("kb/pilots/repo-rows.md", _two_targets(targets, f"""\
+        Weighing is in `lib/gadget.rs:1-3`.
+
+        ## Both
+
+        | Repository | File | Lines |
+        | --- | --- | --- |
+        | widgets | {cell} | L4-L6 |
+        | gadgets | lib/gadget.rs | 5-7 |
+        """))
+    rows = sorted((e.line, e.path, str(e.cited_lines), report.source(e.source).pin)
+                  for e in report.all_evidence() if e.line > 15)
+
+    assert rows == [(17, "src/queue.ts", "4-6", targets.widgets_pin), (18, "lib/gadget.rs", "5-7", targets.gadgets_pin)]
+
+
 @pytest.mark.parametrize(("sentence", "expected"), [
     # the project says it; the file after other words is the sentence's next thought
     ('The docs state "Widgets sort parcels before they ship", and parcels wait in `src/queue.ts:4-6`.',
@@ -962,6 +982,28 @@ def test_a_repository_linked_in_full_is_mapped_by_the_short_name_another_documen
 
     assert _states(data) == {"pilot-queue.md": "stale", "compare.md": "fresh", "manifest.md": "stale",
                              "ingest-gadgets.md": "fresh", "parcel-memory.md": "fresh"}, result.stdout.str()[-3000:]
+
+
+def test_a_repository_a_document_pins_and_cites_nothing_of_is_still_a_name_it_gives(pytester, knowledge_base):
+    # The gadgets pin, with no evidence of gadgets read, left the report: mapping gadgets (as a
+    # user maps every repository the documents pin) was "no loaded report names gadgets", and
+    # the whole run stopped.
+    (pytester.path / "kb" / "one-sided.md").write_text(textwrap.dedent(f"""\
+        # One side
+
+        **Reviewed revisions:** `widgets` `{knowledge_base.widgets_pin}`; `gadgets` `{knowledge_base.gadgets_pin}`.
+
+        | File | Lines |
+        | --- | --- |
+        | `src/queue.ts` | L4-L6 |
+        """), encoding="utf-8")
+    result = pytester.runpytest("--memreport", "kb/one-sided.md", "--memreport-repo=widgets=clones/acme+widgets/repo",
+                                "--memreport-repo=gadgets=clones/acme+gadgets/repo", "--memreport-against=none")
+    typo = pytester.runpytest("--memreport", "kb/one-sided.md", "--memreport-repo=widgets=clones/acme+widgets/repo",
+                              "--memreport-repo=gadgest=clones/acme+gadgets/repo", "--memreport-against=none")
+
+    result.assert_outcomes(passed=3)  # the source, the structure, the row's range
+    assert typo.ret == pytest.ExitCode.USAGE_ERROR and "no loaded report names gadgest" in typo.stderr.str()
 
 
 def test_a_short_name_two_repositories_share_maps_neither(pytester, knowledge_base):

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
+from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, PINNED_UNREAD, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
                      Source, Span, run_pin_key)
 from . import core, notes, review, tables
 from .core import anchors, pinforms
@@ -1073,6 +1073,11 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
     bound = {item.source for item in (*existing, *added)}
     kept = tuple(source for index, source in enumerate(sources)
                  if index < len(report.sources) or source.id in bound or (index == 0 and None in bound))
+    # (still a name the document gives a repository: a run that maps it maps no typo)
+    unread = sorted({name for source in sources if source not in kept
+                     for name in (source.id, source.repository) if name and not name.startswith("SRC-")})
+    if unread:
+        report = replace(report, meta={**report.meta, PINNED_UNREAD: unread})
     subject = next((item for item in reading.evidence if item.label == _INGESTED and item.kind is EvidenceKind.PATH),
                    None)
     if not added and kept == report.sources and all(

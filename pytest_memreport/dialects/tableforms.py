@@ -69,14 +69,17 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
 
     A plain number under "Lines" or "Size" is the file's length, never a cited line; under a
     header that says one line ("Line", "Line number") it is that line. A table of repositories
-    and their commits states pins (:func:`table_pins`), no files."""
+    and their commits states pins (:func:`table_pins`), no files; one that also has a column
+    of files with their lines or blob ids (``| Repository | File | Lines |``, a comparison's)
+    cites each row's file (in the repository its row names: bound as any line naming one is)."""
     found: list[Evidence] = []
     for names, rows in tables:
-        if any(_REPOSITORY_HEADER.fullmatch(name) for name in names):
-            continue
+        named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
         blob = next((i for i, name in enumerate(names) if _BLOB_HEADER.search(name) and "commit" not in name.lower()),
                     None)
         cited = next((i for i, name in enumerate(names) if _LINES_HEADER.fullmatch(name)), None)
+        if named is not None and blob is None and cited is None:
+            continue  # repositories and their commits: pins, no files
         commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
         if blob is not None and commit in (None, blob) and _commits_under(
                 names[blob], [cells[blob] for _, cells in rows if blob < len(cells)]):
@@ -84,8 +87,8 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
         if blob is None and cited is None and commit is None:
             continue
         path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name)
-                        and i not in (blob, cited, commit)), None if blob is None else 0)
-        if path_at is None:
+                        and i not in (blob, cited, commit, named)), None if blob is None else 0)
+        if path_at is None or path_at == named:
             continue
         one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
         for row, cells in rows:

@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import repomap
 from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError
-from ..model import Report, Source
+from ..model import PINNED_UNREAD, Report, Source
 from ..text import render
 from ..options import RunOptions
 from .bindings import said_at
@@ -263,6 +263,9 @@ class TargetRepositories:
         used: set[str] = {"SRC-1"}  # the default source of every report
         worded: set[str] = set()  # ``owner/name`` words near a pin (a path is written the same way)
         for report in self._reports.loaded():
+            # (a repository the document pins and cites nothing of is still named by it)
+            used.update(name for name in report.meta.get(PINNED_UNREAD, ()) if "/" not in name)
+            worded.update(name for name in report.meta.get(PINNED_UNREAD, ()) if "/" in name)
             for source in report.sources:
                 used.add(source.id)
                 if source.repository:
