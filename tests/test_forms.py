@@ -59,6 +59,14 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"- **widgets**: `{SHA}`", [(SHA, None, "widgets")]),
     (f"**gadgets:** `{OTHER}`", [(OTHER, None, "gadgets")]),
     (f"- acme/widgets: `{SHA}`", [(SHA, "acme/widgets", None)]),
+    # a pin word labelling the sha names no repository (it was a short name "Commit" to map)
+    (f"- **Commit:** `{SHA}`", [(SHA, None, None)]),
+    # a short sha written bare after a commit word, a repository read at a sha, a repository's
+    # whole tree at a commit (each was read as no pin: "no pinned commit")
+    (f"All line numbers refer to commit {SHA[:12]} of acme/widgets.", [(SHA[:12], None, None)]),
+    (f"Snapshot: acme/widgets, commit {SHA[:11]}", [(SHA[:11], None, None)]),
+    (f"We read the widgets repository at `{SHA[:12]}` (August 2025).", [(SHA[:12], None, None)]),
+    (f"Source: https://github.com/acme/widgets/tree/{SHA}", [(SHA, "acme/widgets", None)]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -78,9 +86,37 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     f"The fix is in acme/widgets@{SHA[:10]}.",
     f"- fixed: `{SHA}`",  # (an unmarked word and a commit: a list of fixes, not of targets)
     f"- **widgets**: `{SHA[:12]}`",  # (a short sha with no pin word may be a number)
+    f"The bug was fixed in commit {SHA[:8]} upstream.",
+    "Run `git commit defaced` first; the revision 1234567 was a number.",
+    f"See the [pages](https://github.com/acme/widgets/tree/{SHA}/docs) of the revision.",
+    # a whole repository's tree linked in passing (a prototype, a dependency) is not the pin
+    f"[prototype implementation]: https://github.com/acme/widgets/tree/{SHA}",
+    f"The [`gadgets`](https://github.com/acme/gadgets/tree/{SHA}) crate seals its trait.",
+    # a command's flag in a code span ("--start-commit <sha>")
+    "- List the commits between the commit and the tag: `scales log --start-commit 0b9743a --final 1.0.0`",
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []
+
+
+def test_a_sha_in_an_indented_block_is_output_not_a_pin():
+    # A benchmark's output indented under its sentence ("commit: 7cd9055") pinned the document
+    # once a bare short sha after a commit word was read as a pin.
+    text = textwrap.dedent("""\
+        # Benchmarks
+
+        The tool prints a header, then one line per benchmark:
+
+            commit: 7cd9055a
+            goos: linux
+            BenchmarkDecode-8   100   154125 ns/op
+
+        Nothing here is pinned.
+        """)
+    report = parse_report("kb/bench.md", text)
+
+    assert [source.pin for source in report.sources if source.pin] == []
+    assert [p.sha for p in pinforms.line_pins("Read at commit 7cd9055a.", 1)] == ["7cd9055a"]  # (as prose it is one)
 
 
 def test_a_commit_cited_in_passing_a_commands_flag_and_a_range_of_history_are_not_pins():
@@ -480,6 +516,24 @@ def test_a_blockquote_attributed_on_its_last_line_in_backticks_is_that_files_quo
         """)
 
     assert ("quote", "src/queue.ts", "export class Queue {") in found and ("lines", "src/queue.ts", "2") in found
+
+
+@pytest.mark.parametrize(("attribution", "lines"), [
+    ("— from `src/queue.ts`, near line 2.", "2"),
+    ("— from src/queue.ts, lines 2 to 3", "2-3"),
+    ("— in `src/queue.ts` line 2", "2"),
+])
+def test_a_blockquote_attributed_after_it_from_a_file_near_a_line_is_that_files_quotation(targets, attribution,
+                                                                                           lines):
+    # An epigraph's attribution ("— from <file>, near line N") was no attribution: the file and
+    # its line were checked, the quoted words not at all.
+    pin = targets.widgets_pin
+    report = parse_report("kb/pilots/epigraph.md", f"# Queue reading\n\nThe inspected revision is "
+                          f"[`acme/widgets@{pin}`](https://github.com/acme/widgets/commit/{pin}).\n\n"
+                          f"> export class Queue {{\n\n{attribution}\n")
+
+    assert [(e.path, e.text, str(e.cited_lines)) for e in report.all_evidence() if e.kind is EvidenceKind.QUOTE] == [
+        ("src/queue.ts", "export class Queue {", lines)]
 
 
 def test_a_blockquote_after_a_citation_that_does_not_introduce_it_is_the_writers_own(targets):

@@ -107,6 +107,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     # (commands and output at all; code only as the quotation a sentence gives it).
     blocks = tuple(_fenced_blocks(lines)) if "```" in text or "~~~" in text else ()
     fenced = _inside(blocks, len(lines))
+    # and the indented ones: code or output too (a benchmark's ``commit: 7cd9055`` pins nothing)
+    indented = tuple(_indented_blocks(lines, fenced)) if "    " in text or "\t" in text else ()
+    code_lines = fenced | _inside(indented, len(lines)) if indented else fenced
     evidence: list[Evidence] = []
     findings: list[Finding] = []
     repositories: dict[str, str | None] = {}
@@ -158,13 +161,11 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose and ("::" in text or "." in text) and "`" in text:
         evidence.extend(_owned_names(lines, fenced, [*evidence, *cited]))
-    indented: tuple[tuple[int, int, str], ...] = ()
     if loose:
         if blocks:
             evidence.extend(_introduced_blocks(lines, blocks))
             evidence.extend(_diff_blocks(lines, tuple(block for block in blocks if block[2] in _DIFF)))
-        if "    " in text or "\t" in text:
-            indented = tuple(_indented_blocks(lines, fenced))
+        if indented:
             evidence.extend(_introduced_blocks(lines, indented, indented=True))
     for reader in readers:
         evidence.extend(reader(path, written))
@@ -203,8 +204,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         mentions_at.setdefault(starts.line_of(offset), []).append(mention)
     hinted = _lines_that_may_hold_a_sha(text, starts)
     for number, line in enumerate(lines[end:], start=end + 1):
-        if number - 1 in fenced:
-            continue  # a sha in a fenced block is code or output, not a statement
+        if number - 1 in code_lines:
+            continue  # a sha in a code block is code or output, not a statement
         if number in mentions_at:
             mentioned.update(dict.fromkeys(mentions_at[number]))
         if number not in hinted:
@@ -218,7 +219,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     plain_names = loose and "." in text
     if plain_names:
-        code = fenced | _inside(indented, len(lines)) | frozenset(range(end))
+        code = code_lines | frozenset(range(end))
         evidence.extend(_plain_file_names(text, starts, code, evidence))
     if names_files or plain_names:
         evidence = _without_mentions_cited(evidence)

@@ -211,9 +211,11 @@ REFERENCE_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\]\[((?:[^\[\]\\]|\\.)+)\]")
 ATTRIBUTION = re.compile(r"(?:---|—)[ \t]+(\S.*)")
 #: where an attribution starts on a quotation's last line (write-back edits only after it)
 ATTRIBUTION_START = re.compile(r"(?:^|[ \t])(?:---|—)[ \t]")
-#: `` `path` @ `sha` `` / ``path at sha`` / ``path`` (after the dash)
+#: `` `path` @ `sha` `` / ``path at sha`` / ``path`` (after the dash), as an epigraph's
+#: attribution may also write it: ``from `path`, near line 136`` (the line, or lines, cited)
 ATTRIBUTED_SOURCE = re.compile(
-    r"`?([^`\s]+)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{7,40})`?)?[ \t]*[.;]?"
+    r"(?:(?:from|in)[ \t]+)?`?([^`\s]+?)`?(?:[ \t]+(?:@|at)[ \t]+`?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{7,40})`?)?"
+    r"(?:,?[ \t]+(?:(?:near|around|at)[ \t]+)?lines?[ \t]+(\d+)(?:[ \t]*(?:-|–|to)[ \t]*(\d+))?)?[ \t]*[.;,]?"
 )
 
 # --------------------------------------------------------------------------- pin statements' shas
@@ -250,6 +252,15 @@ SHORT_SHA = re.compile(r"[`\[]([0-9a-fA-F]{7,39})[`\]]")
 #: of digits only (one 7-character sha in 27) or letters only is still one (a link's text in
 #: brackets is its link's: the link names the full sha)
 COMMIT_WORD_BEFORE = re.compile(r"(?i)\b(?:revision|commit|sha|snapshot|pinned(?:[ \t]+(?:at|to))?)[ \t]*:?[*_]*[ \t]*`$")
+#: a short sha written bare right after a commit word (``refer to commit 88a80f3786``; in
+#: backticks it is :data:`SHORT_SHA`): a pin where it holds a digit and a letter
+BARE_SHA_AFTER_COMMIT_WORD = re.compile(
+    r"(?i)(?<![\w-])(?:commit|revision|sha|snapshot)[ \t]*:?[ \t]+([0-9a-f]{7,39})(?![0-9A-Za-z_/@-]|\.\w)")
+#: a line that only labels a link as the document's source (``Source: <url>``, ``- **Code:**
+#: [widgets](<url>)``), its URL blanked: a whole repository's tree linked there is the pin
+LABELLED_LINK = re.compile(
+    r"(?i)[ \t]*(?:[-*+][ \t]+)?[*_]*(?:source|repository|repo|code(?:base)?|target|upstream|snapshot)[*_]*"
+    r"[ \t]*:[*_ \t]*(?:<[ \t]*>|\[[^\]]*\]\([ \t]*\)|[ \t]+)[ \t.]*")
 #: ``owner/name@sha``
 AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})[ \t]?@[ \t]?`?([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
 #: ``owner/name`` written in running text (outside a URL): a repository the document may mean.

@@ -390,6 +390,10 @@ class LinkReader(lexing.DocumentParser):
         spec = repo_path_spec(target, strict=False)
         if spec is None or spec.is_directory:
             return None
+        if plain.group(3) and not spec.ranges:  # ``from `path`, near line 136``
+            first = int(plain.group(3))
+            last = max(first, int(plain.group(4) or first))
+            spec = lexing.PathSpec(spec.path, (LineRange(first, last),))
         return _Attribution(spec, self.main_source, sha.lower() if sha else None, before)
 
     def _link_attribution(self, piece: lexing.Piece, before: str) -> _Attribution | None:

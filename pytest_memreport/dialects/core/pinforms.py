@@ -31,8 +31,10 @@ from dataclasses import dataclass, field
 from ...model import Span
 from .grammar import (
     AT_SHA,
+    BARE_SHA_AFTER_COMMIT_WORD,
     COMMIT_WORD_BEFORE,
     FULL_SHA,
+    LABELLED_LINK,
     LINK_TEXT_SHA,
     LISTED_PIN,
     NAMED_BEFORE_SHA,
@@ -49,7 +51,8 @@ from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
     r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
-    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at)\b"
+    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at|"
+    r"(?:repository|repo|codebase|clone)[ \t]+at)\b"
     r"|\btarget(?=[*_ \t]*:)")
 #: what makes a sha another document's, or an older one
 _HISTORY_WORDS = re.compile(
@@ -139,6 +142,8 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     if listed is not None and ("/" in listed.group("name") or listed.group("open")):
         name, sha, column = listed.group("name"), listed.group("sha").lower(), listed.start("sha")
         full = "/" in name
+        if not full and _PIN_WORDS.fullmatch(name):
+            name = None  # ``- **Commit:** `<sha>```: the pin word labels the sha, it names no repository
         return [PinStatement(sha, number, column, name if full else None, None if full else name,
                              span=_span(line, sha, number, column, offset))]
     at_word = {match.start(2): match.group(1) for match in OWNER_NAME_AT_SHA.finditer(line)} if " at " in line else {}
@@ -150,7 +155,10 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     # Nor does a commit link's text calling it a commit ("[this commit] shows another way", its
     # reference ``[this commit]: .../commit/<sha>``): only what the sentence says of it.
     words = _without_commit_words(line, _without_urls(line))
-    if not at_word and not heading and not _PIN_WORDS.search(words) and not _only_a_link(words):
+    # (a whole repository's tree at a commit, on a line labelling it the source; in passing, a
+    # prototype's or a dependency's tree says nothing of what the document read)
+    root = _root_tree_shas(line) if "/tree/" in line and LABELLED_LINK.fullmatch(words) else {}
+    if not at_word and not heading and not root and not _PIN_WORDS.search(words) and not _only_a_link(words):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
     # Commit links name their repository; blob and tree links are evidence, not statements.
@@ -161,20 +169,25 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         if link is None:
             continue
         linked_spans.append(match.span())
-        if link.kind == "commit":
+        if link.kind == "commit" or link.ref.lower() in root:
             link_shas[link.ref.lower()] = link.repo_id
     # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``), or a line
     # that is only a commit link, states its commit with no pin word.
     own_text = set(_link_text_shas(line, link_shas))
     if _only_a_link(words) and link_shas:
         own_text.add(line.find(next(iter(link_shas))))
+    # The tree of a whole repository at a commit (``Source: .../tree/<sha>``) is that commit.
+    own_text.update(line.find(sha) for sha in root)
     named_at: set[int] = set()  # where ``owner/name@<sha>`` writes a sha
     for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
         named_at.add(match.start(3))
-    for pattern in (FULL_SHA, SHORT_SHA):
+    for pattern in (FULL_SHA, SHORT_SHA, BARE_SHA_AFTER_COMMIT_WORD):
         for match in pattern.finditer(line):
             sha, column = match.group(1), match.start(1)
+            if pattern is BARE_SHA_AFTER_COMMIT_WORD and (len(sha) == 40 or not _has_digit_and_letter(sha)
+                                                          or line.count("`", 0, column) % 2):
+                continue  # (a full sha is read above; ``commit defaced`` is a word; a command's in a code span)
             if any(start <= column < end for start, end in linked_spans):
                 continue  # inside a URL: the link's own commit
             if column in found:
@@ -227,6 +240,17 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     return pins
 
 
+def _root_tree_shas(line: str) -> dict[str, str]:
+    """The commits whose whole tree ``line`` links (``https://github.com/o/n/tree/<sha>``, no
+    folder), each with its repository: a statement of that commit, as a commit link is."""
+    found = {}
+    for match in PIN_LINE_URL.finditer(line):
+        link = parse_repository_link(match.group())
+        if link is not None and link.kind == "tree" and link.ref_is_sha and not link.path.strip("/"):
+            found[link.ref.lower()] = link.repo_id
+    return found
+
+
 #: a link's text right before where its destination starts: ``[text](`` inline, ``[label]:``
 #: a reference definition's (the destination may sit in angle brackets)
 _TEXT_BEFORE_DESTINATION = re.compile(r"\[([^\[\]\n]{0,300})\](?:\([ \t]*|:[ \t]*)<?\Z")
@@ -268,7 +292,7 @@ def _only_a_link(words: str) -> bool:
 #: calls the repository, in words right before the pin word (a name of one to three words)
 _CALLED_BEFORE_SHA = re.compile(
     r"(?i)\bthe[ \t]+([A-Za-z0-9][\w.-]{0,99}(?:[ \t]+[A-Za-z0-9][\w.-]{0,99}){0,2})[ \t]+"
-    r"(?:revision|commit|snapshot|checkout)[ \t]*:?[ \t]*[`\[]*$")
+    r"(?:revision|commit|snapshot|checkout|repository[ \t]+at|repo[ \t]+at)[ \t]*:?[ \t]*[`\[]*$")
 #: words before a pin word that say which commit, not which repository
 _NOT_A_NAME = frozenset({
     "same", "current", "latest", "newest", "last", "first", "final", "following", "above", "below", "given",
