@@ -4,6 +4,7 @@ documents never sharing pins, and the keys a user gives for repositories."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import textwrap
@@ -1562,6 +1563,32 @@ def test_a_manifest_row_naming_the_pinned_commit_says_so(pytester, knowledge_bas
 
     result.stdout.fnmatch_lines([f"*{pin[:12]} is the pinned commit, not a blob of README.md: if the column names "
                                  "the commit each file was read at, head it `Commit`*"])
+
+
+def test_a_manifests_sha256_column_is_each_files_content_digest_checked_at_the_pin(pytester, knowledge_base):
+    # 64 hex digits in a repository whose blob ids have 40 (an ingest's checksums) were compared
+    # with the blob ids: every row failed, "cited path README.md missing", whatever the file held.
+    pin = knowledge_base.widgets_pin
+    readme = hashlib.sha256(kb.README_MD.encode()).hexdigest()
+    version = hashlib.sha256(b"2.3.9\n").hexdigest()  # (another version of the file)
+    (pytester.path / "kb" / "checksums.md").write_text(textwrap.dedent(f"""\
+        # Ingested files
+
+        Revision: `{pin}` (acme/widgets)
+
+        | Path | SHA-256 | Bytes |
+        | --- | --- | --- |
+        | README.md | {readme} | 44 |
+        | VERSION | {version} | 6 |
+        """), encoding="utf-8")
+    result = _at_pin(pytester, "kb/checksums.md", "-rA")
+
+    result.assert_outcomes(passed=3, failed=1)  # the source, the structure, README.md; VERSION fails
+    result.stdout.fnmatch_lines([
+        f"*VERSION as its manifest names it ({version[:12]}) missing at*",
+        f"*VERSION's content has SHA-256 {hashlib.sha256(kb.VERSION.encode()).hexdigest()[:12]} at the pin, "
+        f"not {version[:12]} as the manifest states*"])
+    assert "cited path" not in result.stdout.str()
 
 
 def test_an_ingests_unattributed_quotations_are_the_ingested_files(pytester, knowledge_base):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import stat
@@ -332,6 +333,22 @@ def test_worktree_snapshot_reads_uncommitted_edits(make_repo):
         assert disk.oid("same.py") == store.snapshot("HEAD").oid("a.py")
         assert disk.refuse_reason(".git/config") == "git-internal path"
         assert disk.read(".git/HEAD") is None
+
+
+def test_a_files_content_sha256_is_of_its_bytes_as_stored_at_a_commit_and_on_disk(make_repo):
+    # A manifest's SHA-256 column names each file by its content's digest: of the bytes, not
+    # of the text matching reads (CRLF line ends normalised, a Latin-1 file decoded).
+    repo = make_repo()
+    crlf, latin = b"one\r\ntwo\r\n", "caf\u00e9\n".encode("latin-1")
+    pin = repo.commit({"crlf.txt": crlf, "latin.txt": latin}, "pin")
+    (repo.path / "latin.txt").write_bytes(b"edited\n")
+    with GitStore.open(repo.path) as store:
+        at_pin, disk = store.snapshot(pin), store.snapshot("worktree")
+        assert at_pin.content_sha256("crlf.txt") == disk.content_sha256("crlf.txt") == hashlib.sha256(crlf).hexdigest()
+        assert at_pin.content_sha256("latin.txt") == hashlib.sha256(latin).hexdigest()
+        assert disk.content_sha256("latin.txt") == hashlib.sha256(b"edited\n").hexdigest()
+        assert at_pin.content_sha256("missing.txt") is None and disk.content_sha256("missing.txt") is None
+        assert at_pin.content_sha256("") is None  # (the root is a tree)
 
 
 def test_worktree_snapshot_never_follows_symlinks(make_repo, tmp_path):

@@ -130,6 +130,8 @@ def check_at_pin(evidence: Evidence, snapshot, with_symbol: bool = True) -> PinR
         return PinResult(REFUSED, snapshot.rev, evidence.path, message=f"{evidence.path} is {what}")
     if evidence.kind is EvidenceKind.PATH:
         if evidence.role is EvidenceRole.MANIFEST:
+            if len(evidence.text or "") == 64 and len(entry.oid) == 40:
+                return _manifest_digest(evidence, snapshot, entry.oid)
             return _manifest_blob(evidence, snapshot.rev, entry.oid)
         return PinResult(FOUND, snapshot.rev, evidence.path, oid=entry.oid, message=f"{evidence.path} exists")
     textfile = snapshot.read(evidence.path)
@@ -151,6 +153,24 @@ def _manifest_blob(evidence: Evidence, rev: str, oid: str) -> PinResult:
     return PinResult(MISSING, rev, evidence.path, oid=oid,
                      message=f"{evidence.path} is blob {oid[:12]} at the pin, not {stated[:12]} as the manifest "
                              "states: the manifest lists another version of the file (or another pin)")
+
+
+def _manifest_digest(evidence: Evidence, snapshot, oid: str) -> PinResult:
+    """A manifest's row naming its file by 64 hex digits in a repository whose blob ids have
+    40: the SHA-256 of the file's content (an ingest's checksum), compared with the bytes at
+    the pin. Drift then follows the file's blob, as for a blob id: another blob is other content."""
+    stated = (evidence.text or "").lower()
+    digest = snapshot.content_sha256(evidence.path)
+    if digest is None:
+        return PinResult(UNREADABLE, snapshot.rev, evidence.path, oid=oid,
+                         message=f"{evidence.path} at the pin is over the size limit: its SHA-256 is not computed "
+                                 "(raise it with --memreport-max-file-size)")
+    if digest == stated:
+        return PinResult(FOUND, snapshot.rev, evidence.path, oid=oid,
+                         message=f"{evidence.path} has SHA-256 {stated[:12]} (its content's digest; blob {oid[:12]})")
+    return PinResult(MISSING, snapshot.rev, evidence.path, oid=oid,
+                     message=f"{evidence.path}'s content has SHA-256 {digest[:12]} at the pin, not {stated[:12]} as "
+                             "the manifest states: the manifest lists another version of the file (or another pin)")
 
 
 def pinned_file(evidence: Evidence, snapshot):

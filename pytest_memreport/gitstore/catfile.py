@@ -174,6 +174,15 @@ class BlobReader:
             cached = self.blobs.get(oid)
             if cached is not None:
                 return cached if cached.path == path else replace(cached, path=path)
+        return self.decode_cached(path, oid, self._object_data(path, oid))
+
+    def read_bytes(self, path: str, oid: str) -> bytes:
+        """The blob ``oid`` (the file at ``path``) as git stores it, undecoded (a manifest's
+        content digest is of these bytes); :class:`RepoError` when git cannot read it."""
+        return self._object_data(path, oid)
+
+    def _object_data(self, path: str, oid: str) -> bytes:
+        """The blob ``oid`` read by the persistent ``cat-file``; :class:`RepoError` when git cannot."""
         with self._reader_lock:
             began = time.perf_counter()
             try:
@@ -193,7 +202,7 @@ class BlobReader:
                 self._count_started()
         if header_text(kind) != "blob":
             raise RepoError(f"{self._runner.path}: {path} is a {header_text(kind)}, not a file (object {oid[:12]})")
-        return self.decode_cached(path, oid, data)
+        return data
 
     def prefetch(self, entries: list[TreeEntry]) -> None:
         """Fetch the blobs of ``entries`` that are not cached in one ``git cat-file

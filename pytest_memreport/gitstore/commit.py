@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterable, Iterator
 
@@ -108,6 +109,12 @@ class CommitSnapshot(Snapshot):
         if found is None or found.kind != "file":
             return None
         return self._reader.read_blob(found.path, found.oid, found.size)
+
+    def content_sha256(self, path: str) -> str | None:
+        found = self.entry(path)
+        if found is None or found.kind != "file" or (found.size or 0) > self._reader.max_file_bytes:
+            return None
+        return hashlib.sha256(self._reader.read_bytes(found.path, found.oid)).hexdigest()
 
     def read_listed(self, path: str) -> TextFile | None:
         entries = self._listing()

@@ -43,6 +43,12 @@ class Snapshot:
         """Every regular file path, sorted, spelled as git lists it."""
         raise NotImplementedError
 
+    def content_sha256(self, path: str) -> str | None:
+        """The SHA-256 of the file's bytes as stored (a manifest may name each file by its
+        content's digest, not its blob id); ``None`` when ``path`` is not a regular file here
+        or is over the size limit."""
+        raise NotImplementedError
+
     def read_listed(self, path: str) -> TextFile | None:
         """:meth:`read` for a path of :meth:`files`, taken literally (no backslash translation)."""
         return self.read(path)

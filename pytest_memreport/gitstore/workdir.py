@@ -11,6 +11,7 @@ scratch folder of ours (:func:`scratch_objects`), never into the target.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import stat
 import tempfile
@@ -140,6 +141,16 @@ class WorktreeSnapshot(Snapshot):
         if data is None:
             return None
         return self._reader.decode_cached(clean, blob_oid(data, self._reader.object_format), data)
+
+    def content_sha256(self, path: str) -> str | None:
+        clean, found, reason = self._locate(path)
+        if clean is not None and found is None and reason is None:
+            skipped = self.skip_worktree().get(clean)  # (as :meth:`read`: the index's blob)
+            return hashlib.sha256(self._reader.read_bytes(clean, skipped[1])).hexdigest() if skipped else None
+        if clean is None or found is None or not stat.S_ISREG(found.st_mode):
+            return None
+        data = self._read_bytes(clean, found)
+        return hashlib.sha256(data).hexdigest() if data is not None else None
 
     def _read_bytes(self, clean: str, found: os.stat_result) -> bytes | None:
         if found.st_size > self._reader.max_file_bytes:

@@ -117,6 +117,8 @@ def evidence_title(evidence: Evidence) -> str:
         return f"directory {path}"
     if evidence.kind is EvidenceKind.SYMBOL:
         return f"symbol {printable(evidence.text or '')} in {path}"
+    if evidence.role is EvidenceRole.MANIFEST:
+        return f"{path} as its manifest names it ({printable(evidence.text or '')[:12]})"
     return f"cited path {path}"
 
 
