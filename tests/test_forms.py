@@ -164,6 +164,20 @@ def test_a_command_in_one_code_span_a_host_and_its_port_and_an_issue_number_are_
     assert not any(e.path in ("example.org", "acme/widgets", "api.internal.dev") for e in report.all_evidence())
 
 
+@pytest.mark.parametrize("sentence", [
+    "The queue is built in src/queue.ts (L2-L3), its workers elsewhere.",
+    "- src/queue.ts (L2-L3) builds the queue.",
+    "The queue is built in `src/queue.ts` (L2-L3).",
+    "The queue is built in src/queue.ts (lines 2-3).",
+])
+def test_a_range_in_parentheses_after_a_plain_path_cites_its_lines(sentence):
+    # Beside a path in backticks "(L2-L3)" cited the lines; beside the same path in plain words
+    # the range was no citation, and only the file was checked.
+    report = parse_report("kb/plain.md", f"# Plain\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
+
+    assert rows(report) == {("lines", "src/queue.ts", "2-3")}
+
+
 def test_a_continuation_binds_across_a_line_of_code_spans_that_name_no_file():
     # Lines whose code spans name no file (`needsMore`, `OBJ-3`) are not read for citations
     # (a fifth of reading prose), but they are still their paragraph's: the lone ranges two

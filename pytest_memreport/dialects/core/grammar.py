@@ -145,7 +145,7 @@ PROPOSED_BEFORE = re.compile(
 #: document whose code spans are all words (`` `foo()` ``, `` `--flag` ``) names no file in them
 PATHLIKE_CODE_SPAN = re.compile(r"`[^`\n]*[./][^`\n]*`")
 #: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``(:12``
-LINE_CITATION_HINT = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d")
+LINE_CITATION_HINT = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d|\.\w{1,10}[ \t]+\(L\d")
 #: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
 RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
 #: ``, 30-34`` continuing it
