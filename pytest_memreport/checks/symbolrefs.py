@@ -52,6 +52,14 @@ def resolve(evidence: Evidence, snapshot) -> Evidence | None:
     return None
 
 
+def resolve_alone(evidence: Evidence, snapshot) -> Evidence | None:
+    """A member named with no owner bound to the one file of its context (the files holding
+    its name) that defines it; ``None`` where none does, or several (``initialize`` in every
+    contract: which one the sentence means, its words do not say)."""
+    defining = [path for path in evidence.context if _definition(snapshot, path, evidence.text or "")[1] is not None]
+    return replace(evidence, path=defining[0], context=(defining[0],)) if len(defining) == 1 else None
+
+
 def _nearest_name(textfile, path: str, name: str) -> str | None:
     """The name of ``path``'s definitions closest to ``name`` (a typo, a rename), if any is close."""
     from rapidfuzz import fuzz, process

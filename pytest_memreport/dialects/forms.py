@@ -486,11 +486,28 @@ def _owned_names(lines: list[str], fenced: frozenset[int], found: list[Evidence]
         for match in _CODE_SPAN.finditer(line):
             name = core.symbol_name(match.group(1))
             owner = name.split(".", 1)[0] if name is not None and name.count(".") == 1 else None
-            if owner is None or not _OWNER.fullmatch(owner):
-                continue
-            names.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(owner,),
-                                  label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
+            if owner is not None and _OWNER.fullmatch(owner):
+                names.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(owner,),
+                                      label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
+            elif name is not None and _MEMBER.fullmatch(name) and (
+                    _KIND_AFTER.match(line, match.end())
+                    or _KIND_BEFORE.search(line, max(0, match.start() - 24), match.start())):
+                # ``the `claimFighters` function``: no owner says where; the engine looks in the
+                # files of the pinned tree holding the name, and keeps it where one alone defines it
+                names.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(),
+                                      label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
     return names
+
+
+#: a member named alone: an identifier with a lower-case letter and four characters or more
+#: (``drain``, ``claimFighters``; not ``x``, ``id``, a constant's ``MAX_SUPPLY``)
+_MEMBER = re.compile(r"(?=[A-Za-z0-9_]*[a-z])[A-Za-z_][A-Za-z0-9_]{3,}")
+#: what a sentence calls the name it writes in backticks: a definition's kind, right after it
+#: (``the `drain` function``) or right before it (``the function `drain` ``)
+_DEFINED_KIND = (r"(?:function|method|modifier|contract|struct|event|class|interface|trait|enum|constructor|"
+                 r"library|macro|procedure|subroutine)")
+_KIND_AFTER = re.compile(rf"(?:\(\))?[ \t]+{_DEFINED_KIND}s?\b", re.IGNORECASE)
+_KIND_BEFORE = re.compile(rf"\b{_DEFINED_KIND}[ \t]+\Z", re.IGNORECASE)
 
 
 #: an owner a file is named after: a type's name (``RankedBattle``, ``IStaking``), not a

@@ -243,6 +243,9 @@ class Engine:
         return found
 
     def _bound(self, report: Report, item: Evidence) -> Evidence | None:
+        if item.kind is EvidenceKind.SYMBOL and item.lookup is not None and not item.context:
+            # a member named alone: kept where one file of those holding its name defines it
+            return self._resolved_symbol(report, self.paths.files_holding_name(report, item), alone=True)
         if item.kind is EvidenceKind.SYMBOL and item.lookup is not None:
             # a member named with its owner: looked for in the files named after the owner
             return self._resolved_symbol(report, self.paths.files_named_after(report, item))
@@ -254,23 +257,25 @@ class Engine:
             return item
         return self._resolved_symbol(report, item)
 
-    def _resolved_symbol(self, report: Report, item: Evidence) -> Evidence | None:
-        """A proposed symbol reference bound to the definition it names at the pin."""
+    def _resolved_symbol(self, report: Report, item: Evidence, alone: bool = False) -> Evidence | None:
+        """A proposed symbol reference bound to the definition it names at the pin (``alone``:
+        to the one file of its context that defines it, none where several do)."""
         pinned = self.bindings.binding(report, item.source, item.pin).pinned
         if pinned is None:
             return None
-        cache_key = self._resolve_key(pinned.pin, item)
+        cache_key = self._resolve_key(pinned.pin, item, alone)
         resolved = self.results.get(cache_key, ResultCache.MISS)
         if resolved is ResultCache.MISS:
             start = time.perf_counter()
-            resolved = symbolrefs.resolve(item, pinned.store.snapshot(pinned.pin))
+            snapshot = pinned.store.snapshot(pinned.pin)
+            resolved = symbolrefs.resolve_alone(item, snapshot) if alone else symbolrefs.resolve(item, snapshot)
             self.timing.add("symbols", time.perf_counter() - start)
             self.results.put(cache_key, resolved)
         return resolved
 
-    def _resolve_key(self, pin: str, item: Evidence):
+    def _resolve_key(self, pin: str, item: Evidence, alone: bool = False):
         # The resolved evidence keeps the report line: the key is all of it.
-        return self.results.key("resolve", pin, encode(item))
+        return self.results.key("resolve-alone" if alone else "resolve", pin, encode(item))
 
     def _read_definition_files(self, pairs: list[tuple[Report, Evidence]]) -> None:
         """The files that the symbol references still to resolve may be defined in (those
@@ -351,6 +356,7 @@ class Engine:
         raises is left to its item, which checks it again and says why."""
         written = list(pairs)
         self._read_definition_files(written)
+        self.paths.expect_names(written)
         # Paths and symbols bound first (a tree listing, a definition's file), so that the
         # pin's batch checks the evidence as it is checked.
         bound = [pair if found is pair[1] else (pair[0], found) for pair in written

@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..checks import paths as tree_paths
 from ..checks import quotesites
-from ..gitstore import GitStore
+from ..gitstore import GitStore, RepoError, RevisionError
 from .. import repomap
 from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, EvidenceRole, Report
 from ..resultcache import ResultCache, encode
@@ -42,6 +42,15 @@ def _checkout_names(report: Report, source_id: str | None, clone: Path) -> tuple
     return tuple(dict.fromkeys([clone.name, *(name.rsplit("/", 1)[-1] for name in names if name)]))
 
 
+#: the most files a member named alone is looked for in (each is parsed)
+NAMED_ALONE_FILES = 24
+
+
+def _named_alone(evidence: Evidence) -> bool:
+    """Whether ``evidence`` is a member named with no owner (:func:`..dialects.forms._owned_names`)."""
+    return evidence.kind is EvidenceKind.SYMBOL and evidence.lookup is not None and not evidence.context
+
+
 class PathResolver:
     """Loosely written paths bound to the pinned tree; what is no evidence, and why."""
 
@@ -52,6 +61,8 @@ class PathResolver:
         self._announce = announce
         self._results = results
         self._tree_indexes: dict[tuple[Path, str], tree_paths.TreeIndex] = {}
+        #: per pinned tree, the source files holding each name a member is named by alone
+        self._name_holders: dict[tuple[Path, str], dict[str, tuple[str, ...]]] = {}
         self._announced_roots: set = set()
         #: ``(report path, evidence)`` naming several files at the pin
         self.ambiguous: dict[tuple[str, Evidence], list[str]] = {}
@@ -86,6 +97,45 @@ class PathResolver:
         files = tuple(path for owner in evidence.context for extension in source_extensions()
                       for path in by_name.get(owner + extension, ()))
         return replace(evidence, context=files, lookup=None)
+
+    def expect_names(self, pairs: list[tuple[Report, Evidence]]) -> None:
+        """The files holding each name the members of ``pairs`` named alone are written
+        with (``the `claimFighters` function``), found by one ``git grep`` per pinned tree
+        for all of them: asked one name at a time, each is a process of its own."""
+        wanted: dict[tuple[Path, str], tuple[PinnedTree, set[str]]] = {}
+        for report, evidence in pairs:
+            if not _named_alone(evidence):
+                continue
+            try:
+                pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
+            except (RepoError, RevisionError):
+                continue  # resolving says what is wrong
+            if pinned is not None and evidence.text not in self._name_holders.get(pinned.key, {}):
+                wanted.setdefault(pinned.key, (pinned, set()))[1].add(evidence.text or "")
+        for pinned, names in wanted.values():
+            self._hold_names(pinned, names)
+
+    def _hold_names(self, pinned: PinnedTree, names: set[str]) -> dict[str, tuple[str, ...]]:
+        held = self._name_holders.setdefault(pinned.key, {})
+        asked = sorted(name for name in names if name not in held)
+        if asked:
+            found = pinned.store.snapshot(pinned.pin).files_with_words(asked) or {}
+            defining = {extension.lower() for extension in source_extensions()}
+            for name in asked:
+                held[name] = tuple(sorted(path for path in found.get(name, ())
+                                          if "." in path and "." + path.rsplit(".", 1)[-1].lower() in defining))
+        return held
+
+    def files_holding_name(self, report: Report, evidence: Evidence) -> Evidence:
+        """A member named alone (``the `claimFighters` function``) given the source files of
+        the pinned tree that hold its name as the files it is looked for in (none where more
+        than :data:`NAMED_ALONE_FILES` do: so common a name says no one definition)."""
+        pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
+        if pinned is None:
+            return replace(evidence, context=(), lookup=None)
+        name = evidence.text or ""
+        files = self._hold_names(pinned, {name})[name]
+        return replace(evidence, context=files if len(files) <= NAMED_ALONE_FILES else (), lookup=None)
 
     def resolve(self, report: Report, evidence: Evidence) -> Evidence:
         """A loosely written path bound to the one path of the pinned tree it names;
