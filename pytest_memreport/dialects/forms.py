@@ -159,6 +159,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
+    if "::" in text:
+        evidence.extend(_node_ids(lines, code_lines))
     if loose and ("::" in text or "." in text) and "`" in text:
         evidence.extend(_owned_names(lines, fenced, [*evidence, *cited]))
     if loose:
@@ -497,6 +499,47 @@ def _owned_names(lines: list[str], fenced: frozenset[int], found: list[Evidence]
                 names.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(),
                                       label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
     return names
+
+
+def _node_ids(lines: list[str], code: frozenset[int]) -> list[Evidence]:
+    """A definition named by its file, as a test runner names a test
+    (``tests/test_queue.py::TestQueue::test_drain``, ``src/queue.py::drain``): the file, and
+    the name defined in it (``TestQueue.test_drain``), which the document says is there (a
+    name the file does not define fails). ``code``: the indexes of the lines of code blocks
+    (a runner's output there cites nothing, as a stack trace does not)."""
+    found: list[Evidence] = []
+    for index, line in enumerate(lines):
+        if index in code or "::" not in line:
+            continue
+        for match in _NODE_ID.finditer(line):
+            path, name = match.group(1).removeprefix("./"), match.group(2).replace("::", ".")
+            if "://" in line and not _outside_urls(line, match.start()):
+                continue
+            # (the file as a plain name is read: exact, else the tree's one file ending so; the
+            # name is then looked for in the file that resolves to)
+            found.append(Evidence(EvidenceKind.PATH, path, index + 1, index + 1, label=_NODE_ID_LABEL,
+                                  role=EvidenceRole.MENTION if "/" in path else EvidenceRole.BASENAME,
+                                  lookup=LOOKUP_TREE))
+            if name.rsplit(".", 1)[-1] in _UNNAMED_MEMBERS:
+                continue  # (a contract's constructor is no definition by that name)
+            found.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(path,),
+                                  label=match.group(0), role=EvidenceRole.DECLARED, lookup=LOOKUP_TREE))
+    return found
+
+
+def _outside_urls(line: str, column: int) -> bool:
+    """Whether ``column`` of ``line`` is outside every URL the line writes."""
+    return not any(url.start() <= column < url.end() for url in FORM_URL.finditer(line))
+
+
+#: a test runner's node id: a file with an extension, then ``::`` and one or more names (a
+#: parametrised test's ``[id]`` after them)
+_NODE_ID = re.compile(r"(?<![\w./@:-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z]\w{0,9})::"
+                      r"([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?:\[[^\]\s`]*\])?(?![\w:])")
+_NODE_ID_LABEL = "node id"
+#: the members a language writes with a keyword, not a name (Solidity's ``constructor``,
+#: ``fallback`` and ``receive``): a node id naming one names no definition to look for
+_UNNAMED_MEMBERS = frozenset({"constructor", "fallback", "receive"})
 
 
 #: a member named alone: an identifier with a lower-case letter and four characters or more

@@ -89,14 +89,20 @@ class PathResolver:
     def files_named_after(self, report: Report, evidence: Evidence) -> Evidence:
         """A symbol proposed with its owners' names (``context``: ``RankedBattle``) given the
         files of the pinned tree named after them, in a language whose definitions are read
-        (``RankedBattle.sol``), as the files it is looked for in."""
+        (``RankedBattle.sol``), as the files it is looked for in; an owner written as a file
+        (a node id's ``tests/test_a.py``) gives the one file of the tree it names."""
         pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
         if pinned is None:
             return replace(evidence, context=(), lookup=None)
-        by_name = self.tree_index(pinned).by_name
-        files = tuple(path for owner in evidence.context for extension in source_extensions()
-                      for path in by_name.get(owner + extension, ()))
-        return replace(evidence, context=files, lookup=None)
+        index = self.tree_index(pinned)
+        files: list[str] = []
+        for owner in evidence.context:
+            if "." in owner:  # a file named as written (a node id's ``tests/test_a.py``): the one it names
+                found = tree_paths.resolve(index, owner, "file")
+                files.extend([found.path] if found.path is not None else ())
+            else:
+                files.extend(path for extension in source_extensions() for path in index.by_name.get(owner + extension, ()))
+        return replace(evidence, context=tuple(dict.fromkeys(files)), lookup=None)
 
     def expect_names(self, pairs: list[tuple[Report, Evidence]]) -> None:
         """The files holding each name the members of ``pairs`` named alone are written
