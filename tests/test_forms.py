@@ -100,6 +100,22 @@ def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line)
     assert pinforms.line_pins(line, 1) == []
 
 
+def test_links_into_other_forges_cite_their_files_lines_at_their_commit():
+    # A note linking Codeberg, Bitbucket or Sourcegraph pages read as no evidence at all.
+    text = textwrap.dedent(f"""\
+        # Elsewhere
+
+        The queue [is built](https://codeberg.org/acme/widgets/src/commit/{SHA}/src/queue.ts#L2-L3) here,
+        [drained](https://bitbucket.org/acme/widgets/src/{SHA}/src/queue.ts#lines-7:11) there, and
+        [pushed](https://sourcegraph.com/github.com/acme/widgets@{SHA}/-/blob/src/queue.ts?L4-6) too.
+        """)
+    report = parse_report("kb/forges.md", text)
+
+    assert sorted((e.path, str(e.cited_lines), e.pin) for e in report.all_evidence()) == [
+        ("src/queue.ts", "2-3", SHA), ("src/queue.ts", "4-6", SHA), ("src/queue.ts", "7-11", SHA)]
+    assert {report.source(e.source).id for e in report.all_evidence()} == {"acme/widgets"}
+
+
 def test_a_sha_in_an_indented_block_is_output_not_a_pin():
     # A benchmark's output indented under its sentence ("commit: 7cd9055") pinned the document
     # once a bare short sha after a commit word was read as a pin.

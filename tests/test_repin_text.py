@@ -34,6 +34,24 @@ def test_urls_keep_their_spelling():
         f"https://github.com/o/r/blob/{NEW}/src/%C3%A9.py?plain=1#L2"
 
 
+def test_links_of_other_forges_are_respelled_in_their_own_layouts():
+    # Gitea and Forgejo (Codeberg), Bitbucket and Sourcegraph links were read as nothing; once
+    # read, a re-pin wrote the new commit where GitHub keeps its ref, into the path.
+    move = Move("src/a.py", "lib/a.py", LineRange(3, 4), LineRange(13, 14))
+    assert repinned(f"https://codeberg.org/o/r/src/commit/{OLD}/src/a.py#L3-L4", move, "lib/a.py") == \
+        f"https://codeberg.org/o/r/src/commit/{NEW}/lib/a.py#L13-L14"
+    assert repinned(f"https://bitbucket.org/o/r/src/{OLD[:12]}/src/a.py#lines-3:4", move, "lib/a.py") == \
+        f"https://bitbucket.org/o/r/src/{NEW[:12]}/lib/a.py#lines-13:14"
+    assert repinned(f"https://sourcegraph.com/github.com/o/r@{OLD}/-/blob/src/a.py?L3-4", move, "lib/a.py") == \
+        f"https://sourcegraph.com/github.com/o/r@{NEW}/-/blob/lib/a.py?L13-14"
+    # each read as the same file and lines of o/r at the old commit
+    for url in (f"https://codeberg.org/o/r/src/commit/{OLD}/src/a.py#L3-L4",
+                f"https://bitbucket.org/o/r/src/{OLD}/src/a.py#lines-3:4",
+                f"https://sourcegraph.com/github.com/o/r@{OLD}/-/blob/src/a.py?L3:1-4:9"):
+        link = parse_repository_link(url)
+        assert (link.repo_id, link.ref, link.path, link.lines) == ("o/r", OLD, "src/a.py", LineRange(3, 4)), url
+
+
 def test_shas_compare_by_prefix_and_keep_their_length():
     assert same_commit(OLD[:7], OLD) and same_commit(OLD, OLD[:12]) and not same_commit(OLD[:6], OLD)
     assert not same_commit(NEW[:9], OLD)

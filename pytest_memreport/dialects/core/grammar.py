@@ -131,6 +131,10 @@ NUMBERED_LINE = re.compile(r"[ \t]*(\d{1,7})[:|][ \t]?")
 LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
 #: ``#L10C2-L20C5`` as a link's fragment reads
 LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
+#: Sourcegraph's line anchor (its URL's query): ``L10-20``, ``L10:3-20:5`` with columns
+SOURCEGRAPH_ANCHOR = re.compile(r"L(\d{1,9})(?::\d{1,9})?(?:-(\d{1,9})(?::\d{1,9})?)?")
+#: Bitbucket's line anchor: ``lines-10:20``, ``lines-10``
+BITBUCKET_ANCHOR = re.compile(r"lines-(\d{1,9})(?::(\d{1,9}))?")
 #: the same as re-pin rewrites it (the dash kept as written)
 LINK_ANCHOR_WRITTEN = re.compile(r"L(\d+)(?:C\d+)?(?:(-L?)(\d+)(?:C\d+)?)?")
 #: the words right before a quotation that make it the writer's proposed text, not the file's:
@@ -185,7 +189,7 @@ NOT_PLAIN_WORDS = re.compile(r"`+[^`\n]*`+|!?\[[^\]\n]*\]\([^)\n]*\)|\[[^\]\n]*\
 ONLY_A_LINK = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(?:<[ \t]*>|\[[^\]]*\]\([ \t]*\)|[ \t]+)[ \t.]*")
 #: what every link into a repository's files holds, as substrings: a document is tested for
 #: them in C (a pattern of these alternatives is tried at each of its characters, slower)
-FILE_LINK_MARKS = ("/blob/", "/blame/", "/tree/", "/raw/", "raw.githubusercontent.com")
+FILE_LINK_MARKS = ("/blob/", "/blame/", "/tree/", "/raw/", "raw.githubusercontent.com", "/src/")
 #: a URL's parts: ``(https://host/)(path)(?query)#(fragment)``
 URL_PARTS = re.compile(r"(https?://[^/]+/)([^?#]*)(\?[^#]*)?(?:#(.*))?", re.S)
 #: a sha alone (a link's ref)

@@ -1,15 +1,17 @@
 """Links into hosted repositories (``https://host/owner/name/blob/<ref>/<path>#L1-L2``,
-GitLab's ``/-/`` form, ``raw.githubusercontent.com``), bare URLs in prose, and
+GitLab's ``/-/`` form, ``raw.githubusercontent.com``, Gitea's and Forgejo's ``/src/commit/``,
+Bitbucket's ``/src/<ref>/``, Sourcegraph's ``@<rev>/-/blob/``), bare URLs in prose, and
 the repository a URL belongs to.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from ...runcaches import run_cached
 
 from ...model import LineRange
-from .grammar import BARE_URL, LINK_ANCHOR, SHA_ONLY
+from .grammar import BARE_URL, BITBUCKET_ANCHOR, LINK_ANCHOR, SHA_ONLY, SOURCEGRAPH_ANCHOR
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,23 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
         return None
     host = (parts.hostname or "").lower()
     segments = [unquote(s) for s in parts.path.split("/") if s]
+    anchor_text = parts.fragment or ""
     if host == "raw.githubusercontent.com" and len(segments) >= 4:
         owner, name, ref, rest = segments[0], segments[1], segments[2], segments[3:]
         kind = "blob"
+    elif host.endswith("sourcegraph.com") and len(segments) >= 6 and "@" in segments[2] \
+            and segments[3] == "-" and segments[4] in ("blob", "tree"):
+        # ``sourcegraph.com/github.com/owner/name@<rev>/-/blob/<path>?L10-20``: the repository's own host
+        host, owner, (name, ref) = segments[0].lower(), segments[1], segments[2].split("@", 1)
+        kind, rest = _LINK_KINDS[segments[4]], segments[5:]
+        anchor_text = _sourcegraph_anchor(parts.query or anchor_text)
+    elif len(segments) >= 5 and segments[2] in ("src", "raw") and segments[3] in ("commit", "branch", "tag"):
+        # Gitea and Forgejo (Codeberg): ``/owner/name/src/commit/<sha>/<path>#L10-L20``
+        owner, name, ref, rest, kind = segments[0], segments[1], segments[4], segments[5:], "blob"
+    elif host == "bitbucket.org" and len(segments) >= 4 and segments[2] == "src":
+        # ``/owner/name/src/<sha>/<path>#lines-10:20``
+        owner, name, ref, rest, kind = segments[0], segments[1], segments[3], segments[4:], "blob"
+        anchor_text = _bitbucket_anchor(anchor_text)
     else:
         if len(segments) < 4:
             return None
@@ -90,7 +106,7 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
         return RepositoryLink(host, owner, name, kind, ref) if is_sha(ref) else None
     lines: LineRange | None = None
     bad: str | None = None
-    anchor = LINK_ANCHOR.fullmatch(parts.fragment or "")
+    anchor = LINK_ANCHOR.fullmatch(anchor_text)
     if anchor and kind == "blob":
         start = int(anchor.group(1))
         end = int(anchor.group(2)) if anchor.group(2) else start
@@ -99,6 +115,22 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
         else:
             lines = LineRange(start, end)
     return RepositoryLink(host, owner, name, kind, ref, path, lines, bad)
+
+
+def _sourcegraph_anchor(text: str) -> str:
+    """Sourcegraph's ``L10-20`` (``L10:3-20:5`` with columns) as GitHub writes it (``L10-L20``)."""
+    found = SOURCEGRAPH_ANCHOR.fullmatch(text)
+    if found is None:
+        return text
+    return f"L{found.group(1)}" + (f"-L{found.group(2)}" if found.group(2) else "")
+
+
+def _bitbucket_anchor(text: str) -> str:
+    """Bitbucket's ``lines-10:20`` (``lines-10``) as GitHub writes it (``L10-L20``)."""
+    found = BITBUCKET_ANCHOR.fullmatch(text)
+    if found is None:
+        return text
+    return f"L{found.group(1)}" + (f"-L{found.group(2)}" if found.group(2) else "")
 
 
 def find_bare_urls(line: str) -> list[tuple[str, int]]:

@@ -21,7 +21,7 @@ from ..lineindex import CharEdit
 from .citations import citation_changes
 from .target import Move, respell
 
-from ...dialects.core.grammar import LINK_ANCHOR_WRITTEN, LINK_DEFINITION, RANGE_WORDS, REFERENCE_USE, URL_PARTS
+from ...dialects.core.grammar import BITBUCKET_ANCHOR, LINK_ANCHOR_WRITTEN, LINK_DEFINITION, RANGE_WORDS, REFERENCE_USE, URL_PARTS
 
 
 @dataclass(frozen=True)
@@ -45,34 +45,46 @@ def rewritten_url(url: str, link: RepositoryLink, new_ref: str | None, move: Mov
         return url
     head, path, query, fragment = parts.group(1), parts.group(2), parts.group(3) or "", parts.group(4)
     segments = path.split("/")
-    ref_at = _ref_index(link, segments)
-    if ref_at is None:
+    at = _ref_index(link, segments)
+    if at is None:
         return url
+    ref_at, path_at = at
     if new_ref:
-        segments[ref_at] = respell(segments[ref_at], new_ref)
-    rest = "/".join(segments[ref_at + 1:])
+        written, _, ref = segments[ref_at].rpartition("@")  # (Sourcegraph writes ``name@<ref>``)
+        segments[ref_at] = (written + "@" if written else "") + respell(ref, new_ref)
+    rest = "/".join(segments[path_at + 1:])
     if new_path and link.path.rstrip("/") != new_path:
         trailing = "/" if rest.endswith("/") else ""
         rest = quote(new_path, safe="/~@!$&'()*+,;=:") + trailing
-    out = head + "/".join(segments[: ref_at + 1]) + ("/" + rest if rest or ref_at + 1 < len(segments) else "")
-    out += query
+    out = head + "/".join(segments[: path_at + 1]) + ("/" + rest if rest or path_at + 1 < len(segments) else "")
+    new_lines = move.new_lines if move is not None and link.lines is not None else None
+    # (the anchor is the fragment's, or Sourcegraph's query's)
+    out += "?" + _anchor(query[1:], new_lines) if query and new_lines is not None else query
     if fragment is not None:
-        if move is not None and move.new_lines is not None and link.lines is not None:
-            fragment = _anchor(fragment, move.new_lines)
-        out += "#" + fragment
+        out += "#" + (_anchor(fragment, new_lines) if new_lines is not None else fragment)
     return out
 
 
-def _ref_index(link: RepositoryLink, segments: list[str]) -> int | None:
-    """Which path segment of the URL is the ref (as :func:`parse_repository_link` reads it)."""
+def _ref_index(link: RepositoryLink, segments: list[str]) -> tuple[int, int] | None:
+    """Which path segment of the URL holds the ref, and which one the file's path follows
+    (as :func:`parse_repository_link` reads each host's layout)."""
     if link.host == "raw.githubusercontent.com":
-        index = 2
+        ref_at = path_at = 2
+    elif len(segments) > 5 and "@" in segments[2] and segments[3] == "-":
+        ref_at, path_at = 2, 4  # Sourcegraph: ``host/owner/name@<ref>/-/blob/<path>``
+    elif len(segments) > 4 and segments[2] in ("src", "raw") and segments[3] in ("commit", "branch", "tag"):
+        ref_at = path_at = 4  # Gitea, Forgejo: ``owner/name/src/commit/<ref>/<path>``
     else:
-        index = 4 if len(segments) > 2 and segments[2] == "-" else 3
-    return index if index < len(segments) else None
+        ref_at = path_at = 4 if len(segments) > 2 and segments[2] == "-" else 3
+    return (ref_at, path_at) if path_at < len(segments) else None
 
 
 def _anchor(fragment: str, new: LineRange) -> str:
+    """A line anchor (GitHub's ``L10-L20``, Sourcegraph's ``L10-20``, Bitbucket's
+    ``lines-10:20``) naming ``new``, written as it was."""
+    bitbucket = BITBUCKET_ANCHOR.fullmatch(fragment)
+    if bitbucket is not None:
+        return f"lines-{new.start}" + (f":{new.end}" if new.end != new.start or bitbucket.group(2) else "")
     written = LINK_ANCHOR_WRITTEN.fullmatch(fragment)
     if written is None:
         return fragment
