@@ -493,6 +493,8 @@ def _owned_names(lines: list[str], fenced: frozenset[int], found: list[Evidence]
                                       label=" ".join(match.group(1).split()), lookup=LOOKUP_TREE))
             elif name is not None and _MEMBER.fullmatch(name) and (
                     _KIND_AFTER.match(line, match.end())
+                    # (a kind word and its spaces fit in 24 characters: looking back further, a
+                    # line of many names was read in time quadratic in its length)
                     or _KIND_BEFORE.search(line, max(0, match.start() - 24), match.start())):
                 # ``the `claimFighters` function``: no owner says where; the engine looks in the
                 # files of the pinned tree holding the name, and keeps it where one alone defines it

@@ -6,8 +6,8 @@ the repository a URL belongs to.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-
 from ...runcaches import run_cached
 
 from ...model import LineRange
@@ -81,14 +81,14 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
         # ``sourcegraph.com/github.com/owner/name@<rev>/-/blob/<path>?L10-20``: the repository's own host
         host, owner, (name, ref) = segments[0].lower(), segments[1], segments[2].split("@", 1)
         kind, rest = _LINK_KINDS[segments[4]], segments[5:]
-        anchor_text = _sourcegraph_anchor(parts.query or anchor_text)
+        anchor_text = _as_github_anchor(SOURCEGRAPH_ANCHOR, parts.query or anchor_text)
     elif len(segments) >= 5 and segments[2] in ("src", "raw") and segments[3] in ("commit", "branch", "tag"):
         # Gitea and Forgejo (Codeberg): ``/owner/name/src/commit/<sha>/<path>#L10-L20``
         owner, name, ref, rest, kind = segments[0], segments[1], segments[4], segments[5:], "blob"
     elif host == "bitbucket.org" and len(segments) >= 4 and segments[2] == "src":
         # ``/owner/name/src/<sha>/<path>#lines-10:20``
         owner, name, ref, rest, kind = segments[0], segments[1], segments[3], segments[4:], "blob"
-        anchor_text = _bitbucket_anchor(anchor_text)
+        anchor_text = _as_github_anchor(BITBUCKET_ANCHOR, anchor_text)
     else:
         if len(segments) < 4:
             return None
@@ -117,17 +117,11 @@ def parse_repository_link(href: str) -> RepositoryLink | None:
     return RepositoryLink(host, owner, name, kind, ref, path, lines, bad)
 
 
-def _sourcegraph_anchor(text: str) -> str:
-    """Sourcegraph's ``L10-20`` (``L10:3-20:5`` with columns) as GitHub writes it (``L10-L20``)."""
-    found = SOURCEGRAPH_ANCHOR.fullmatch(text)
-    if found is None:
-        return text
-    return f"L{found.group(1)}" + (f"-L{found.group(2)}" if found.group(2) else "")
-
-
-def _bitbucket_anchor(text: str) -> str:
-    """Bitbucket's ``lines-10:20`` (``lines-10``) as GitHub writes it (``L10-L20``)."""
-    found = BITBUCKET_ANCHOR.fullmatch(text)
+def _as_github_anchor(written: re.Pattern[str], text: str) -> str:
+    """A line anchor another host writes (Sourcegraph's ``L10-20``, ``L10:3-20:5`` with
+    columns; Bitbucket's ``lines-10:20``), as GitHub writes it (``L10-L20``); ``text`` as it
+    is when ``written`` does not read it."""
+    found = written.fullmatch(text)
     if found is None:
         return text
     return f"L{found.group(1)}" + (f"-L{found.group(2)}" if found.group(2) else "")
