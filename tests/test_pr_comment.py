@@ -140,3 +140,16 @@ def test_a_small_comment_lists_everything():
     text = comment.render([Row("reviews/r00000.md", "stale", 1, (("changed", 1),))], verdicts, {})
     assert "... and" not in text
     assert len([line for line in text.splitlines() if line.startswith("- reviews/")]) == 3
+
+
+def test_a_targets_commit_links_to_the_commit_page_of_its_own_host():
+    # A source read from a Bitbucket link got GitHub's /commit/ page, which Bitbucket lacks.
+    links = comment.Links(targets={("a.md", 3): "https://github.com/acme/widget",
+                                   ("a.md", 4): "https://codeberg.org/acme/widget",
+                                   ("a.md", 5): "https://bitbucket.org/acme/widget"})
+    sha = "0123456789abcdef0123456789abcdef01234567"
+
+    assert links.commit("a.md", 3, sha) == f"[`{sha[:12]}`](https://github.com/acme/widget/commit/{sha})"
+    assert links.commit("a.md", 4, sha) == f"[`{sha[:12]}`](https://codeberg.org/acme/widget/commit/{sha})"
+    assert links.commit("a.md", 5, sha) == f"[`{sha[:12]}`](https://bitbucket.org/acme/widget/commits/{sha})"
+    assert links.commit("a.md", 6, sha) == f"`{sha[:12]}`"

@@ -107,7 +107,11 @@ class Links:
         when its address is known."""
         shown = f"`{sha[:12]}`"
         base = self.targets.get((report, line))
-        return f"[{shown}]({base}/commit/{sha})" if base else shown
+        if not base:
+            return shown
+        # (a commit's page: ``/commit/<sha>`` on GitHub, GitLab, Gitea; Bitbucket's is ``/commits/``)
+        page = "commits" if urlsplit(base).hostname == "bitbucket.org" else "commit"
+        return f"[{shown}]({base}/{page}/{sha})"
 
 
 def target_addresses(reports: Iterable[Report], server: str = DEFAULT_SERVER) -> dict[tuple[str, int], str]:
