@@ -113,3 +113,23 @@ def test_an_analysis_naming_its_contracts_in_plain_words_is_checked_at_the_pin_t
     result, report = run(pytester, text, f"--memreport-repo={repo.path}", f"--memreport-pin={pin}",
                          "--memreport-against=HEAD")
     assert report["state"] == "stale" and result.ret == 1
+
+
+def test_a_plain_name_capitalised_at_the_start_of_a_sentence_is_the_one_file_of_that_name(pytester, make_repo):
+    # "Runtime.rs holds the loop." named src/runtime.rs, whose name has no capital: it was no
+    # evidence. A name two files share in another case still cites neither.
+    repo = make_repo("runtime")
+    pin = repo.commit({"src/runtime.rs": "pub fn run() {}\n", "src/queue.rs": "pub fn push() {}\n",
+                       "benches/Queue.rs": "fn bench() {}\n", "src/store.rs": "pub fn keep() {}\n",
+                       "lib/Store.rs": "pub fn keep() {}\n"})
+    text = textwrap.dedent("""\
+        # The runtime
+
+        Runtime.rs holds the loop. Queue.rs is where parcels wait. STORE.rs keeps them.
+        """)
+
+    _, report = run(pytester, text, f"--memreport-repo={repo.path}", f"--memreport-pin={pin}")
+    statuses = {(e["path"], e["at_pin"]["status"]) for e in report["evidence"]}
+
+    # (a name as written, Queue.rs, is the tree's one file of that exact name)
+    assert statuses == {("src/runtime.rs", "found"), ("benches/Queue.rs", "found"), ("STORE.rs", "not-evidence")}

@@ -61,6 +61,8 @@ class PathResolver:
         self._announce = announce
         self._results = results
         self._tree_indexes: dict[tuple[Path, str], tree_paths.TreeIndex] = {}
+        #: per pinned tree, its files by their name case-folded (built when first asked)
+        self._folded_names: dict[tuple[Path, str], dict[str, list[str]]] = {}
         #: per pinned tree, the source files holding each name a member is named by alone
         self._name_holders: dict[tuple[Path, str], dict[str, tuple[str, ...]]] = {}
         self._announced_roots: set = set()
@@ -103,6 +105,20 @@ class PathResolver:
             else:
                 files.extend(path for extension in source_extensions() for path in index.by_name.get(owner + extension, ()))
         return replace(evidence, context=tuple(dict.fromkeys(files)), lookup=None)
+
+    def _named_in_another_case(self, pinned: PinnedTree, index: tree_paths.TreeIndex,
+                               name: str) -> tree_paths.Resolution:
+        """The files whose name is ``name`` in another case: a sentence capitalises its first
+        word (``Runtime.rs holds the loop`` of ``src/runtime.rs``)."""
+        folded = self._folded_names.get(pinned.key)
+        if folded is None:
+            folded = self._folded_names[pinned.key] = {}
+            for written, paths in index.by_name.items():
+                folded.setdefault(written.casefold(), []).extend(path for path in paths if path in index.files)
+        paths = folded.get(name.casefold(), [])
+        if len(paths) == 1:
+            return tree_paths.Resolution(paths[0], how="its name in another case")
+        return tree_paths.Resolution(None, tuple(paths))
 
     def expect_names(self, pairs: list[tuple[Report, Evidence]]) -> None:
         """The files holding each name the members of ``pairs`` named alone are written
@@ -164,6 +180,8 @@ class PathResolver:
         else:
             found = tree_paths.resolve(index, evidence.path, want, subject, absolute=absolute, near=evidence.context,
                                        checkouts=_checkout_names(report, evidence.source, store.path))
+        if found.path is None and not found.candidates and evidence.in_plain_words and "/" not in evidence.path:
+            found = self._named_in_another_case(pinned, index, evidence.path)
         held = self._holder(pinned, evidence, found.path, index, subject)
         if held is not None:  # not in its own file, but in another its row or sentence cites
             resolved = replace(evidence, path=held, written=evidence.path, cited_lines=None,
