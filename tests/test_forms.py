@@ -116,6 +116,21 @@ def test_links_into_other_forges_cite_their_files_lines_at_their_commit():
     assert {report.source(e.source).id for e in report.all_evidence()} == {"acme/widgets"}
 
 
+def test_a_file_at_a_commit_written_as_git_writes_it_is_that_file_at_that_commit():
+    # `88a80f3:src/a.py` (git's own notation, also inside `git show ...`) was read as nothing,
+    # and `src/a.py@88a80f3:4-6` as a citation of a file named "src/a.py@88a80f3", missing.
+    rev = SHA[:11]
+    body = (f"The queue is `{rev}:src/queue.ts` (`git show {rev}:src/worker.ts` shows the other), and "
+            f"`src/queue.ts@{rev}:4-6` drains it; `acme/widgets@{rev}` is a pin, not a folder.\n")
+    pinned = parse_report("kb/revs.md", f"# Revisions\n\nRead at commit `{SHA}`.\n\n{body}")
+
+    assert sorted((e.kind.value, e.path, str(e.cited_lines), e.pin) for e in pinned.all_evidence()) == [
+        ("lines", "src/queue.ts", "4-6", rev), ("path", "src/queue.ts", "None", rev),
+        ("path", "src/worker.ts", "None", rev)]
+    # in a document that reads no repository (a git tutorial's commands), they are words
+    assert parse_report("kb/revs.md", f"# Revisions\n\n{body}").all_evidence() == []
+
+
 def test_a_sha_in_an_indented_block_is_output_not_a_pin():
     # A benchmark's output indented under its sentence ("commit: 7cd9055") pinned the document
     # once a bare short sha after a commit word was read as a pin.

@@ -31,12 +31,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, PINNED_UNREAD, Evidence, EvidenceKind, EvidenceRole, Finding, Record, Report,
+from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, PINNED_UNREAD, Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Record, Report,
                      Source, Span, run_pin_key)
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BRACE_GROUP, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    BARE_RANGES, BRACE_GROUP, PATH_AT_REVISION, PATH_EXTENSION, REVISION_COLON_PATH, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
@@ -161,6 +161,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if "::" in text:
         evidence.extend(_node_ids(lines, code_lines))
+    if "`" in text and (":" in text or "@" in text):
+        evidence.extend(_files_at_revisions(lines, code_lines))
     if loose and ("::" in text or "." in text) and "`" in text:
         evidence.extend(_owned_names(lines, fenced, [*evidence, *cited]))
     if loose:
@@ -527,6 +529,48 @@ def _node_ids(lines: list[str], code: frozenset[int]) -> list[Evidence]:
             found.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(path,),
                                   label=match.group(0), role=EvidenceRole.DECLARED, lookup=LOOKUP_TREE))
     return found
+
+
+def _files_at_revisions(lines: list[str], code: frozenset[int]) -> list[Evidence]:
+    """A file at a commit written in a code span, as git writes it (``88a80f3:src/a.py``,
+    ``git show 88a80f3:src/a.py``) or as a path at a revision (``src/a.py@88a80f3:42-60``):
+    the file, or its lines, at that commit (the revision a hex word with a digit and a
+    letter). ``code``: the indexes of code blocks' lines."""
+    found: list[Evidence] = []
+    for index, line in enumerate(lines):
+        if index in code or "`" not in line:
+            continue
+        for span in _CODE_SPAN.finditer(line):
+            written = span.group(1)
+            places: list[tuple[str, str, str | None, str | None]] = [
+                (m.group(2), m.group(1), None, None) for m in REVISION_COLON_PATH.finditer(written)]
+            if "@" in written:
+                places += [(m.group(1), m.group(2), m.group(3), m.group(4)) for m in PATH_AT_REVISION.finditer(written)]
+            for path, sha, first, last in places:
+                # (a file's name: ``owner/name@<sha>`` is a pin statement, not a folder at a commit)
+                if not (pinforms.is_sha(sha) and any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha)) \
+                        or not core.looks_like_path(path) or not _names_a_file_itself(path):
+                    continue
+                if first is None:
+                    found.append(Evidence(EvidenceKind.PATH, path.removeprefix("./"), index + 1, index + 1,
+                                          pin=sha.lower(), label=_AT_REVISION))
+                elif int(first) >= 1 and int(last or first) >= int(first):
+                    found.append(Evidence(EvidenceKind.LINES, path.removeprefix("./"), index + 1, index + 1,
+                                          pin=sha.lower(), label=_AT_REVISION,
+                                          cited_lines=LineRange(int(first), int(last or first))))
+    return found
+
+
+#: the label of a file a code span writes at a commit (:func:`_files_at_revisions`)
+_AT_REVISION = "file at a revision"
+
+
+
+def _names_a_file_itself(path: str) -> bool:
+    """Whether ``path``'s last name is a file's: an extension, or a name files have without
+    one (``Makefile``); ``acme/widgets`` is none."""
+    name = path.rsplit("/", 1)[-1]
+    return bool(PATH_EXTENSION.search(name)) or name in BARE_FILES
 
 
 def _outside_urls(line: str, column: int) -> bool:
@@ -1124,6 +1168,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
     for item in reading.evidence:
         if not pinned and item.pin is None and (_mention(item) or _code_given_no_file(item) or _owned_name(item)):
             continue
+        if not pinned and item.label == _AT_REVISION:
+            continue  # (a commit in a command of a document that reads no repository: a git tutorial's)
         candidates = (other for number in range(item.line, min(item.end_line, item.line + _SPAN_LIMIT) + 1)
                       for other in by_line.get(number, ()))
         if not any(_covers(other, item) for other in candidates):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ...model import LineRange
 from .grammar import (
+    AT_REVISION_SUFFIX,
     INSTALLED_DEPENDENCY,
     NEVER_IN_PATH,
     PATH_EXTENSION,
@@ -71,6 +72,8 @@ def looks_like_path(token: str, unusual: bool = False) -> bool:
         return False
     if token.startswith("//") or not any(map(str.isalpha, token)):
         return False
+    if "@" in token and AT_REVISION_SUFFIX.search(token.split(":", 1)[0]):
+        return False  # a file at a revision (the forms read it so), not a file of that name
     if RECORD_ID_LINE.fullmatch(token) or SOURCE_ID.fullmatch(token):
         return False
     if ("_modules/" in token or "-packages/" in token) and INSTALLED_DEPENDENCY.search(token):

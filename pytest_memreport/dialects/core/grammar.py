@@ -72,6 +72,15 @@ SOURCE_PATHS_AT_END = re.compile(r"(?<![\w-])SRC-(\d{1,6})[`*_]*:[`*_]*[ \t]*$")
 
 #: the characters of a path, its ``/`` separated names
 PATH_TOKEN = re.compile(r"[\w.@+~-]+(?:/[\w.@+~-]*)*")
+#: a path written at a revision (``src/a.py@88a80f3``): the file at that commit, not a path
+#: whose name ends so
+AT_REVISION_SUFFIX = re.compile(r"@[0-9a-fA-F]{7,40}$")
+#: a file at a commit in a code span, as git writes it (``88a80f3:src/a.py``, also inside a
+#: command: ``git show 88a80f3:src/a.py``) or as a path at a revision (``src/a.py@88a80f3``,
+#: ``src/a.py@88a80f3:42-60``)
+REVISION_COLON_PATH = re.compile(r"(?<![\w./:@-])([0-9a-fA-F]{7,40}):((?:[\w.-]+/)*[\w.-]*\w)(?![\w/.:-])")
+PATH_AT_REVISION = re.compile(r"(?<![\w./@-])((?:[\w.-]+/)*[\w.-]*\w)@([0-9a-fA-F]{7,40})"
+                              r"(?::(\d{1,9})(?:[-–](\d{1,9}))?)?(?![\w.-])")
 #: what no path holds: control characters, a backtick (markup), and a URL's scheme
 NEVER_IN_PATH = re.compile(r"[\x00-\x1f\x7f`]|://")
 #: a folder of installed dependencies (a stack trace's ``node_modules/x/index.js:48:23``, a
