@@ -68,6 +68,7 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"Snapshot: acme/widgets, commit {SHA[:11]}", [(SHA[:11], None, None)]),
     (f"We read the widgets repository at `{SHA[:12]}` (August 2025).", [(SHA[:12], None, None)]),
     (f"Source: https://github.com/acme/widgets/tree/{SHA}", [(SHA, "acme/widgets", None)]),
+    (f"_Last verified at `{SHA[:12]}` on 2025-08-20._", [(SHA[:12], None, None)]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -88,6 +89,9 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     f"- fixed: `{SHA}`",  # (an unmarked word and a commit: a list of fixes, not of targets)
     f"- **widgets**: `{SHA[:12]}`",  # (a short sha with no pin word may be a number)
     f"The bug was fixed in commit {SHA[:8]} upstream.",
+    # a bare short sha after "as of" (an RFC's "the index content (as of eb037b4863) takes
+    # 176MiB") is the state of something it mentions, not the document's pin
+    f"The index content (as of {SHA[:12]}) takes 176MiB.",
     "Run `git commit defaced` first; the revision 1234567 was a number.",
     f"See the [pages](https://github.com/acme/widgets/tree/{SHA}/docs) of the revision.",
     # a whole repository's tree linked in passing (a prototype, a dependency) is not the pin

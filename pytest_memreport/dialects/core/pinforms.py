@@ -51,7 +51,8 @@ from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
     r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
-    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied)(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at|"
+    r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied|verified|tested|validated|confirmed)"
+    r"(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at|"
     r"(?:repository|repo|codebase|clone)[ \t]+at)\b"
     r"|\btarget(?=[*_ \t]*:)")
 #: what makes a sha another document's, or an older one
