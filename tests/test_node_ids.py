@@ -23,6 +23,18 @@ QUEUE_PY = textwrap.dedent("""\
         assert Queue().drain() == []
     """)
 
+POOL_SOL = textwrap.dedent("""\
+    pragma solidity ^0.8.0;
+
+    contract Pool {
+        uint256 public balance;
+
+        constructor(uint256 start) {
+            balance = start;
+        }
+    }
+    """)
+
 NOTE = textwrap.dedent("""\
     # What the tests cover
 
@@ -31,7 +43,7 @@ NOTE = textwrap.dedent("""\
     - `src/queue.py::test_drain` passes, as does ./src/queue.py::Queue::drain[empty] in plain words.
     - `src/queue.py::test_refill` was never written.
     - By its name alone, `queue.py::Queue::drain`; in a file the target lacks, `src/gone.py::test_gone`.
-    - A contract's `src/Pool.sol::constructor` is written with a keyword, not a name.
+    - A contract's `src/Pool.sol::constructor` is found by its keyword, as `src/Pool.sol::receive` is.
     - Rust's `std::io::Read` and https://example.org/a.py::b name no file of the target.
 
     ```
@@ -56,12 +68,14 @@ def test_a_node_id_names_its_file_and_the_definition_it_says_is_there():
         (7, EvidenceKind.SYMBOL, "", "Queue.drain", ("queue.py",), EvidenceRole.DECLARED),
         (7, EvidenceKind.SYMBOL, "", "test_gone", ("src/gone.py",), EvidenceRole.DECLARED),
         (8, EvidenceKind.PATH, "src/Pool.sol", None, (), EvidenceRole.MENTION),
+        (8, EvidenceKind.SYMBOL, "", "constructor", ("src/Pool.sol",), EvidenceRole.DECLARED),
+        (8, EvidenceKind.SYMBOL, "", "receive", ("src/Pool.sol",), EvidenceRole.DECLARED),
     ]
 
 
 def test_a_node_id_holds_where_its_file_defines_the_name_and_fails_where_it_does_not(pytester, make_repo):
     repo = make_repo("queue")
-    pin = repo.commit({"src/queue.py": QUEUE_PY})
+    pin = repo.commit({"src/queue.py": QUEUE_PY, "src/Pool.sol": POOL_SOL})
 
     result, report = run_one(pytester, NOTE.format(pin=pin), f"--memreport-repo={repo.path}",
                              "--memreport-against=none", name="tests.md")
@@ -69,7 +83,8 @@ def test_a_node_id_holds_where_its_file_defines_the_name_and_fails_where_it_does
 
     # (the name alone is the tree's one file of that name; a file the tree lacks is no evidence,
     # nor the name said to be in it)
+    # (a contract's constructor is named by its keyword; this one has no `receive`)
     assert symbols == [("test_drain", "found"), ("Queue.drain", "found"), ("test_refill", "missing"),
-                       ("Queue.drain", "found")]
+                       ("Queue.drain", "found"), ("constructor", "found"), ("receive", "missing")]
     assert report["state"] == "stale" and result.ret == 1
     result.stdout.fnmatch_lines(["*symbol test_refill in src/queue.py missing at*"])

@@ -36,7 +36,7 @@ from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, PI
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BRACE_GROUP, PATH_AT_REVISION, PATH_EXTENSION, REVISION_COLON_PATH, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    BARE_RANGES, BRACE_GROUP, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
@@ -524,8 +524,6 @@ def _node_ids(lines: list[str], code: frozenset[int]) -> list[Evidence]:
             found.append(Evidence(EvidenceKind.PATH, path, index + 1, index + 1, label=_NODE_ID_LABEL,
                                   role=EvidenceRole.MENTION if "/" in path else EvidenceRole.BASENAME,
                                   lookup=LOOKUP_TREE))
-            if name.rsplit(".", 1)[-1] in _UNNAMED_MEMBERS:
-                continue  # (a contract's constructor is no definition by that name)
             found.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(path,),
                                   label=match.group(0), role=EvidenceRole.DECLARED, lookup=LOOKUP_TREE))
     return found
@@ -542,14 +540,16 @@ def _files_at_revisions(lines: list[str], code: frozenset[int]) -> list[Evidence
             continue
         for span in _CODE_SPAN.finditer(line):
             written = span.group(1)
+            if ":" not in written and "@" not in written:
+                continue  # (most code spans: a name, a path)
             places: list[tuple[str, str, str | None, str | None]] = [
                 (m.group(2), m.group(1), None, None) for m in REVISION_COLON_PATH.finditer(written)]
             if "@" in written:
                 places += [(m.group(1), m.group(2), m.group(3), m.group(4)) for m in PATH_AT_REVISION.finditer(written)]
             for path, sha, first, last in places:
                 # (a file's name: ``owner/name@<sha>`` is a pin statement, not a folder at a commit)
-                if not (pinforms.is_sha(sha) and any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha)) \
-                        or not core.looks_like_path(path) or not _names_a_file_itself(path):
+                if not SHA_LIKE.fullmatch(sha) or not core.looks_like_path(path) \
+                        or not core.looks_like_path(path.rsplit("/", 1)[-1]):
                     continue
                 if first is None:
                     found.append(Evidence(EvidenceKind.PATH, path.removeprefix("./"), index + 1, index + 1,
@@ -566,13 +566,6 @@ _AT_REVISION = "file at a revision"
 
 
 
-def _names_a_file_itself(path: str) -> bool:
-    """Whether ``path``'s last name is a file's: an extension, or a name files have without
-    one (``Makefile``); ``acme/widgets`` is none."""
-    name = path.rsplit("/", 1)[-1]
-    return bool(PATH_EXTENSION.search(name)) or name in BARE_FILES
-
-
 def _outside_urls(line: str, column: int) -> bool:
     """Whether ``column`` of ``line`` is outside every URL the line writes."""
     return not any(url.start() <= column < url.end() for url in FORM_URL.finditer(line))
@@ -583,9 +576,6 @@ def _outside_urls(line: str, column: int) -> bool:
 _NODE_ID = re.compile(r"(?<![\w./@:-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z]\w{0,9})::"
                       r"([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)(?:\[[^\]\s`]*\])?(?![\w:])")
 _NODE_ID_LABEL = "node id"
-#: the members a language writes with a keyword, not a name (Solidity's ``constructor``,
-#: ``fallback`` and ``receive``): a node id naming one names no definition to look for
-_UNNAMED_MEMBERS = frozenset({"constructor", "fallback", "receive"})
 
 
 #: a member named alone: an identifier with a lower-case letter and four characters or more

@@ -204,8 +204,11 @@ _PHP_DEFINITIONS = """
 
 # Solidity: a contract or library is a class, its functions are methods; a state
 # variable is a constant of its contract (its value, where it binds one, is compared); a
-# struct's member is a field of it ("`generation` is defined in `Fighter`").
+# struct's member is a field of it ("`generation` is defined in `Fighter`"); a constructor,
+# `receive` and `fallback` are named by their keyword (`Pool.sol::constructor`).
 _SOLIDITY_DEFINITIONS = """
+(constructor_definition "constructor" @name) @definition.function
+(fallback_receive_definition ["receive" "fallback"] @name) @definition.function
 (contract_declaration name: (identifier) @name) @definition.class
 (library_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
