@@ -69,6 +69,13 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"We read the widgets repository at `{SHA[:12]}` (August 2025).", [(SHA[:12], None, None)]),
     (f"Source: https://github.com/acme/widgets/tree/{SHA}", [(SHA, "acme/widgets", None)]),
     (f"_Last verified at `{SHA[:12]}` on 2025-08-20._", [(SHA[:12], None, None)]),
+    # a checkout, a snapshot taken at a bare sha, a heading's repository and sha, a short name
+    # at its sha in one code span (each was read as no pin)
+    (f"We cloned acme/widgets and checked out `{SHA[:12]}`.", [(SHA[:12], None, None)]),
+    (f"Snapshot of acme/widgets taken at {SHA[:12]}.", [(SHA[:12], None, None)]),
+    (f"## acme/widgets (`{SHA[:12]}`)", [(SHA[:12], "acme/widgets", None)]),
+    (f"## acme/gadgets {OTHER}", [(OTHER, "acme/gadgets", None)]),
+    (f"Target: `widgets@{SHA[:12]}`", [(SHA[:12], None, "widgets")]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -99,6 +106,10 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     f"The [`gadgets`](https://github.com/acme/gadgets/tree/{SHA}) crate seals its trait.",
     # a command's flag in a code span ("--start-commit <sha>")
     "- List the commits between the commit and the tag: `scales log --start-commit 0b9743a --final 1.0.0`",
+    # a heading's number that is no sha, a package at a version, a heading's fix
+    "## acme/widgets (2024123)",
+    "Install `widgets@1.2.3` first.",
+    f"## Fixed in acme/widgets `{SHA[:12]}`",
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []
@@ -211,6 +222,75 @@ def test_a_range_in_parentheses_after_a_plain_path_cites_its_lines(sentence):
     report = parse_report("kb/plain.md", f"# Plain\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
 
     assert rows(report) == {("lines", "src/queue.ts", "2-3")}
+
+
+@pytest.mark.parametrize("body", [
+    "- **File:** `src/queue.ts`\n- **Lines:** 2–3\n- **Claim:** the queue is built there.",
+    "**File:** `src/queue.ts`  \n**Line(s):** L2-L3",
+    "- Path: `src/queue.ts`\n- Line range: 2-3",
+    "- **File:** `src/worker.ts`\n- **Lines:** 2-3 of `src/queue.ts`",  # (its own file: read as written)
+])
+def test_a_list_of_fields_binds_its_lines_to_the_file_above(body):
+    # A file and its lines written as fields on lines of their own (a pilot's list of
+    # findings): the lines were read as nothing, and only the file was checked.
+    report = parse_report("kb/pilot.md", f"# Pilot\n\nRead at commit `{SHA}`.\n\n{body}\n")
+
+    assert rows(report) == {("lines", "src/queue.ts", "2-3")}
+
+
+def test_lines_after_a_blank_line_or_without_a_label_bind_to_no_file_above():
+    # (a paragraph's end ends the fields; a line "3-5 apples" is no field of lines)
+    text = f"# Pilot\n\nRead at commit `{SHA}`.\n\n- **File:** `src/queue.ts`\n\n- **Lines:** 2-3\n" \
+           "\n- `src/worker.ts`\n- 3-5 apples\n"
+    assert rows(parse_report("kb/pilot.md", text)) == set()
+
+
+@pytest.mark.parametrize("sentence", [
+    "The queue is built (see src/queue.ts, ll. 2-3).",
+    "The queue is built in `src/queue.ts`, l. 2.",
+])
+def test_the_abbreviated_line_words_continue_the_file_before_them(sentence):
+    # "ll." ended the sentence for the reader (its dot), so its range bound to nothing
+    report = parse_report("kb/plain.md", f"# Plain\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
+
+    assert {(kind, path) for kind, path, _ in rows(report)} == {("lines", "src/queue.ts")}
+
+
+@pytest.mark.parametrize(("header", "cell", "expected"), [
+    ("Line(s)", "2-3", "2-3"),
+    ("Line(s)", "4", "4"),  # (the header says line: a plain number is one)
+    ("Line #", "4", "4"),
+    ("Lines", "4", None),  # (a length, as before)
+])
+def test_a_table_column_headed_line_s_cites_its_rows_lines(header, cell, expected):
+    text = f"# Pilot\n\nRead at commit `{SHA}`.\n\n| Claim | File | {header} |\n| --- | --- | --- |\n" \
+           f"| built | `src/queue.ts` | {cell} |\n"
+    cited = rows(parse_report("kb/pilot.md", text))
+
+    assert cited == ({("lines", "src/queue.ts", expected)} if expected else set())
+
+
+@pytest.mark.parametrize("sentence", [
+    "`Queue` is defined in `src/queue.ts`.",
+    "The `drain()` method lives in `src/queue.ts`.",
+    "`Queue` is declared in the file `src/queue.ts`.",
+])
+def test_a_name_a_sentence_says_a_file_defines_is_that_files_symbol(sentence):
+    report = parse_report("kb/plain.md", f"# Plain\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
+
+    symbols = [(e.text, e.context, e.role) for e in report.all_evidence() if e.kind is EvidenceKind.SYMBOL]
+    assert len(symbols) == 1 and symbols[0][1:] == (("src/queue.ts",), EvidenceRole.DECLARED)
+
+
+@pytest.mark.parametrize("sentence", [
+    "`Queue` is used in `src/queue.ts`.",  # (a use, not a definition)
+    "`Queue` is defined in `docs/`.",  # (a folder)
+    "```\n`Queue` is defined in `src/queue.ts`.\n```",  # (code)
+])
+def test_a_name_beside_a_file_the_sentence_does_not_say_defines_it_is_no_symbol(sentence):
+    report = parse_report("kb/plain.md", f"# Plain\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
+
+    assert not [e for e in report.all_evidence() if e.kind is EvidenceKind.SYMBOL]
 
 
 def test_a_continuation_binds_across_a_line_of_code_spans_that_name_no_file():
@@ -405,6 +485,26 @@ def test_front_matter_keys_writers_use_for_the_repository_and_its_commit(front, 
     named = pinforms.front_matter_repository(front)
 
     assert ((pins[0].sha if pins else None), named[0] if named else None) == expected
+
+
+@pytest.mark.parametrize(("front", "expected"), [
+    # a mapping naming a repository and its commit, alone or in a list; a repository's tree at
+    # a commit; a pin key with the repository's role before it (each stated no pin)
+    ({"target": {"repo": "acme/widgets", "commit": SHA}}, [(SHA, "acme/widgets", None)]),
+    ({"sources": [{"repository": "https://github.com/acme/widgets", "revision": SHA},
+                  {"name": "gadgets", "sha": OTHER}]}, [(SHA, "acme/widgets", None), (OTHER, None, "gadgets")]),
+    ({"repos": {"acme/widgets": SHA}}, [(SHA, "acme/widgets", None)]),
+    ({"upstream": "https://github.com/acme/widgets", "upstream_commit": SHA}, [(SHA, None, None)]),
+    ({"source": f"https://github.com/acme/widgets/tree/{SHA}"}, [(SHA, "acme/widgets", None)]),
+    ({"source": f"https://github.com/acme/widgets/tree/{SHA}", "commit": SHA}, [(SHA, "acme/widgets", None)]),
+    # not pins: a list of changes' commits, a folder's tree at a commit (an ingest's file is
+    # read by :func:`front_matter_file`), a branch
+    ({"changes": [{"commit": SHA, "note": "fixed the queue"}]}, []),
+    ({"source": f"https://github.com/acme/widgets/tree/{SHA}/docs"}, []),
+    ({"target": {"repo": "acme/widgets", "commit": "main"}}, []),
+])
+def test_front_matter_pins_in_the_shapes_writers_nest_them(front, expected):
+    assert [(p.sha, p.repository, p.name) for p in pinforms.front_matter_pins(front, 1)] == expected
 
 
 def test_front_matter_pins_keyed_by_repository_or_bare():

@@ -36,8 +36,8 @@ from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, PI
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BRACE_GROUP, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    FILE_HEADER, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
+    BARE_RANGES, BRACE_GROUP, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
@@ -75,7 +75,7 @@ class Reading:
 _BLOCKQUOTE = re.compile(r"^ {0,3}>", re.MULTILINE)
 #: what every pin statement line holds: a pin word (its full test is :func:`.pinforms.line_pins`)
 _PIN_HINTS = ("revision", "commit", "snapshot", "pin", "frozen", "freeze", "head", "checkout", "sha", "version", "hash",
-              "tree", "as of", "@", " at ", "against")
+              "tree", "as of", "@", " at ", "against", "checked out")
 #: how many lines front matter may run to
 _FRONT_MATTER_LINES = 400
 #: dialects that read links into repositories themselves, and those that read ``path:12``
@@ -159,6 +159,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
+    if loose and " in " in text and "`" in text:
+        evidence.extend(_defined_in(lines, code_lines))
     if "::" in text:
         evidence.extend(_node_ids(lines, code_lines))
     if "`" in text and (":" in text or "@" in text):
@@ -473,6 +475,28 @@ def _symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
                                     source=source, pin=pin, label=" ".join(text.split()),
                                     role=EvidenceRole.DECLARED if declared else None))
     return symbols
+
+
+def _defined_in(lines: list[str], code_lines: frozenset[int]) -> list[Evidence]:
+    """A name in backticks a sentence says the file named right after it defines
+    (`` `Queue` is defined in `src/queue.ts` ``, `` `drain()` lives in `pkg/q.py` ``): a symbol
+    of that file the sentence states (it fails where the file does not define it). With the
+    file's lines (`` `src/queue.ts:4-9` ``), :func:`_symbols_beside` reads it."""
+    found: list[Evidence] = []
+    for index, line in enumerate(lines):
+        if index in code_lines or " in " not in line or "`" not in line:
+            continue
+        for match in _CODE_SPAN.finditer(line):
+            said = DEFINED_IN.match(line, match.end())
+            name = core.symbol_name(match.group(1)) if said is not None else None
+            if said is None or name is None or review.repo_path_spec(match.group(1)) is not None:
+                continue
+            spec = review.repo_path_spec(said.group(1))
+            if spec is None or spec.ranges or spec.is_directory:
+                continue
+            found.append(Evidence(EvidenceKind.SYMBOL, "", index + 1, index + 1, text=name, context=(spec.path,),
+                                  label=" ".join(match.group(1).split()), role=EvidenceRole.DECLARED))
+    return found
 
 
 def _owned_names(lines: list[str], fenced: frozenset[int], found: list[Evidence]) -> list[Evidence]:
@@ -904,19 +928,28 @@ def _written_on(item: Evidence, lines: list[str]) -> bool:
 
 
 def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidence]:
-    """Bare continuations (``(:3-5)``) before any file a line names, bound to the last file an
-    earlier line of the same paragraph cited (the line-by-line reading cannot see it)."""
+    """Bare continuations (``(:3-5)``) before any file a line names, and a line labelled with
+    its lines (``- **Lines:** 43-59`` under ``- **File:** `src/a.ts```, a list of fields),
+    bound to the last file an earlier line of the same paragraph or list cited (the
+    line-by-line reading cannot see it)."""
     cited: dict[int, Evidence] = {}
     for item in anchored.all_evidence():
         if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None:
             cited[item.line] = item
     found: list[Evidence] = []
     for number, line in enumerate(lines, start=1):
-        if "(:" not in line:  # (a line citing a file may open with one: ``(:6-8), and `b.py:3```)
+        # (a labelled line naming its own file, ``Lines: 3-9 of `b.ts```, is read as written)
+        labelled = LABELLED_LINES.match(line) if "ine" in line and number not in cited else None
+        if labelled is not None:
+            ranges, _ = anchors.parse_ranges(labelled.group(1).upper().replace(" ", "").replace("\t", ""))
+        elif "(:" in line:  # (a line citing a file may open with one: ``(:6-8), and `b.py:3```)
+            citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
+            ranges = tuple(cited_lines for c in citations
+                           if c.form == anchors.UNBOUND and c.path is None and c.source is None
+                           for cited_lines in c.ranges)
+        else:
             continue
-        citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
-        loose = [c for c in citations if c.form == anchors.UNBOUND and c.path is None and c.source is None]
-        if not loose:
+        if not ranges:
             continue
         anchor = None
         for earlier in range(number - 1, max(0, number - _PARAGRAPH_LINES), -1):
@@ -927,11 +960,10 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
                 break
         if anchor is None:
             continue
-        for citation in loose:
-            for cited_lines in citation.ranges:
-                found.append(Evidence(EvidenceKind.LINES, anchor.path, number, number, cited_lines=cited_lines,
-                                      lookup=anchor.lookup, role=anchor.role if anchor.role is EvidenceRole.BASENAME
-                                      else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None))
+        for cited_lines in ranges:
+            found.append(Evidence(EvidenceKind.LINES, anchor.path, number, number, cited_lines=cited_lines,
+                                  lookup=anchor.lookup, role=anchor.role if anchor.role is EvidenceRole.BASENAME
+                                  else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None))
     return found
 
 
@@ -953,7 +985,9 @@ def _lines_that_may_hold_a_sha(text: str, starts: LineStarts) -> set[int]:
 def _may_state_a_pin(line: str) -> bool:
     # Substring tests on the lowered line run in C; :func:`.pinforms.line_pins` decides.
     lowered = line.lower()
-    return any(hint in lowered for hint in _PIN_HINTS) or (":" in line and LISTED_PIN.fullmatch(line) is not None)
+    # (a heading naming a repository and a sha needs no pin word: ``## acme/widgets (`1a2b3c4`)``)
+    return any(hint in lowered for hint in _PIN_HINTS) or line.startswith("#") or (
+        ":" in line and LISTED_PIN.fullmatch(line) is not None)
 
 
 def _unread(lines: list[str], read_spans: Sequence[Span], starts: LineStarts) -> list[str]:
@@ -1021,7 +1055,8 @@ def _may_name_files(line: str) -> bool:
 def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
-    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or " (L" in line) \
+    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or " (L" in line
+            or "l." in line) \
             or _DIGIT.search(line) is None:
         return False
     if "://" in line:
@@ -1091,7 +1126,9 @@ def _covers(known: Evidence, found: Evidence) -> bool:
     if not _overlap(known, found):
         return False
     if found.kind is EvidenceKind.SYMBOL:
-        return known.kind is EvidenceKind.SYMBOL and known.text == found.text
+        # (a name only proposed beside a file says less than one its sentence says is defined)
+        return known.kind is EvidenceKind.SYMBOL and known.text == found.text and (
+            found.role is not EvidenceRole.DECLARED or known.role is EvidenceRole.DECLARED)
     if not _same_file(known, found):
         return False
     if found.kind is EvidenceKind.QUOTE:
@@ -1391,13 +1428,18 @@ def _sections_bound(report: Report, sources: tuple[Source, ...], sections: _Sect
 
 
 def _without_superseded(report: Report, added: list[Evidence]) -> Report:
-    """``report`` without the plain cited paths a manifest's rows say more of (their blob)."""
+    """``report`` without the plain cited paths a manifest's rows say more of (their blob), and
+    the names proposed beside a file that a sentence says the file defines (`` `Queue` is
+    defined in `a.py` ``: kept only where defined, the name could never fail)."""
     rows = {(item.path, item.line) for item in added if item.role is EvidenceRole.MANIFEST}
-    if not rows:
+    declared = {(item.text, item.line) for item in added
+                if item.kind is EvidenceKind.SYMBOL and item.role is EvidenceRole.DECLARED}
+    if not rows and not declared:
         return report
 
     def kept(items: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
-        return tuple(e for e in items if not (e.kind is EvidenceKind.PATH and (e.path, e.line) in rows))
+        return tuple(e for e in items if not (e.kind is EvidenceKind.PATH and (e.path, e.line) in rows) and not (
+            e.kind is EvidenceKind.SYMBOL and e.role is None and (e.text, e.line) in declared))
 
     return _each_piece(report, kept)
 

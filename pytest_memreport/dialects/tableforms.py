@@ -176,8 +176,10 @@ def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
 
 
 #: a table column of cited lines, and one whose plain number is a line (not a length)
-_LINES_HEADER = re.compile(r"(?i)(?:cited[ _-]?)?(?:lines?|line[ _-]?(?:numbers?|no\.?|range)|range|location)")
-_ONE_LINE_HEADER = re.compile(r"(?i)line(?:[ _-]?(?:number|no\.?))?")
+_LINES_HEADER = re.compile(
+    r"(?i)(?:cited[ _-]?)?(?:lines?|line[ _-]?\(s\)|line[ _-]?(?:numbers?|nos?\.?|range|#)|range|location)")
+#: (``Line(s)`` says one line or several: a plain number under it is a line)
+_ONE_LINE_HEADER = re.compile(r"(?i)line(?:[ _-]?\(s\)|[ _-]?(?:number|no\.?|#))?")
 
 
 def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:

@@ -132,6 +132,10 @@ class TargetRepositories:
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             ))
         folder = self._reports.report_file(report).resolve().parent
+        if source is not None and source.repository and _clone_at_or_above(folder) is None:
+            # (the report says which repository: its key, not "not inside a git repository")
+            raise RepoError(said_at(report, source, f"the report names {source.repository} (pinned at "
+                                    f"{source.pin or 'no commit'}); give --memreport-repo {source.repository}=PATH"))
         words = [word for word in (source.mentioned if source is not None else ()) if "/" not in word]
         if words and source is not None and _clone_at_or_above(folder) is None:
             # The pin's words name the repository (``an `openzeppelin-contracts` version``) and

@@ -58,7 +58,7 @@ from .grammar import (
 from .links import parse_repository_link
 
 #: words that announce the line numbers after them: ``lines 512-520``, ``line 40``
-LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:"})
+LINE_WORDS = frozenset({"line", "lines", "l.", "ll.", "lines:", "line:", "line(s)", "line(s):"})
 #: ``repo-root `README.md```, ``root `package.json```: the word before a path at the top level
 _ROOT_WORDS = frozenset({"root", "repo-root", "repository-root", "root-level", "top-level"})
 _ELISION = ("...", "…")
@@ -338,7 +338,9 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
             raw = joined
             word = Word(joined, word.line, word.code, word.start, end, whole=word.whole)
         text = _strip(raw)
-        ends_sentence = bool(_SENTENCE_END.search(raw.rstrip(")]}\"'”*_`"))) and not raw.endswith("...")
+        # (``ll.`` abbreviates "lines": its dot ends no sentence, ``see a.ts, ll. 3-9``)
+        ends_sentence = bool(_SENTENCE_END.search(raw.rstrip(")]}\"'”*_`"))) and not raw.endswith("...") \
+            and raw.lower().strip("*_(") not in LINE_WORDS
         comma = raw.rstrip("`*_").endswith(",")
         found: list[Citation] = []
         if text:
@@ -441,7 +443,8 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
     if continued is None and after_comma and word.code == (last.code if last else False):
         continued = BARE_RANGES.fullmatch(text)
     if continued is None and previous in LINE_WORDS:
-        continued = BARE_RANGES.fullmatch(text)  # ``lines 512-520``, ``line 40``
+        # ``lines 512-520``, ``line 40``, ``Line(s): L43-L59``
+        continued = BARE_RANGES.fullmatch(text) or (LINES_ONLY.fullmatch(text) if text.startswith("L") else None)
     if continued is None and last is not None and ((word.code and word.whole) or text.startswith("L")):
         # `` `512-520` `` or ``L40-L52`` after a file; a plain ``3-5`` may count anything else,
         # and so may one inside a command's code span (`` `cut a.txt --pages 1-3` ``)

@@ -119,6 +119,12 @@ RANGES_ONLY = re.compile(RANGES)
 CONTINUATION = re.compile(rf":({RANGES})")
 #: ``505`` continuing it after a comma or "lines"
 BARE_RANGES = re.compile(rf"({RANGES})")
+#: a line of a list or paragraph labelled with its cited lines (``- **Lines:** 43-59``,
+#: ``Line range: 12``; group 1 the ranges): the file is an earlier line's (``- **File:** `src/a.ts```)
+LABELLED_LINES = re.compile(
+    r"(?i)[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?:lines?|line\(s\)|line[ _]range|line[ _]numbers?)[ \t]*"
+    r"(?:(?:\*\*|__)[ \t]*:|:[ \t]*(?:\*\*|__)?)[ \t]*`?"
+    r"(L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?(?:,[ \t]*L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?)*)`?(?![\w-])")
 #: a host name a port follows (``example.org:80``, ``grpc.server.com:443``), not a file and its
 #: line: the names RFC 2606 reserves for examples, or three labels and more ending in a
 #: common top-level domain (``notes.org:12`` stays a file)
@@ -157,8 +163,11 @@ PROPOSED_BEFORE = re.compile(
 #: a code span that may name a file or folder (a ``/`` or a ``.`` inside it): a line of a
 #: document whose code spans are all words (`` `foo()` ``, `` `--flag` ``) names no file in them
 PATHLIKE_CODE_SPAN = re.compile(r"`[^`\n]*[./][^`\n]*`")
-#: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``(:12``
-LINE_CITATION_HINT = re.compile(r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ines?[ \t]+L?\d|\(:L?\d|`[ \t]+\(?L\d|\.\w{1,10}[ \t]+\(L\d")
+#: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``Line(s): 12``,
+#: ``ll. 12``, ``(:12``
+LINE_CITATION_HINT = re.compile(
+    r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ine(?:s|\(s\))?[:*_]{0,3}[ \t]+L?\d|\bl{1,2}\.[ \t]*\d|\(:L?\d|`[ \t]+\(?L\d|"
+    r"\.\w{1,10}[ \t]+\(L\d")
 #: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
 RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
 #: ``, 30-34`` continuing it
@@ -268,7 +277,13 @@ COMMIT_WORD_BEFORE = re.compile(r"(?i)\b(?:revision|commit|sha|snapshot|pinned(?
 #: a short sha written bare right after a commit word (``refer to commit 88a80f3786``; in
 #: backticks it is :data:`SHORT_SHA`): a pin where it holds a digit and a letter
 BARE_SHA_AFTER_COMMIT_WORD = re.compile(
-    r"(?i)(?<![\w-])(?:commit|revision|sha|snapshot)[ \t]*:?[ \t]+([0-9a-f]{7,39})(?![0-9A-Za-z_/@-]|\.\w)")
+    r"(?i)(?<![\w-])(?:commit|revision|sha|snapshot|checked[ \t]+out|(?:taken|read|pinned|frozen)[ \t]+at)"
+    r"[ \t]*:?[ \t]+([0-9a-f]{7,39})(?![0-9A-Za-z_/@-]|\.\w)")
+#: a heading's ``owner/name`` and the sha right after it, in parentheses or backticks or bare
+#: (``## acme/widgets (`1a2b3c4`)``): what the section is of, as ``owner/name@<sha>`` says
+NAME_THEN_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})`?[ \t]+[(\[]?`?([0-9a-fA-F]{7,64})(?![0-9A-Za-z])")
+#: a short name and its sha in one code span (`` `widgets@1a2b3c4` ``)
+SHORT_NAME_AT_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})@([0-9a-fA-F]{7,64})`")
 #: a line that only labels a link as the document's source (``Source: <url>``, ``- **Code:**
 #: [widgets](<url>)``), its URL blanked: a whole repository's tree linked there is the pin
 LABELLED_LINK = re.compile(
@@ -315,6 +330,11 @@ HEX_WORD = re.compile(rf"(?<![0-9A-Za-z])(?:{SHA_DIGITS})(?![0-9A-Za-z])")
 DECLARES_NAME = re.compile(
     r"(?i)[ \t]*(?:\(\)[ \t]*)?(?:exists\b|is[ \t]+(?:defined|declared|implemented)\b"
     r"|is[ \t]+an?[ \t]+(?:class|function|method|type|struct|interface|protocol|trait|enum|constant)\b)")
+#: what a sentence says of a name in backticks when it names the file defining it right after
+#: (`` `Queue` is defined in `src/queue.ts` ``, `` `drain()` lives in `pkg/q.py` ``): group 1 the file
+DEFINED_IN = re.compile(r"(?i)[ \t]*(?:\(\)[ \t]*)?(?:(?:class|function|method|type|struct|interface|trait|enum|constant)"
+                        r"[ \t]+)?(?:(?:is|are)[ \t]+)?(?:defined|declared|implemented|lives)[ \t]+in[ \t]+"
+                        r"(?:the[ \t]+file[ \t]+)?`([^`\n]+)`")
 #: a line that is only a repository and its full commit (``- python/typeshed: `<sha40>` ``,
 #: ``- **typeshed**: `<sha40>` ``): a pin with no pin word; a short name must be marked
 #: (bold or backticked), ``owner/name`` need not

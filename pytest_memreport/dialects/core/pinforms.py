@@ -37,6 +37,7 @@ from .grammar import (
     LABELLED_LINK,
     LINK_TEXT_SHA,
     LISTED_PIN,
+    NAME_THEN_SHA,
     NAMED_BEFORE_SHA,
     ONLY_A_LINK,
     OWNER_NAME,
@@ -45,12 +46,14 @@ from .grammar import (
     REPOSITORY_MENTION,
     SHA_LIKE,
     SHA_VALUE,
+    SHORT_NAME_AT_SHA,
     SHORT_SHA,
 )
 from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
-    r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|sha|version|tree|as[ \t]+of|against|"
+    r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|checked[ \t]+out|sha|"
+    r"version|tree|as[ \t]+of|against|"
     r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied|verified|tested|validated|confirmed)"
     r"(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at|"
     r"(?:repository|repo|codebase|clone)[ \t]+at)\b"
@@ -71,7 +74,13 @@ _WINDOW = 300
 #: front matter keys that hold a pin, or pins keyed by repository
 PIN_KEYS = ("commit", "revision", "pin", "sha", "reviewed-commit", "reviewed_commit", "ref", "commit_sha", "commit-sha",
             "git_commit", "git-commit", "git_sha", "git-sha", "snapshot")
-REVISIONS_KEYS = ("code_revisions", "code-revisions", "revisions", "pins")
+REVISIONS_KEYS = ("code_revisions", "code-revisions", "revisions", "pins", "repos", "repositories", "commits",
+                  "targets", "sources")
+#: a front matter key naming the commit of the repository its prefix says (``target_commit``,
+#: ``upstream-sha``, ``source_revision``): the document's pin as ``commit`` is
+_PREFIXED_PIN_KEY = re.compile(
+    r"(?:target|upstream|source|repo|repository|code|reviewed|analy[sz]ed|audited|pinned|head|git|checked)"
+    r"[_-](?:commit|revision|sha|pin|ref|snapshot)(?:[_-](?:sha|id))?")
 #: front matter keys that hold the document's date
 DATE_KEYS = ("date", "last-checked", "last_checked", "updated", "created", "reviewed")
 _COMMITTED_ON = re.compile(r"(?i)\bcommitted[ \t]+on[ \t]+(\d{4}-\d{2}-\d{2})\b")
@@ -150,7 +159,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     at_word = {match.start(2): match.group(1) for match in OWNER_NAME_AT_SHA.finditer(line)} if " at " in line else {}
     # A heading naming ``owner/name@<sha>`` (``# Audit of acme/widgets @ `<sha>` ``) says what the
     # document is of: its pin, with no pin word.
-    heading = line.startswith("#") and "@" in line
+    heading = line.startswith("#")
     # The words are the writer's, not a URL's: ``/commit/`` in a link says nothing of the
     # sentence around it ("introduces [more work](.../commit/<sha>)" is a commit cited in passing).
     # Nor does a commit link's text calling it a commit ("[this commit] shows another way", its
@@ -183,6 +192,15 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
         named_at.add(match.start(3))
+    if heading:  # (``## acme/widgets (`1a2b3c4`)``: the section is of that commit)
+        for match in NAME_THEN_SHA.finditer(line):
+            if match.start(3) not in found and (len(match.group(3)) >= 40 or _has_digit_and_letter(match.group(3))):
+                found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
+                named_at.add(match.start(3))
+    if "@" in line:  # `` `widgets@1a2b3c4` ``: a short name the user maps, and its commit
+        for match in SHORT_NAME_AT_SHA.finditer(line):
+            if match.start(2) not in found and _has_digit_and_letter(match.group(2)):
+                found[match.start(2)] = (match.group(2).lower(), None, match.group(1))
     for pattern in (FULL_SHA, SHORT_SHA, BARE_SHA_AFTER_COMMIT_WORD):
         for match in pattern.finditer(line):
             sha, column = match.group(1), match.start(1)
@@ -350,24 +368,58 @@ def names_a_sha(line: str) -> bool:
 
 
 def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
-    """Pins a document's front matter states: ``code_revisions: {acme/widgets: <sha>}``
-    (or a short name as the key), ``commit: <sha>``."""
+    """Pins a document's front matter states:
+
+    - ``code_revisions: {acme/widgets: <sha>}`` (or a short name as the key; ``repos:``,
+      ``pins:`` and their kin);
+    - ``commit: <sha>``, ``target_commit: <sha>``: the document's own;
+    - a mapping naming a repository and its commit, alone or in a list (``target: {repo:
+      acme/widgets, commit: <sha>}``, ``sources: [{repository: <url>, revision: <sha>}]``);
+    - a repository's link at a commit (``source: https://github.com/acme/widgets/tree/<sha>``)."""
     pins: list[PinStatement] = []
-    for key in REVISIONS_KEYS:
-        value = front.get(key)
-        if isinstance(value, dict):
+    for key, value in front.items():
+        if str(key).lower() in REVISIONS_KEYS and isinstance(value, dict):
             for repo, sha in value.items():
-                sha = str(sha).strip()
-                if not SHA_VALUE.fullmatch(sha):
-                    continue
-                repo = str(repo).strip()
-                named = "/" in repo
-                pins.append(PinStatement(sha.lower(), line, 0, repo if named else None, None if named else repo))
-    for key in PIN_KEYS:
-        value = str(front.get(key) or "").strip().strip("`")
-        if SHA_VALUE.fullmatch(value):
-            pins.append(PinStatement(value.lower(), line, 0))
-    return pins
+                sha, repo = str(sha).strip(), str(repo).strip()
+                if SHA_VALUE.fullmatch(sha):
+                    named = "/" in repo
+                    pins.append(PinStatement(sha.lower(), line, 0, repo if named else None, None if named else repo))
+        for entry in (value if isinstance(value, list) else [value]):
+            if isinstance(entry, dict):
+                pins.extend(_entry_pin(entry, line, str(key).lower() in REPOSITORY_KEYS))
+    for key, value in front.items():
+        key = str(key).lower()
+        if key in PIN_KEYS or _PREFIXED_PIN_KEY.fullmatch(key):
+            value = str(value or "").strip().strip("`")
+            if SHA_VALUE.fullmatch(value):
+                pins.append(PinStatement(value.lower(), line, 0))
+    for key in REPOSITORY_KEYS:
+        value = front.get(key)
+        if isinstance(value, str) and "://" in value:
+            link = parse_repository_link(value.strip())
+            if link is not None and link.ref_is_sha and not link.path and link.kind in ("tree", "commit"):
+                sha = link.ref.lower()  # (the same commit under a pin key too is this repository's)
+                pins = [pin for pin in pins if not (pin.sha == sha and pin.key is None)]
+                pins.append(PinStatement(sha, line, 0, link.repo_id))
+    return list(dict.fromkeys(pins))
+
+
+def _entry_pin(entry: dict, line: int, target: bool) -> list[PinStatement]:
+    """The pin a front matter mapping of one repository states (``{repo: acme/widgets,
+    commit: <sha>}``, ``{name: widgets, sha: <sha>}``), or none. A commit with no repository
+    is the document's own pin only under a key that says so (``target:``, ``source:``): in a list of changes (``changes: [{commit: <sha>}]``) it is a change's."""
+    sha = next((str(entry[key]).strip().strip("`") for key in entry
+                if isinstance(key, str) and (key.lower() in PIN_KEYS or _PREFIXED_PIN_KEY.fullmatch(key.lower()))
+                and SHA_VALUE.fullmatch(str(entry[key]).strip().strip("`"))), None)
+    if sha is None:
+        return []
+    named = front_matter_repository(entry)
+    if named is not None:
+        return [PinStatement(sha.lower(), line, 0, named[0])]
+    short = str(entry.get("name") or "").strip()
+    if not short and not target:
+        return []
+    return [PinStatement(sha.lower(), line, 0, None, short or None)]
 
 
 #: front matter keys that name the document's repository (a URL or ``owner/name``)
