@@ -76,6 +76,10 @@ def rows(report) -> set[tuple[str, str, str]]:
     (f"## acme/widgets (`{SHA[:12]}`)", [(SHA[:12], "acme/widgets", None)]),
     (f"## acme/gadgets {OTHER}", [(OTHER, "acme/gadgets", None)]),
     (f"Target: `widgets@{SHA[:12]}`", [(SHA[:12], None, "widgets")]),
+    # a repository's address and the commit it was read at (each was "looks like a pin")
+    (f"Cloned from https://github.com/acme/widgets at `{SHA[:12]}`.", [(SHA[:12], "acme/widgets", None)]),
+    (f"[acme/widgets](https://github.com/acme/widgets) @ `{SHA[:12]}`", [(SHA[:12], "acme/widgets", None)]),
+    (f"Reviewed: https://github.com/acme/widgets.git at {SHA}", [(SHA, "acme/widgets", None)]),
 ])
 def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, expected):
     found = [(p.sha, p.repository, p.name) for p in pinforms.line_pins(line, 3)]
@@ -110,6 +114,10 @@ def test_every_pin_statement_form_is_read_with_the_repository_it_names(line, exp
     "## acme/widgets (2024123)",
     "Install `widgets@1.2.3` first.",
     f"## Fixed in acme/widgets `{SHA[:12]}`",
+    # a page of the repository, or a change, at a commit; a number after an address
+    f"See https://github.com/acme/widgets/issues/4 at `{SHA[:12]}`.",
+    f"The bug was fixed in https://github.com/acme/widgets at `{SHA[:12]}`.",
+    "Mirrored at https://github.com/acme/widgets @ 2024123 downloads.",
 ])
 def test_another_documents_pin_history_and_a_links_own_commit_are_not_pins(line):
     assert pinforms.line_pins(line, 1) == []

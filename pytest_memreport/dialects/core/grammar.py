@@ -296,6 +296,11 @@ AT_SHA = re.compile(r"([A-Za-z0-9_.-]{1,100})/([A-Za-z0-9_.-]{1,100})[ \t]?@[ \t
 #: ``src/a.ts:2`` is a citation, not a repository
 REPOSITORY_MENTION = re.compile(r"(?<![\w./@#:-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})"
                                 r"(?![\w/@-]|\.\w|:L?\d|#L)")
+#: a repository's address and the commit it was read at (``https://github.com/acme/widgets at
+#: `<sha>` ``, ``[acme/widgets](https://github.com/acme/widgets) @ `<sha>` ``): group 1 the
+#: address, 2 the sha
+URL_AT_SHA = re.compile(r"(https?://[^\s)<>\]]+)\)?[ \t]*(?:[ \t]at[ \t]+|@[ \t]*)(?:commit[ \t]+|revision[ \t]+)?"
+                        r"`?([0-9a-fA-F]{7,64})`?(?![0-9A-Za-z])")
 #: ``owner/name at `<sha>` ``: a pin in a title or caption, with no pin word
 OWNER_NAME_AT_SHA = re.compile(r"(?<![\w./@-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})`?[ \t]+"
                                r"at[ \t]+(?:commit[ \t]+|revision[ \t]+)?`([0-9a-fA-F]{7,64})`")

@@ -48,6 +48,7 @@ from .grammar import (
     SHA_VALUE,
     SHORT_NAME_AT_SHA,
     SHORT_SHA,
+    URL_AT_SHA,
 )
 from .links import RepositoryLink, parse_repository_link, repository_of
 
@@ -168,7 +169,10 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     # (a whole repository's tree at a commit, on a line labelling it the source; in passing, a
     # prototype's or a dependency's tree says nothing of what the document read)
     root = _root_tree_shas(line) if "/tree/" in line and LABELLED_LINK.fullmatch(words) else {}
-    if not at_word and not heading and not root and not _PIN_WORDS.search(words) and not _only_a_link(words):
+    # (``https://github.com/acme/widgets at `<sha>` ``: the repository read at that commit)
+    homes = _repository_homes_at(line) if "://" in line and ("@" in line or " at " in line) else {}
+    if not at_word and not heading and not root and not homes and not _PIN_WORDS.search(words) \
+            and not _only_a_link(words):
         return []
     found: dict[int, tuple[str, str | None, str | None]] = {}
     # Commit links name their repository; blob and tree links are evidence, not statements.
@@ -189,6 +193,9 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     # The tree of a whole repository at a commit (``Source: .../tree/<sha>``) is that commit.
     own_text.update(line.find(sha) for sha in root)
     named_at: set[int] = set()  # where ``owner/name@<sha>`` writes a sha
+    for column, (sha, repository) in homes.items():
+        found[column] = (sha, repository, None)
+        own_text.add(column)
     for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
         named_at.add(match.start(3))
@@ -257,6 +264,21 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
         pins.append(PinStatement(sha, number, column, repository, name, mentioned, _span(line, sha, number,
                                                                                         column, offset)))
     return pins
+
+
+def _repository_homes_at(line: str) -> dict[int, tuple[str, str]]:
+    """Where ``line`` writes a commit right after a repository's address (``https://github.com/
+    acme/widgets at `<sha>` ``, ``[acme/widgets](<address>) @ `<sha>` ``): each sha's column,
+    with the sha and the repository. A short sha needs a digit and a letter (a number is none)."""
+    found = {}
+    for match in URL_AT_SHA.finditer(line):
+        address, sha = match.group(1).rstrip("/"), match.group(2)
+        named = repository_of(address) if parse_repository_link(address) is None else None
+        if named is None or named[1] != address.removesuffix(".git"):
+            continue  # (a page of the repository, or no repository's address)
+        if len(sha) >= 40 or _has_digit_and_letter(sha):
+            found[match.start(2)] = (sha.lower(), named[0])
+    return found
 
 
 def _root_tree_shas(line: str) -> dict[str, str]:
