@@ -824,6 +824,30 @@ def test_a_table_rows_quotation_is_the_file_its_row_cites_and_a_brace_group_name
     assert named == ["src/queue.ts", "src/worker.ts"]
 
 
+def test_a_column_of_code_a_row_shows_of_its_file_is_that_files_quotation(targets):
+    # A cell of code under "Snippet" (or "Excerpt", "Code") beside its file was no evidence;
+    # a pipe escaped inside it split the row into cells that were no table's.
+    report = parse_report("kb/pilots/snippets.md", textwrap.dedent(f"""\
+        # Snippets
+
+        Pinned to the acme/widgets revision `{targets.widgets_pin}`.
+
+        | Where | Snippet |
+        | --- | --- |
+        | `src/queue.ts:2` | `return a \\|\\| b + c` |
+        | `src/worker.ts` | `ok` |
+
+        | Where | Note |
+        | --- | --- |
+        | `src/queue.ts:2` | `not a quotation at all` |
+        """))
+    quotes = [(e.path, str(e.cited_lines), e.text, e.role) for e in report.all_evidence()
+              if e.kind is EvidenceKind.QUOTE]
+
+    # (a cell of fewer than three words is a name; a column no header calls code is the writer's)
+    assert quotes == [("src/queue.ts", "2", "return a || b + c", EvidenceRole.LOOSE)]
+
+
 def test_a_sha_column_whose_rows_share_their_sha_is_the_commit_each_file_was_read_at(targets):
     # `| File | SHA |` with the pin on every row was read as a manifest of blob ids: each
     # file's blob compared with a commit, a failure whatever the file held.

@@ -155,7 +155,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     evidence.extend(table_rows(tabled))
     if "blob" in text:
         evidence.extend(_listed_blobs(lines))
-    if "|" in text and dialect not in _READ_ANCHORS and ('"' in text or "“" in text):
+    if "|" in text and dialect not in _READ_ANCHORS and ('"' in text or "“" in text or "`" in text):
         evidence.extend(row_quotations(lines))
     if loose or cited:
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))

@@ -31,7 +31,7 @@ def _cells(row: str) -> list[str]:
     if inner.endswith("|"):
         inner = inner[:-1]
     cells = []
-    for cell in inner.split("|"):
+    for cell in _CELL_BORDER.split(inner):
         cell = cell.strip()
         link = LINK_CELL.match(cell)
         cells.append((link.group(1) if link else cell).strip("`*_ "))
@@ -203,12 +203,18 @@ def _cited_ranges(cell: str, one_line: bool) -> list[LineRange]:
 def row_quotations(lines: list[str]) -> list[Evidence]:
     """A table row whose cell is a quotation (of three words or more) and whose other cells
     cite one file (`` | "def quote(s: str)" | `src/a.py:27` | ``): that file's quotation, at
-    those lines. A row citing several files ties it to none (the row does not say which)."""
+    those lines. Under a header that says so (``Excerpt``, ``Snippet``, ``Quote``, ``Code``),
+    a cell that is one code span is the file's code as the row shows it. A row citing several
+    files ties it to none (the row does not say which)."""
     found: list[Evidence] = []
-    for _, rows in raw_tables(lines):
+    for header, rows in raw_tables(lines):
+        shown = {index for index, name in enumerate(header) if _EXCERPT_HEADER.fullmatch(name.strip("*_ "))}
         for number, cells in rows:
-            quoted = [match.group(1) for match in map(_QUOTED_CELL.fullmatch, cells) if match]
-            if len(quoted) != 1 or len(PROSE_WORD.findall(quoted[0])) < 3:
+            quoted = [(match.group(1), EvidenceRole.PROSE) for match in map(_QUOTED_CELL.fullmatch, cells) if match]
+            quoted += [(match.group(1).replace("\\|", "|"), EvidenceRole.LOOSE)
+                       for index, match in ((i, _CODE_CELL.fullmatch(cells[i])) for i in shown if i < len(cells))
+                       if match]
+            if len(quoted) != 1 or len(PROSE_WORD.findall(quoted[0][0])) < 3:
                 continue
             specs = [spec for spec in (review.repo_path_spec(cell.strip("`*_ ")) for cell in cells if "`" in cell)
                      if spec is not None and not spec.is_directory]
@@ -216,13 +222,20 @@ def row_quotations(lines: list[str]) -> list[Evidence]:
                 continue
             spec = specs[0]
             cited = LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges)) if spec.ranges else None
-            found.append(Evidence(EvidenceKind.QUOTE, spec.path, number, number, text=quoted[0], cited_lines=cited,
-                                  role=EvidenceRole.PROSE, label="quotation in a table row"))
+            text, role = quoted[0]
+            found.append(Evidence(EvidenceKind.QUOTE, spec.path, number, number, text=text, cited_lines=cited,
+                                  role=role, label="quotation in a table row"))
     return found
 
 
+#: a border between two cells: a pipe not escaped (``\|`` is one in a cell's text, as GFM reads it)
+_CELL_BORDER = re.compile(r"(?<!\\)\|")
 #: a table cell that is one quotation, in straight or curly marks
 _QUOTED_CELL = re.compile(r"[ \t]*[*_]*[\"“]([^\"“”]{3,})[\"”][*_]*[ \t]*")
+#: a cell that is one code span (its ``|`` escaped for the table), and the headers of a column
+#: of code a row shows of its file
+_CODE_CELL = re.compile(r"[ \t]*`([^`]{3,})`[ \t]*")
+_EXCERPT_HEADER = re.compile(r"(?i)(?:quot(?:e|ation)|excerpt|snippet|code|source[ _-]?(?:text|line)|line[ _-]?text)s?")
 PROSE_WORD = re.compile(r"\w+")
 
 
@@ -232,7 +245,7 @@ def raw_tables(lines: list[str]) -> Iterator[tuple[list[str], list[tuple[int, li
         inner = row.strip()
         inner = inner[1:] if inner.startswith("|") else inner
         inner = inner[:-1] if inner.endswith("|") else inner
-        return [cell.strip() for cell in inner.split("|")]
+        return [cell.strip() for cell in _CELL_BORDER.split(inner)]
 
     index = 0
     while index + 1 < len(lines):
