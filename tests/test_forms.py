@@ -973,6 +973,46 @@ def test_a_manifest_written_as_a_list_claims_each_files_blob(targets):
     assert [s.pin for s in report.sources] == [targets.widgets_pin]
 
 
+def test_a_listing_git_writes_in_a_code_block_and_abbreviated_blob_ids_are_a_manifest(targets):
+    # `git ls-tree` and `sha256sum` output in a code block was a block of code no file held (or
+    # nothing); a blob id abbreviated as git abbreviates it, a mention of the file alone.
+    readme, version = targets.blobs["README.md"], targets.blobs["VERSION"]
+    digest = "ab" * 32
+    report = parse_report("kb/manifests/listing.md", textwrap.dedent(f"""\
+        # The widgets files
+
+        Snapshot of acme/widgets at `{targets.widgets_pin}`.
+
+        ```text
+        100644 blob {readme}\tREADME.md
+        100644 blob {version}    12\tVERSION
+        ```
+
+            100644 {readme} 0\tdocs/README.md
+
+        ```
+        {digest}  src/queue.ts
+        ```
+
+        - `src/worker.ts` (blob `{readme[:12]}`)
+        - `src/gone.ts` (blob `1234567`)
+
+        | File | Blob |
+        | --- | --- |
+        | `LICENSE` | {version[:10]} |
+
+        ```text
+        100644 blob {readme}\tREADME.md
+        and a line of prose: the block is no listing
+        ```
+        """))
+    rows = [(e.path, e.text, e.line) for e in report.all_evidence() if e.role is EvidenceRole.MANIFEST]
+
+    # (seven digits alone may be a number; the last block quotes nothing listed)
+    assert rows == [("README.md", readme, 6), ("VERSION", version, 7), ("docs/README.md", readme, 10),
+                    ("src/queue.ts", digest, 13), ("src/worker.ts", readme[:12], 16), ("LICENSE", version[:10], 21)]
+
+
 def test_an_ingest_of_one_file_is_pinned_by_its_source_link_and_cites_that_file(targets):
     # ``source:`` a blob link at a commit (an ingest of one file): no pin and no evidence before
     report = parse_report("kb/ingests/queue.md", textwrap.dedent(f"""\

@@ -37,7 +37,7 @@ from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
+    DIGEST_LINE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
@@ -167,6 +167,12 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(_files_at_revisions(lines, code_lines))
     if loose and ("::" in text or "." in text) and "`" in text:
         evidence.extend(_owned_names(lines, fenced, [*evidence, *cited]))
+    if blocks or indented:
+        listed, listings = _listings(lines, (*blocks, *indented))
+        if listings:
+            evidence.extend(listed)
+            blocks = tuple(block for block in blocks if block not in listings)
+            indented = tuple(block for block in indented if block not in listings)
     if loose:
         if blocks:
             evidence.extend(_introduced_blocks(lines, blocks))
@@ -435,10 +441,41 @@ def _listed_blobs(lines: list[str]) -> list[Evidence]:
             continue
         for match in LISTED_BLOB.finditer(line):
             path = match.group(1).removeprefix("./")  # (a file by its place, as in a manifest's table)
+            oid = match.group(2)
+            if len(oid) not in (40, 64) and (len(oid) > 39 or not pinforms.has_digit_and_letter(oid)):
+                continue  # (an abbreviated id holds a digit and a letter: digits alone may be a number)
             if path and not path.endswith("/") and "://" not in path:
                 found.append(Evidence(EvidenceKind.PATH, path, number, number, text=match.group(2).lower(),
                                       label="manifest blob", role=EvidenceRole.MANIFEST))
     return found
+
+
+def _listings(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> tuple[list[Evidence], set]:
+    """The code blocks that are listings git or ``sha256sum`` writes of the pinned tree (every
+    line ``100644 blob <id>\t<path>``, ``100644 <id> 0\t<path>`` or ``<sha256>  <path>``): each
+    line a manifest's row (the file's content at the pin is that blob, or has that digest);
+    and those blocks (they quote no file)."""
+    found: list[Evidence] = []
+    listings = set()
+    for block in blocks:
+        index, close, _ = block
+        rows: list[Evidence] = []
+        for number in range(index + 2, min(close, len(lines)) + 1):
+            line = lines[number - 1]
+            if not line.strip():
+                continue
+            listed = LISTING_LINE.fullmatch(line) or DIGEST_LINE.fullmatch(line)
+            if listed is None:
+                rows = []
+                break
+            oid, path = (listed.group(1) or listed.group(2), listed.group(3)) if listed.re is LISTING_LINE \
+                else (listed.group(1), listed.group(2))
+            rows.append(Evidence(EvidenceKind.PATH, path.removeprefix("./"), number, number, text=oid.lower(),
+                                 label="manifest blob", role=EvidenceRole.MANIFEST))
+        if rows:
+            found.extend(rows)
+            listings.add(block)
+    return found, listings
 
 
 #: a backticked code span on one line

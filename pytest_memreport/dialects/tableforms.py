@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
 from . import core, review
 from .core import pinforms
-from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL
+from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL, SHORT_OID
 
 
 #: a manifest's column of blob ids, and of the files they are of
@@ -91,6 +91,7 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
         if path_at is None or path_at == named:
             continue
         one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
+        abbreviated = blob is not None and _OBJECT_HEADER.search(names[blob]) is not None
         for row, cells in rows:
             if path_at >= len(cells):
                 continue
@@ -99,7 +100,9 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
                 continue
             if blob is not None:
                 oid = cells[blob] if blob < len(cells) else ""
-                if BLOB_ID.fullmatch(oid):
+                # (abbreviated, as git writes it, under a header that says blob: ``| Blob |``)
+                if BLOB_ID.fullmatch(oid) or (abbreviated and SHORT_OID.fullmatch(oid) is not None
+                                              and pinforms.has_digit_and_letter(oid)):
                     found.append(Evidence(EvidenceKind.PATH, path, row, row, text=oid.lower(), label="manifest blob",
                                           role=EvidenceRole.MANIFEST))
                 continue  # a manifest's "Lines" is a length

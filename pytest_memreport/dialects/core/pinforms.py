@@ -114,7 +114,8 @@ class PinStatement:
         return self.repository or self.name
 
 
-def _has_digit_and_letter(sha: str) -> bool:
+def has_digit_and_letter(sha: str) -> bool:
+    """Whether a short hex word holds a digit and a letter (one of digits alone may be a number)."""
     return any(c.isdigit() for c in sha) and any(c.isalpha() for c in sha)
 
 
@@ -193,25 +194,25 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     # The tree of a whole repository at a commit (``Source: .../tree/<sha>``) is that commit.
     own_text.update(line.find(sha) for sha in root)
     named_at: set[int] = set()  # where ``owner/name@<sha>`` writes a sha
-    for column, (sha, repository) in homes.items():
-        found[column] = (sha, repository, None)
+    for column, (home_sha, home) in homes.items():
+        found[column] = (home_sha, home, None)
         own_text.add(column)
     for match in AT_SHA.finditer(line):
         found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
         named_at.add(match.start(3))
     if heading:  # (``## acme/widgets (`1a2b3c4`)``: the section is of that commit)
         for match in NAME_THEN_SHA.finditer(line):
-            if match.start(3) not in found and (len(match.group(3)) >= 40 or _has_digit_and_letter(match.group(3))):
+            if match.start(3) not in found and (len(match.group(3)) >= 40 or has_digit_and_letter(match.group(3))):
                 found[match.start(3)] = (match.group(3).lower(), f"{match.group(1)}/{match.group(2)}", None)
                 named_at.add(match.start(3))
     if "@" in line:  # `` `widgets@1a2b3c4` ``: a short name the user maps, and its commit
         for match in SHORT_NAME_AT_SHA.finditer(line):
-            if match.start(2) not in found and _has_digit_and_letter(match.group(2)):
+            if match.start(2) not in found and has_digit_and_letter(match.group(2)):
                 found[match.start(2)] = (match.group(2).lower(), None, match.group(1))
     for pattern in (FULL_SHA, SHORT_SHA, BARE_SHA_AFTER_COMMIT_WORD):
         for match in pattern.finditer(line):
             sha, column = match.group(1), match.start(1)
-            if pattern is BARE_SHA_AFTER_COMMIT_WORD and (len(sha) == 40 or not _has_digit_and_letter(sha)
+            if pattern is BARE_SHA_AFTER_COMMIT_WORD and (len(sha) == 40 or not has_digit_and_letter(sha)
                                                           or line.count("`", 0, column) % 2):
                 continue  # (a full sha is read above; ``commit defaced`` is a word; a command's in a code span)
             if any(start <= column < end for start, end in linked_spans):
@@ -222,7 +223,7 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
             named = NAMED_BEFORE_SHA.search(line[max(0, column - 120):column].rstrip("`["))
             # A short sha of digits (or letters) alone may be a number: a pin only right after a
             # commit word, or in backticks after a backticked name (`` `tldr` `1713796` ``).
-            if len(sha) < 40 and not _has_digit_and_letter(sha) and not (
+            if len(sha) < 40 and not has_digit_and_letter(sha) and not (
                     pattern is SHORT_SHA and (COMMIT_WORD_BEFORE.search(line, max(0, column - 40), column)
                                               or (named is not None and line[column - 1:column] == "`"))):
                 continue
@@ -276,7 +277,7 @@ def _repository_homes_at(line: str) -> dict[int, tuple[str, str]]:
         named = repository_of(address) if parse_repository_link(address) is None else None
         if named is None or named[1] != address.removesuffix(".git"):
             continue  # (a page of the repository, or no repository's address)
-        if len(sha) >= 40 or _has_digit_and_letter(sha):
+        if len(sha) >= 40 or has_digit_and_letter(sha):
             found[match.start(2)] = (sha.lower(), named[0])
     return found
 
@@ -377,7 +378,7 @@ def _span(line: str, sha: str, number: int, column: int, offset: int | None) -> 
 def is_sha(word: str) -> bool:
     """Whether ``word`` is a sha as a table cell or a key's value writes it: 7 to 64 hex digits,
     with a digit and a letter among them when short."""
-    return SHA_VALUE.fullmatch(word) is not None and (len(word) >= 40 or _has_digit_and_letter(word))
+    return SHA_VALUE.fullmatch(word) is not None and (len(word) >= 40 or has_digit_and_letter(word))
 
 
 def names_a_sha(line: str) -> bool:
