@@ -759,6 +759,39 @@ def test_a_comparison_tables_columns_bind_each_cell_to_the_repository_its_header
                            ("LICENSE", targets.widgets_pin), ("LICENSE", targets.gadgets_pin)])
 
 
+def test_a_comparisons_commit_row_pins_each_column_to_the_repository_its_header_names():
+    # `| | acme/widgets | gadgets |` then `| Commit | <sha> | <sha> |`: one pin read of two (the
+    # row's first), the second repository's citations went to the first's commit.
+    report = parse_report("kb/comparisons/two.md", textwrap.dedent(f"""\
+        # Two queues
+
+        | | acme/widgets | gadgets |
+        | --- | --- | --- |
+        | Commit | `{SHA[:12]}` | `{OTHER[:12]}` |
+        | Where | `src/queue.ts:2-3` | `lib/queue.rs:4` |
+        """))
+
+    assert sorted((s.pin, s.repository, s.id) for s in report.sources) == [
+        (SHA[:12], "acme/widgets", "acme/widgets"), (OTHER[:12], None, "gadgets")]
+    bound = {e.path: e.source for e in report.all_evidence() if e.kind is EvidenceKind.LINES}
+    assert bound["lib/queue.rs"] == "gadgets" and bound["src/queue.ts"] in (None, "acme/widgets")
+
+
+@pytest.mark.parametrize("table", [
+    # one repository's column: its facts, its pin read as any labelled sha is
+    f"| | acme/widgets |\n| --- | --- |\n| Commit | `{SHA[:12]}` |\n",
+    # a row of commits under columns that are no repositories' names
+    f"| | before | after the fix |\n| --- | --- | --- |\n| Commit | `{SHA[:12]}` | `{OTHER[:12]}` |\n",
+    # two states of one repository
+    f"| | Before | After |\n| --- | --- | --- |\n| Commit | `{SHA[:12]}` | `{OTHER[:12]}` |\n",
+    f"| | v1.2 | main |\n| --- | --- | --- |\n| SHA | `{SHA[:12]}` | `{OTHER[:12]}` |\n",
+])
+def test_a_commit_row_is_no_pin_per_column_unless_the_columns_are_repositories(table):
+    from pytest_memreport.dialects.tableforms import pipe_tables, table_pins
+
+    assert table_pins(list(pipe_tables(table.split("\n")))) == []
+
+
 @pytest.mark.parametrize("cell", ["src/queue.ts", "`src/queue.ts`"])
 def test_a_table_with_a_repository_column_cites_each_rows_file_in_the_repository_it_names(targets, cell):
     # A column headed "Repository" made the whole table a list of pins: rows citing a file and

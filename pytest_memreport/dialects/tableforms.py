@@ -162,6 +162,8 @@ def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
     for names, rows in tables:
         named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
         commit = next((i for i, name in enumerate(names) if _COMMIT_HEADER.fullmatch(name)), None)
+        if named is None and commit is None:
+            pins.extend(_pins_by_column(names, rows))
         if named is None or commit is None:
             continue
         for row, cells in rows:
@@ -176,6 +178,35 @@ def table_pins(tables: list[Table]) -> list[pinforms.PinStatement]:
             pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
                                               None if slashed else repository))
     return pins
+
+
+def _pins_by_column(names: list[str], rows: list[tuple[int, list[str]]]) -> list[pinforms.PinStatement]:
+    """A comparison whose columns are its repositories (``| | acme/widgets | gadgets |``) and
+    whose row labelled with a commit word (``| Commit | `<sha>` | `<sha>` |``) pins each
+    column's repository: ``owner/name``, or a short name the user maps."""
+    for row, cells in rows:
+        if not cells or not _COMMIT_HEADER.fullmatch(cells[0].strip("*_ ")):
+            continue
+        pins = []
+        for column in range(1, min(len(cells), len(names))):
+            sha, repository = cells[column].strip("`*_ "), names[column].strip("`*_ ")
+            if not pinforms.is_sha(sha) or not _REPOSITORY_NAME.fullmatch(repository) \
+                    or _STATE_NAME.fullmatch(repository):
+                continue
+            slashed = "/" in repository
+            pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
+                                              None if slashed else repository))
+        if len(pins) >= 2:  # (one column is a table of one repository's facts: a pin row of its own)
+            return pins
+    return []
+
+
+#: a column header that names a repository: ``owner/name`` or a short name of one word
+_REPOSITORY_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,99}(?:/[A-Za-z0-9][\w.-]{0,99})?")
+#: a column header naming a state of one repository, not another repository (``Before`` and
+#: ``After`` a fix, ``main``, ``v2``)
+_STATE_NAME = re.compile(r"(?i)before|after|old|new|base|head|prev(?:ious)?|current|original|fixed|patched|baseline|"
+                         r"main|master|trunk|then|now|v?\d[\w.-]*")
 
 
 #: a table column of cited lines, and one whose plain number is a line (not a length)
