@@ -1134,6 +1134,47 @@ def test_a_code_block_a_sentence_gives_to_one_file_is_a_quotation_of_it_where_th
                       ("src/worker.ts", "const waiting = new Queue();")}
 
 
+def test_a_code_block_that_names_its_own_file_quotes_that_file():
+    # A fence's title (```ts title="..."```, ```ts:path```), a first line that is only a comment
+    # naming the file, a caption right below: each block was code no file held (the whole tree
+    # searched), and the comment was read as the file's own first line.
+    body = textwrap.dedent("""\
+        ```ts title="src/queue.ts"
+        export class Queue {
+        ```
+
+        ```ts:src/worker.ts
+        const waiting = new Queue();
+        ```
+
+        ```python
+        # pkg/tasks.py
+        def drain(queue):
+            return list(queue)
+        ```
+
+        ```ts
+        private items: string[] = [];
+        ```
+
+        *Source: `src/queue.ts:2`*
+
+        ```bash
+        # scripts/run.sh
+        ./run --all
+        ```
+        """)
+    report = parse_report("kb/pilots/titled.md", f"# Titled\n\nRead at commit `{SHA}`.\n\n{body}")
+    blocks = sorted((e.path, e.line, e.text) for e in report.all_evidence()
+                    if e.kind is EvidenceKind.QUOTE and e.role is EvidenceRole.LOOSE)
+
+    # (the shell block is a command: no file's text, whatever its comment says)
+    assert blocks == [("pkg/tasks.py", 15, "def drain(queue):\n    return list(queue)"),
+                      ("src/queue.ts", 6, "export class Queue {"),
+                      ("src/queue.ts", 20, "private items: string[] = [];"),
+                      ("src/worker.ts", 10, "const waiting = new Queue();")]
+
+
 def test_a_plain_number_is_a_line_only_under_a_header_that_says_one_line():
     text = ("# T\n\nRevision: `%s`\n\n| Path | Line |\n| --- | --- |\n| `src/a.py` | 7 |\n\n"
             "| Path | Lines |\n| --- | --- |\n| `src/b.py` | 7 |\n| `src/c.py` | see below |\n" % SHA)

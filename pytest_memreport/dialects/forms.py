@@ -36,8 +36,8 @@ from ..model import (CODE_BLOCK, FILE_IN_PROSE, LOOKUP_CHECKOUT, LOOKUP_TREE, PI
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .core.grammar import (
-    BARE_RANGES, BRACE_GROUP, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
-    DIGEST_LINE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
+    BARE_RANGES, BRACE_GROUP, CAPTION_START, COMMENT_FILE, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
+    DIGEST_LINE, FENCE_FILE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
     SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
@@ -686,6 +686,11 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
         intro = _sentence_above(lines, index)
         introduced = intro.rstrip().endswith(":") or _ends_citing_lines(intro)
         named = _one_file(intro) if introduced and language not in _NOT_A_FILE else None
+        labelled = False  # (its first line a comment naming its file: the writer's label, not the file's text)
+        if named is None and language not in _NOT_A_FILE:
+            named, labelled = _file_of_block(lines, index, close, body, indented)
+            if labelled:
+                body, index = body[1:], index + 1
         header = FILE_HEADER.fullmatch(body[0].strip()) if body and language not in _NOT_A_FILE else None
         runs = _numbered_runs(body[1:] if header else body)
         lookup = None
@@ -714,6 +719,26 @@ def _introduced_blocks(lines: list[str], blocks: tuple[tuple[int, int, str], ...
             # under a list two paragraphs up looks the same line by line.
             found.append(_code_of_no_file(index + 2, max(index + 2, index + 1 + len(body)), "\n".join(body)))
     return found
+
+
+def _file_of_block(lines: list[str], index: int, close: int, body: list[str],
+                   indented: bool) -> tuple[tuple[str, str | None, str | None, str | None] | None, bool]:
+    """The one file a block no sentence gives one names of itself: its fence's info string
+    (```` ```ts title="src/a.ts" ````, ```` ```ts:src/a.ts ````), a first line that is only a
+    comment naming it (``// src/a.ts``), or a caption right below it (``*Source:
+    `src/a.ts:4`*``); and whether that first line is the comment (the writer's label)."""
+    fence = None if indented else FENCE_FILE.match(lines[index])
+    if fence is not None:
+        return (fence.group(1) or fence.group(2), None, None, None), False
+    comment = COMMENT_FILE.fullmatch(body[0]) if body else None
+    if comment is not None and core.looks_like_path(comment.group(1)) and (
+            "/" in comment.group(1) or comment.group(1).rsplit(".", 1)[1].lower() in SOURCE_EXTENSIONS):
+        return (comment.group(1).removeprefix("./"), None, None, None), True
+    below = close if indented else close + 1
+    caption = next((lines[i] for i in range(below, min(below + 2, len(lines))) if lines[i].strip()), "")
+    if caption and CAPTION_START.match(caption):
+        return _one_file(caption), False
+    return None, False
 
 
 def _sentence_above(lines: list[str], index: int) -> str:
