@@ -1847,6 +1847,26 @@ def test_an_unpinned_document_of_a_trial_folder_is_told_the_pin_its_neighbour_st
     assert "beside it pins" not in mixed.stdout.str()
 
 
+def test_an_unpinned_document_outside_any_clone_is_told_its_pin_is_missing_not_its_clone(pytester):
+    # A trial folder outside any git repository: its results, stating no commit and naming no
+    # repository, said "the folder is not inside a git repository: give the path of a clone"
+    # although the run mapped the plan's repository; the missing pin is what to state.
+    targets = kb.build_targets(pytester.path / "clones")
+    trial = pytester.path / "trial"
+    trial.mkdir()
+    (trial / "plan.md").write_text(f"# Plan\n\n**Target:** acme/widgets @ `{targets.widgets_pin[:12]}`\n\n"
+                                   "1. Read `src/queue.ts:2`.\n", encoding="utf-8")
+    (trial / "results.md").write_text("# Results\n\nThe queue is built in `src/queue.ts:2-3`.\n", encoding="utf-8")
+    result = pytester.runpytest("--memreport", "trial", f"--memreport-repo=acme/widgets={targets.widgets.path}",
+                                "--memreport-against=none", "-rs")
+
+    out = result.stdout.str()
+    assert "not inside a git repository" not in out
+    result.stdout.fnmatch_lines([f"unchecked  trial/results.md * no pinned commit for SRC-1; state it in the report "
+                                 f"(e.g. a line `Pinned to <owner/name> at <sha>`)*trial/plan.md beside it pins "
+                                 f"acme/widgets at {targets.widgets_pin[:12]}*"])
+
+
 def test_a_manifest_row_naming_the_pinned_commit_says_so(pytester, knowledge_base):
     # One row under `SHA` naming the pin itself: the failure said the manifest "lists another
     # version of the file", where the column names the commit, not a blob.

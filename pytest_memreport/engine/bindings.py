@@ -154,23 +154,32 @@ class Bindings:
                         f"at no commit: give --memreport-pin {sid}=REV to check them at a revision"),
                 stated_pin=None, line=source.line, branches=branches)
         try:
-            store = self._repositories.store_for(report, source_id)
+            store: GitStore | None = self._repositories.store_for(report, source_id)
         except RepoError as exc:
-            said = exc.args[0] if exc.args and isinstance(exc.args[0], render.Said) else str(exc)
-            return Binding(sid, None, None, "no-repo", said, stated_pin=stated, line=source.line)
-        label = str(store.path)
-        if store.path in self.range_pins:
+            if stated is None and source.repository is None and sid.startswith("SRC-"):
+                # (a document naming neither its repository nor a commit: the missing pin is what to
+                # say, not that its folder is no clone; a repository it names is asked for by name)
+                store = None
+            else:
+                said = exc.args[0] if exc.args and isinstance(exc.args[0], render.Said) else str(exc)
+                return Binding(sid, None, None, "no-repo", said, stated_pin=stated, line=source.line)
+        label = str(store.path) if store is not None else ""
+        if store is not None and store.path in self.range_pins:
             return Binding(sid, store, self.range_pins[store.path], "ok", None, label, stated, source.line)
         if stated is None:
             looks = report.meta.get("pin-like")
             seen = (f"; line {looks[0]} looks like one but is not read as a pin ({render.clip(looks[1], 80)}): "
                     f"write it as `Revision: <sha>`" if looks else "")
+            # (a record report registers its sources; any other document states its pin in words)
+            example = f"`{sid} commit <sha>`" if report.dialect == "records" and report.records else \
+                "a line `Pinned to <owner/name> at <sha>`"
             return Binding(
                 sid, store, None, "unpinned",
                 said_at(report, source, f"no pinned commit for {sid}{seen}; state it in the report "
-                        f"(e.g. `{sid} commit <sha>`) or give --memreport-pin {sid}=REV{self._pinned_beside(report)}"),
+                        f"(e.g. {example}) or give --memreport-pin {sid}=REV{self._pinned_beside(report)}"),
                 label, None, source.line,
             )
+        assert store is not None  # (only a report stating no pin goes on without its clone)
         try:
             start = time.perf_counter()
             sha = store.resolve(stated)
