@@ -105,8 +105,10 @@ def test_a_run_that_checked_nothing_fails_with_one_line(pytester, kb):
     assert "the report cites code at a commit and none of it was checked" in result.stdout.str()
     assert "no local clone for acme/widget" in result.stdout.str()
     assert table(result) == [
-        "unchecked  12 reports: no repository (give --memreport-repo-template TEMPLATE or --memreport-repo "
-        "OWNER/NAME=PATH)",
+        # (the keys to give, by name, most asked first: a knowledge base's first run says what to map)
+        "unchecked  12 reports: no repository; they name acme/widget (4), acme/gadget (2), beta/tool (2), "
+        "Zeta/lib (1), acme/widgets (1) and 2 more: give --memreport-repo KEY=PATH for each (or "
+        "--memreport-repo-template TEMPLATE)",
         "12 report(s): 12 unchecked",
         "memreport: nothing was checked against a repository: every report is unchecked (12 no repository); "
         "give --memreport-repo-template TEMPLATE (or ini memreport_repos, or --memreport-repo PATH)",

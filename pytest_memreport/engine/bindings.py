@@ -56,6 +56,8 @@ class Binding:
     #: the branches its evidence links where the report pins nothing (``main``): an unpinned
     #: source cited only that way is skipped, not failed (the report claims no commit)
     branches: tuple[str, ...] = ()
+    #: the repository key its problem asks the user to map (``--memreport-repo KEY=PATH``)
+    key_to_map: str | None = None
 
     @property
     def checkable(self) -> bool:
@@ -162,7 +164,8 @@ class Bindings:
                 store = None
             else:
                 said = exc.args[0] if exc.args and isinstance(exc.args[0], render.Said) else str(exc)
-                return Binding(sid, None, None, "no-repo", said, stated_pin=stated, line=source.line)
+                return Binding(sid, None, None, "no-repo", said, stated_pin=stated, line=source.line,
+                               key_to_map=exc.key)
         label = str(store.path) if store is not None else ""
         if store is not None and store.path in self.range_pins:
             return Binding(sid, store, self.range_pins[store.path], "ok", None, label, stated, source.line)

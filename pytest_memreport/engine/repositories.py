@@ -105,7 +105,7 @@ class TargetRepositories:
             return found.path
         if source_id is not None and self.is_unmapped(report, source_id):  # never unmapped without an id
             # A link to another repository (owner/name) needs its own mapping.
-            raise RepoError(self.unmapped_problem(report, source_id))
+            raise RepoError(self.unmapped_problem(report, source_id), key=source_id)
         if None in repos:
             return Path(repos[None])
         source = report.source(source_id)
@@ -113,11 +113,12 @@ class TargetRepositories:
             # A short name the document uses for a repository (``widgets``): only the user knows where
             # its clone is; never the knowledge base's own repository.
             raise RepoError(said_at(report, source, f"the report names the repository `{source.id}` "
-                                    f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH"))
+                                    f"(pinned at {source.pin or 'no commit'}); give --memreport-repo {source.id}=PATH"),
+                            key=source.id)
         named_id = repomap.repo_id(report, source_id)
         if named_id is not None and found is not None and found.path is None:
             # The template was asked and found no clone: the knowledge base's own repository is not it.
-            raise RepoError(self.unmapped_problem(report, named_id))
+            raise RepoError(self.unmapped_problem(report, named_id), key=named_id)
         mentioned = self._mentioned_clone(source)
         if mentioned is not None:
             return mentioned
@@ -130,18 +131,21 @@ class TargetRepositories:
             raise RepoError(said_at(
                 report, source, f"the report names {source.repository}, but --memreport-repo "
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
-            ))
+            ), key=source.repository)
         folder = self._reports.report_file(report).resolve().parent
-        if source is not None and source.repository and _clone_at_or_above(folder) is None:
-            # (the report says which repository: its key, not "not inside a git repository")
-            raise RepoError(said_at(report, source, f"the report names {source.repository} (pinned at "
-                                    f"{source.pin or 'no commit'}); give --memreport-repo {source.repository}=PATH"))
+        slashed = [word for word in (source.mentioned if source is not None else ()) if "/" in word]
+        key = (source.repository or (slashed[0] if len(slashed) == 1 else None)) if source is not None else None
+        if source is not None and key and _clone_at_or_above(folder) is None:
+            # (the report says which repository, by name or in its pin's words: its key, not "not
+            # inside a git repository")
+            raise RepoError(said_at(report, source, f"the report names {key} (pinned at "
+                                    f"{source.pin or 'no commit'}); give --memreport-repo {key}=PATH"), key=key)
         words = [word for word in (source.mentioned if source is not None else ()) if "/" not in word]
         if words and source is not None and _clone_at_or_above(folder) is None:
             # The pin's words name the repository (``an `openzeppelin-contracts` version``) and
             # the report's folder is no clone to fall back to: the key to give, not "not a clone".
             raise RepoError(said_at(report, source, f"the report's pin names `{words[0]}` (at {source.pin or 'no commit'}); "
-                                    f"give --memreport-repo {words[0]}=PATH"))
+                                    f"give --memreport-repo {words[0]}=PATH"), key=words[0])
         return folder
 
     def _mentioned_clone(self, source: Source | None) -> Path | None:

@@ -11,9 +11,15 @@ from ..errors import MemreportError
 
 
 class RepoError(MemreportError):
-    """The target repository cannot be used; the message says which path and what to do."""
+    """The target repository cannot be used; the message says which path and what to do.
+    ``key``: the repository key the user is asked to map (``--memreport-repo KEY=PATH``),
+    when the message asks for one."""
 
     code = "MR201"
+
+    def __init__(self, *args: object, key: str | None = None) -> None:
+        super().__init__(*args)
+        self.key = key
 
 
 class RevisionError(MemreportError):

@@ -333,7 +333,8 @@ def unchecked_outcome(report: Report, code: str, reason: str, bindings, line: in
     cites code at a commit (a pin it states): such a report checked for nothing is never
     quietly green (``--memreport-allow-unchecked`` lets it be skipped)."""
     sources = [{"id": b.source_id, "repo": b.repo_label or None, "pin": b.pin or b.stated_pin,
-                "pin_status": b.pin_status} for b in bindings]
+                "pin_status": b.pin_status, **({"key_to_map": b.key_to_map} if b.key_to_map else {})}
+               for b in bindings]
     reason = _unprefixed(report, reason)
     payload = {"type": "unchecked", "report": report.path, "line": line, "code": code, "reason": reason,
                "sources": sources}

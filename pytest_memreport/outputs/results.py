@@ -175,6 +175,8 @@ class CheckResult:
     #: a report no repository could check: its reason and code
     reason: str | None = None
     reason_code: str | None = None
+    #: the repository keys an unchecked report's sources ask to map (``--memreport-repo KEY=PATH``)
+    keys_to_map: tuple[str, ...] = ()
     #: the file's language at the pin (``None``: matched as text only)
     language: str | None = ""
     #: a few bytes of what the evidence says (fingerprints tell two quotations of a file apart)
@@ -240,6 +242,8 @@ class CheckResult:
             target_rev=target.get("rev"),
             reason=get("reason") if unchecked or kind is CheckType.SOURCE else None,
             reason_code=get("code") if unchecked else None,
+            keys_to_map=tuple(dict.fromkeys(s["key_to_map"] for s in get("sources") or () if s.get("key_to_map")))
+            if unchecked else (),
             language=get("language", ""),
             text_digest=str(get("text_digest") or ""),
             target_repo=target.get("repo"),

@@ -88,6 +88,8 @@ class Row:
     unread: tuple[tuple[str, int], ...] = ()
     #: checks among ``checked`` that ran but could not read what they check
     unread_checks: int = 0
+    #: the repository keys an unchecked report asks to map (``--memreport-repo KEY=PATH``)
+    keys_to_map: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -123,14 +125,28 @@ _UNREAD_WORDS = {
 
 @dataclass(frozen=True)
 class Collapsed:
-    """Several unchecked reports with one reason, as one line."""
+    """Several unchecked reports with one reason, as one line; ``keys``: the repository keys
+    their reasons ask to map (``--memreport-repo KEY=PATH``), with how many reports ask each."""
 
     reason_code: str
     reports: tuple[str, ...]
+    keys: tuple[tuple[str, int], ...] = ()
 
     @property
     def summary(self) -> str:
+        if self.keys:  # (what to give, by name: the first run of a knowledge base says it all)
+            named = ", ".join(f"{key} ({count})" for key, count in self.keys[:HANDFUL])
+            more = f" and {len(self.keys) - HANDFUL} more" if len(self.keys) > HANDFUL else ""
+            return (f"{len(self.reports)} reports: no repository; they name {named}{more}: give "
+                    f"--memreport-repo KEY=PATH for each (or --memreport-repo-template TEMPLATE)")
         return f"{len(self.reports)} reports: {REASONS.get(self.reason_code, self.reason_code)}"
+
+
+
+def _asked_keys(rows: list[Row]) -> tuple[tuple[str, int], ...]:
+    """The repository keys ``rows`` ask to map, most asked first."""
+    asked = Counter(key for row in rows for key in row.keys_to_map)
+    return tuple(sorted(asked.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _counts(failing: tuple[tuple[str, int], ...]) -> str:
@@ -233,7 +249,7 @@ def build_row(report: Report, entries: list[CheckResult], records_total: int = 0
         return Row(report.path, state, checked, unread=_ordered(unread), unread_checks=unread_checks, **common)
     if unchecked is not None:
         return Row(report.path, UNCHECKED, 0, reason=unchecked.reason,
-                   reason_code=unchecked.reason_code or "not-run", **common)
+                   reason_code=unchecked.reason_code or "not-run", keys_to_map=unchecked.keys_to_map, **common)
     if PinStatus.UNREADABLE in failing:
         return Row(report.path, UNCHECKED, 0, reason_code="unreadable", **common)
     if skipped_checks:
@@ -286,7 +302,8 @@ def layout(rows: list[Row], handful: int = HANDFUL) -> list[Row | Collapsed]:
             out.append(row)
         elif code not in placed:
             placed.add(code)
-            out.append(Collapsed(code, tuple(r.report for r in group)))
+            out.append(Collapsed(code, tuple(r.report for r in group),
+                                 _asked_keys(group) if code == "no-repository" else ()))
     return out
 
 
