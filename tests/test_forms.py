@@ -502,6 +502,8 @@ def test_front_matter_keys_writers_use_for_the_repository_and_its_commit(front, 
     ({"sources": [{"repository": "https://github.com/acme/widgets", "revision": SHA},
                   {"name": "gadgets", "sha": OTHER}]}, [(SHA, "acme/widgets", None), (OTHER, None, "gadgets")]),
     ({"repos": {"acme/widgets": SHA}}, [(SHA, "acme/widgets", None)]),
+    # one repository's mapping under a key of several (its "commit" was a repository to map)
+    ({"sources": {"repo": "acme/widgets", "commit": SHA}}, [(SHA, "acme/widgets", None)]),
     ({"upstream": "https://github.com/acme/widgets", "upstream_commit": SHA}, [(SHA, None, None)]),
     ({"source": f"https://github.com/acme/widgets/tree/{SHA}"}, [(SHA, "acme/widgets", None)]),
     ({"source": f"https://github.com/acme/widgets/tree/{SHA}", "commit": SHA}, [(SHA, "acme/widgets", None)]),

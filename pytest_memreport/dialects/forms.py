@@ -452,7 +452,7 @@ def _listed_blobs(lines: list[str]) -> list[Evidence]:
 
 def _listings(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> tuple[list[Evidence], set]:
     """The code blocks that are listings git or ``sha256sum`` writes of the pinned tree (every
-    line ``100644 blob <id>\t<path>``, ``100644 <id> 0\t<path>`` or ``<sha256>  <path>``): each
+    line ``100644 blob <id> <path>``, ``100644 <id> 0 <path>`` or ``<sha256>  <path>``): each
     line a manifest's row (the file's content at the pin is that blob, or has that digest);
     and those blocks (they quote no file)."""
     found: list[Evidence] = []

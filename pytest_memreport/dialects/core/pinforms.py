@@ -401,18 +401,18 @@ def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
     - a repository's link at a commit (``source: https://github.com/acme/widgets/tree/<sha>``)."""
     pins: list[PinStatement] = []
     for key, value in front.items():
-        if str(key).lower() in REVISIONS_KEYS and isinstance(value, dict):
+        if str(key).lower() in REVISIONS_KEYS and isinstance(value, dict) and not _is_entry(value):
             for repo, sha in value.items():
                 sha, repo = str(sha).strip(), str(repo).strip()
                 if SHA_VALUE.fullmatch(sha):
                     named = "/" in repo
                     pins.append(PinStatement(sha.lower(), line, 0, repo if named else None, None if named else repo))
+            continue
         for entry in (value if isinstance(value, list) else [value]):
             if isinstance(entry, dict):
                 pins.extend(_entry_pin(entry, line, str(key).lower() in REPOSITORY_KEYS))
     for key, value in front.items():
-        key = str(key).lower()
-        if key in PIN_KEYS or _PREFIXED_PIN_KEY.fullmatch(key):
+        if _pin_key(key):
             value = str(value or "").strip().strip("`")
             if SHA_VALUE.fullmatch(value):
                 pins.append(PinStatement(value.lower(), line, 0))
@@ -427,13 +427,24 @@ def front_matter_pins(front: dict, line: int) -> list[PinStatement]:
     return list(dict.fromkeys(pins))
 
 
+def _pin_key(key: object) -> bool:
+    """Whether a front matter key names a commit (``commit``, ``sha``, ``target_commit``)."""
+    return isinstance(key, str) and (key.lower() in PIN_KEYS or _PREFIXED_PIN_KEY.fullmatch(key.lower()) is not None)
+
+
+def _is_entry(mapping: dict) -> bool:
+    """Whether a front matter mapping describes one repository (it has a key naming a commit),
+    not several keyed by their names (``{acme/widgets: <sha>}``)."""
+    return any(_pin_key(key) for key in mapping)
+
+
 def _entry_pin(entry: dict, line: int, target: bool) -> list[PinStatement]:
     """The pin a front matter mapping of one repository states (``{repo: acme/widgets,
     commit: <sha>}``, ``{name: widgets, sha: <sha>}``), or none. A commit with no repository
-    is the document's own pin only under a key that says so (``target:``, ``source:``): in a list of changes (``changes: [{commit: <sha>}]``) it is a change's."""
-    sha = next((str(entry[key]).strip().strip("`") for key in entry
-                if isinstance(key, str) and (key.lower() in PIN_KEYS or _PREFIXED_PIN_KEY.fullmatch(key.lower()))
-                and SHA_VALUE.fullmatch(str(entry[key]).strip().strip("`"))), None)
+    is the document's own pin only under a key that says so (``target:``, ``source:``); in a
+    list of changes (``changes: [{commit: <sha>}]``) it is a change's."""
+    sha = next((str(value).strip().strip("`") for key, value in entry.items()
+                if _pin_key(key) and SHA_VALUE.fullmatch(str(value).strip().strip("`"))), None)
     if sha is None:
         return []
     named = front_matter_repository(entry)
