@@ -154,6 +154,10 @@ DIFF_OTHER_HEADER = re.compile(r"(?:\+\+\+|index|new file mode|deleted file mode
 NUMBERED_LINE = re.compile(r"[ \t]*(\d{1,7})[:|][ \t]?")
 #: a range that can only be lines: ``512-520`` (two numbers), ``L512``, ``L512-L520``
 LINES_ONLY = re.compile(r"(L\d{1,9}(?:[-–]L?\d{1,9})?|\d{1,9}[-–]\d{1,9})(?:,(?:L?\d{1,9}(?:[-–]L?\d{1,9})?))*")
+#: the lines written right after a link to a file (``[a.ts](<url>) lines 43-59``, ``[a.ts](<url>)
+#: (L43-L59)``, ``[a.ts](<url>):43``), from the link's closing parenthesis: group 1 the range
+RANGE_AFTER_LINK = re.compile(r"\)[ \t]*(?:\([ \t]*)?(?:(?:lines?|ll?\.)[ \t]*|:|(?=L\d))"
+                              r"(L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?)(?![\w-])")
 #: ``#L10C2-L20C5`` as a link's fragment reads
 LINK_ANCHOR = re.compile(r"L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?")
 #: Sourcegraph's line anchor (its URL's query): ``L10-20``, ``L10:3-20:5`` with columns

@@ -19,7 +19,8 @@ from typing import Protocol
 
 from ...model import Evidence, EvidenceKind, EvidenceRole, Finding, LineRange, Report, Source, Span
 from .. import core as lexing  # the shared core of the dialects (this package)
-from .grammar import ATTRIBUTED_SOURCE, ATTRIBUTION
+from .anchors import parse_ranges
+from .grammar import ATTRIBUTED_SOURCE, ATTRIBUTION, RANGE_AFTER_LINK
 
 #: label of evidence from a backticked path (the author may name a file that does not exist)
 BACKTICKED_PATH = "backticked path"
@@ -506,7 +507,9 @@ class LinkReader(lexing.DocumentParser):
             for piece in self.links[number]:
                 link = lexing.parse_repository_link(piece.href)
                 if link is not None:
-                    self._link_evidence(link, piece.text or piece.href, number, spans(piece.href))
+                    where = spans(piece.href)
+                    self._link_evidence(link, piece.text or piece.href, number, where,
+                                        self._ranges_beside(link, piece.text, number, where))
 
     def _bare_urls(self) -> None:
         """Bare repository URLs in prose (Markdown does not make them links without ``<>``)."""
@@ -542,9 +545,30 @@ class LinkReader(lexing.DocumentParser):
             return self.starts.span(number, at, after)
         return span
 
-    def _link_evidence(self, link: lexing.RepositoryLink, text: str, line: int, span: Span | None = None) -> None:
+    def _ranges_beside(self, link: lexing.RepositoryLink, text: str, number: int,
+                       where: Span | None) -> tuple[LineRange, ...]:
+        """The lines a link to a file without a line anchor cites in its own text
+        (``[src/a.ts:43-59](<url>)``) or right after it (``[a.ts](<url>) lines 43-59``,
+        ``(L43-L59)``); ``()`` for any other link."""
+        if link.lines is not None or link.kind != "blob" or not link.path:
+            return ()
+        spec = repo_path_spec(text.strip("`*_ ")) if text and (":" in text or "#" in text) else None
+        if spec is not None and spec.ranges and (spec.path == link.path or link.path.endswith("/" + spec.path)):
+            return tuple(spec.ranges)
+        if where is None:
+            return ()
+        after = self.line_text(number)[where.end - self.starts.start_of(number):]
+        found = RANGE_AFTER_LINK.match(after)
+        if found is None:
+            return ()
+        ranges, _ = parse_ranges(found.group(1).replace(" ", "").replace("\t", ""))
+        return ranges
+
+    def _link_evidence(self, link: lexing.RepositoryLink, text: str, line: int, span: Span | None = None,
+                       ranges: tuple[LineRange, ...] = ()) -> None:
         """Evidence of a link into a repository; ``span``, where its URL is written (a re-pin
-        rewrites the URL there, and refuses when the report no longer holds it)."""
+        rewrites the URL there, and refuses when the report no longer holds it); ``ranges``,
+        the lines its text or the words right after it cite (:meth:`_ranges_beside`)."""
         if self.extension.link_evidence(link, text, line):
             return
         if link.kind == "commit" or not link.path:
@@ -566,9 +590,10 @@ class LinkReader(lexing.DocumentParser):
                 line, f"{path}: line anchor #{link.bad_anchor} is not a line range; "
                 "write #L<start>-L<end> with 1 <= start <= end", "path",
             ))
-        if link.lines is not None:
-            self.collected.add(Evidence(EvidenceKind.LINES, path, line, line, cited_lines=link.lines,
-                                        source=source, pin=pin, label=label, span=span, ref=ref))
+        if link.lines is not None or ranges:
+            for cited in (link.lines,) if link.lines is not None else ranges:
+                self.collected.add(Evidence(EvidenceKind.LINES, path, line, line, cited_lines=cited,
+                                            source=source, pin=pin, label=label, span=span, ref=ref))
             return
         self.collected.add(Evidence(EvidenceKind.PATH, path, line, line, source=source, pin=pin, label=label,
                                     span=span, ref=ref))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...dialects.core.anchors import expand_braces
+from ...dialects.core.anchors import expand_braces, parse_ranges
 from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report, Span
 from ..kinds import LinkKind
@@ -24,7 +24,8 @@ from .links import definition_label, link_text_span, reference_uses, rewritten_u
 from .shas import sha_changes
 from .target import Move, PinnedSource, RepinTarget, respell, same_commit
 
-from ...dialects.core.grammar import ATTRIBUTION_START, BRACE_WORD, HEX_WORD, SOURCE_WRITTEN, WRITTEN_RANGE
+from ...dialects.core.grammar import (ATTRIBUTION_START, BRACE_WORD, HEX_WORD, RANGE_AFTER_LINK, SOURCE_WRITTEN,
+                                      WRITTEN_RANGE)
 
 
 @dataclass
@@ -273,4 +274,27 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     shown = link_text_span(text, span.start)
     if shown is not None:
         changes.extend(text_changes(number, text, shown, move, path, new_path, "link text"))
+    if link.lines is None:
+        changes.extend(_range_after_link(number, text, span.end, (repo, path), by_link, placed))
     return changes
+
+
+def _range_after_link(number: int, text: str, end: int, file: tuple[str, str], by_link: dict,
+                      placed: set) -> list[CharEdit]:
+    """The range written right after a link with no line anchor (``[a.py](<url>) lines 3-4``,
+    ``(L3-L4)``), rewritten where the file's cited lines moved."""
+    after = RANGE_AFTER_LINK.match(text, end)
+    if after is None:
+        return []
+    ranges, _ = parse_ranges(after.group(1).replace(" ", "").replace("\t", ""))
+    move = by_link.get((*file, ranges[0])) if len(ranges) == 1 else None
+    if move is None or move.new_lines is None or move.old_lines == move.new_lines:
+        return []
+    placed.add((file[1], move.old_lines))
+    written = after.group(1)
+    dash = next((c for c in written if c in "-–"), "-")
+    prefix = "L" if written.startswith("L") else ""
+    new = move.new_lines
+    spelled = f"{prefix}{new.start}" if new.start == new.end else \
+        f"{prefix}{new.start}{dash}{'L' if 'L' in written[1:] else ''}{new.end}"
+    return [CharEdit(number, after.start(1), after.end(1), spelled, "range after link")]
