@@ -185,6 +185,11 @@ ADVERSARIAL = {
     "review marks": lambda n: _repeat_to("**Reviewed commit:** ", n),
     "regex-like text": lambda n: _repeat_to("(a+)+$ [x]{2,}.* \\d+ ^s | (?:a|a)* ", n),
     "carriage returns": lambda n: _repeat_to("a\r", n),
+    # a line of spaces where a list of fields, a fence's title or a caption below a block is
+    # looked for (each pattern split the spaces between two runs of them every way)
+    "labelled lines": lambda n: "- `a/b.py`\n- Lines:" + " " * n + "x\n",
+    "fence title": lambda n: "Read at commit `1234567890ab`.\n\n```ts" + " " * n + "\nconst x = 1;\n```\n",
+    "caption": lambda n: "Read at commit `1234567890ab`.\n\n```ts\nconst x = 1;\n```\n" + " " * n + "x\n",
 }
 
 #: a linear parser takes about 4x as long for 4x the text; a quadratic one 16x

@@ -121,10 +121,10 @@ CONTINUATION = re.compile(rf":({RANGES})")
 BARE_RANGES = re.compile(rf"({RANGES})")
 #: a line of a list or paragraph labelled with its cited lines (``- **Lines:** 43-59``,
 #: ``Line range: 12``; group 1 the ranges): the file is an earlier line's (``- **File:** `src/a.ts```)
-LABELLED_LINES = re.compile(
-    r"(?i)[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?:lines?|line\(s\)|line[ _]range|line[ _]numbers?)[ \t]*"
-    r"(?:(?:\*\*|__)[ \t]*:|:[ \t]*(?:\*\*|__)?)[ \t]*`?"
-    r"(L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?(?:,[ \t]*L?\d{1,9}(?:[ \t]*[-–][ \t]*L?\d{1,9})?)*)`?(?![\w-])")
+LABELLED_LINES = re.compile(  # (possessive: a line of spaces is read once, not split every way)
+    r"(?i)[ \t]*+(?:[-*+][ \t]++)?(?:\*\*|__)?(?:lines?|line\(s\)|line[ _]range|line[ _]numbers?)[ \t]*+"
+    r"(?:(?:\*\*|__)[ \t]*+:|:[ \t]*+(?:\*\*|__)?)[ \t]*+`?"
+    r"(L?\d{1,9}(?:[ \t]*+[-–][ \t]*+L?\d{1,9})?(?:,[ \t]*+L?\d{1,9}(?:[ \t]*+[-–][ \t]*+L?\d{1,9})?)*)`?(?![\w-])")
 #: a host name a port follows (``example.org:80``, ``grpc.server.com:443``), not a file and its
 #: line: the names RFC 2606 reserves for examples, or three labels and more ending in a
 #: common top-level domain (``notes.org:12`` stays a file)
@@ -134,14 +134,14 @@ HOST_NAME = re.compile(r"(?i)example\.(?:com|org|net)|(?:[a-z0-9-]+\.){2,}(?:com
 FILE_HEADER = re.compile(r"(?i)File:[ \t]*`?([\w./@-]+\.\w+)`?:?")
 #: a fence whose info string names the block's file (```` ```ts title="src/a.ts" ````,
 #: ```` ```ts:src/a.ts ````, ``filename=``): group 1 or 2 the file
-FENCE_FILE = re.compile(r"""[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*[\w+.-]*(?::([\w./@-]+\.\w+)|[ \t]+[^`]*?"""
+FENCE_FILE = re.compile(r"""[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*+[\w+.-]*+(?::([\w./@-]+\.\w+)|[ \t]++[^`]*?"""
                         r"""\b(?:title|filename|file|name|path)=["']?([\w./@-]+\.\w+)["']?)""")
 #: a block's first line that is only a comment naming its file (``// src/a.ts``, ``# pkg/a.py``,
 #: ``<!-- docs/a.md -->``), with its lines or not: group 1 the file
 COMMENT_FILE = re.compile(r"[ \t]*(?://|#|--|;;?|/\*|<!--)[ \t]*(?:file:?[ \t]*)?`?([\w.@-]+(?:/[\w.@-]+)*\.\w+)`?"
                           r"(?:[ \t]*(?::|,|\(|lines?)[ \t]*L?\d+(?:[ \t]*[-–][ \t]*L?\d+)?\)?)?[ \t]*(?:\*/|-->)?[ \t]*")
 #: a caption right below a block saying where it is from (``*Source: `src/a.ts:4`*``, ``— `a.py` ``)
-CAPTION_START = re.compile(r"(?i)[ \t]*[*_>]*[ \t]*(?:—|--|source\b|from\b|file\b|excerpt\b|snippet\b|listing\b)")
+CAPTION_START = re.compile(r"(?i)[ \t]*+[*_>]*+[ \t]*+(?:—|--|source\b|from\b|file\b|excerpt\b|snippet\b|listing\b)")
 #: a diff's line naming the file it changes, as ``git diff`` writes it (``diff --git a/P b/P``,
 #: ``--- a/P``; some writers add the lines, ``a/src/pool.sol#L345-L348``): group 1 the path,
 #: ``/dev/null`` for a file the diff creates
