@@ -190,6 +190,8 @@ ADVERSARIAL = {
     "labelled lines": lambda n: "- `a/b.py`\n- Lines:" + " " * n + "x\n",
     "fence title": lambda n: "Read at commit `1234567890ab`.\n\n```ts" + " " * n + "\nconst x = 1;\n```\n",
     "caption": lambda n: "Read at commit `1234567890ab`.\n\n```ts\nconst x = 1;\n```\n" + " " * n + "x\n",
+    "listing line": lambda n: "```\n100644 blob " + "a" * 40 + " x" + " " * n + "y\n```\n",
+    "comment naming a file": lambda n: "Read at commit `1234567890ab`.\n\n```ts\n// a.py" + " " * n + "x\nconst x = 1;\n```\n",
 }
 
 #: a linear parser takes about 4x as long for 4x the text; a quadratic one 16x

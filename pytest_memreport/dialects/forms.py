@@ -464,7 +464,7 @@ def _listings(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> tup
             line = lines[number - 1]
             if not line.strip():
                 continue
-            listed = LISTING_LINE.fullmatch(line) or DIGEST_LINE.fullmatch(line)
+            listed = LISTING_LINE.fullmatch(line.rstrip()) or DIGEST_LINE.fullmatch(line.rstrip())
             if listed is None:
                 rows = []
                 break

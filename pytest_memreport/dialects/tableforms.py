@@ -268,7 +268,7 @@ _CELL_BORDER = re.compile(r"(?<!\\)\|")
 _QUOTED_CELL = re.compile(r"[ \t]*[*_]*[\"“]([^\"“”]{3,})[\"”][*_]*[ \t]*")
 #: a cell that is one code span (its ``|`` escaped for the table), and the headers of a column
 #: of code a row shows of its file
-_CODE_CELL = re.compile(r"[ \t]*`([^`]{3,})`[ \t]*")
+_CODE_CELL = re.compile(r"[ \t]*+`([^`]{3,})`[ \t]*+")
 _EXCERPT_HEADER = re.compile(r"(?i)(?:quot(?:e|ation)|excerpt|snippet|code|source[ _-]?(?:text|line)|line[ _-]?text)s?")
 PROSE_WORD = re.compile(r"\w+")
 

@@ -138,8 +138,9 @@ FENCE_FILE = re.compile(r"""[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*+[\w+.-]*+(?::([\w./@
                         r"""\b(?:title|filename|file|name|path)=["']?([\w./@-]+\.\w+)["']?)""")
 #: a block's first line that is only a comment naming its file (``// src/a.ts``, ``# pkg/a.py``,
 #: ``<!-- docs/a.md -->``), with its lines or not: group 1 the file
-COMMENT_FILE = re.compile(r"[ \t]*(?://|#|--|;;?|/\*|<!--)[ \t]*(?:file:?[ \t]*)?`?([\w.@-]+(?:/[\w.@-]+)*\.\w+)`?"
-                          r"(?:[ \t]*(?::|,|\(|lines?)[ \t]*L?\d+(?:[ \t]*[-–][ \t]*L?\d+)?\)?)?[ \t]*(?:\*/|-->)?[ \t]*")
+COMMENT_FILE = re.compile(r"[ \t]*+(?://|#|--|;;?|/\*|<!--)[ \t]*+(?:file:?[ \t]*+)?`?([\w.@-]+(?:/[\w.@-]+)*\.\w+)`?"
+                          r"(?:[ \t]*+(?::|,|\(|lines?)[ \t]*+L?\d+(?:[ \t]*+[-–][ \t]*+L?\d+)?\)?)?[ \t]*+(?:\*/|-->)?"
+                          r"[ \t]*+")
 #: a caption right below a block saying where it is from (``*Source: `src/a.ts:4`*``, ``— `a.py` ``)
 CAPTION_START = re.compile(r"(?i)[ \t]*+[*_>]*+[ \t]*+(?:—|--|source\b|from\b|file\b|excerpt\b|snippet\b|listing\b)")
 #: a diff's line naming the file it changes, as ``git diff`` writes it (``diff --git a/P b/P``,
@@ -348,10 +349,11 @@ SHORT_OID = re.compile(r"[0-9a-fA-F]{7,39}")
 #: a line of a listing git writes of a tree, in a code block: ``git ls-tree`` (``100644 blob
 #: <id>\t<path>``, with ``-l`` its size too) and ``git ls-files -s`` (``100644 <id> 0\t<path>``);
 #: group 1 the blob id, 2 the path
-LISTING_LINE = re.compile(r"[ \t]*\d{6}[ \t]+(?:blob[ \t]+([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)(?:[ \t]+-?\d+)?"
-                          r"|([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)[ \t]+[0-3])[ \t]+(\S[^\t]*?)[ \t]*")
+LISTING_LINE = re.compile(r"[ \t]*+\d{6}[ \t]++(?:blob[ \t]++([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)(?:[ \t]++-?\d+)?"
+                          r"|([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)[ \t]++[0-3])[ \t]++(\S[^\t]*+)")
 #: a line ``sha256sum`` writes: the content's SHA-256, then its file (``*`` before it in binary mode)
-DIGEST_LINE = re.compile(r"[ \t]*([0-9a-fA-F]{64})[ \t]+\*?(\S[^\t]*?)[ \t]*")
+DIGEST_LINE = re.compile(r"[ \t]*+([0-9a-fA-F]{64})[ \t]++\*?(\S[^\t]*+)")
+#: (both are matched against a line without its trailing spaces: the path runs to its end)
 #: any hex word that may be a written commit (re-pin respells the pinned one)
 HEX_WORD = re.compile(rf"(?<![0-9A-Za-z])(?:{SHA_DIGITS})(?![0-9A-Za-z])")
 #: what a sentence says of a name in backticks right after it, when it says the cited file
@@ -361,9 +363,9 @@ DECLARES_NAME = re.compile(
     r"|is[ \t]+an?[ \t]+(?:class|function|method|type|struct|interface|protocol|trait|enum|constant)\b)")
 #: what a sentence says of a name in backticks when it names the file defining it right after
 #: (`` `Queue` is defined in `src/queue.ts` ``, `` `drain()` lives in `pkg/q.py` ``): group 1 the file
-DEFINED_IN = re.compile(r"(?i)[ \t]*(?:\(\)[ \t]*)?(?:(?:class|function|method|type|struct|interface|trait|enum|constant)"
-                        r"[ \t]+)?(?:(?:is|are)[ \t]+)?(?:defined|declared|implemented|lives)[ \t]+in[ \t]+"
-                        r"(?:the[ \t]+file[ \t]+)?`([^`\n]+)`")
+DEFINED_IN = re.compile(r"(?i)[ \t]*+(?:\(\)[ \t]*+)?(?:(?:class|function|method|type|struct|interface|trait|enum|constant)"
+                        r"[ \t]++)?(?:(?:is|are)[ \t]++)?(?:defined|declared|implemented|lives)[ \t]++in[ \t]++"
+                        r"(?:the[ \t]++file[ \t]++)?`([^`\n]+)`")
 #: a line that is only a repository and its full commit (``- python/typeshed: `<sha40>` ``,
 #: ``- **typeshed**: `<sha40>` ``): a pin with no pin word; a short name must be marked
 #: (bold or backticked), ``owner/name`` need not
