@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import forms_support as kb
@@ -2263,6 +2263,9 @@ def test_the_lines_the_forms_skip_unread_state_no_pin_and_cite_no_lines(parts):
     "`src/a.ts`", "`a.py`", "`Makefile`", "`needs`", "`OBJ-3`", "`x()`", "`--flag`", "``", "```", "```py", "~~~",
     "`:21`", ":21", "(:3-5)", "lines 4-6", "#L9", "src/b.rs", "docs/", "`docs/`", "## ", "# ", "| ", " | ",
     "see", "it", " ", ".", ",", "`", "`os.path`", "(`c.go`)", "`a.py` `2-3`"]), max_size=7), max_size=8))
+# (a lone `:21` opening a line continues the file of the line above: that line was not read
+# unless a code span on it might name a file)
+@example(lines=[["`src/a.ts`"], [":21", "`needs`"]])
 def test_reading_only_the_lines_that_may_name_a_file_finds_what_reading_every_line_with_code_does(lines):
     """The run reader reads for backticked files only the lines whose code spans may name one
     (:func:`forms._may_name_files`): the same evidence and findings as reading every line

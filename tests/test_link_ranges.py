@@ -64,3 +64,47 @@ def test_a_repin_rewrites_the_range_written_after_a_link(pytester, make_repo):
     assert f"blob/{new}/src/a.py) lines 5-6." in text, result.stdout.str()[-2000:]
     assert f"blob/{new}/src/a.py) (L5-L6) too." in text
     assert "not rewritten" not in result.stdout.str()
+
+
+def test_a_repin_rewrites_a_fields_lines_and_a_table_cells_range_where_it_said_it_did(pytester, make_repo):
+    # A list's `- **Lines:** 3-4` and a `Line(s)` cell were read as the file's lines but no
+    # rewrite reached them: the re-pin said "wrote doc.md:6: src/a.py:3-4 -> 5-6" for each,
+    # because another citation of the same file and range was rewritten elsewhere.
+    repo = make_repo("widgets")
+    old = repo.commit({"src/a.py": "a = 1\nb = 2\ndef f():\n    return 3\n"})
+    new = repo.commit({"src/a.py": "# head\n# more\na = 1\nb = 2\ndef f():\n    return 3\n"})
+    (pytester.path / "doc.md").write_text(textwrap.dedent(f"""\
+        # Doc
+
+        Pinned to acme/widgets at `{old}`.
+
+        - **File:** `src/a.py`
+        - **Lines:** 3-4
+
+        | Claim | File | Line(s) |
+        | --- | --- | --- |
+        | f returns | `src/a.py` | L3-L4 |
+
+        The function is `src/a.py:3-4`.
+        """), encoding="utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--memreport", "doc.md",
+                                f"--memreport-repo=acme/widgets={repo.path}", f"--memreport-repin={new}",
+                                "--memreport-write")
+
+    text = (pytester.path / "doc.md").read_text(encoding="utf-8")
+    assert "- **Lines:** 5-6\n" in text, result.stdout.str()[-2000:]
+    assert "| f returns | `src/a.py` | L5-L6 |" in text and "`src/a.py:5-6`" in text
+    assert "not rewritten" not in result.stdout.str()
+
+
+def test_a_range_read_on_a_line_and_rewritten_nowhere_there_is_unwritten_whatever_else_was():
+    from pytest_memreport.model import Evidence
+    from pytest_memreport.outputs.repin.report import unwritten
+    from pytest_memreport.outputs.repin.target import Move
+
+    cited = Evidence(EvidenceKind.LINES, "src/a.py", 6, 6, cited_lines=LineRange(3, 4))
+    move = Move("src/a.py", "src/a.py", LineRange(3, 4), LineRange(5, 6))
+    elsewhere = {("src/a.py", LineRange(3, 4))}  # (the same range rewritten on another line)
+
+    assert not unwritten(cited, move, 6, elsewhere)
+    assert unwritten(cited, move, 6, elsewhere | {("unwritten", "src/a.py", LineRange(3, 4), 6)})

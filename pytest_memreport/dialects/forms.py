@@ -149,10 +149,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
             # (read: the lines that may cite or name something; shown, their paragraphs)
             read = [line if _may_cite_lines(line) or (names_files and _may_name_files(line)) else "" for line in shown]
-            evidence.extend(_cited_lines(shown, lines, findings, names_files, read))
+            evidence.extend(_cited_lines(shown, lines, findings, names_files, read, starts))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(pipe_tables(lines)) if "|" in text else []
-    evidence.extend(table_rows(tabled))
+    evidence.extend(table_rows(tabled, lines, starts))
     if "blob" in text:
         evidence.extend(_listed_blobs(lines))
     if "|" in text and dialect not in _READ_ANCHORS and ('"' in text or "“" in text or "`" in text):
@@ -302,7 +302,7 @@ def _quotation_read(quotation: Evidence, loose: bool) -> bool:
 
 
 def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], named: bool = False,
-                 read: list[str] | None = None) -> list[Evidence]:
+                 read: list[str] | None = None, starts: LineStarts | None = None) -> list[Evidence]:
     """The cited lines of ``shown`` (the document's lines, blank where none may cite lines),
     read as a plain-text rendering, a line a unit; and the continuations on later lines of
     their paragraphs (``lines``); with ``named``, the files and folders named in backticks
@@ -313,6 +313,8 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
     anchored = tables.parse(_PLAIN_NAME, "\n".join(read if read is not None else shown))
     findings.extend(f for f in anchored.findings if _BAD_RANGE in f.message)
     for item in anchored.all_evidence():
+        if _labelled_field(item, lines):
+            continue  # (read below, with the span of its range)
         if item.kind is not EvidenceKind.LINES:
             if not named or not _names_a_file(item) or not _written_on(item, shown):
                 continue
@@ -326,7 +328,7 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
         if item.pin is None:
             canonical = None  # not a link's: the document's, or the one its sentence names
         found.append(replace(item, source=canonical) if canonical != item.source else item)
-    found.extend(_paragraph_continuations(lines, anchored))
+    found.extend(_paragraph_continuations(lines, anchored, starts))
     return found
 
 
@@ -989,21 +991,24 @@ def _written_on(item: Evidence, lines: list[str]) -> bool:
     return False
 
 
-def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidence]:
+def _paragraph_continuations(lines: list[str], anchored: Report, starts: LineStarts | None = None) -> list[Evidence]:
     """Bare continuations (``(:3-5)``) before any file a line names, and a line labelled with
     its lines (``- **Lines:** 43-59`` under ``- **File:** `src/a.ts```, a list of fields),
     bound to the last file an earlier line of the same paragraph or list cited (the
     line-by-line reading cannot see it)."""
     cited: dict[int, Evidence] = {}
     for item in anchored.all_evidence():
-        if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None:
+        if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None and not _labelled_field(item, lines):
             cited[item.line] = item
     found: list[Evidence] = []
     for number, line in enumerate(lines, start=1):
         # (a labelled line naming its own file, ``Lines: 3-9 of `b.ts```, is read as written)
         labelled = LABELLED_LINES.match(line) if "ine" in line and number not in cited else None
+        span = None
         if labelled is not None:
             ranges, _ = anchors.parse_ranges(labelled.group(1).upper().replace(" ", "").replace("\t", ""))
+            if starts is not None and len(ranges) == 1:  # (where a re-pin rewrites it)
+                span = starts.span(number, *labelled.span(1))
         elif "(:" in line:  # (a line citing a file may open with one: ``(:6-8), and `b.py:3```)
             citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
             ranges = tuple(cited_lines for c in citations
@@ -1025,8 +1030,18 @@ def _paragraph_continuations(lines: list[str], anchored: Report) -> list[Evidenc
         for cited_lines in ranges:
             found.append(Evidence(EvidenceKind.LINES, anchor.path, number, number, cited_lines=cited_lines,
                                   lookup=anchor.lookup, role=anchor.role if anchor.role is EvidenceRole.BASENAME
-                                  else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None))
+                                  else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None,
+                                  span=span))
     return found
+
+
+def _labelled_field(item: Evidence, lines: list[str]) -> bool:
+    """Whether ``item`` is a list field's lines (``- **Lines:** 3-9``) that the line-by-line
+    reading bound to the file of the line above (:func:`_paragraph_continuations` reads it)."""
+    if item.kind is not EvidenceKind.LINES or not 1 <= item.line <= len(lines):
+        return False
+    line = lines[item.line - 1]
+    return "ine" in line and item.path not in line and LABELLED_LINES.match(line) is not None
 
 
 def _file_named_on(line: str, number: int) -> Evidence | None:
@@ -1151,14 +1166,18 @@ def _identity(evidence: Evidence) -> tuple:
 
 
 def _unique(evidence: Iterable[Evidence]) -> list[Evidence]:
-    seen: dict[tuple, list[Evidence]] = {}
-    out = []
+    """``evidence`` with each piece once: of two readings of it, the one that knows where it is
+    written (its span: where a re-pin rewrites it), else the first."""
+    seen: dict[tuple, list[int]] = {}
+    out: list[Evidence] = []
     for item in evidence:
         same = seen.setdefault(_identity(item), [])
-        if any(_overlap(item, other) for other in same):
-            continue
-        same.append(item)
-        out.append(item)
+        at = next((index for index in same if _overlap(item, out[index])), None)
+        if at is None:
+            same.append(len(out))
+            out.append(item)
+        elif out[at].span is None and item.span is not None:
+            out[at] = item
     return out
 
 

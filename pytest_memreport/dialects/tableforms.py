@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
 from . import core, review
 from .core import pinforms
-from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL, SHORT_OID
+from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL, RANGE_IN_CELL, SHORT_OID
 
 
 #: a manifest's column of blob ids, and of the files they are of
@@ -59,7 +59,7 @@ def pipe_tables(lines: list[str]) -> Iterator[Table]:
         index = row
 
 
-def table_rows(tables: list[Table]) -> list[Evidence]:
+def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None) -> list[Evidence]:
     """What a pipe table's rows cite, by its header (docs/FORMATS.md, "Any document"):
 
     - a manifest (a column of blob ids): each file's content at the pin is the blob its row
@@ -71,7 +71,9 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
     header that says one line ("Line", "Line number") it is that line. A table of repositories
     and their commits states pins (:func:`table_pins`), no files; one that also has a column
     of files with their lines or blob ids (``| Repository | File | Lines |``, a comparison's)
-    cites each row's file (in the repository its row names: bound as any line naming one is)."""
+    cites each row's file (in the repository its row names: bound as any line naming one is).
+    With the document's ``lines`` and their ``starts`` (:class:`.core.spans.LineStarts`), a
+    cell of one range gives its evidence the range's span (where a re-pin rewrites it)."""
     found: list[Evidence] = []
     for names, rows in tables:
         named = next((i for i, name in enumerate(names) if _REPOSITORY_HEADER.fullmatch(name)), None)
@@ -115,12 +117,28 @@ def table_rows(tables: list[Table]) -> list[Evidence]:
             if spec is None or spec.ranges:
                 continue
             if ranges and not spec.is_directory:
+                span = _cell_range_span(lines, starts, row, cited) if len(ranges) == 1 and starts is not None \
+                    and lines is not None and cited is not None else None
                 found.extend(Evidence(EvidenceKind.LINES, spec.path, row, row, cited_lines=cited_lines, pin=pin,
-                                      label="cited lines") for cited_lines in ranges)
+                                      label="cited lines", span=span) for cited_lines in ranges)
             elif pin is not None:
                 kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
                 found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
     return found
+
+
+def _cell_range_span(lines: list[str], starts, row: int, column: int):
+    """The span of the one range written in cell ``column`` of report line ``row`` (``3-4``,
+    ``L3-L4``, inside its backticks or emphasis), or ``None``."""
+    line = lines[row - 1] if 1 <= row <= len(lines) else ""
+    borders = [match.start() for match in _CELL_BORDER.finditer(line)]
+    first = 1 if line.lstrip().startswith("|") else 0  # (a row may open without its border)
+    if column + first >= len(borders):
+        return None
+    begin = borders[column + first - 1] + 1 if column + first > 0 else 0
+    end = borders[column + first]
+    written = RANGE_IN_CELL.search(line, begin, end)
+    return starts.span(row, written.start(), written.end()) if written is not None else None
 
 
 def _commits_under(header: str, values: list[str]) -> bool:

@@ -179,9 +179,10 @@ PROPOSED_BEFORE = re.compile(
 #: document whose code spans are all words (`` `foo()` ``, `` `--flag` ``) names no file in them
 PATHLIKE_CODE_SPAN = re.compile(r"`[^`\n]*[./][^`\n]*`")
 #: a line that holds a line citation in any form: ``a.py:12``, ``#L12``, ``lines 12``, ``Line(s): 12``,
-#: ``ll. 12``, ``(:12``
+#: ``ll. 12``, ``(:12``, a lone ``:12`` continuing the line above
 LINE_CITATION_HINT = re.compile(
-    r"[\w)\]`*]:L?\d|#L\d|\b[Ll]ine(?:s|\(s\))?[:*_]{0,3}[ \t]+L?\d|\bl{1,2}\.[ \t]*\d|\(:L?\d|`[ \t]+\(?L\d|"
+    r"[\w)\]`*]:L?\d|(?<![^ \t]):L?\d|#L\d|\b[Ll]ine(?:s|\(s\))?[:*_]{0,3}[ \t]+L?\d|\bl{1,2}\.[ \t]*\d|\(:L?\d|"
+    r"`[ \t]+\(?L\d|"
     r"\.\w{1,10}[ \t]+\(L\d")
 #: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
 RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
@@ -321,6 +322,8 @@ OWNER_NAME_AT_SHA = re.compile(r"(?<![\w./@-])([A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[
                                r"at[ \t]+(?:commit[ \t]+|revision[ \t]+)?`([0-9a-fA-F]{7,64})`")
 #: a table cell of cited lines: ``L25-L60``, ``25-60``, ``25–60``, ``L26``, ``26``
 RANGE_CELL = re.compile(r"(L?)(\d{1,9})(?:[ \t]*[-\u2013\u2014][ \t]*L?(\d{1,9}))?")
+#: the same found inside a cell's text (its backticks, emphasis and spaces around it)
+RANGE_IN_CELL = re.compile(r"(?<![\w.:-])L?\d{1,9}(?:[ \t]*+[-\u2013\u2014][ \t]*+L?\d{1,9})?(?![\w.:-])")
 #: a backticked short name right before a backticked sha: `` `widgets` `<sha>` `` (also ``at`` / ``@`` / ``:``)
 NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 #: a front matter value that is a sha

@@ -33,7 +33,9 @@ class ReportEdits:
     changes: list[CharEdit] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     #: what was written: ``(path at the pin, cited range)`` of a moved range; ``("path", path)``
-    #: of a link's renamed path, ``("path", path, line)`` of a citation's
+    #: of a link's renamed path, ``("path", path, line)`` of a citation's; and what was not:
+    #: ``("unwritten", path, range, line)``, a range read on that line and rewritten nowhere there
+    #: (``(path, range, line)``: a link's rewritten there)
     placed: set = field(default_factory=set)
 
 
@@ -44,7 +46,8 @@ _QUOTE_REACH = 12
 def unwritten(evidence: Evidence, move: Move, line: int, placed: set) -> bool:
     """Whether ``move`` changes how ``evidence`` must be written (its range, or its path as
     the report spells it) yet this rewrite found no place where it is written."""
-    if move.old_lines != move.new_lines and (evidence.path, move.old_lines) not in placed:
+    if move.old_lines != move.new_lines and ((evidence.path, move.old_lines) not in placed
+                                             or ("unwritten", evidence.path, move.old_lines, line) in placed):
         return True
     spelled = written(evidence)
     if written_after(spelled, move.old_path, move.new_path) == spelled:
@@ -133,6 +136,10 @@ def report_edits(report: Report, index: LineIndex, moves: dict[Evidence, Move], 
                         break
             if shifts and placed:
                 out.placed.add((evidence.path, move.old_lines))
+            elif shifts and evidence.span is not None and (evidence.path, move.old_lines, number) not in out.placed:
+                # Read here, and its range rewritten nowhere here: another citation of the same
+                # file and range rewritten elsewhere does not make this one written.
+                out.placed.add(("unwritten", evidence.path, move.old_lines, number))
             if any(not WRITTEN_RANGE.fullmatch((index.text(c.line) or "")[c.start:c.end]) for c in found) or (
                     not occurrences(text, written(evidence)) and not _in_brace_group(text, evidence.path)):
                 # Its path is not written here (``SRC-2:10-14`` names it through the register, ``:30``
@@ -214,6 +221,12 @@ def _span_changes(index: LineIndex, evidence: Evidence, move: Move, outside) -> 
     span = evidence.span
     assert span is not None
     at = index.span_change(span, span.text, "")
+    if WRITTEN_RANGE.fullmatch(span.text):
+        # A range written apart from its file (a table's Line(s) cell, a list's ``Lines:`` field):
+        # the span is the range alone, rewritten as written (its ``L``, its dash).
+        if move.old_lines is None or move.new_lines is None or move.old_lines == move.new_lines:
+            return []
+        return [CharEdit(span.line, at.start, at.end, respell_range(span.text, move.new_lines), _reason(move))]
     ranges = {move.old_lines: move.new_lines} if move.old_lines and move.new_lines else {}
     text = index.text(span.line) or ""
     return citation_changes(span.line, text, written(evidence), move.old_path, move.new_path, ranges,
@@ -263,7 +276,7 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     if url != span.url:
         changes.append(CharEdit(number, span.start, span.end, url, "re-pin link" if repins else "range corrected"))
         if move is not None and move.new_lines is not None and link.lines is not None:
-            placed.add((path, link.lines))
+            placed.update({(path, link.lines), (path, link.lines, number)})
         if new_path != path:
             placed.add(("path", path))
     if link.kind == LinkKind.COMMIT:
@@ -279,6 +292,16 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     return changes
 
 
+def respell_range(written: str, new: LineRange) -> str:
+    """``new`` spelled as ``written`` spells its range (``L3-L4``, ``3–4``, ``7``)."""
+    dash = next((c for c in written if c in "-–"), "-")
+    prefix = "L" if written.startswith("L") else ""
+    if new.start == new.end:
+        return f"{prefix}{new.start}"
+    second = "L" if "L" in written[1:] else ""
+    return f"{prefix}{new.start}{dash}{second}{new.end}"
+
+
 def _range_after_link(number: int, text: str, end: int, file: tuple[str, str], by_link: dict,
                       placed: set) -> list[CharEdit]:
     """The range written right after a link with no line anchor (``[a.py](<url>) lines 3-4``,
@@ -290,11 +313,6 @@ def _range_after_link(number: int, text: str, end: int, file: tuple[str, str], b
     move = by_link.get((*file, ranges[0])) if len(ranges) == 1 else None
     if move is None or move.new_lines is None or move.old_lines == move.new_lines:
         return []
-    placed.add((file[1], move.old_lines))
-    written = after.group(1)
-    dash = next((c for c in written if c in "-–"), "-")
-    prefix = "L" if written.startswith("L") else ""
-    new = move.new_lines
-    spelled = f"{prefix}{new.start}" if new.start == new.end else \
-        f"{prefix}{new.start}{dash}{'L' if 'L' in written[1:] else ''}{new.end}"
-    return [CharEdit(number, after.start(1), after.end(1), spelled, "range after link")]
+    placed.update({(file[1], move.old_lines), (file[1], move.old_lines, number)})
+    return [CharEdit(number, after.start(1), after.end(1), respell_range(after.group(1), move.new_lines),
+                     "range after link")]
