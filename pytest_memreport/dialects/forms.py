@@ -1133,7 +1133,7 @@ def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
     if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or " (L" in line
-            or "l." in line) \
+            or " l." in line or " ll." in line or "(l." in line or "(ll." in line) \
             or _DIGIT.search(line) is None:
         return False
     if "://" in line:
