@@ -312,9 +312,10 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
     found: list[Evidence] = []
     anchored = tables.parse(_PLAIN_NAME, "\n".join(read if read is not None else shown))
     findings.extend(f for f in anchored.findings if _BAD_RANGE in f.message)
-    for item in anchored.all_evidence():
-        if _labelled_field(item, lines):
-            continue  # (read below, with the span of its range)
+    # (a list field's lines the line-by-line reading bound to the file above are read below,
+    # with the span of their range)
+    read_here = [item for item in anchored.all_evidence() if not _labelled_field(item, lines)]
+    for item in read_here:
         if item.kind is not EvidenceKind.LINES:
             if not named or not _names_a_file(item) or not _written_on(item, shown):
                 continue
@@ -328,7 +329,7 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
         if item.pin is None:
             canonical = None  # not a link's: the document's, or the one its sentence names
         found.append(replace(item, source=canonical) if canonical != item.source else item)
-    found.extend(_paragraph_continuations(lines, anchored, starts))
+    found.extend(_paragraph_continuations(lines, read_here, starts))
     return found
 
 
@@ -991,14 +992,15 @@ def _written_on(item: Evidence, lines: list[str]) -> bool:
     return False
 
 
-def _paragraph_continuations(lines: list[str], anchored: Report, starts: LineStarts | None = None) -> list[Evidence]:
+def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
+                             starts: LineStarts | None = None) -> list[Evidence]:
     """Bare continuations (``(:3-5)``) before any file a line names, and a line labelled with
     its lines (``- **Lines:** 43-59`` under ``- **File:** `src/a.ts```, a list of fields),
     bound to the last file an earlier line of the same paragraph or list cited (the
     line-by-line reading cannot see it)."""
     cited: dict[int, Evidence] = {}
-    for item in anchored.all_evidence():
-        if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None and not _labelled_field(item, lines):
+    for item in anchored:
+        if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None:
             cited[item.line] = item
     found: list[Evidence] = []
     for number, line in enumerate(lines, start=1):

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..checks import clones
+from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError, RevisionError
 from ..model import Report, Source, run_pin_key
 from ..text import render
@@ -69,6 +70,12 @@ class Binding:
         if self.store is None or self.pin is None:
             return None
         return PinnedTree(self.store, self.pin)
+
+
+def is_register_entry(source_id: str) -> bool:
+    """Whether a source ID is a register entry (``SRC-1``): the document's own numbering, no
+    repository's name."""
+    return anchors.ENTRY_ID.fullmatch(source_id) is not None
 
 
 def said_at(report: Report, source: Source, text: str) -> render.Said:
@@ -158,7 +165,7 @@ class Bindings:
         try:
             store: GitStore | None = self._repositories.store_for(report, source_id)
         except RepoError as exc:
-            if stated is None and source.repository is None and sid.startswith("SRC-"):
+            if stated is None and source.repository is None and is_register_entry(sid):
                 # (a document naming neither its repository nor a commit: the missing pin is what to
                 # say, not that its folder is no clone; a repository it names is asked for by name)
                 store = None

@@ -8,12 +8,11 @@ import os
 from pathlib import Path
 
 from .. import repomap
-from ..dialects.core import anchors
 from ..gitstore import GitStore, RepoError
 from ..model import PINNED_UNREAD, Report, Source
 from ..text import render
 from ..options import RunOptions
-from .bindings import said_at
+from .bindings import is_register_entry, said_at
 from .claims import ClaimsRegistry
 from .reports import ReportSet
 
@@ -21,7 +20,8 @@ from .reports import ReportSet
 def is_short_name(source_id: str) -> bool:
     """Whether a source ID is a short name a document uses for a repository (``widgets``):
     neither a register entry (``SRC-1``) nor ``owner/name``."""
-    return "/" not in source_id and anchors.ENTRY_ID.fullmatch(source_id) is None
+    return "/" not in source_id and not is_register_entry(source_id)
+
 
 
 #: how many hex digits a pin must have for another document's naming of its commit to say
@@ -133,17 +133,16 @@ class TargetRepositories:
                 f"maps only {given}; give --memreport-repo {source.repository}=PATH"
             ), key=source.repository)
         folder = self._reports.report_file(report).resolve().parent
-        slashed = [word for word in (source.mentioned if source is not None else ()) if "/" in word]
-        key = (source.repository or (slashed[0] if len(slashed) == 1 else None)) if source is not None else None
-        if source is not None and key and _clone_at_or_above(folder) is None:
-            # (the report says which repository, by name or in its pin's words: its key, not "not
-            # inside a git repository")
+        if source is None or _clone_at_or_above(folder) is not None:
+            return folder
+        # The report's folder is no clone to fall back to: the key to give, not "not a clone".
+        slashed = [word for word in source.mentioned if "/" in word]
+        key = source.repository or (slashed[0] if len(slashed) == 1 else None)
+        if key:  # (the report says which repository, by name or in its pin's words)
             raise RepoError(said_at(report, source, f"the report names {key} (pinned at "
                                     f"{source.pin or 'no commit'}); give --memreport-repo {key}=PATH"), key=key)
-        words = [word for word in (source.mentioned if source is not None else ()) if "/" not in word]
-        if words and source is not None and _clone_at_or_above(folder) is None:
-            # The pin's words name the repository (``an `openzeppelin-contracts` version``) and
-            # the report's folder is no clone to fall back to: the key to give, not "not a clone".
+        words = [word for word in source.mentioned if "/" not in word]
+        if words:  # (the pin's words name the repository: ``an `openzeppelin-contracts` version``)
             raise RepoError(said_at(report, source, f"the report's pin names `{words[0]}` (at {source.pin or 'no commit'}); "
                                     f"give --memreport-repo {words[0]}=PATH"), key=words[0])
         return folder

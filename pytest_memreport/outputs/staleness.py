@@ -142,7 +142,6 @@ class Collapsed:
         return f"{len(self.reports)} reports: {REASONS.get(self.reason_code, self.reason_code)}"
 
 
-
 def _asked_keys(rows: list[Row]) -> tuple[tuple[str, int], ...]:
     """The repository keys ``rows`` ask to map, most asked first."""
     asked = Counter(key for row in rows for key in row.keys_to_map)

@@ -345,18 +345,21 @@ BASIS_REPOSITORY = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\
 #: a manifest written as a list: `` `docs/a.md` — blob `<hex>` `` (a file, then its blob id, whole or
 #: abbreviated as git abbreviates it)
 LISTED_BLOB = re.compile(r"`([^`\s|]+)`[^`\n|]{0,40}?\bblob\b[ \t:]*`?([0-9a-fA-F]{7,64})\b`?")
+#: a git object id as written whole: 40 hex digits (SHA-1) or 64 (SHA-256)
+_OBJECT_ID = r"[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?"
 #: a manifest's blob id: 40 or 64 hex digits
-BLOB_ID = re.compile(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{40}")
+BLOB_ID = re.compile(_OBJECT_ID)
 #: an abbreviated object id (seven hex digits and more, as ``git ls-tree --abbrev`` writes one)
 SHORT_OID = re.compile(r"[0-9a-fA-F]{7,39}")
 #: a line of a listing git writes of a tree, in a code block: ``git ls-tree`` (``100644 blob
 #: <id>\t<path>``, with ``-l`` its size too) and ``git ls-files -s`` (``100644 <id> 0\t<path>``);
 #: group 1 the blob id, 2 the path
-LISTING_LINE = re.compile(r"[ \t]*+\d{6}[ \t]++(?:blob[ \t]++([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)(?:[ \t]++-?\d+)?"
-                          r"|([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)[ \t]++[0-3])[ \t]++(\S[^\t]*+)")
-#: a line ``sha256sum`` writes: the content's SHA-256, then its file (``*`` before it in binary mode)
+LISTING_LINE = re.compile(rf"[ \t]*+\d{{6}}[ \t]++(?:blob[ \t]++({_OBJECT_ID})(?:[ \t]++-?\d+)?"
+                          rf"|({_OBJECT_ID})[ \t]++[0-3])[ \t]++(\S[^\t]*+)")
+#: a line ``sha256sum`` writes: the content's SHA-256, then its file (``*`` before it in binary mode).
+#: (It and :data:`LISTING_LINE` are matched against a line without its trailing spaces: the
+#: path runs to its end.)
 DIGEST_LINE = re.compile(r"[ \t]*+([0-9a-fA-F]{64})[ \t]++\*?(\S[^\t]*+)")
-#: (both are matched against a line without its trailing spaces: the path runs to its end)
 #: any hex word that may be a written commit (re-pin respells the pinned one)
 HEX_WORD = re.compile(rf"(?<![0-9A-Za-z])(?:{SHA_DIGITS})(?![0-9A-Za-z])")
 #: what a sentence says of a name in backticks right after it, when it says the cited file

@@ -557,8 +557,7 @@ class LinkReader(lexing.DocumentParser):
             return tuple(spec.ranges)
         if where is None:
             return ()
-        after = self.line_text(number)[where.end - self.starts.start_of(number):]
-        found = RANGE_AFTER_LINK.match(after)
+        found = RANGE_AFTER_LINK.match(self.line_text(number), where.end - self.starts.start_of(number))
         if found is None:
             return ()
         ranges, _ = parse_ranges(found.group(1).replace(" ", "").replace("\t", ""))

@@ -84,6 +84,17 @@ def spell_range(token: RangeToken, new: LineRange) -> str:
     return f"{new.start}{dash}{new.end}"
 
 
+def respell_range(written: str, new: LineRange) -> str:
+    """``new`` spelled as the range ``written`` is spelled (``L3-L4``, ``3–4``, ``7``): a range
+    read apart from any path (:func:`spell_range` spells one read after its path)."""
+    dash = next((c for c in written if c in "-–"), "-")
+    prefix = "L" if written.startswith("L") else ""
+    if new.start == new.end:
+        return f"{prefix}{new.start}"
+    second = "L" if "L" in written[1:] else ""
+    return f"{prefix}{new.start}{dash}{second}{new.end}"
+
+
 def written_after(written: str, old_path: str, new_path: str) -> str:
     """How a citation written ``written`` for ``old_path`` reads for ``new_path``:
     the path itself, an absolute checkout path ending in it (its root kept), or a

@@ -19,7 +19,7 @@ from ...dialects.core.links import repository_of
 from ...model import Evidence, EvidenceKind, EvidenceRole, LineRange, Report, Span
 from ..kinds import LinkKind
 from ..lineindex import CharEdit, LineIndex
-from .citations import citation_changes, continuation_changes, has_range, occurrences, written_after
+from .citations import citation_changes, continuation_changes, has_range, occurrences, respell_range, written_after
 from .links import definition_label, link_text_span, reference_uses, rewritten_url, text_changes, url_spans
 from .shas import sha_changes
 from .target import Move, PinnedSource, RepinTarget, respell, same_commit
@@ -290,16 +290,6 @@ def _link_changes(number: int, text: str, span, target: RepinTarget | None, by_l
     if link.lines is None:
         changes.extend(_range_after_link(number, text, span.end, (repo, path), by_link, placed))
     return changes
-
-
-def respell_range(written: str, new: LineRange) -> str:
-    """``new`` spelled as ``written`` spells its range (``L3-L4``, ``3–4``, ``7``)."""
-    dash = next((c for c in written if c in "-–"), "-")
-    prefix = "L" if written.startswith("L") else ""
-    if new.start == new.end:
-        return f"{prefix}{new.start}"
-    second = "L" if "L" in written[1:] else ""
-    return f"{prefix}{new.start}{dash}{second}{new.end}"
 
 
 def _range_after_link(number: int, text: str, end: int, file: tuple[str, str], by_link: dict,
