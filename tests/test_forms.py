@@ -223,6 +223,8 @@ def test_a_command_in_one_code_span_a_host_and_its_port_and_an_issue_number_are_
     "- src/queue.ts (L2-L3) builds the queue.",
     "The queue is built in `src/queue.ts` (L2-L3).",
     "The queue is built in src/queue.ts (lines 2-3).",
+    "The queue is built in src/queue.ts L2-L3.",  # (an L range after a plain path: the file alone before)
+    "The queue is built in (src/queue.ts L2-3).",
 ])
 def test_a_range_in_parentheses_after_a_plain_path_cites_its_lines(sentence):
     # Beside a path in backticks "(L2-L3)" cited the lines; beside the same path in plain words
@@ -230,6 +232,20 @@ def test_a_range_in_parentheses_after_a_plain_path_cites_its_lines(sentence):
     report = parse_report("kb/plain.md", f"# Plain\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
 
     assert rows(report) == {("lines", "src/queue.ts", "2-3")}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("`src/queue.ts` lines 2, 4 and 6-7", {"2", "4", "6-7"}),
+    ("`src/queue.ts` lines 2, 4, and 6", {"2", "4", "6"}),
+    ("See lines 2 and 6-7 of `src/queue.ts`.", {"2", "6-7"}),
+    ("See `src/queue.ts:2`, 4 and 12 other files.", {"2"}),  # (no line word began the list)
+])
+def test_the_last_range_of_a_worded_list_of_lines_is_cited(sentence, expected):
+    # "and 6-7" ended a list of lines: it was dropped after a comma-separated list, and a
+    # range after "and" was dropped even after one number
+    report = parse_report("kb/list.md", f"# List\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
+
+    assert rows(report) == {("lines", "src/queue.ts", cited) for cited in expected}
 
 
 @pytest.mark.parametrize("body", [

@@ -319,3 +319,21 @@ def test_adversarial_quotation_against_a_repetitive_file_stays_fast(pytester, ma
     result.assert_outcomes(passed=3, failed=1)
     assert f"report.md:{line_of(0)}: MEM-OBJ-subject quotation of rep.txt missing at" in out
     assert spent < HOSTILE_RUNS * baseline + HOSTILE_SLACK, (spent, baseline)
+
+
+def test_manifests_written_as_hostile_yaml_end_in_nothing_read_not_crashes(pytester, target):
+    """Data a manifest may be written in (``datatables``): 100,000 nested sequences crashed
+    the process when LibYAML composed them; an alias bomb is walked once per node."""
+    repo, pin = target
+    blob = "a" * 40
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{name}: &{name} [{', '.join([f'*{previous}'] * 9)}]\n" for previous, name in zip("abcdefgh", "bcdefghi"))
+    text = plain_report(pin) + "\n".join([
+        "", "```yaml", "file: store.py", f"blob: {blob}", "deep:", "  " + "- " * 100_000 + "x", "```",
+        "", "```json", '{"files": ' + "[" * 100_000 + "]" * 100_000 + "}", "```",
+        "", "```yaml", bomb + f"files: [{{path: store.py, blob: {blob}}}]", "```", ""])
+    result = run_report(pytester, text, repo.path)
+    out = assert_clean(result)
+    # the bomb's one file is read (and is not that blob); the nested blocks are no manifest
+    assert "store.py as its manifest names it (aaaaaaaaaaaa) missing" in out, out[-3000:]
+    assert out.count("as its manifest names it") == 1, out[-3000:]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import load_report
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hostile_support import calls_made, cpu_seconds
 
@@ -690,6 +690,10 @@ def test_arbitrary_text_never_raises(text, markdown_file):
     separators=st.lists(st.sampled_from(["\n", "\n\n", " ", ""]), min_size=60, max_size=60),
     markdown_file=st.booleans(),
 )
+# an unclosed fence at the end of a text ending in a newline: its block's last line was the
+# empty part after that newline, one past the document's last line
+@example(parts=["Label: A", "```", "MEM-OBJ-a", f"SRC-2 commit {SHA}"], separators=["\n", "\n", " ", "\n"] + ["\n"] * 56,
+         markdown_file=False)
 def test_text_built_from_format_fragments_never_raises(parts, separators, markdown_file):
     text = "".join(part + sep for part, sep in zip(parts, separators))
     report = parse_report("r.md" if markdown_file else "r.txt", text)

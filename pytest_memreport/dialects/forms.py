@@ -38,11 +38,12 @@ from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CAPTION_START, COMMENT_FILE, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     DIGEST_LINE, FENCE_FILE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
-    SHA_HINT, TRAILING_RANGES,
+    SECTION_LINES, SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
 from .core.spans import LineStarts
+from .datatables import data_tables
 from .runfacts import same_commit
 from .tableforms import PROSE_WORD, pipe_tables, raw_tables, row_quotations, table_pins, table_rows
 
@@ -169,6 +170,10 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(_owned_names(lines, fenced, [*evidence, *cited]))
     if blocks or indented:
         listed, listings = _listings(lines, (*blocks, *indented))
+        if blocks:
+            manifests, data = _data_manifests(written.split("\n"), blocks)
+            listed.extend(manifests)
+            listings |= data
         if listings:
             evidence.extend(listed)
             blocks = tuple(block for block in blocks if block not in listings)
@@ -192,6 +197,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             if front is None:  # the dialect's own reading of it, when it kept one (YAML read once)
                 front = core.front_matter_mapping(head, end, [])
             if front:
+                # (files listed with their blob ids or lines: an ingest's or a manifest's)
+                evidence.extend(table_rows(data_tables("\n".join(head_lines[1:end - 1]), 2)))
                 pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), head_lines[:end], starts))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
@@ -353,7 +360,9 @@ def _inside(blocks: tuple[tuple[int, int, str], ...], count: int,
 
 def _fenced_blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
     """Each fenced block of ``lines``: the index of its opening fence, of its closing one
-    (``len(lines)`` when it runs to the end) and its language, lower-cased."""
+    (the document's line count when it runs to the end) and its language, lower-cased."""
+    # (a text ending in a newline splits into one more, empty, part: no line of the document)
+    count = len(lines) - 1 if lines and lines[-1] == "" else len(lines)
     index = 0
     while index < len(lines):
         opened = _FENCE.match(lines[index])
@@ -362,7 +371,7 @@ def _fenced_blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
             continue
         marker = opened.group(1)
         close = next((i for i in range(index + 1, len(lines)) if lines[i].strip().startswith(marker)
-                      and not lines[i].strip().strip(marker[0])), len(lines))
+                      and not lines[i].strip().strip(marker[0])), count)
         yield index, close, opened.group(2).lower()
         index = close + 1
 
@@ -451,6 +460,27 @@ def _listed_blobs(lines: list[str]) -> list[Evidence]:
                 found.append(Evidence(EvidenceKind.PATH, path, number, number, text=match.group(2).lower(),
                                       label="manifest blob", role=EvidenceRole.MANIFEST))
     return found
+
+
+#: the languages of the code blocks that may be a manifest written as data ("" none said)
+_DATA = frozenset({"yaml", "yml", "json", "jsonc", "json5", ""})
+
+
+def _data_manifests(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> tuple[list[Evidence], set]:
+    """The code blocks of YAML or JSON that list files with their blob ids or cited lines
+    (:mod:`.datatables`): what their rows cite, and those blocks (they quote no file).
+    ``lines``: the document's lines as written."""
+    found: list[Evidence] = []
+    manifests = set()
+    for block in blocks:
+        index, close, language = block
+        if language not in _DATA:
+            continue
+        rows = table_rows(data_tables("\n".join(lines[index + 1:close]), index + 2))
+        if rows:
+            found.extend(rows)
+            manifests.add(block)
+    return found, manifests
 
 
 def _listings(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> tuple[list[Evidence], set]:
@@ -1003,14 +1033,28 @@ def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
         if item.kind in (EvidenceKind.LINES, EvidenceKind.PATH) and item.pin is None:
             cited[item.line] = item
     found: list[Evidence] = []
+    sections: _SectionFiles | None = None  # (read when a line may need them)
+    opening: set[int] = set()  # the lines opening with their lines, the section's file's
     for number, line in enumerate(lines, start=1):
         # (a labelled line naming its own file, ``Lines: 3-9 of `b.ts```, is read as written)
         labelled = LABELLED_LINES.match(line) if "ine" in line and number not in cited else None
+        if labelled is None and ("L" in line or "ine" in line or "l." in line):
+            # (opening with its lines: its section's file's, not a file of another paragraph;
+            # a code block's ``Line 148: ...`` is the block's)
+            labelled = SECTION_LINES.match(line)
+            if labelled is not None:
+                sections = sections or _SectionFiles(lines)
+                labelled = None if sections.in_code(number) else labelled
+            if labelled is not None:
+                opening.add(number)
+                if number in cited and _written_on(cited[number], lines):
+                    labelled = None  # (``Lines 3-9 of `b.ts```: read as written)
         span = None
         if labelled is not None:
-            ranges, _ = anchors.parse_ranges(labelled.group(1).upper().replace(" ", "").replace("\t", ""))
+            written = labelled.lastindex or 1
+            ranges, _ = anchors.parse_ranges(labelled.group(written).upper().replace(" ", "").replace("\t", ""))
             if starts is not None and len(ranges) == 1:  # (where a re-pin rewrites it)
-                span = starts.span(number, *labelled.span(1))
+                span = starts.span(number, *labelled.span(written))
         elif "(:" in line:  # (a line citing a file may open with one: ``(:6-8), and `b.py:3```)
             citations, _ = anchors.scan(anchors.plain_unit(line, number), prose=True)
             ranges = tuple(cited_lines for c in citations
@@ -1024,9 +1068,14 @@ def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
         for earlier in range(number - 1, max(0, number - _PARAGRAPH_LINES), -1):
             if not lines[earlier - 1].strip():
                 break
+            if earlier in opening:
+                continue  # (``- Line 4 `import "./b.sol"``` names what its line holds, no anchor)
             anchor = cited.get(earlier) or _file_named_on(lines[earlier - 1], earlier)
             if anchor is not None:
                 break
+        if anchor is None:  # (no file in its paragraph: the file its section's heading names)
+            sections = sections or _SectionFiles(lines)
+            anchor = sections.file_at(number)
         if anchor is None:
             continue
         for cited_lines in ranges:
@@ -1035,6 +1084,60 @@ def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
                                   else None, label=anchor.label if anchor.role is EvidenceRole.BASENAME else None,
                                   span=span))
     return found
+
+
+class _SectionFiles:
+    """The file each section of a document is about: the one its heading names, alone or
+    nearly (``## `src/queue.ts```, ``### File: src/queue.ts``), down to the next heading of
+    its level or above (a deeper heading naming no file keeps it)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        fenced = self._fenced = fenced_lines(lines)
+        self._starts: list[int] = []
+        self._files: list[Evidence | None] = []
+        open_: list[tuple[int, Evidence | None]] = []  # (level, file) of the headings still open
+        for index, line in enumerate(lines):
+            heading = _HEADING.match(line) if line.startswith("#") and index not in fenced else None
+            if heading is None:
+                continue
+            level = len(heading.group(1))
+            while open_ and open_[-1][0] >= level:
+                open_.pop()
+            open_.append((level, _heading_file(heading.group(2), index + 1)))
+            self._starts.append(index + 1)
+            self._files.append(next((file for _, file in reversed(open_) if file is not None), None))
+
+    def in_code(self, number: int) -> bool:
+        """Whether report line ``number`` lies in a fenced block (its fences included)."""
+        return number - 1 in self._fenced
+
+    def file_at(self, number: int) -> Evidence | None:
+        """The file of the section report line ``number`` lies in, or ``None``."""
+        at = bisect.bisect_left(self._starts, number) - 1
+        return self._files[at] if at >= 0 else None
+
+
+#: an ATX heading: its level's marks and its text
+_HEADING = re.compile(r"(#{1,6})[ \t]++(.*)")
+#: at most this many words beside its file in a heading that names a section's file
+_HEADING_WORDS = 5
+
+
+def _heading_file(text: str, number: int) -> Evidence | None:
+    """The one file a heading's ``text`` names (`` `pkg/a.py` ``, ``File: pkg/a.py``), with
+    few words beside it; ``None`` when it names none, several, or is a sentence about one."""
+    if "/" not in text:
+        return None
+    words = [word for word in text.replace("`", " ").replace("*", " ").split() if "/" in word]
+    # (a plain path is a heading's file as a backticked one is: strict, ``and/or`` is none)
+    specs = [review.repo_path_spec(word.strip("()[]"), strict=True) for word in words if "://" not in word]
+    paths = {spec.path for spec in specs if spec is not None and not spec.is_directory}
+    if len(paths) != 1:
+        return None
+    path = paths.pop()
+    if len(text.replace(path, " ").split()) > _HEADING_WORDS:
+        return None
+    return Evidence(EvidenceKind.PATH, path, number, number)
 
 
 def _labelled_field(item: Evidence, lines: list[str]) -> bool:
@@ -1134,7 +1237,7 @@ def _may_name_files(line: str) -> bool:
 def _may_cite_lines(line: str) -> bool:
     # Substring tests first: they run in C over the line; the pattern only where one holds. A
     # link's own ``#L10`` is the link reader's (every dialect reads links), not a citation here.
-    if not (":" in line or "#L" in line or "line" in line.lower() or "` L" in line or " (L" in line
+    if not (":" in line or "#L" in line or "line" in line.lower() or " L" in line or " (L" in line
             or " l." in line or " ll." in line or "(l." in line or "(ll." in line) \
             or _DIGIT.search(line) is None:
         return False

@@ -311,6 +311,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
     last: Citation | None = None
     maybe_file: Citation | None = None  # an extension-less path, for the next word (or two) only
     after_comma = False
+    worded = False  # the last citation is of a list of lines a line word began
     context: list[str | None] = [None]
     previous_found = False
     previous = ""
@@ -345,8 +346,10 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         found: list[Citation] = []
         if text:
             found = _read_word(text, word, last or maybe_file, after_comma, prose, mentions, context, previous)
-            if previous in LINE_WORDS and len(found) == 1 and found[0].ranges:
-                # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```
+            listed = worded and after_comma and len(found) == 1 and found[0].form == "continuation"
+            if (previous in LINE_WORDS or listed) and len(found) == 1 and found[0].ranges:
+                # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```; and the
+                # last of a list the line word began (``lines 43, 45 and 50-52``)
                 found[0], index = _worded_range(found[0], words, index)
             if word.code and not word.whole:
                 # A file named inside a statement or command in one code span (`` `import x from
@@ -372,6 +375,8 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         else:
             after_comma = comma and cites
         previous_found = cites or (not text and previous_found)
+        # (a list of numbers a line word began: ``lines 43, 45``, and what follows its commas)
+        worded = bool(found) and (previous in LINE_WORDS or (worded and after_comma)) if text else worded
         previous = raw.lower().strip("*_(")
         if ends_sentence:
             last = None
@@ -386,6 +391,12 @@ _RANGE_AND = frozenset({"and", "&"})
 _RANGE_OF = frozenset({"of", "in"})
 
 
+def _is_range_word(word: str) -> bool:
+    """Whether ``word`` is one range of lines and nothing else (``50-52``, ``L50-L52``)."""
+    first, dash, last = word.replace("–", "-").partition("-")
+    return bool(dash) and all(part.removeprefix("L").isdigit() and len(part) <= 10 for part in (first, last))
+
+
 def _worded_range(citation: Citation, words: list[Word], index: int) -> tuple[Citation, int]:
     """A range announced by "line(s)" and finished in words: ``lines 27 to 34`` (one range),
     ``lines 6 and 11`` (two), then ``of `src/a.ts``` when no file came before (the file
@@ -395,6 +406,14 @@ def _worded_range(citation: Citation, words: list[Word], index: int) -> tuple[Ci
     end = citation.end
     while index + 1 < len(words) and _strip(words[index].text).lower() in (_RANGE_TO | _RANGE_AND):
         joiner, number = _strip(words[index].text).lower(), _strip(words[index + 1].text)
+        if joiner in _RANGE_AND and not number.isdigit() and _is_range_word(number):
+            last, bad = parse_ranges(number)  # (``lines 43, 45 and 50-52``: the last a range)
+            if bad or len(last) != 1:
+                break
+            ranges.append(last[0])
+            end = words[index + 1].end
+            index += 2
+            continue
         if not number.isdigit() or len(number) > 9:
             break
         value = int(number)

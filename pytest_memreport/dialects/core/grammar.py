@@ -125,6 +125,16 @@ LABELLED_LINES = re.compile(  # (possessive: a line of spaces is read once, not 
     r"(?i)[ \t]*+(?:[-*+][ \t]++)?(?:\*\*|__)?(?:lines?|line\(s\)|line[ _]range|line[ _]numbers?)[ \t]*+"
     r"(?:(?:\*\*|__)[ \t]*+:|:[ \t]*+(?:\*\*|__)?)[ \t]*+`?"
     r"(L?\d{1,9}(?:[ \t]*+[-–][ \t]*+L?\d{1,9})?(?:,[ \t]*+L?\d{1,9}(?:[ \t]*+[-–][ \t]*+L?\d{1,9})?)*)`?(?![\w-])")
+#: a line of a file's section opening with the lines it cites (``Lines 43-59 define ...``,
+#: ``- L43-L59: ...``, ``- **Line 45**: ...``; group 1 or 2 the range): the file is the one
+#: its heading names (``## `src/a.ts```). A line word says it is a line, or an ``L`` with a
+#: colon after its range (``- L3 cache`` is no line); a range another file's (``Lines 3-9 of
+#: `b.ts```) is not the section's.
+SECTION_LINES = re.compile(  # (possessive: a line of spaces is read once)
+    r"[ \t]*+(?:[-*+][ \t]++|\d{1,3}[.)][ \t]++)?(?:\*\*|__)?"
+    r"(?:(?i:lines?|line\(s\)|ll?\.)[ \t]*+(L?\d{1,9}(?:[ \t]*+[-–][ \t]*+L?\d{1,9})?)"
+    r"(?![\w-]|[ \t]++(?i:of|in|from|at)\b)"
+    r"|(L\d{1,9}(?:[ \t]*+[-–][ \t]*+L?\d{1,9})?)(?:\*\*|__)?(?=[ \t]*+(?:[:)—–]|$)))")
 #: a host name a port follows (``example.org:80``, ``grpc.server.com:443``), not a file and its
 #: line: the names RFC 2606 reserves for examples, or three labels and more ending in a
 #: common top-level domain (``notes.org:12`` stays a file)
@@ -183,7 +193,7 @@ PATHLIKE_CODE_SPAN = re.compile(r"`[^`\n]*[./][^`\n]*`")
 LINE_CITATION_HINT = re.compile(
     r"[\w)\]`*]:L?\d|(?<![^ \t]):L?\d|#L\d|\b[Ll]ine(?:s|\(s\))?[:*_]{0,3}[ \t]+L?\d|\bl{1,2}\.[ \t]*\d|\(:L?\d|"
     r"`[ \t]+\(?L\d|"
-    r"\.\w{1,10}[ \t]+\(L\d")
+    r"\.\w{1,10}[ \t]+\(?L\d")
 #: a range right after a path, as write-back finds it: ``:10-20``, ``:10 – 20``, ``#L10-L20``
 RANGE_AFTER_PATH = re.compile(r"(:|#L)(\d{1,9})(?:([ \t]*[-–][ \t]*L?)(\d{1,9}))?")
 #: ``, 30-34`` continuing it
@@ -328,6 +338,12 @@ RANGE_IN_CELL = re.compile(r"(?<![\w.:-])L?\d{1,9}(?:[ \t]*+[-\u2013\u2014][ \t]
 NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 #: a front matter value that is a sha
 SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+#: a file of a repository at a commit, written as one value (``acme/widgets@<sha>:docs/a.md``;
+#: groups: owner/name, the commit, the path)
+REPOSITORY_FILE_AT = re.compile(r"([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@([0-9a-fA-F]{7,64}):([^\s:]+)")
+#: a front matter key naming an ingest's repository with its role (``source_repo``,
+#: ``upstream-repository``); ``repo`` alone and its kin are :data:`.pinforms.REPOSITORY_KEYS`
+PREFIXED_REPOSITORY_KEY = re.compile(r"(?:source|upstream|origin|target)[_-](?:repo|repository)(?:[_-](?:url|name))?")
 #: what every sha a line writes holds (a pin's, :data:`SHA_LIKE`): seven hex digits in a
 #: row, or a percent sign (a commit link's sha may be percent-encoded)
 SHA_HINT = re.compile(r"[0-9a-fA-F]{7}|%")

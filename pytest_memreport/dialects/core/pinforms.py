@@ -43,6 +43,8 @@ from .grammar import (
     OWNER_NAME,
     OWNER_NAME_AT_SHA,
     PIN_LINE_URL,
+    PREFIXED_REPOSITORY_KEY,
+    REPOSITORY_FILE_AT,
     REPOSITORY_MENTION,
     SHA_LIKE,
     SHA_VALUE,
@@ -475,15 +477,58 @@ def front_matter_repository(front: dict) -> tuple[str, str | None] | None:
 
 
 def front_matter_file(front: dict) -> RepositoryLink | None:
-    """The file (or folder) at a commit the front matter names as the document's source
-    (``source: https://github.com/o/r/blob/<sha>/path``: an ingest of one file), or ``None``."""
-    for key in REPOSITORY_KEYS:
-        value = str(front.get(key) or "").strip()
-        if "://" in value:
-            link = parse_repository_link(value)
+    """The file (or folder) at a commit the front matter names as the document's source (an
+    ingest of one file), or ``None``: a link (``source: https://github.com/o/r/blob/<sha>/path``),
+    one value (``ingested_from: o/r@<sha>:path``), or the repository, commit and path as fields
+    of the front matter or of a mapping under ``source:``, ``origin:`` and their kin
+    (``source_repo: o/r``, ``source_commit: <sha>``, ``source_path: docs/a.md``)."""
+    for key in (*REPOSITORY_KEYS, *_INGEST_KEYS):
+        value = front.get(key)
+        written = str(value or "").strip() if not isinstance(value, (dict, list)) else ""
+        if "://" in written:
+            link = parse_repository_link(written)
             if link is not None and link.kind in ("blob", "tree") and link.path and link.ref_is_sha:
                 return link
+        elif "@" in written and (at := REPOSITORY_FILE_AT.fullmatch(written.strip("`"))) is not None:
+            owner, name = at.group(1).split("/")
+            return _file_link("github.com", owner, name, at.group(2), at.group(3))
+    for fields in (front, *(front.get(key) for key in (*REPOSITORY_KEYS, *_INGEST_KEYS))):
+        if isinstance(fields, dict):
+            link = _fields_file(fields)
+            if link is not None:
+                return link
     return None
+
+
+#: front matter keys under which an ingest may describe its source (besides ``source:``)
+_INGEST_KEYS = ("origin", "ingest", "ingested_from", "ingested-from", "provenance", "from")
+#: keys of an ingest's fields naming its file
+_SOURCE_PATH_KEYS = ("path", "file", "source_path", "source-path", "source_file", "source-file", "file_path",
+                     "file-path", "filepath")
+
+
+def _fields_file(fields: dict) -> RepositoryLink | None:
+    """The file an ingest's fields name with its repository and commit, or ``None``."""
+    path = next((str(fields[key]).strip().strip("`") for key in _SOURCE_PATH_KEYS
+                 if isinstance(fields.get(key), str)), "")
+    sha = next((str(value).strip().strip("`") for key, value in fields.items()
+                if _pin_key(key) and SHA_VALUE.fullmatch(str(value).strip().strip("`"))), None)
+    if not path or sha is None or "://" in path or path.startswith("/") or ".." in path.split("/"):
+        return None
+    named = front_matter_repository(fields)
+    if named is None:
+        value = next((str(value).strip() for key, value in fields.items()
+                      if isinstance(key, str) and PREFIXED_REPOSITORY_KEY.fullmatch(key.lower())), "")
+        named = repository_of(value) if "://" in value else (value, None) if OWNER_NAME.fullmatch(value) else None
+    if named is None:
+        return None
+    owner, name = named[0].split("/", 1)
+    host = named[1].split("/")[2] if named[1] and named[1].count("/") >= 3 else "github.com"  # (https://host/o/r)
+    return _file_link(host, owner, name, sha, path)
+
+
+def _file_link(host: str, owner: str, name: str, sha: str, path: str) -> RepositoryLink:
+    return RepositoryLink(host, owner, name, "tree" if path.endswith("/") else "blob", sha, path.strip("/"))
 
 
 def stated_date(front: dict | None, text: str) -> str | None:
