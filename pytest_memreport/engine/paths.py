@@ -71,6 +71,8 @@ class PathResolver:
         #: ``(report path, resolved evidence)`` -> how a loosely written path was read
         self.mapped: dict[tuple[str, Evidence], str] = {}
         self._not_evidence: dict[tuple[str, Evidence], str] = {}
+        #: per report, the paths its evidence writes in full (with their folders)
+        self._written_in_full: dict[str, frozenset[str]] = {}
 
     def not_evidence(self, report: Report, evidence: Evidence) -> str | None:
         """Why a mention that looks like a path is no evidence of the target (one
@@ -200,6 +202,14 @@ class PathResolver:
                     self._announce(f"memreport: mapped the checkout {root} onto {store.path} "
                                    f"(no checkout root stated; longest suffix in the pinned tree)")
             return resolved
+        named = self._one_named_in_full(report, found.candidates) if found.candidates else None
+        if named is not None:
+            # (``server.py (L27-L46)`` after ``src/fetch/server.py``: the one of them the report cites)
+            resolved = replace(evidence, path=named, written=evidence.path)
+            self.mapped[(report.path, resolved)] = (f"`{evidence.path}` read as {named} (of its "
+                                                    f"{len(found.candidates)} files at the pin, the one the report "
+                                                    "names in full)")
+            return resolved
         if found.candidates and evidence.in_plain_words:
             # ("the pool is in mod.rs"): a word of the document, not a citation of one of them
             self.mark_not_evidence(report, evidence, f"`{evidence.path}` names {len(found.candidates)} files at "
@@ -212,6 +222,16 @@ class PathResolver:
         if reason is not None:
             self.mark_not_evidence(report, evidence, reason)
         return evidence
+
+    def _one_named_in_full(self, report: Report, candidates) -> str | None:
+        """The one of ``candidates`` (the files a bare name names at the pin) that ``report``
+        writes in full elsewhere, or ``None`` (none, or several)."""
+        written = self._written_in_full.get(report.path)
+        if written is None:
+            written = self._written_in_full[report.path] = frozenset(
+                item.path for item in report.all_evidence() if "/" in item.path.strip("/"))
+        named = [candidate for candidate in candidates if candidate in written]
+        return named[0] if len(named) == 1 else None
 
     def _holder(self, pinned: PinnedTree, evidence: Evidence, own: str | None, index: tree_paths.TreeIndex,
                 subject: str | None) -> str | None:
