@@ -38,7 +38,7 @@ from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CAPTION_START, COMMENT_FILE, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     DIGEST_LINE, FENCE_FILE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
-    SECTION_LINES, SHA_HINT, TRAILING_RANGES,
+    GIT_CHECKOUT, GIT_CLONE, SECTION_LINES, SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
@@ -234,6 +234,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if not stated and pin_like is None and pinforms.names_a_sha(line):
             pin_like = (number, line.strip())
     pins.extend(table_pins(tabled))
+    if blocks and "git" in text:
+        pins.extend(_setup_pins(lines, blocks, starts, repositories))
     if own is not None:
         pins = [replace(pin, repository=own) if pin.key is None else pin for pin in pins]
     plain_names = loose and "." in text
@@ -481,6 +483,35 @@ def _data_manifests(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) 
             found.extend(rows)
             manifests.add(block)
     return found, manifests
+
+
+def _setup_pins(lines: list[str], blocks: tuple[tuple[int, int, str], ...], starts: LineStarts,
+                repositories: dict[str, str | None]) -> list[pinforms.PinStatement]:
+    """The commit a setup's shell block checks out after cloning a repository (``git clone
+    <url>`` then ``git checkout <sha>``, in one block): a pin of that repository (its URL
+    added to ``repositories``), where a re-pin rewrites it. A checkout with no clone in its
+    block (a fix looked at in passing) pins nothing."""
+    pins: list[pinforms.PinStatement] = []
+    for index, close, language in blocks:
+        if language not in _NOT_A_FILE and language:
+            continue
+        body = lines[index + 1:close]
+        cloned = next((found.group(1) for line in body if "clone" in line
+                       for found in [GIT_CLONE.search(line)] if found is not None), None)
+        if cloned is None:
+            continue
+        if cloned.startswith("git@"):  # (``git@github.com:acme/widgets.git``)
+            cloned = "https://" + cloned[4:].replace(":", "/", 1)
+        named = core.repository_of(cloned)
+        for offset, line in enumerate(body):
+            checkout = GIT_CHECKOUT.search(line) if "git" in line else None
+            if checkout is None or named is None:
+                continue
+            number = index + 2 + offset
+            repositories.setdefault(named[0], named[1])
+            pins.append(pinforms.PinStatement(checkout.group(1).lower(), number, checkout.start(1), named[0],
+                                              span=starts.span(number, *checkout.span(1))))
+    return pins
 
 
 def _listings(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) -> tuple[list[Evidence], set]:

@@ -338,6 +338,14 @@ RANGE_IN_CELL = re.compile(r"(?<![\w.:-])L?\d{1,9}(?:[ \t]*+[-\u2013\u2014][ \t]
 NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 #: a front matter value that is a sha
 SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+#: a setup's clone of a repository in a shell block (``git clone https://github.com/acme/widgets``;
+#: group 1 the URL)
+GIT_CLONE = re.compile(r"\bgit[ \t]++clone[ \t]++(?:-[\w-]++(?:[ \t]++\d++)?[ \t]++)*+(https?://\S++|git@\S++)")
+#: the commit a setup checks out (``git checkout <sha>``, ``git -C widgets switch --detach <sha>``,
+#: ``git reset --hard <sha>``, ``git fetch origin <sha>``; group 1 the sha)
+GIT_CHECKOUT = re.compile(
+    r"\bgit[ \t]++(?:-C[ \t]++\S++[ \t]++)?(?:checkout(?:[ \t]++-q)?|switch[ \t]++--detach|reset[ \t]++--hard"
+    r"|fetch(?:[ \t]++--depth[ \t=]\d++)?[ \t]++\S++)[ \t]++([0-9a-fA-F]{7,64})\b")
 #: a file of a repository at a commit, written as one value (``acme/widgets@<sha>:docs/a.md``;
 #: groups: owner/name, the commit, the path)
 REPOSITORY_FILE_AT = re.compile(r"([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@([0-9a-fA-F]{7,64}):([^\s:]+)")
