@@ -216,6 +216,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                     if kind is EvidenceKind.PATH:
                         evidence.extend(_ingested_blockquotes(lines, end, evidence[-1], fenced))
     pin_like: tuple[int, str] | None = None  # a line that looks like a pin but is not read as one
+    label_pins: list[pinforms.PinStatement] = []  # short lines of a repository and a sha alone
     mentioned: dict[str, None] = {}  # ordered, once each
     # What most lines hold nothing of is found by one scan of the text each, not line by line.
     mentions_at: dict[int, list[str]] = {}
@@ -231,9 +232,19 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             continue  # most lines: no pin, and nothing written like one
         stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
         pins.extend(stated)
+        if not stated and number in mentions_at:
+            labelled = pinforms.label_pin(line, number, starts.start_of(number))
+            if labelled is not None:
+                label_pins.append(labelled)
+                continue
         if not stated and pin_like is None and pinforms.names_a_sha(line):
             pin_like = (number, line.strip())
     pins.extend(table_pins(tabled))
+    if not pins and label_pins and len({pin.repository for pin in label_pins}) == len(set(label_pins)):
+        # (``acme/widgets · `<sha>```: no other form states a pin, and no repository has two)
+        pins.extend(dict.fromkeys(label_pins))
+    elif label_pins and pin_like is None:
+        pin_like = (label_pins[0].line, lines[label_pins[0].line - 1].strip())
     if blocks and "git" in text:
         pins.extend(_setup_pins(lines, blocks, starts, repositories))
     if own is not None:

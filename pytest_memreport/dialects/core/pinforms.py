@@ -52,6 +52,7 @@ from .grammar import (
     SHORT_SHA,
     URL_AT_SHA,
 )
+from .extensions import KNOWN_EXTENSIONS
 from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
@@ -375,6 +376,34 @@ def _span(line: str, sha: str, number: int, column: int, offset: int | None) -> 
     written = line[column:column + len(sha)]
     return (Span(offset + column, offset + column + len(sha), number, written)
             if offset is not None and written.lower() == sha else None)
+
+
+#: at most this many words beside its repository and commit on a line stating them alone
+_LABEL_WORDS = 6
+
+
+def label_pin(line: str, number: int, offset: int | None = None) -> PinStatement | None:
+    """The pin of a short line naming one repository and one commit and little else, with no
+    pin word (``acme/widgets · `<sha>```, ``**Target:** acme/widgets v2.1 (4f1c9e0a)``, ``Code
+    under review: acme/widgets, `<sha>```), or ``None``. For a document stating its pin in
+    no other form: a list of commits looks the same line by line."""
+    words = _without_urls(line)
+    if "/" not in words or _HISTORY_WORDS.search(words):
+        return None
+    named = {match.group(1).rstrip(".") for match in REPOSITORY_MENTION.finditer(words)}
+    shas = list(SHA_LIKE.finditer(words))
+    if len(named) != 1 or len({match.group().lower() for match in shas}) != 1:
+        return None
+    repository = named.pop()
+    if repository.rsplit(".", 1)[-1].lower() in KNOWN_EXTENSIONS:
+        return None  # (``docs/guide.md``: a file)
+    rest = words.replace(repository, " ")
+    for match in shas:
+        rest = rest.replace(match.group(), " ")
+    if sum(1 for word in rest.split() if any(ch.isalnum() for ch in word)) > _LABEL_WORDS:
+        return None
+    sha, column = shas[0].group().lower(), shas[0].start()
+    return PinStatement(sha, number, column, repository, span=_span(line, sha, number, column, offset))
 
 
 def is_sha(word: str) -> bool:
