@@ -192,6 +192,11 @@ ADVERSARIAL = {
     "caption": lambda n: "Read at commit `1234567890ab`.\n\n```ts\nconst x = 1;\n```\n" + " " * n + "x\n",
     "listing line": lambda n: "```\n100644 blob " + "a" * 40 + " x" + " " * n + "y\n```\n",
     "comment naming a file": lambda n: "Read at commit `1234567890ab`.\n\n```ts\n// a.py" + " " * n + "x\nconst x = 1;\n```\n",
+    # a section's lines, a label line of a repository and its sha, a setup's clone, data
+    "section lines": lambda n: "## `a/b.py`\n\n" + _repeat_to("- L1-L2: x\n", n),
+    "label pins": lambda n: _repeat_to("acme/widgets `abc1234` ", n) + "\n" + _repeat_to("a/b `1a2b3c4`\n", n),
+    "setup clones": lambda n: "```bash\n" + _repeat_to("git clone https://x.org/a/b && git checkout 1a2b3c4\n", n) + "```\n",
+    "data manifest": lambda n: "```yaml\nfiles:\n" + _repeat_to("  - path: a/b.py\n    blob: 1a2b3c4\n", n) + "```\n",
 }
 
 #: a linear parser takes about 4x as long for 4x the text; a quadratic one 16x

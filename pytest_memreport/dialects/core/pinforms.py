@@ -380,6 +380,8 @@ def _span(line: str, sha: str, number: int, column: int, offset: int | None) -> 
 
 #: at most this many words beside its repository and commit on a line stating them alone
 _LABEL_WORDS = 6
+#: and at most this many characters (its URLs included)
+_LABEL_CHARACTERS = 400
 
 
 def label_pin(line: str, number: int, offset: int | None = None) -> PinStatement | None:
@@ -387,6 +389,8 @@ def label_pin(line: str, number: int, offset: int | None = None) -> PinStatement
     pin word (``acme/widgets · `<sha>```, ``**Target:** acme/widgets v2.1 (4f1c9e0a)``, ``Code
     under review: acme/widgets, `<sha>```), or ``None``. For a document stating its pin in
     no other form: a list of commits looks the same line by line."""
+    if len(line) > _LABEL_CHARACTERS:
+        return None  # (a paragraph, not a label)
     words = _without_urls(line)
     if "/" not in words or _HISTORY_WORDS.search(words):
         return None
@@ -398,8 +402,8 @@ def label_pin(line: str, number: int, offset: int | None = None) -> PinStatement
     if repository.rsplit(".", 1)[-1].lower() in KNOWN_EXTENSIONS:
         return None  # (``docs/guide.md``: a file)
     rest = words.replace(repository, " ")
-    for match in shas:
-        rest = rest.replace(match.group(), " ")
+    for written in {match.group() for match in shas}:
+        rest = rest.replace(written, " ")
     if sum(1 for word in rest.split() if any(ch.isalnum() for ch in word)) > _LABEL_WORDS:
         return None
     sha, column = shas[0].group().lower(), shas[0].start()
