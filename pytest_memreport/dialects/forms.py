@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -38,7 +39,7 @@ from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CAPTION_START, COMMENT_FILE, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     DIGEST_LINE, FENCE_FILE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
-    GIT_CHECKOUT, GIT_CLONE, SECTION_LINES, SHA_HINT, TRAILING_RANGES,
+    GIT_CHECKOUT, GIT_CLONE, LOCAL_LINK, SECTION_LINES, SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
@@ -162,6 +163,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         evidence.extend(_symbols_beside(lines, [*evidence, *cited]))
     if loose and " in " in text and "`" in text:
         evidence.extend(_defined_in(lines, code_lines))
+    if "](" in text and loose:
+        evidence.extend(_local_links(text, starts, code_lines))
     if "::" in text:
         evidence.extend(_node_ids(lines, code_lines))
     if "`" in text and (":" in text or "@" in text):
@@ -494,6 +497,59 @@ def _data_manifests(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) 
             found.extend(rows)
             manifests.add(block)
     return found, manifests
+
+
+#: the label of a link to a file of a local checkout
+LOCAL_FILE_LINK = "local link"
+
+
+def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Evidence]:
+    """Links to files of the writer's checkout (``[index.ts](src/memory/index.ts#L43-L59)``,
+    ``[a.ts](/home/me/src/widgets/src/a.ts#L3)``, ``../`` up out of the knowledge base): with
+    an ``#L`` anchor its lines, cited as ``path:43-59`` is; without one a mention (evidence
+    where the pinned tree has the file, otherwise the document's own word). A link to a
+    Markdown file with no anchor is the knowledge base's own page (a note's links to its
+    siblings), and a path out of a checkout (absolute, ``~``, ``../``) is mapped onto the
+    pinned tree by its longest suffix. ``code``: the indexes of the lines of code."""
+    found: list[Evidence] = []
+    for link in LOCAL_LINK.finditer(text):
+        number = starts.line_of(link.start())
+        if number - 1 in code:
+            continue
+        written = urllib.parse.unquote(link.group(1)).removeprefix("./")
+        if "@" in written or "/blob/" in written or "/tree/" in written:
+            continue  # (a template's ``@REPO@/blob/@PIN@/a.py``, a host's page without its host)
+        first, last = link.group(2), link.group(3)
+        extension = written.rsplit("/", 1)[-1].rpartition(".")[2].lower() if "." in written.rsplit("/", 1)[-1] else ""
+        if extension not in KNOWN_EXTENSIONS or (first is None and extension in _PAGE_EXTENSIONS):
+            continue
+        if written.startswith("/") and written[1:].split("/", 1)[0] not in _SYSTEM_FOLDERS:
+            # (``[L157](/Pool.sol#L157)``, ``(/L1/Pool.sol)``: from the root of the repository
+            # the page is on, as GitHub reads it; a file of the tree, by its place or its name)
+            written = written[1:]
+        outside = written.startswith(("/", "~")) or written.startswith("../")
+        path = written
+        while path.startswith("../"):
+            path = path[3:]
+        lookup = LOOKUP_CHECKOUT if outside else LOOKUP_TREE
+        if first is None:
+            found.append(Evidence(EvidenceKind.PATH, path, number, number, label=LOCAL_FILE_LINK,
+                                  role=EvidenceRole.MENTION, lookup=lookup))
+            continue
+        start, end = int(first), int(last or first)
+        if not 1 <= start <= end:
+            continue
+        found.append(Evidence(EvidenceKind.LINES, path, number, number, cited_lines=LineRange(start, end),
+                              label=LOCAL_FILE_LINK, lookup=lookup))
+    return found
+
+
+#: the first folders of an absolute path on the writer's machine (a checkout's place): any
+#: other absolute link is from the root of the repository the page is on
+_SYSTEM_FOLDERS = frozenset({"home", "Users", "root", "tmp", "mnt", "media", "opt", "srv", "var", "private",
+                             "workspace", "workspaces", "work", "data", "usr", "Volumes", "builds", "github"})
+#: the extensions of a knowledge base's own pages (a link to one with no line anchor is its)
+_PAGE_EXTENSIONS = frozenset({"md", "markdown", "mdx", "txt", "html", "htm", "rst", "org"})
 
 
 def _setup_pins(lines: list[str], blocks: tuple[tuple[int, int, str], ...], starts: LineStarts,

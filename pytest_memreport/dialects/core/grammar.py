@@ -338,6 +338,12 @@ RANGE_IN_CELL = re.compile(r"(?<![\w.:-])L?\d{1,9}(?:[ \t]*+[-\u2013\u2014][ \t]
 NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 #: a front matter value that is a sha
 SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+#: a Markdown link to a file of a local checkout (``[a.ts](src/a.ts#L3-L9)``,
+#: ``[a.ts](/home/me/src/widgets/src/a.ts#L3)``, ``file://``), not to a URL or an anchor:
+#: group 1 the path, 2 and 3 the lines of its ``#L`` anchor
+LOCAL_LINK = re.compile(
+    r"\]\((?:file://)?+(?![a-zA-Z][\w+.-]*+:|#|<)([^()\s#?]++)(?:\?[^()\s#]*+)?"
+    r"(?:#L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?)?[^()\s]*+\)")
 #: a setup's clone of a repository in a shell block (``git clone https://github.com/acme/widgets``;
 #: group 1 the URL)
 GIT_CLONE = re.compile(r"\bgit[ \t]++clone[ \t]++(?:-[\w-]++(?:[ \t]++\d++)?[ \t]++)*+(https?://\S++|git@\S++)")
