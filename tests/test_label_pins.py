@@ -8,7 +8,10 @@ repository has two of them (a list of commits looks the same, line by line)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
+from finding_support import run_one
 
 from pytest_memreport.dialects import parse_report
 from pytest_memreport.runcaches import RunCaches
@@ -57,3 +60,44 @@ def test_a_line_that_is_no_label_of_the_documents_commit_pins_nothing(line):
 def test_a_stated_pin_stands_and_a_label_line_beside_it_adds_nothing():
     text = f"# Trial\n\nPinned to acme/widgets at `{SHA}`.\n\nacme/widgets · `{OTHER[:10]}`{CITING}"
     assert [pin for _, pin in _pins(text)] == [SHA]
+
+
+def _compare(before: str, after: str) -> str:
+    return textwrap.dedent(f"""\
+        # The queue, then and now
+
+        - **Before:** `acme/widgets@{before}`
+        - **After:** `acme/widgets@{after}`
+
+        ## Before
+
+        `src/queue.py:1-2` holds the whole queue.
+
+        ## After the rewrite
+
+        `src/queue.py:5-6` pushes.
+
+        ## Summary
+
+        Both open with `src/queue.py:1`.
+        """)
+
+
+def test_two_commits_of_one_repository_labelled_apart_each_pin_their_sections(pytester, make_repo):
+    # Both were read as no pin (two label lines of one repository), and the citations of
+    # both sections were checked at one commit: the "Before" section's at the rewrite's.
+    repo = make_repo("widgets")
+    before = repo.commit({"src/queue.py": "class Queue:\n    items = []\n"})
+    after = repo.commit({"src/queue.py": "class Queue:\n    def __init__(self):\n        self.items = []\n\n"
+                                         "    def push(self, item):\n        self.items.append(item)\n"})
+    result, report = run_one(pytester, _compare(before, after), f"--memreport-repo=acme/widgets={repo.path}",
+                             "--memreport-against=none")
+    checked = [(e["line"], e.get("pin") or report["sources"][0]["pin"], e["at_pin"]["status"])
+               for e in report["evidence"] if e["kind"] == "lines"]
+    assert checked == [(8, before, "found"), (12, after, "found"), (16, before, "found")], result.stdout.str()[-2000:]
+    assert result.ret == 0
+
+    # the same citations under unlabelled lines: which commit is which is unsaid, nothing pins
+    text = _compare(before, after).replace("**Before:** ", "").replace("**After:** ", "")
+    result, report = run_one(pytester, text, f"--memreport-repo=acme/widgets={repo.path}", "--memreport-against=none")
+    assert "no pinned commit" in result.stdout.str() and result.ret == 1

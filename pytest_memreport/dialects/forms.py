@@ -235,7 +235,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
             continue  # most lines: no pin, and nothing written like one
         stated = pinforms.line_pins(line, number, starts.start_of(number)) if _may_state_a_pin(line) else []
         pins.extend(stated)
-        if not stated and number in mentions_at:
+        if not stated and (number in mentions_at or "@" in line):
             labelled = pinforms.label_pin(line, number, starts.start_of(number))
             if labelled is not None:
                 label_pins.append(labelled)
@@ -243,8 +243,9 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if not stated and pin_like is None and pinforms.names_a_sha(line):
             pin_like = (number, line.strip())
     pins.extend(table_pins(tabled))
-    if not pins and label_pins and len({pin.repository for pin in label_pins}) == len(set(label_pins)):
-        # (``acme/widgets · `<sha>```: no other form states a pin, and no repository has two)
+    if not pins and label_pins and _told_apart(label_pins, lines):
+        # (``acme/widgets · `<sha>```: no other form states a pin, and a repository's two are
+        # labelled apart, ``**Before:**`` and ``**After:**``)
         pins.extend(dict.fromkeys(label_pins))
     elif label_pins and pin_like is None:
         pin_like = (label_pins[0].line, lines[label_pins[0].line - 1].strip())
@@ -497,6 +498,17 @@ def _data_manifests(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) 
             found.extend(rows)
             manifests.add(block)
     return found, manifests
+
+
+def _told_apart(pins: list[pinforms.PinStatement], lines: list[str]) -> bool:
+    """Whether each repository's label lines state one commit, or several each labelled apart
+    (a list of a repository's commits looks the same line by line, and says no pin)."""
+    by_repository: dict[str | None, dict[str, frozenset[str]]] = {}
+    for pin in pins:
+        line = lines[pin.line - 1] if 1 <= pin.line <= len(lines) else ""
+        by_repository.setdefault(pin.repository, {})[pin.sha] = _pin_label(line[:pin.column], (pin.repository,))
+    return all(len(shas) == 1 or (all(shas.values()) and len(set(shas.values())) == len(shas))
+               for shas in by_repository.values())
 
 
 #: the label of a link to a file of a local checkout
@@ -1461,7 +1473,8 @@ def augment(report: Report, text: str, readers: Sequence[FormReader] = (),
                         key=lambda finding: finding.line))
     if told:
         report = replace(report, findings=(*report.findings, *told))
-    sections = _Sections.of(sources, text.split("\n"), (*existing, *reading.evidence))
+    lines = text.split("\n")
+    sections = _Sections.of(sources, lines, (*existing, *reading.evidence), _labelled_pins(sources, reading.pins, lines))
     if sections and report.dialect in _BIND_ONE_REPOSITORY:
         report = _sections_bound(report, sources, sections)
         existing = report.all_evidence()
@@ -1944,6 +1957,62 @@ class _Linked:
 
 
 @dataclass(frozen=True)
+class _LabelledPins:
+    """Several commits a document states for one repository (``**Before:** `acme/widgets@<sha>```,
+    ``**After:** `acme/widgets@<sha>```): the words labelling each, which a section's heading
+    or a sentence writes to mean that commit (``## After``)."""
+
+    #: a source's ID -> the words labelling its pin (instead of its names: both commits are
+    #: of one repository, and its name tells neither)
+    labels: dict[str, frozenset[str]]
+    #: the repository's other commits, each with its label's words
+    others: tuple[tuple[_Linked, frozenset[str]], ...]
+
+
+def _labelled_pins(sources: Sequence[Source], pins: Sequence[pinforms.PinStatement],
+                   lines: list[str]) -> _LabelledPins | None:
+    """The commits beyond the first that the document states for one of its ``sources``'
+    repositories, with the words labelling each pin (:class:`_LabelledPins`); ``None`` when it
+    states one commit per repository, or when a label is missing (nothing then tells them apart)."""
+    stated: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for statement in pins:
+        # (a pin naming no repository is the document's, or another's the words name: not one
+        # of a repository's several)
+        index = _find(list(sources), statement.key) if statement.key else None
+        if index is None or not sources[index].pin:
+            continue
+        shas = stated.setdefault(sources[index].id, [])
+        if any(same_commit(sha, statement.sha) for sha, _ in shas):
+            continue  # (``2ecb382`` and its full sha: one commit)
+        line = lines[statement.line - 1] if 1 <= statement.line <= len(lines) else ""
+        shas.append((statement.sha, _pin_label(line[:statement.column], (_repository(sources[index]), sources[index].id))))
+    labels: dict[str, frozenset[str]] = {}
+    others: list[tuple[_Linked, frozenset[str]]] = []
+    for source in sources:
+        shas = stated.get(source.id, [])
+        if len(shas) < 2 or not all(words for _, words in shas) or not same_commit(shas[0][0], source.pin or ""):
+            continue
+        labels[source.id] = shas[0][1]
+        repository = _repository(source) or source.id
+        others.extend((_Linked(repository, sha), words) for sha, words in shas[1:])
+    return _LabelledPins(labels, tuple(others)) if others else None
+
+
+#: words that say a sha is a pin, not which one (``Commit:``, ``pinned at``)
+_PIN_LABEL_NOISE = frozenset({"commit", "revision", "sha", "pin", "pinned", "at", "of", "the", "repository", "repo",
+                              "snapshot", "head", "is", "was", "read", "to", "on", "in"})
+
+
+def _pin_label(before: str, named: Iterable[str | None]) -> frozenset[str]:
+    """The words labelling a pin on its line before its sha (``**Before:**``, ``Baseline``),
+    without pin words and the names of its repository, ``named`` (casefolded)."""
+    names = {part.casefold() for name in named if name for part in name.split("/") if part}
+    return frozenset(word.casefold() for word in PROSE_WORD.findall(before)
+                     if word.casefold() not in _PIN_LABEL_NOISE and word.casefold() not in names
+                     and not word.isdigit())
+
+
+@dataclass(frozen=True)
 class _Sections:
     """Which of a document's pinned repositories a report line's sentence, else its section's
     heading, names (only in a document that pins several: else there is nothing to tell)."""
@@ -1959,9 +2028,14 @@ class _Sections:
     rows: dict[int, list[tuple[str, Source | _Linked | None]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, sources: Sequence[Source], lines: list[str], evidence: Iterable[Evidence] = ()) -> _Sections:
+    def of(cls, sources: Sequence[Source], lines: list[str], evidence: Iterable[Evidence] = (),
+           labelled: _LabelledPins | None = None) -> _Sections:
+        """``labelled``: a repository's other commits the document states, and the words
+        labelling each of its pins (:func:`_labelled_pins`)."""
+        labels = labelled.labels if labelled is not None else {}
         pinned: list[tuple[Source | _Linked, frozenset[str]]] = [
-            (source, _names_of(source)) for source in sources if source.pin]
+            (source, labels.get(source.id, _names_of(source))) for source in sources if source.pin]
+        pinned.extend(labelled.others if labelled is not None else ())
         named = {_repository(source).casefold() for source in sources}
         commits: dict[str, set[str]] = {}
         for item in evidence:

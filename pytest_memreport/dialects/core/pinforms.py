@@ -394,7 +394,10 @@ def label_pin(line: str, number: int, offset: int | None = None) -> PinStatement
     words = _without_urls(line)
     if "/" not in words or _HISTORY_WORDS.search(words):
         return None
-    named = {match.group(1).rstrip(".") for match in REPOSITORY_MENTION.finditer(words)}
+    written_at = {(f"{match.group(1)}/{match.group(2)}", match.group(3).lower()) for match in AT_SHA.finditer(words)} \
+        if "@" in words else set()
+    named = {match.group(1).rstrip(".") for match in REPOSITORY_MENTION.finditer(words)} | {
+        repository for repository, _ in written_at}
     shas = list(SHA_LIKE.finditer(words))
     if len(named) != 1 or len({match.group().lower() for match in shas}) != 1:
         return None
