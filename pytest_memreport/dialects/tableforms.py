@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
 from . import core, review
 from .core import pinforms
+from .core.extensions import KNOWN_EXTENSIONS
 from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL, RANGE_IN_CELL, SHORT_OID
 
 
@@ -86,10 +87,17 @@ def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None)
         if blob is not None and commit in (None, blob) and _commits_under(
                 names[blob], [cells[blob] for _, cells in rows if blob < len(cells)]):
             blob, commit = None, blob  # ``| File | SHA |`` whose rows share their sha: a commit each was read at
-        if blob is None and cited is None and commit is None:
+        # a column of the names each row's file defines (``| File | Function |``), and of its
+        # lines' first and last (``| Path | Start | End |``)
+        symbol = next((i for i, name in enumerate(names) if _SYMBOL_HEADER.fullmatch(name.strip(_MARKUP))), None)
+        first = next((i for i, name in enumerate(names) if _START_HEADER.fullmatch(name.strip(_MARKUP))), None)
+        last = next((i for i, name in enumerate(names) if _END_HEADER.fullmatch(name.strip(_MARKUP))), None)
+        if first is None or last is None:
+            first = last = None
+        if blob is None and cited is None and commit is None and symbol is None and first is None:
             continue
         path_at = next((i for i, name in enumerate(names) if _FILE_HEADER.search(name)
-                        and i not in (blob, cited, commit, named)), None if blob is None else 0)
+                        and i not in (blob, cited, commit, named, symbol)), None if blob is None else 0)
         if path_at is None or path_at == named:
             continue
         one_line = cited is not None and _ONE_LINE_HEADER.fullmatch(names[cited]) is not None
@@ -112,10 +120,15 @@ def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None)
             sha = cells[commit] if commit is not None and commit < len(cells) else ""
             pin = sha.lower() if pinforms.is_sha(sha) else None
             ranges = _cited_ranges(cells[cited], one_line) if cited is not None and cited < len(cells) else []
+            if not ranges and first is not None and last is not None and max(first, last) < len(cells):
+                ranges = _cited_ranges(f"{cells[first]}-{cells[last]}", False) if cells[first].isdigit() \
+                    and cells[last].isdigit() else []
             spec = review.repo_path_spec(path, strict=False) or (
                 core.PathSpec(path) if _PLAIN_FILE.fullmatch(path) else None)  # (``VERSION``, ``LICENSE``)
             if spec is None or spec.ranges:
                 continue
+            if symbol is not None and symbol < len(cells) and not spec.is_directory and _names_a_file(spec.path):
+                found.extend(_row_symbols(cells[symbol], spec.path, row, pin))
             if ranges and not spec.is_directory:
                 span = _cell_range_span(lines, starts, row, cited) if len(ranges) == 1 and starts is not None \
                     and lines is not None and cited is not None else None
@@ -125,6 +138,34 @@ def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None)
                 kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
                 found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
     return found
+
+
+def _names_a_file(path: str) -> bool:
+    """Whether a cell is a source file's place or name (``src/a.py``, ``Pool.sol``), not a
+    contract's or a module's name (``| Contract Name | Function Name |``: ``Runtime``)."""
+    name = path.rsplit("/", 1)[-1]
+    return "." in name and name.rsplit(".", 1)[1].lower() in KNOWN_EXTENSIONS
+
+
+def _row_symbols(cell: str, path: str, row: int, pin: str | None) -> list[Evidence]:
+    """The names a row's symbol cell says its file defines (`` `Queue` ``, ``drain()``, two
+    of them split by commas): each a symbol of that file, failing where it defines none."""
+    found = []
+    for written in cell.split(","):
+        name = core.symbol_name(written.strip().strip("`*_ "))
+        if name is not None:
+            found.append(Evidence(EvidenceKind.SYMBOL, "", row, row, text=name, context=(path,), pin=pin,
+                                  label=" ".join(written.split()).strip("`*_ "), role=EvidenceRole.DECLARED))
+    return found
+
+
+#: a column of names the row's file defines, and a column of its lines' first and last
+_SYMBOL_HEADER = re.compile(r"(?i)(?:symbol|function|method|class|type|definition|identifier|func|entry[ _-]?point)s?"
+                            r"(?:[ _-]?names?)?")
+_START_HEADER = re.compile(r"(?i)(?:start|from|first)(?:[ _-]?line)?")
+_END_HEADER = re.compile(r"(?i)(?:end|to|last|through)(?:[ _-]?line)?")
+#: what wraps a header's words (``**Function**``)
+_MARKUP = "`*_ "
 
 
 def _cell_range_span(lines: list[str], starts, row: int, column: int):
