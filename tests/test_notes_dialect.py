@@ -72,6 +72,22 @@ def test_a_phrase_in_a_sentence_naming_two_files_is_held_by_either():
     assert (quote.path, quote.context, quote.pin) == ("src/tick.rs", (), None)
 
 
+@pytest.mark.parametrize("sentence", [
+    'The loop is declared as "fn tick(&mut self) -> Duration" (src/tick.rs:3).',
+    'The file src/tick.rs says "the tick never sleeps twice".',
+])
+def test_a_phrase_beside_or_attributed_to_a_file_in_plain_words_quotes_it(sentence):
+    # With the file in backticks the phrase quoted it; in plain words it was the note's own
+    # term, never a failure where the file lacks it.
+    [quote] = quotes(parse_report("n.md", notes(sentence)))
+    assert (quote.path, quote.role) == ("src/tick.rs", EvidenceRole.PROSE)
+
+
+def test_a_path_in_quotation_marks_is_the_quotation_not_its_file():
+    [quote] = quotes(parse_report("n.md", notes('The loop imports "crate/src/tick.rs" and nothing else.')))
+    assert (quote.path, quote.role) == ("", EvidenceRole.TERM)
+
+
 def test_a_phrase_only_near_a_file_is_a_quotation_only_where_found():
     report = parse_report("n.md", notes(
         f'The [router]({BLOB}/src/router.rs) is the "brain of the whole system" here. '

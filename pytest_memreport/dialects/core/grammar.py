@@ -338,6 +338,12 @@ RANGE_IN_CELL = re.compile(r"(?<![\w.:-])L?\d{1,9}(?:[ \t]*+[-\u2013\u2014][ \t]
 NAMED_BEFORE_SHA = re.compile(r"`([A-Za-z][A-Za-z0-9_.-]{0,99})`[ \t]*(?:(?:at|@|:)[ \t]*)?$")
 #: a front matter value that is a sha
 SHA_VALUE = re.compile(r"[0-9a-fA-F]{7,64}")
+#: a file's place written in plain words, with its folders and extension and maybe its
+#: lines (``src/memory/index.ts``, ``pkg/a.py:43-59``): group 1 (what a quotation beside it
+#: or a sentence attributing words to it quotes)
+PLAIN_PATH_CITATION = re.compile(
+    r"(?<![\w./@:#-])((?:[\w-][\w.-]*+/)++[\w-][\w.-]*?\.[A-Za-z]\w{0,9}(?::\d{1,9}(?:[-–]\d{1,9})?)?)"
+    r"(?![\w/@-]|\.\w)")
 #: a Markdown link to a file of a local checkout (``[a.ts](src/a.ts#L3-L9)``,
 #: ``[a.ts](/home/me/src/widgets/src/a.ts#L3)``, ``file://``), not to a URL or an anchor:
 #: group 1 the path, 2 and 3 the lines of its ``#L`` anchor

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import anchors
+from .grammar import PLAIN_PATH_CITATION
 
 #: how a phrase is tied, strongest first
 BESIDE, SENTENCE, NEAR, PROJECT, UNTIED = "beside", "sentence", "near", "project", "untied"
@@ -116,6 +117,10 @@ class Paragraph:
         return _sentence_of(self.bounds, max(0, len(self.text.rstrip()) - 1), len(self.text))[0]
 
 
+#: the marks a quoted path stands between (the empty string: none there, at a piece's edge)
+_QUOTE_MARKS = frozenset({'"', "“", "”", "'", "‘", "’"})
+
+
 def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
     """Read a paragraph's pieces; ``is_file(href, text)`` says whether a link or a backticked
     span (``href`` empty) names a file of the target."""
@@ -135,6 +140,14 @@ def paragraph(pieces, is_file: Callable[[str, str], bool]) -> Paragraph:
             codes.append((offset, end))
             if is_file("", piece.text):
                 named.append(Named(piece.text, "", piece.line, offset, end))
+        elif "/" in piece.text and "." in piece.text:
+            # (a file's place in plain words, ``(src/a.ts:43)``, names it as a backticked one does)
+            # (not one in quotation marks: ``import "lib/a.sol"`` quotes the path, it is no tie)
+            named.extend(Named(found.group(1), "", piece.line, offset + found.start(1), offset + found.end(1))
+                         for found in PLAIN_PATH_CITATION.finditer(piece.text)
+                         if piece.text[found.start(1) - 1:found.start(1)] not in _QUOTE_MARKS
+                         and piece.text[found.end(1):found.end(1) + 1] not in _QUOTE_MARKS
+                         and is_file("", found.group(1)))
     return Paragraph(text, pieces[0].line if pieces else 0, tuple(named), tuple(codes), tuple(marks))
 
 
