@@ -1015,12 +1015,15 @@ def test_a_manifest_written_as_a_list_claims_each_files_blob(targets):
         - `README.md` — blob `{targets.blobs["README.md"]}`, 3 lines
         - `VERSION`: blob {targets.blobs["VERSION"]}
         - `src/queue.ts` changed in `{targets.widgets_pin}` (a commit, not a blob)
+        - docs/README.md: blob {targets.blobs["README.md"][:12]}
         """))
 
     assert [(e.path, e.text, e.role) for e in report.all_evidence()] == [
         ("README.md", targets.blobs["README.md"], EvidenceRole.MANIFEST),
         ("VERSION", targets.blobs["VERSION"], EvidenceRole.MANIFEST),
-        ("src/queue.ts", None, EvidenceRole.MENTION)]  # (a file named: its commit is no blob)
+        ("src/queue.ts", None, EvidenceRole.MENTION),  # (a file named: its commit is no blob)
+        # (a file in plain words was read as no file: the manifest's row was lost)
+        ("docs/README.md", targets.blobs["README.md"][:12], EvidenceRole.MANIFEST)]
     assert [s.pin for s in report.sources] == [targets.widgets_pin]
 
 

@@ -469,12 +469,13 @@ def _listed_blobs(lines: list[str]) -> list[Evidence]:
         if "blob" not in line or line.lstrip().startswith("|"):
             continue
         for match in LISTED_BLOB.finditer(line):
-            path = match.group(1).removeprefix("./")  # (a file by its place, as in a manifest's table)
-            oid = match.group(2)
+            # (a file by its place, as in a manifest's table: in backticks or plain words)
+            path = (match.group(1) or match.group(2)).removeprefix("./")
+            oid = match.group(3)
             if len(oid) not in (40, 64) and (len(oid) > 39 or not pinforms.has_digit_and_letter(oid)):
                 continue  # (an abbreviated id holds a digit and a letter: digits alone may be a number)
             if path and not path.endswith("/") and "://" not in path:
-                found.append(Evidence(EvidenceKind.PATH, path, number, number, text=match.group(2).lower(),
+                found.append(Evidence(EvidenceKind.PATH, path, number, number, text=oid.lower(),
                                       label="manifest blob", role=EvidenceRole.MANIFEST))
     return found
 

@@ -380,7 +380,8 @@ BASIS_REPOSITORY = re.compile(r"`([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})`[ \t\
                               r"|\b([A-Za-z0-9][\w.-]{0,99})/([\w.-]{1,100})@[0-9a-fA-F]{7,64}\b")
 #: a manifest written as a list: `` `docs/a.md` — blob `<hex>` `` (a file, then its blob id, whole or
 #: abbreviated as git abbreviates it)
-LISTED_BLOB = re.compile(r"`([^`\s|]+)`[^`\n|]{0,40}?\bblob\b[ \t:]*`?([0-9a-fA-F]{7,64})\b`?")
+LISTED_BLOB = re.compile(r"(?:`([^`\s|]+)`|(?<![\w./@:-])((?:[\w-][\w.-]*+/)*+[\w-][\w-]*+\.[A-Za-z]\w{0,9}))"
+                         r"[^`\n|]{0,40}?\bblob\b[ \t:]*`?([0-9a-fA-F]{7,64})\b`?")
 #: a git object id as written whole: 40 hex digits (SHA-1) or 64 (SHA-256)
 _OBJECT_ID = r"[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?"
 #: a manifest's blob id: 40 or 64 hex digits
