@@ -11,11 +11,16 @@ nothing before:
 
 from __future__ import annotations
 
+import json
 import textwrap
 
+import yaml
 from finding_support import run_one
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_memreport.dialects import parse_report
+from pytest_memreport.dialects.datatables import data_tables
 from pytest_memreport.model import EvidenceKind, EvidenceRole
 from pytest_memreport.runcaches import RunCaches
 
@@ -211,3 +216,20 @@ def test_a_section_file_binds_only_its_own_sections_lines():
     # block's numbered lines are the block's
     assert lines == [7, 11, 12], [(e.line, e.path, e.cited_lines) for e in evidence]
     assert {e.path for e in evidence if e.kind is EvidenceKind.LINES} == {"src/queue.py"}
+
+
+_SEGMENT = st.from_regex(r"[a-z0-9_][a-z0-9_-]{0,7}", fullmatch=True)
+_PATHS = st.builds(lambda parts, name: "/".join([*parts, name + ".py"]), st.lists(_SEGMENT, max_size=3), _SEGMENT)
+_BLOBS = st.from_regex(r"[0-9a-f]{40}", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(entries=st.lists(st.tuples(_PATHS, _BLOBS), min_size=1, max_size=12, unique_by=lambda entry: entry[0]))
+def test_a_manifest_dumped_as_yaml_or_json_reads_back_as_its_rows_at_their_lines(entries):
+    data = {"files": [{"path": path, "blob": blob} for path, blob in entries]}
+    for text in (yaml.safe_dump(data, sort_keys=False), json.dumps(data, indent=2)):
+        (header, rows), = data_tables(text, 1)
+        assert header == ["path", "blob"]
+        assert [(cells[0], cells[1]) for _, cells in rows] == entries, text
+        lines = text.split("\n")
+        assert all(cells[0] in lines[line - 1] for line, cells in rows), text
