@@ -1,5 +1,6 @@
-"""What the tests of audit findings share: a contract a finding is about, and one finding
-run as users run it (pytest with ``--memreport``, its JSON read back)."""
+"""What the tests of audit findings and hand-written documents share: a contract a finding
+is about, a small Python module a pilot cites, and one document run as users run it
+(pytest with ``--memreport``, its JSON read back)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,20 @@ POOL = textwrap.dedent("""\
             balance = 0;
         }
     }
+    """)
+
+#: a module the pilots cite: the class (1), its constructor (2-3), ``push`` (5-6), ``drain`` (8-10)
+QUEUE = textwrap.dedent("""\
+    class Queue:
+        def __init__(self):
+            self.items = []
+
+        def push(self, item):
+            self.items.append(item)
+
+        def drain(self):
+            out, self.items = self.items, []
+            return out
     """)
 
 

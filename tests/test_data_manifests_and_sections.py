@@ -15,7 +15,7 @@ import json
 import textwrap
 
 import yaml
-from finding_support import run_one
+from finding_support import QUEUE, run_one
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,18 +24,6 @@ from pytest_memreport.dialects.datatables import data_tables
 from pytest_memreport.model import EvidenceKind, EvidenceRole
 from pytest_memreport.runcaches import RunCaches
 
-QUEUE = textwrap.dedent("""\
-    class Queue:
-        def __init__(self):
-            self.items = []
-
-        def push(self, item):
-            self.items.append(item)
-
-        def drain(self):
-            out, self.items = self.items, []
-            return out
-    """)
 README = "# Widgets\n\nA queue and its helpers.\n"
 OTHER_BLOB = "1" * 40
 

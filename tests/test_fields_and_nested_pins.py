@@ -12,20 +12,8 @@ from __future__ import annotations
 
 import textwrap
 
-from finding_support import run_one
+from finding_support import QUEUE, run_one
 
-QUEUE = textwrap.dedent("""\
-    class Queue:
-        def __init__(self):
-            self.items = []
-
-        def push(self, item):
-            self.items.append(item)
-
-        def drain(self):
-            out, self.items = self.items, []
-            return out
-    """)
 
 
 def _pilot(pin: str) -> str:

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
-from finding_support import run_one
+from finding_support import QUEUE, run_one
 
-QUEUE = "class Queue:\n    def __init__(self):\n        self.items = []\n\n    def push(self, item):\n" \
-        "        self.items.append(item)\n"
 
 
 def _trial(setup: str) -> str:

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import textwrap
 
-from finding_support import run_one
+from finding_support import QUEUE, run_one
 
 from pytest_memreport.dialects import parse_report
 from pytest_memreport.model import EvidenceKind
 from pytest_memreport.runcaches import RunCaches
 
-QUEUE = "class Queue:\n    def __init__(self):\n        self.items = []\n\n    def push(self, item):\n" \
-        "        self.items.append(item)\n"
 
 
 def test_a_tables_symbol_column_is_checked_in_its_rows_file(pytester, make_repo):
