@@ -30,6 +30,8 @@ from collections.abc import Iterator
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
+from .core import anchors
 from .tableforms import Table
 
 #: a key naming an entry's file (``path``, ``file``, ``filename``, ``file_path``), its words
@@ -150,3 +152,32 @@ def _files_table(key: str, pairs: list[tuple[object, Node]], first_line: int) ->
     if not rows:
         return None
     return ["path", "blob" if _OBJECT_KEY.search(key.removesuffix("s")) else "sha"], rows
+
+
+#: a key of an entry's quotation of its file: in its words (``quote:``), or code it shows
+#: (``snippet:``, ``code:``: the file's where it holds them, else the writer's example)
+_QUOTE_KEY = re.compile(r"(?:quote|quotation|verbatim)")
+_CODE_KEY = re.compile(r"(?:excerpt|snippet|code|source text|line text)")
+#: an entry's key of its cited lines (``lines: 43-59``, ``range: L43-L59``)
+_LINES_KEY = re.compile(r"(?:cited )?(?:lines?|line range|range)")
+
+
+def data_quotations(tables: list[Table]) -> list[Evidence]:
+    """The quotations the entries of ``tables`` (:func:`data_tables`) give their files
+    (``{path: src/a.ts, lines: 43-59, quote: "..."}``): each its file's, at those lines."""
+    found: list[Evidence] = []
+    for header, rows in tables:
+        quoted = [(i, EvidenceRole.PROSE if _QUOTE_KEY.fullmatch(name) else EvidenceRole.LOOSE)
+                  for i, name in enumerate(header) if _QUOTE_KEY.fullmatch(name) or _CODE_KEY.fullmatch(name)]
+        lines_at = next((i for i, name in enumerate(header) if _LINES_KEY.fullmatch(name)), None)
+        if not quoted or header[:1] != ["path"]:
+            continue
+        for row, cells in rows:
+            ranges = anchors.parse_ranges(cells[lines_at].replace(" ", ""))[0] if lines_at is not None else ()
+            cited = LineRange(ranges[0].start, ranges[-1].end) if ranges else None
+            for index, role in quoted:
+                text = cells[index].strip() if index < len(cells) else ""
+                if text and cells[0] and "://" not in cells[0]:
+                    found.append(Evidence(EvidenceKind.QUOTE, cells[0].removeprefix("./"), row, row, text=text,
+                                          cited_lines=cited, role=role, label="quotation in a manifest's entry"))
+    return found

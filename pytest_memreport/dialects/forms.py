@@ -44,7 +44,7 @@ from .core.grammar import (
 from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
 from .core.spans import LineStarts
-from .datatables import data_tables
+from .datatables import data_quotations, data_tables
 from .runfacts import same_commit
 from .tableforms import PROSE_WORD, pipe_tables, raw_tables, row_quotations, table_pins, table_rows
 
@@ -201,7 +201,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 front = core.front_matter_mapping(head, end, [])
             if front:
                 # (files listed with their blob ids or lines: an ingest's or a manifest's)
-                evidence.extend(table_rows(data_tables("\n".join(head_lines[1:end - 1]), 2)))
+                listed = data_tables("\n".join(head_lines[1:end - 1]), 2)
+                evidence.extend([*table_rows(listed), *data_quotations(listed)])
                 pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), head_lines[:end], starts))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
@@ -494,7 +495,8 @@ def _data_manifests(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) 
         index, close, language = block
         if language not in _DATA:
             continue
-        rows = table_rows(data_tables("\n".join(lines[index + 1:close]), index + 2))
+        tables = data_tables("\n".join(lines[index + 1:close]), index + 2)
+        rows = [*table_rows(tables), *data_quotations(tables)]
         if rows:
             found.extend(rows)
             manifests.add(block)
