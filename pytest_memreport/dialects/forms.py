@@ -201,8 +201,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 front = core.front_matter_mapping(head, end, [])
             if front:
                 # (files listed with their blob ids or lines: an ingest's or a manifest's)
-                listed = data_tables("\n".join(head_lines[1:end - 1]), 2)
-                evidence.extend([*table_rows(listed), *data_quotations(listed)])
+                entries = data_tables("\n".join(head_lines[1:end - 1]), 2)
+                evidence.extend([*table_rows(entries), *data_quotations(entries)])
                 pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), head_lines[:end], starts))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
