@@ -39,7 +39,7 @@ from .core import anchors, pinforms
 from .core.grammar import (
     BARE_RANGES, BRACE_GROUP, CAPTION_START, COMMENT_FILE, DEFINED_IN, PATH_AT_REVISION, REVISION_COLON_PATH, SHA_LIKE, CONTINUATION, DECLARES_NAME, DIFF_FILE_HEADER, DIFF_OTHER_HEADER, FILE_LINK_MARKS, FORM_URL, HEX_WORD, LINE_CITATION_HINT,
     DIGEST_LINE, FENCE_FILE, FILE_HEADER, LABELLED_LINES, LISTED_BLOB, LISTING_LINE, LISTED_PIN, NAME_AFTER_CITATION, NOT_PLAIN_WORDS, NUMBERED_LINE, PATHLIKE_CODE_SPAN, REPOSITORY_WORD,
-    GIT_CHECKOUT, GIT_CLONE, LOCAL_LINK, SECTION_LINES, SHA_HINT, TRAILING_RANGES,
+    GIT_CHECKOUT, GIT_CLONE, LOCAL_LINK, RANGE_AFTER_LINK, SECTION_LINES, SHA_HINT, TRAILING_RANGES,
 )
 from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
@@ -531,10 +531,10 @@ def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Ev
         number = starts.line_of(link.start())
         if number - 1 in code:
             continue
-        written = urllib.parse.unquote(link.group(1)).removeprefix("./")
+        written = urllib.parse.unquote(link.group(2)).removeprefix("./")
         if "@" in written or "/blob/" in written or "/tree/" in written:
             continue  # (a template's ``@REPO@/blob/@PIN@/a.py``, a host's page without its host)
-        first, last = link.group(2), link.group(3)
+        first, last = link.group(3), link.group(4)
         extension = written.rsplit("/", 1)[-1].rpartition(".")[2].lower() if "." in written.rsplit("/", 1)[-1] else ""
         if extension not in KNOWN_EXTENSIONS or (first is None and extension in _PAGE_EXTENSIONS):
             continue
@@ -547,6 +547,11 @@ def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Ev
         while path.startswith("../"):
             path = path[3:]
         lookup = LOOKUP_CHECKOUT if outside else LOOKUP_TREE
+        span = None
+        if first is None:  # (the lines its text or the words right after it give: ``(lines 43-59)``)
+            first, last, written_at = _lines_beside_link(text, link, path)
+            if written_at is not None:  # (where a re-pin rewrites the range)
+                span = starts.span(number, written_at[0] - starts.start_of(number), written_at[1] - starts.start_of(number))
         if first is None:
             found.append(Evidence(EvidenceKind.PATH, path, number, number, label=LOCAL_FILE_LINK,
                                   role=EvidenceRole.MENTION, lookup=lookup))
@@ -555,7 +560,7 @@ def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Ev
         if not 1 <= start <= end:
             continue
         found.append(Evidence(EvidenceKind.LINES, path, number, number, cited_lines=LineRange(start, end),
-                              label=LOCAL_FILE_LINK, lookup=lookup))
+                              label=LOCAL_FILE_LINK, lookup=lookup, span=span))
     return found
 
 
@@ -563,6 +568,27 @@ def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Ev
 #: other absolute link is from the root of the repository the page is on
 _SYSTEM_FOLDERS = frozenset({"home", "Users", "root", "tmp", "mnt", "media", "opt", "srv", "var", "private",
                              "workspace", "workspaces", "work", "data", "usr", "Volumes", "builds", "github"})
+def _lines_beside_link(text: str, link: re.Match, path: str
+                       ) -> tuple[str | None, str | None, tuple[int, int] | None]:
+    """The first and last line a link to a file with no line anchor cites in its own text
+    (``[index.ts:43-59](src/index.ts)``) or right after it (``[a.ts](src/a.ts) (lines 43-59)``),
+    as a link into a hosted repository's file does, and where ``text`` writes that one range
+    (``None`` for several); ``(None, None, None)`` when neither cites any."""
+    shown = link.group(1).strip("`*_ ")
+    spec = review.repo_path_spec(shown, strict=False) if ":" in shown or "#" in shown else None
+    if spec is not None and spec.ranges and (path == spec.path or path.endswith("/" + spec.path)):
+        raw = link.group(1)
+        cut = max(raw.rfind(":"), raw.rfind("#")) + 1
+        written = raw[cut:].rstrip("`*_ ")
+        at = (link.start(1) + cut, link.start(1) + cut + len(written)) if len(spec.ranges) == 1 else None
+        return str(spec.ranges[0].start), str(max(r.end for r in spec.ranges)), at
+    after = RANGE_AFTER_LINK.match(text, link.end() - 1)
+    if after is None:
+        return None, None, None
+    ranges, _ = anchors.parse_ranges(after.group(1).replace(" ", "").replace("\t", ""))
+    return (str(ranges[0].start), str(ranges[-1].end), after.span(1)) if ranges else (None, None, None)
+
+
 #: the extensions of a knowledge base's own pages (a link to one with no line anchor is its)
 _PAGE_EXTENSIONS = frozenset({"md", "markdown", "mdx", "txt", "html", "htm", "rst", "org"})
 

@@ -346,9 +346,9 @@ PLAIN_PATH_CITATION = re.compile(
     r"(?![\w/@-]|\.\w)")
 #: a Markdown link to a file of a local checkout (``[a.ts](src/a.ts#L3-L9)``,
 #: ``[a.ts](/home/me/src/widgets/src/a.ts#L3)``, ``file://``), not to a URL or an anchor:
-#: group 1 the path, 2 and 3 the lines of its ``#L`` anchor
+#: group 1 the link's text, 2 the path, 3 and 4 the lines of its ``#L`` anchor
 LOCAL_LINK = re.compile(
-    r"\]\((?:file://)?+(?![a-zA-Z][\w+.-]*+:|#|<)([^()\s#?]++)(?:\?[^()\s#]*+)?"
+    r"\[([^\[\]\n]{0,300}+)\]\((?:file://)?+(?![a-zA-Z][\w+.-]*+:|#|<)([^()\s#?]++)(?:\?[^()\s#]*+)?"
     r"(?:#L(\d{1,9})(?:C\d{1,9})?(?:-L?(\d{1,9})(?:C\d{1,9})?)?)?[^()\s]*+\)")
 #: a setup's clone of a repository in a shell block (``git clone https://github.com/acme/widgets``;
 #: group 1 the URL)
