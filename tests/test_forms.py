@@ -239,10 +239,12 @@ def test_a_range_in_parentheses_after_a_plain_path_cites_its_lines(sentence):
     ("`src/queue.ts` lines 2, 4, and 6", {"2", "4", "6"}),
     ("See lines 2 and 6-7 of `src/queue.ts`.", {"2", "6-7"}),
     ("See `src/queue.ts:2`, 4 and 12 other files.", {"2"}),  # (no line word began the list)
+    ("Lines 2, 4 and 6-7 of `src/queue.ts` build it.", {"2", "4", "6-7"}),  # (the file after the list)
 ])
 def test_the_last_range_of_a_worded_list_of_lines_is_cited(sentence, expected):
     # "and 6-7" ended a list of lines: it was dropped after a comma-separated list, and a
-    # range after "and" was dropped even after one number
+    # range after "and" was dropped even after one number; with the file after the list,
+    # no number of it was cited
     report = parse_report("kb/list.md", f"# List\n\nRead at commit `{SHA}`.\n\n{sentence}\n")
 
     assert rows(report) == {("lines", "src/queue.ts", cited) for cited in expected}

@@ -312,6 +312,7 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
     maybe_file: Citation | None = None  # an extension-less path, for the next word (or two) only
     after_comma = False
     worded = False  # the last citation is of a list of lines a line word began
+    chain = 0  # where in ``citations`` that list begins
     context: list[str | None] = [None]
     previous_found = False
     previous = ""
@@ -346,11 +347,17 @@ def scan(unit: Unit, *, prose: bool = False) -> tuple[list[Citation], list[tuple
         found: list[Citation] = []
         if text:
             found = _read_word(text, word, last or maybe_file, after_comma, prose, mentions, context, previous)
-            listed = worded and after_comma and len(found) == 1 and found[0].form == "continuation"
+            listed = worded and after_comma and len(found) == 1 and found[0].form in ("continuation", UNBOUND)
+            if previous in LINE_WORDS:
+                chain = len(citations)  # (where a list of lines the line word begins starts)
             if (previous in LINE_WORDS or listed) and len(found) == 1 and found[0].ranges:
                 # ``lines 27 to 34``, ``lines 6 and 11``, ``Lines 27-34 of `src/a.ts```; and the
                 # last of a list the line word began (``lines 43, 45 and 50-52``)
                 found[0], index = _worded_range(found[0], words, index)
+                if listed and found[0].form == "path":
+                    # (``lines 4, 5 and 6 of `a.ts```: the list's numbers before are that file's too)
+                    citations[chain:] = [replace(c, path=found[0].path, source=None, form="path", code=found[0].code)
+                                         if c.form == UNBOUND and c.path is None else c for c in citations[chain:]]
             if word.code and not word.whole:
                 # A file named inside a statement or command in one code span (`` `import x from
                 # "lib/a.sol";` ``) is that code's: no line word after the span continues it.
