@@ -802,14 +802,27 @@ def test_a_comparisons_commit_row_pins_each_column_to_the_repository_its_header_
     f"| | acme/widgets |\n| --- | --- |\n| Commit | `{SHA[:12]}` |\n",
     # a row of commits under columns that are no repositories' names
     f"| | before | after the fix |\n| --- | --- | --- |\n| Commit | `{SHA[:12]}` | `{OTHER[:12]}` |\n",
-    # two states of one repository
-    f"| | Before | After |\n| --- | --- | --- |\n| Commit | `{SHA[:12]}` | `{OTHER[:12]}` |\n",
-    f"| | v1.2 | main |\n| --- | --- | --- |\n| SHA | `{SHA[:12]}` | `{OTHER[:12]}` |\n",
+    # one commit twice: no two states
+    f"| | Before | After |\n| --- | --- | --- |\n| Commit | `{SHA[:12]}` | `{SHA[:12]}` |\n",
 ])
 def test_a_commit_row_is_no_pin_per_column_unless_the_columns_are_repositories(table):
     from pytest_memreport.dialects.tableforms import pipe_tables, table_pins
 
     assert table_pins(list(pipe_tables(table.split("\n")))) == []
+
+
+@pytest.mark.parametrize("table, labels", [
+    (f"| | Before | After |\n| --- | --- | --- |\n| Commit | `{SHA[:12]}` | `{OTHER[:12]}` |\n", ["Before", "After"]),
+    (f"| | v1.2 | main |\n| --- | --- | --- |\n| SHA | `{SHA[:12]}` | `{OTHER[:12]}` |\n", ["v1.2", "main"]),
+])
+def test_a_commit_row_under_states_of_one_repository_labels_its_commits(table, labels):
+    # They pinned nothing (states of one repository, no repositories): now each is a commit of
+    # the document's one repository, labelled by its column, as `**Before:** ...@<sha>` is
+    from pytest_memreport.dialects.tableforms import pipe_tables, table_pins
+
+    pins = table_pins(list(pipe_tables(table.split("\n"))))
+    assert [(pin.sha, pin.repository, pin.name, pin.label) for pin in pins] == [
+        (SHA[:12], None, None, labels[0]), (OTHER[:12], None, None, labels[1])]
 
 
 @pytest.mark.parametrize("cell", ["src/queue.ts", "`src/queue.ts`"])

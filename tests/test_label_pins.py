@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from finding_support import run_one
+from finding_support import QUEUE, run_one
 
 from pytest_memreport.dialects import parse_report
 from pytest_memreport.runcaches import RunCaches
@@ -101,3 +101,27 @@ def test_two_commits_of_one_repository_labelled_apart_each_pin_their_sections(py
     text = _compare(before, after).replace("**Before:** ", "").replace("**After:** ", "")
     result, report = run_one(pytester, text, f"--memreport-repo=acme/widgets={repo.path}", "--memreport-against=none")
     assert "no pinned commit" in result.stdout.str() and result.ret == 1
+
+
+def test_a_comparison_tables_before_and_after_columns_each_check_their_cells_at_their_commit(pytester, make_repo):
+    # The commit row under "Before" and "After" pinned nothing (states of one repository), and
+    # with a commit from elsewhere each cell of a row would have been checked under both
+    # columns: a cell is its own column's
+    repo = make_repo("widgets")
+    before = repo.commit({"src/queue.py": "class Queue:\n    items = []\n"})
+    after = repo.commit({"src/queue.py": QUEUE})
+    text = textwrap.dedent(f"""\
+        # The queue, then and now
+
+        Repository: acme/widgets
+
+        | | Before | After |
+        | --- | --- | --- |
+        | Commit | `{before[:12]}` | `{after[:12]}` |
+        | The queue | `src/queue.py:1-2` | `src/queue.py:8-10` |
+        """)
+    result, report = run_one(pytester, text, f"--memreport-repo=acme/widgets={repo.path}", "--memreport-against=none")
+    checked = sorted((tuple(e["cited_lines"]), (e.get("pin") or report["sources"][0]["pin"])[:12], e["at_pin"]["status"])
+                     for e in report["evidence"] if e["kind"] == "lines")
+    assert checked == [((1, 2), before[:12], "found"), ((8, 10), after[:12], "found")], result.stdout.str()[-2000:]
+    assert result.ret == 0

@@ -2007,14 +2007,15 @@ def _labelled_pins(sources: Sequence[Source], pins: Sequence[pinforms.PinStateme
     for statement in pins:
         # (a pin naming no repository is the document's, or another's the words name: not one
         # of a repository's several)
-        index = _find(list(sources), statement.key) if statement.key else None
+        index = _find(list(sources), statement.key) if statement.key else (0 if statement.label and sources else None)
         if index is None or not sources[index].pin:
             continue
         shas = stated.setdefault(sources[index].id, [])
         if any(same_commit(sha, statement.sha) for sha, _ in shas):
             continue  # (``2ecb382`` and its full sha: one commit)
         line = lines[statement.line - 1] if 1 <= statement.line <= len(lines) else ""
-        shas.append((statement.sha, _pin_label(line[:statement.column], (_repository(sources[index]), sources[index].id))))
+        written = statement.label if statement.label is not None else line[:statement.column]
+        shas.append((statement.sha, _pin_label(written, (_repository(sources[index]), sources[index].id))))
     labels: dict[str, frozenset[str]] = {}
     others: list[tuple[_Linked, frozenset[str]]] = []
     for source in sources:
@@ -2094,7 +2095,8 @@ class _Sections:
         cells = self.rows.get(item.line)
         if cells:
             for text, owner in cells:
-                if owner is not None and _writes_path(text, item.path) and all(owner is not o for o in owners):
+                if owner is not None and _writes_path(text, item.path) and _writes_lines(text, item) \
+                        and all(owner is not o for o in owners):
                     owners.append(owner)
             return owners
         line = self.lines[item.line - 1] if 1 <= item.line <= len(self.lines) else ""
@@ -2186,6 +2188,29 @@ def _repository_columns(lines: list[str], pinned: Sequence[tuple[Source | _Linke
         for number, row in cells:
             rows[number] = list(zip(row, owners))
     return rows
+
+
+def _writes_lines(text: str, item: Evidence) -> bool:
+    """Whether a cell writing ``item``'s file writes its first cited line right after it (of
+    ``| `a.ts:3-4` | `a.ts:9-12` |``, the row's columns, which cell cites which); true for a
+    piece citing no lines."""
+    if item.cited_lines is None:
+        return True
+    first = (item.written_lines or item.cited_lines).start
+    path = item.written or item.path
+    at = text.find(path)
+    while at >= 0:
+        token = text[at:].split(None, 1)[0].strip("`*_,;()")  # (the citation as written: ``a.ts:3-4``)
+        spec = review.repo_path_spec(token, strict=False)
+        if spec is not None and spec.ranges:
+            if any(cited.start == first for cited in spec.ranges):
+                return True
+        else:  # (its lines written apart, ``a.ts` (L3-L4)``: a number of the cell's after it)
+            numbers = "".join(ch if ch.isdigit() else " " for ch in text[at + len(path):]).split()
+            if str(first) in numbers:
+                return True
+        at = text.find(path, at + 1)
+    return False
 
 
 def _writes_path(text: str, path: str) -> bool:

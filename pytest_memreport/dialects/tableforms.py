@@ -246,17 +246,23 @@ def _pins_by_column(names: list[str], rows: list[tuple[int, list[str]]]) -> list
     for row, cells in rows:
         if not cells or not _COMMIT_HEADER.fullmatch(cells[0].strip("*_ ")):
             continue
-        pins = []
+        pins, states = [], []
         for column in range(1, min(len(cells), len(names))):
             sha, repository = cells[column].strip("`*_ "), names[column].strip("`*_ ")
-            if not pinforms.is_sha(sha) or not _REPOSITORY_NAME.fullmatch(repository) \
-                    or _STATE_NAME.fullmatch(repository):
+            if not pinforms.is_sha(sha) or not _REPOSITORY_NAME.fullmatch(repository):
+                continue
+            if _STATE_NAME.fullmatch(repository):
+                # (``| | Before | After |``: states of the document's one repository, each a
+                # commit the column's citations are of)
+                states.append(pinforms.PinStatement(sha.lower(), row, 0, label=repository))
                 continue
             slashed = "/" in repository
             pins.append(pinforms.PinStatement(sha.lower(), row, 0, repository if slashed else None,
                                               None if slashed else repository))
         if len(pins) >= 2:  # (one column is a table of one repository's facts: a pin row of its own)
             return pins
+        if len(states) >= 2 and not pins and len({pin.sha for pin in states}) == len(states):
+            return states
     return []
 
 

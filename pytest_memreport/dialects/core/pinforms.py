@@ -110,6 +110,9 @@ class PinStatement:
     mentioned: tuple[str, ...] = ()
     #: where the sha is written (re-pin rewrites it there), when the reader knows the line's place
     span: Span | None = field(default=None, compare=False)
+    #: the state of the repository the commit is, as a table's column names it (``Before``,
+    #: ``After``): one of several commits of the document's one repository
+    label: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str | None:
