@@ -32,7 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
 from .core import anchors
-from .tableforms import Table
+from .tableforms import Table, table_rows
 
 #: a key naming an entry's file (``path``, ``file``, ``filename``, ``file_path``), its words
 #: split at ``_`` and ``-``; ``name`` names a file only where its value is a place (``a/b.ts``)
@@ -55,6 +55,14 @@ _LOADER = yaml.SafeLoader
 _NODE_BUDGET = 50_000
 #: data longer than this is not composed (a pasted API answer, not a manifest)
 _MAX_CHARACTERS = 1_000_000
+
+
+def data_evidence(text: str, first_line: int) -> list[Evidence]:
+    """What the YAML or JSON ``text`` cites as manifests (:func:`data_tables`): each entry's
+    file, read as a table's row is, and its quotation; ``first_line`` is the report line of
+    ``text``'s first line."""
+    tables = data_tables(text, first_line)
+    return [*table_rows(tables), *data_quotations(tables)] if tables else []
 
 
 def data_tables(text: str, first_line: int) -> list[Table]:

@@ -44,7 +44,7 @@ from .core.grammar import (
 from .core.citations import BARE_FILES
 from .core.extensions import KNOWN_EXTENSIONS, SOURCE_EXTENSIONS
 from .core.spans import LineStarts
-from .datatables import data_quotations, data_tables
+from .datatables import data_evidence
 from .runfacts import same_commit
 from .tableforms import PROSE_WORD, pipe_tables, raw_tables, row_quotations, table_pins, table_rows
 
@@ -151,7 +151,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
             # (read: the lines that may cite or name something; shown, their paragraphs)
             read = [line if _may_cite_lines(line) or (names_files and _may_name_files(line)) else "" for line in shown]
-            evidence.extend(_cited_lines(shown, lines, findings, names_files, read, starts))
+            evidence.extend(_cited_lines(shown, lines, findings, names_files, read, starts, fenced))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(pipe_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled, lines, starts))
@@ -201,8 +201,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
                 front = core.front_matter_mapping(head, end, [])
             if front:
                 # (files listed with their blob ids or lines: an ingest's or a manifest's)
-                entries = data_tables("\n".join(head_lines[1:end - 1]), 2)
-                evidence.extend([*table_rows(entries), *data_quotations(entries)])
+                evidence.extend(data_evidence("\n".join(head_lines[1:end - 1]), 2))
                 pins.extend(_front_matter_placed(pinforms.front_matter_pins(front, 1), head_lines[:end], starts))
                 named = pinforms.front_matter_repository(front)
                 if named is not None:
@@ -327,13 +326,15 @@ def _quotation_read(quotation: Evidence, loose: bool) -> bool:
 
 
 def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], named: bool = False,
-                 read: list[str] | None = None, starts: LineStarts | None = None) -> list[Evidence]:
+                 read: list[str] | None = None, starts: LineStarts | None = None,
+                 fenced: frozenset[int] | None = None) -> list[Evidence]:
     """The cited lines of ``shown`` (the document's lines, blank where none may cite lines),
     read as a plain-text rendering, a line a unit; and the continuations on later lines of
     their paragraphs (``lines``); with ``named``, the files and folders named in backticks
     too, each a mention (evidence where the pinned tree has it). ``read``: ``shown`` with
     blank lines where nothing may be cited or named either (a line's paragraph is still
-    ``shown``'s). A range that is no range (``a.ts:27-26``) is added to ``findings``."""
+    ``shown``'s). A range that is no range (``a.ts:27-26``) is added to ``findings``.
+    ``fenced``: the indexes of ``lines`` inside fenced blocks (a section's heading is none)."""
     found: list[Evidence] = []
     anchored = tables.parse(_PLAIN_NAME, "\n".join(read if read is not None else shown))
     findings.extend(f for f in anchored.findings if _BAD_RANGE in f.message)
@@ -354,7 +355,7 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
         if item.pin is None:
             canonical = None  # not a link's: the document's, or the one its sentence names
         found.append(replace(item, source=canonical) if canonical != item.source else item)
-    found.extend(_paragraph_continuations(lines, read_here, starts))
+    found.extend(_paragraph_continuations(lines, read_here, starts, fenced))
     return found
 
 
@@ -495,8 +496,7 @@ def _data_manifests(lines: list[str], blocks: tuple[tuple[int, int, str], ...]) 
         index, close, language = block
         if language not in _DATA:
             continue
-        tables = data_tables("\n".join(lines[index + 1:close]), index + 2)
-        rows = [*table_rows(tables), *data_quotations(tables)]
+        rows = data_evidence("\n".join(lines[index + 1:close]), index + 2)
         if rows:
             found.extend(rows)
             manifests.add(block)
@@ -534,33 +534,36 @@ def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Ev
         written = urllib.parse.unquote(link.group(2)).removeprefix("./")
         if "@" in written or "/blob/" in written or "/tree/" in written:
             continue  # (a template's ``@REPO@/blob/@PIN@/a.py``, a host's page without its host)
-        first, last = link.group(3), link.group(4)
-        extension = written.rsplit("/", 1)[-1].rpartition(".")[2].lower() if "." in written.rsplit("/", 1)[-1] else ""
-        if extension not in KNOWN_EXTENSIONS or (first is None and extension in _PAGE_EXTENSIONS):
+        name = written.rsplit("/", 1)[-1]
+        extension = name.rpartition(".")[2].lower() if "." in name else ""
+        anchored = link.group(3) is not None
+        if extension not in KNOWN_EXTENSIONS or (not anchored and extension in _PAGE_EXTENSIONS):
             continue
         if written.startswith("/") and written[1:].split("/", 1)[0] not in _SYSTEM_FOLDERS:
             # (``[L157](/Pool.sol#L157)``, ``(/L1/Pool.sol)``: from the root of the repository
             # the page is on, as GitHub reads it; a file of the tree, by its place or its name)
             written = written[1:]
-        outside = written.startswith(("/", "~")) or written.startswith("../")
+        lookup = LOOKUP_CHECKOUT if written.startswith(("/", "~", "../")) else LOOKUP_TREE
         path = written
         while path.startswith("../"):
             path = path[3:]
-        lookup = LOOKUP_CHECKOUT if outside else LOOKUP_TREE
         span = None
-        if first is None:  # (the lines its text or the words right after it give: ``(lines 43-59)``)
-            first, last, written_at = _lines_beside_link(text, link, path)
+        if anchored:
+            start, end = int(link.group(3)), int(link.group(4) or link.group(3))
+            if not 1 <= start <= end:
+                continue  # (``#L9-L3``: no range)
+            cited: LineRange | None = LineRange(start, end)
+        else:  # (the lines its text or the words right after it give: ``(lines 43-59)``)
+            cited, written_at = _lines_beside_link(text, link, path)
             if written_at is not None:  # (where a re-pin rewrites the range)
-                span = starts.span(number, written_at[0] - starts.start_of(number), written_at[1] - starts.start_of(number))
-        if first is None:
+                line_start = starts.start_of(number)
+                span = starts.span(number, written_at[0] - line_start, written_at[1] - line_start)
+        if cited is None:
             found.append(Evidence(EvidenceKind.PATH, path, number, number, label=LOCAL_FILE_LINK,
                                   role=EvidenceRole.MENTION, lookup=lookup))
-            continue
-        start, end = int(first), int(last or first)
-        if not 1 <= start <= end:
-            continue
-        found.append(Evidence(EvidenceKind.LINES, path, number, number, cited_lines=LineRange(start, end),
-                              label=LOCAL_FILE_LINK, lookup=lookup, span=span))
+        else:
+            found.append(Evidence(EvidenceKind.LINES, path, number, number, cited_lines=cited,
+                                  label=LOCAL_FILE_LINK, lookup=lookup, span=span))
     return found
 
 
@@ -568,12 +571,13 @@ def _local_links(text: str, starts: LineStarts, code: frozenset[int]) -> list[Ev
 #: other absolute link is from the root of the repository the page is on
 _SYSTEM_FOLDERS = frozenset({"home", "Users", "root", "tmp", "mnt", "media", "opt", "srv", "var", "private",
                              "workspace", "workspaces", "work", "data", "usr", "Volumes", "builds", "github"})
-def _lines_beside_link(text: str, link: re.Match, path: str
-                       ) -> tuple[str | None, str | None, tuple[int, int] | None]:
-    """The first and last line a link to a file with no line anchor cites in its own text
+
+
+def _lines_beside_link(text: str, link: re.Match, path: str) -> tuple[LineRange | None, tuple[int, int] | None]:
+    """The lines a link to a file with no line anchor cites in its own text
     (``[index.ts:43-59](src/index.ts)``) or right after it (``[a.ts](src/a.ts) (lines 43-59)``),
-    as a link into a hosted repository's file does, and where ``text`` writes that one range
-    (``None`` for several); ``(None, None, None)`` when neither cites any."""
+    as a link into a hosted repository's file does, first to last, and where ``text`` writes
+    that one range (``None`` for several); ``(None, None)`` when neither cites any."""
     shown = link.group(1).strip("`*_ ")
     spec = review.repo_path_spec(shown, strict=False) if ":" in shown or "#" in shown else None
     if spec is not None and spec.ranges and (path == spec.path or path.endswith("/" + spec.path)):
@@ -581,12 +585,10 @@ def _lines_beside_link(text: str, link: re.Match, path: str
         cut = max(raw.rfind(":"), raw.rfind("#")) + 1
         written = raw[cut:].rstrip("`*_ ")
         at = (link.start(1) + cut, link.start(1) + cut + len(written)) if len(spec.ranges) == 1 else None
-        return str(spec.ranges[0].start), str(max(r.end for r in spec.ranges)), at
+        return LineRange(spec.ranges[0].start, max(r.end for r in spec.ranges)), at
     after = RANGE_AFTER_LINK.match(text, link.end() - 1)
-    if after is None:
-        return None, None, None
-    ranges, _ = anchors.parse_ranges(after.group(1).replace(" ", "").replace("\t", ""))
-    return (str(ranges[0].start), str(ranges[-1].end), after.span(1)) if ranges else (None, None, None)
+    ranges = anchors.parse_ranges(after.group(1).replace(" ", "").replace("\t", ""))[0] if after else ()
+    return (LineRange(ranges[0].start, ranges[-1].end), after.span(1)) if after and ranges else (None, None)
 
 
 #: the extensions of a knowledge base's own pages (a link to one with no line anchor is its)
@@ -1161,8 +1163,8 @@ def _written_on(item: Evidence, lines: list[str]) -> bool:
     return False
 
 
-def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
-                             starts: LineStarts | None = None) -> list[Evidence]:
+def _paragraph_continuations(lines: list[str], anchored: list[Evidence], starts: LineStarts | None = None,
+                             fenced: frozenset[int] | None = None) -> list[Evidence]:
     """Bare continuations (``(:3-5)``) before any file a line names, and a line labelled with
     its lines (``- **Lines:** 43-59`` under ``- **File:** `src/a.ts```, a list of fields),
     bound to the last file an earlier line of the same paragraph or list cited (the
@@ -1182,7 +1184,7 @@ def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
             # a code block's ``Line 148: ...`` is the block's)
             labelled = SECTION_LINES.match(line)
             if labelled is not None:
-                sections = sections or _SectionFiles(lines)
+                sections = sections or _SectionFiles(lines, fenced)
                 labelled = None if sections.in_code(number) else labelled
             if labelled is not None:
                 opening.add(number)
@@ -1213,7 +1215,7 @@ def _paragraph_continuations(lines: list[str], anchored: list[Evidence],
             if anchor is not None:
                 break
         if anchor is None:  # (no file in its paragraph: the file its section's heading names)
-            sections = sections or _SectionFiles(lines)
+            sections = sections or _SectionFiles(lines, fenced)
             anchor = sections.file_at(number)
         if anchor is None:
             continue
@@ -1230,8 +1232,9 @@ class _SectionFiles:
     nearly (``## `src/queue.ts```, ``### File: src/queue.ts``), down to the next heading of
     its level or above (a deeper heading naming no file keeps it)."""
 
-    def __init__(self, lines: list[str]) -> None:
-        fenced = self._fenced = fenced_lines(lines)
+    def __init__(self, lines: list[str], fenced: frozenset[int] | None = None) -> None:
+        # (``fenced``: the indexes of the lines inside fenced blocks, when the caller read them)
+        fenced = self._fenced = fenced if fenced is not None else fenced_lines(lines)
         self._starts: list[int] = []
         self._files: list[Evidence | None] = []
         open_: list[tuple[int, Evidence | None]] = []  # (level, file) of the headings still open

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 
 from ..model import Evidence, EvidenceKind, EvidenceRole, LineRange
 from . import core, review
-from .core import pinforms
-from .core.extensions import KNOWN_EXTENSIONS
+from .core import anchors, pinforms
 from .core.grammar import BLOB_ID, LINK_CELL, RANGE_CELL, RANGE_IN_CELL, SHORT_OID
 
 
@@ -120,14 +119,15 @@ def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None)
             sha = cells[commit] if commit is not None and commit < len(cells) else ""
             pin = sha.lower() if pinforms.is_sha(sha) else None
             ranges = _cited_ranges(cells[cited], one_line) if cited is not None and cited < len(cells) else []
-            if not ranges and first is not None and last is not None and max(first, last) < len(cells):
-                ranges = _cited_ranges(f"{cells[first]}-{cells[last]}", False) if cells[first].isdigit() \
-                    and cells[last].isdigit() else []
+            if not ranges and first is not None and last is not None and max(first, last) < len(cells) \
+                    and cells[first].isdigit() and cells[last].isdigit() \
+                    and 1 <= int(cells[first]) <= int(cells[last]):
+                ranges = [LineRange(int(cells[first]), int(cells[last]))]
             spec = review.repo_path_spec(path, strict=False) or (
                 core.PathSpec(path) if _PLAIN_FILE.fullmatch(path) else None)  # (``VERSION``, ``LICENSE``)
             if spec is None or spec.ranges:
                 continue
-            if symbol is not None and symbol < len(cells) and not spec.is_directory and _names_a_file(spec.path):
+            if symbol is not None and symbol < len(cells) and not spec.is_directory and anchors.file_shaped(spec.path):
                 found.extend(_row_symbols(cells[symbol], spec.path, row, pin))
             if ranges and not spec.is_directory:
                 span = _cell_range_span(lines, starts, row, cited) if len(ranges) == 1 and starts is not None \
@@ -138,13 +138,6 @@ def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None)
                 kind = EvidenceKind.DIRECTORY if spec.is_directory else EvidenceKind.PATH
                 found.append(Evidence(kind, spec.path.rstrip("/"), row, row, pin=pin, label="file at a commit"))
     return found
-
-
-def _names_a_file(path: str) -> bool:
-    """Whether a cell is a source file's place or name (``src/a.py``, ``Pool.sol``), not a
-    contract's or a module's name (``| Contract Name | Function Name |``: ``Runtime``)."""
-    name = path.rsplit("/", 1)[-1]
-    return "." in name and name.rsplit(".", 1)[1].lower() in KNOWN_EXTENSIONS
 
 
 def _row_symbols(cell: str, path: str, row: int, pin: str | None) -> list[Evidence]:

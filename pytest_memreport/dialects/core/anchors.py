@@ -440,7 +440,7 @@ def _worded_range(citation: Citation, words: list[Word], index: int) -> tuple[Ci
         named = words[index + 1]
         parsed = _path(_strip(named.text))
         if parsed is not None and not parsed[1] and not parsed[2] and parsed[3] == "path" and (
-                named.code or _file_shaped(parsed[0])):
+                named.code or file_shaped(parsed[0])):
             found = replace(found, path=parsed[0], source=None, form="path", code=named.code, end=named.end)
             index += 2
     return found, index
@@ -494,7 +494,7 @@ def _read_word(text: str, word: Word, last: Citation | None, after_comma: bool, 
         if prose and not word.code and not path.endswith("/"):
             # running prose names files it only talks about; a folder with its slash is cited
             return mention
-        if not word.code and not path.endswith("/") and ("/" not in path or not _file_shaped(path)):
+        if not word.code and not path.endswith("/") and ("/" not in path or not file_shaped(path)):
             # ``doctrine/design`` or a bare name in a plain cell is a word, not an anchor
             return mention
     paths = expand_braces(path) if form == "brace" else [path]
@@ -509,7 +509,7 @@ _LIBRARY_NAME = re.compile(r"[A-Z][\w-]*\.js")
 def _mentions_a_file(path: str, form: str) -> bool:
     """Whether a plain word names a file that continuations after it may continue
     (``src/schema.sql at lines 512-520``), not a library (``Node.js``) or a member."""
-    return form != "brace" and _file_shaped(path) and ("/" in path or not _LIBRARY_NAME.fullmatch(path))
+    return form != "brace" and file_shaped(path) and ("/" in path or not _LIBRARY_NAME.fullmatch(path))
 
 
 def _entry(match: re.Match, word: Word, mentions: list[tuple[str, int]]) -> list[Citation]:
@@ -577,7 +577,7 @@ def continues(citation: Citation) -> bool:
 
 def _continuable(citation: Citation) -> bool:
     return citation.form != UNBOUND and bool(citation.path or citation.source) and bool(
-        citation.ranges or citation.source or _file_shaped(citation.path))
+        citation.ranges or citation.source or file_shaped(citation.path))
 
 
 def _maybe_a_file(citation: Citation) -> bool:
@@ -589,7 +589,7 @@ def _maybe_a_file(citation: Citation) -> bool:
             and not path.endswith("/") and not _continuable(citation) and citation.spoken)
 
 
-def _file_shaped(path: str | None) -> bool:
+def file_shaped(path: str | None) -> bool:
     """A path whose last name is a file's: a known file extension (``index.ts``,
     ``README.md``; not ``JSON.stringify`` or ``acquisition/import``)."""
     if not path:
