@@ -110,7 +110,7 @@ def test_what_names_no_repository_is_the_one_linked_repositorys_when_the_run_pin
     # also named in backticks, and no source of the document's own once read. With the
     # target's commit given, the names were the default source's (the report's own folder,
     # "not inside a git repository") and failed.
-    from pytest_memreport.dialects import forms
+    from pytest_memreport.dialects import formbinding
     from pytest_memreport.model import Evidence, EvidenceKind, EvidenceRole, Report
 
     linked = Evidence(EvidenceKind.PATH, "pool.py", 3, 3, source="acme/widgets", ref="main")
@@ -118,20 +118,20 @@ def test_what_names_no_repository_is_the_one_linked_repositorys_when_the_run_pin
     report = Report(path="finding.md", dialect="records", title="Scope", sources=(), records=(),
                     evidence=(linked, named))
 
-    settled = forms._settled(report, None, frozenset({"acme/widgets"}))
+    settled = formbinding._settled(report, None, frozenset({"acme/widgets"}))
     assert {(e.path, e.source) for e in settled.all_evidence()} == {("pool.py", "acme/widgets"),
                                                                      ("guard.py", "acme/widgets")}
     # a pin for another repository, or two repositories linked, leave the name the document's
-    assert {e.source for e in forms._settled(report, None, frozenset({"acme/gadgets"})).all_evidence()} >= {None}
+    assert {e.source for e in formbinding._settled(report, None, frozenset({"acme/gadgets"})).all_evidence()} >= {None}
     two = replace_evidence(report, Evidence(EvidenceKind.PATH, "b.py", 4, 4, source="acme/gadgets", ref="main"))
-    assert {e.source for e in forms._settled(two, None, frozenset({None})).all_evidence()} >= {None}
+    assert {e.source for e in formbinding._settled(two, None, frozenset({None})).all_evidence()} >= {None}
 
 
 def test_a_library_linked_at_its_own_commit_leaves_the_run_pinned_repository_the_documents():
     # Read in real findings: the target linked at `main` (or at the contest's commit) and
     # OpenZeppelin at its own commit. Two repositories linked, so the finding's code blocks
     # and names were the default source's and failed: "not inside a git repository".
-    from pytest_memreport.dialects import forms
+    from pytest_memreport.dialects import formbinding
     from pytest_memreport.model import Evidence, EvidenceKind, EvidenceRole, Report
 
     sha = "abcdef1234567890abcdef1234567890abcdef12"
@@ -141,7 +141,7 @@ def test_a_library_linked_at_its_own_commit_leaves_the_run_pinned_repository_the
     report = Report(path="finding.md", dialect="records", title="Scope", sources=(), records=(),
                     evidence=(target, library, named))
 
-    settled = forms._settled(report, None, frozenset({"acme/widgets"}))
+    settled = formbinding._settled(report, None, frozenset({"acme/widgets"}))
     assert next(e.source for e in settled.all_evidence() if e.path == "guard.py") == "acme/widgets"
 
 

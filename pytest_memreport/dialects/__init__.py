@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..errors import MemreportError
 from ..model import Finding, Report
 from ..model import Run
-from . import core, forms, inputs, notes, records, review, runs, tables
+from . import codeblocks, core, formbinding, forms, inputs, notes, records, review, runs, tables
 from .claims.inline import memreport_blocks
 from .core import anchors  # run citation forms (also core.anchors)
 
@@ -111,7 +111,7 @@ def _stray_control(text: str) -> re.Match[str] | None:
     for control in _CONTROL.finditer(text):
         if control.group() == "\x1b" and _TERMINAL_SEQUENCE.match(text, control.start()):
             if fenced is None:
-                fenced = forms.fenced_lines(text.split("\n"))
+                fenced = codeblocks.fenced_lines(text.split("\n"))
             if text.count("\n", 0, control.start()) in fenced:
                 continue
         return control
@@ -217,7 +217,7 @@ def release_caches() -> None:
 def parse_report(path: str, text: str, dialect: str | None = None,
                  readers: Sequence[forms.FormReader] = (), run_pins: frozenset[str | None] = frozenset()) -> Report:
     """Parse ``text`` (read from ``path``) in ``dialect``, detected when ``None``;
-    ``run_pins``: the keys the run gives a revision for (:func:`.forms.augment`).
+    ``run_pins``: the keys the run gives a revision for (:func:`.formbinding.augment`).
 
     Never raises on any text; an unknown dialect name raises :class:`ReportError`.
     """
@@ -233,7 +233,7 @@ def _finished(report: Report, text: str, readers: Sequence[forms.FormReader] = (
               run_pins: frozenset[str | None] = frozenset()) -> Report:
     """A dialect's report with what every dialect shares: the evidence the universal forms
     show that the dialect did not read (:mod:`.forms`), and the claims blocks."""
-    report = forms.augment(report, text, readers, run_pins)
+    report = formbinding.augment(report, text, readers, run_pins)
     # Claims blocks are read the same way in every dialect (see claims.inline).
     blocks = memreport_blocks(text)
     return replace(report, blocks=blocks) if blocks else report

@@ -109,7 +109,7 @@ class MemberParse:
     context: runfacts.RunContext | None = None
     #: the keys the run gives a revision for (``--memreport-pin``; ``None``: every source):
     #: what a file that states no pin of such a repository names is read as beside a pin
-    #: (:func:`.forms.augment`)
+    #: (:func:`.formbinding.augment`)
     run_pins: frozenset[str | None] = frozenset()
 
 

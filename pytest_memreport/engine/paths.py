@@ -47,7 +47,7 @@ NAMED_ALONE_FILES = 24
 
 
 def _named_alone(evidence: Evidence) -> bool:
-    """Whether ``evidence`` is a member named with no owner (:func:`..dialects.forms._owned_names`)."""
+    """Whether ``evidence`` is a member named with no owner (:func:`..dialects.nameforms.owned_names`)."""
     return evidence.kind is EvidenceKind.SYMBOL and evidence.lookup is not None and not evidence.context
 
 

@@ -63,7 +63,7 @@ def load_folder(members: list[Path], display_path, dialect: str | None, readers:
     form readers third parties registered (:mod:`...hookspecs`); ``results``: where parses
     are kept by content; ``helper``: a process that parses some of them meanwhile
     (:mod:`..dialects.sharedparse`); ``pins``: the run's ``--memreport-pin`` (a report that
-    states no pin of a repository they pin is read as pinned, :func:`..dialects.forms.augment`)."""
+    states no pin of a repository they pin is read as pinned, :func:`..dialects.formbinding.augment`)."""
     loaded = Loaded()
     files: list[RunFile] = []
     paths: dict[str, Path] = {}
