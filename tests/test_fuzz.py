@@ -1,8 +1,10 @@
 """Properties over generated reports and small git histories.
 
 Reports in the records dialect are generated whole (sources, records, labels,
-statuses, quotations, cited paths, Markdown noise), then mutated, and random
-bytes are read as reports too. Properties:
+statuses, quotations, cited paths, Markdown noise), documents of no dialect's shape
+line by line from the forms every document is read for (pins, links, tables, code
+blocks, manifests, names), both then mutated, and random bytes are read as reports
+too. Properties:
 
 * nothing but :class:`ReportError` escapes ``read_report``; nothing escapes
   ``parse_report`` in any dialect, nor ``Engine.pin_result``/``drift_result``
@@ -265,3 +267,60 @@ def test_verifying_twice_writes_the_same_json(pytester, history, data, tmp_path_
         data_json.pop("timing")
         outputs.append(data_json)
     assert outputs[0] == outputs[1]
+
+
+# -- documents of no dialect's shape: the forms read in any document ----------------------------------
+
+_FORM_PATHS = st.sampled_from(PATHS + ("src/Pool.sol", "VERSION", "../../clones/widgets/src/a.ts", "/home/me/w/src/a.ts",
+                                       "tests/test_queue.py", "a b.md", "src/ünï.rs", "src/", "Makefile"))
+_NUMBER = st.integers(0, 120) | st.sampled_from([99999999999, 2019, 1])
+_SHORT_SHA = _SHA.map(lambda sha: sha[:12])
+_BLOB_URL = st.builds(lambda sha, path, a, b: f"https://github.com/acme/widgets/blob/{sha}/{path}#L{a}-L{b}",
+                      _SHA, _FORM_PATHS, _NUMBER, _NUMBER)
+
+
+def _form(template: str) -> st.SearchStrategy[str]:
+    """A line of one form, its holes filled: {sha} {short} {path} {a} {b} {url} {words}."""
+    return st.builds(lambda sha, short, path, a, b, url, words: template.format(
+        sha=sha, short=short, path=path, a=a, b=b, url=url, words=words),
+        _SHA, _SHORT_SHA, _FORM_PATHS, _NUMBER, _NUMBER, _BLOB_URL, _PROSE)
+
+
+#: one line of each form docs/FORMATS.md's "Any document" reads (and of their near misses)
+_FORM_LINES = st.one_of([_form(template) for template in (
+    "**Reviewed revisions:** `widgets` `{sha}`; `gadgets` `{sha}`.", "**Repository snapshot:** `{sha}`",
+    "The audit is pinned to the Acme Widgets revision `{short}`.", "Source: https://github.com/acme/widgets/tree/{sha}",
+    "## acme/widgets (`{short}`)", "Target: `widgets@{short}`", "**Before:** `acme/widgets@{sha}`",
+    "**After:** `acme/widgets@{short}`", "We cloned acme/widgets and checked out `{short}`.",
+    "The earlier review, pinned to `{sha}`, said so.", "[see]({url}) and [{path}:{a}-{b}]({path})",
+    "[L{a}](/{path}#L{a})", "[a.ts](../../clones/widgets/src/a.ts#L{a}-L{b}) lines {b}-{a}",
+    "`{path}` (lines {a}-{b}) holds it", "{path}:{a}-{b}, {b} and (:{a}-{b})", "lines {a}, {b} and {a}-{b} of `{path}`",
+    "Lines {a}-{b} of `{path}` drain.", "- **File:** `{path}`", "- **Lines:** {a}-{b}", "## `{path}`",
+    "### File: {path}", "- L{a}-L{b}: {words}", "| File | Lines | Blob | Function |", "| --- | --- | --- | --- |",
+    "| `{path}` | L{a}-L{b} | `{short}` | `drain` |", "| Repository | Commit |", "| acme/widgets | `{sha}` |",
+    "| | Before | After |", "| Commit | `{short}` | `{sha}` |", "| `{path}:{a}` | \"{words}\" |", "```ts title=\"{path}\"",
+    "```", "```diff", "diff --git a/{path} b/{path}", "@@ -{a},3 +{b},3 @@", "-LIMIT = 200", "+LIMIT = 300",
+    " def keep(entries):", "```yaml", "files:", "  - path: {path}", "    blob: {sha}", "    lines: {a}",
+    "    quote: {words}", "```sh", "git clone https://github.com/acme/widgets", "git checkout {short}",
+    "{a}:     return entries[-LIMIT:]", "File: {path}", "    const MAX = 600;", "In `{path}`:",
+    "`{path}` says \"{words}\"", "> {words}", "> — [{path}]({url})", "The page [{path}]({url}) puts it this way:",
+    "`Pool::drain` and the `claimFighters` function", "`tests/test_queue.py::TestQueue::test_drain`",
+    "`{short}:{path}` and `{path}@{short}:{a}-{b}`", "`Queue` is defined in `{path}`",
+    "Tokens are minted through the Pool.sol contract, see {path}.", "- `{path}` — blob `{short}`",
+    "100644 blob {sha}\t{path}", "{sha}  {path}", "---", "commit: {sha}", "source: {url}",
+    "code_revisions: {{acme/widgets: {sha}}}", "repository: acme/widgets", "files: [{{path: {path}, blob: {sha}}}]",
+    "{words}",
+)])
+ANY_DOCUMENT = st.lists(_FORM_LINES, min_size=3, max_size=30).map("\n".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(ANY_DOCUMENT, mutated(ANY_DOCUMENT)))
+def test_a_document_of_any_form_parses_and_points_inside_itself(text):
+    # The forms are read in every document, whatever its shape: each reader (pins, links,
+    # tables, code blocks, manifests written as data, local links, names) gets lines of its
+    # form and of its near misses, in any order, cut and repeated.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    report = parse_report("notes.md", text)
+    assert_positions(report, text.count("\n") + 1)
+    assert parse_report("notes.md", text) == report
