@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from hostile_support import run_report
 from pytest_memreport.dialects import ReportError, parse_report, read_report
 from pytest_memreport.engine import Engine, RunOptions
+from pytest_memreport.repomap import RepoMap, parse_repo_lines
 from repo_builder import RepoBuilder
 
 # -- report strategies ------------------------------------------------------------------------------
@@ -221,9 +222,10 @@ def build_history(root: Path, history: list[dict]) -> tuple[RepoBuilder, str]:
     return repo, first
 
 
-def engine_results(repo_path: Path, report) -> list:
+def engine_results(repo_path: Path, report, repo_map: RepoMap | None = None) -> list:
     """Every evidence's pin and drift result as JSON, from a fresh engine."""
-    engine = Engine(RunOptions(repos={None: str(repo_path)}, against="HEAD", rootdir=repo_path.parent))
+    engine = Engine(RunOptions(repos={None: str(repo_path)}, repo_map=repo_map, against="HEAD",
+                               rootdir=repo_path.parent))
     try:
         out = []
         for evidence in report.all_evidence():
@@ -286,8 +288,8 @@ def _form(template: str) -> st.SearchStrategy[str]:
         _SHA, _SHORT_SHA, _FORM_PATHS, _NUMBER, _NUMBER, _BLOB_URL, _PROSE)
 
 
-#: one line of each form docs/FORMATS.md's "Any document" reads (and of their near misses)
-_FORM_LINES = st.one_of([_form(template) for template in (
+#: a line of each form docs/FORMATS.md's "Any document" reads (and of their near misses)
+_FORM_TEMPLATES = (
     "**Reviewed revisions:** `widgets` `{sha}`; `gadgets` `{sha}`.", "**Repository snapshot:** `{sha}`",
     "The audit is pinned to the Acme Widgets revision `{short}`.", "Source: https://github.com/acme/widgets/tree/{sha}",
     "## acme/widgets (`{short}`)", "Target: `widgets@{short}`", "**Before:** `acme/widgets@{sha}`",
@@ -310,7 +312,8 @@ _FORM_LINES = st.one_of([_form(template) for template in (
     "100644 blob {sha}\t{path}", "{sha}  {path}", "---", "commit: {sha}", "source: {url}",
     "code_revisions: {{acme/widgets: {sha}}}", "repository: acme/widgets", "files: [{{path: {path}, blob: {sha}}}]",
     "{words}",
-)])
+)
+_FORM_LINES = st.one_of([_form(template) for template in _FORM_TEMPLATES])
 ANY_DOCUMENT = st.lists(_FORM_LINES, min_size=3, max_size=30).map("\n".join)
 
 
@@ -324,3 +327,39 @@ def test_a_document_of_any_form_parses_and_points_inside_itself(text):
     report = parse_report("notes.md", text)
     assert_positions(report, text.count("\n") + 1)
     assert parse_report("notes.md", text) == report
+
+
+def form_documents(pin: str) -> st.SearchStrategy[str]:
+    """Documents of the forms (:data:`_FORM_LINES`' templates) whose commits are mostly ``pin``
+    and whose words are mostly the target's own lines: pieces that the checks find, miss,
+    or cannot place."""
+    sha = st.just(pin) | _SHA
+    words = st.sampled_from(CODE_LINES) | _PROSE
+
+    def line(template: str) -> st.SearchStrategy[str]:
+        return st.builds(lambda sha, path, a, b, words: template.format(
+            sha=sha, short=sha[:12], path=path, a=a, b=b, words=words,
+            url=f"https://github.com/acme/widgets/blob/{sha}/{path}#L{a}-L{b}"),
+            sha, st.sampled_from(PATHS) | _FORM_PATHS, _NUMBER, _NUMBER, words)
+
+    return st.lists(st.one_of([line(template) for template in _FORM_TEMPLATES]), min_size=3, max_size=20).map(
+        "\n".join)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=_HISTORY, data=st.data())
+def test_engine_checks_of_documents_of_any_form_never_raise_and_are_deterministic(history, data, tmp_path_factory):
+    # The same property as for record reports, over documents of the forms pinned to a real
+    # history: what the forms read (files at a revision, labelled pins, manifests, local
+    # links, names in the pinned tree) is checked without an internal error, twice alike.
+    root = tmp_path_factory.mktemp("history") / "target"
+    repo, pin = build_history(root, history)
+    text = data.draw(st.one_of(form_documents(pin), mutated(form_documents(pin))), label="document")
+    report = parse_report("notes.md", text)
+    mapped = RepoMap(parse_repo_lines([f"acme/widgets = {repo.path}"], root.parent, "the test"))
+    first = engine_results(repo.path, report, mapped)
+    assert engine_results(repo.path, report, mapped) == first
+    for line, at_pin, _ in first:
+        assert 1 <= line <= max(report.line_count, 1)
+        assert at_pin["status"] in {"found", "missing", "file-missing", "commit-missing", "refused", "unreadable",
+                                    "ambiguous", "not-evidence", "unpinned", "unmapped"}, at_pin
