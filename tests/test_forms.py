@@ -174,6 +174,62 @@ def test_a_sha_in_an_indented_block_is_output_not_a_pin():
     assert [p.sha for p in pinforms.line_pins("Read at commit 7cd9055a.", 1)] == ["7cd9055a"]  # (as prose it is one)
 
 
+def test_a_sha_inside_any_address_and_a_checksum_are_not_pins():
+    # Read in real design documents (Kubernetes enhancement proposals, Python PEPs): a pull
+    # request's commit link with a diff anchor, `/pull/130556/commits/<sha>#diff-<sha256 of a
+    # path>`, pinned the document to the anchor's 64 digits (only links into a repository's
+    # files were set aside), and "The archive's SHA-256 is `<digest>`" read "SHA" as a pin word.
+    digest = hashlib.sha256(b"pkg/apis/core/types.go").hexdigest()
+    pull = f"https://github.com/acme/widgets/pull/130556/commits/{SHA}#diff-{digest}"
+    assert pinforms.line_pins(f"You can find the validation logic in [this commit]({pull}).", 3) == []
+    assert pinforms.line_pins(f"The archive's SHA-256 is `{digest}`.", 3) == []
+    assert pinforms.line_pins(f"- sha512 of the wheel: `{SHA}`", 3) == []
+    # A commit stays a pin when the words say so, in a repository whose commits have 64 digits too.
+    assert [p.sha for p in pinforms.line_pins(f"Reviewed at commit `{digest}`.", 3)] == [digest]
+    assert [p.sha for p in pinforms.line_pins(f"**Commit SHA:** `{SHA}`", 3)] == [SHA]
+    text = f"# Stop signals\n\nYou can find the logic in [this commit]({pull}).\n\nIt lives in `pkg/store.go`.\n"
+    assert [source.pin for source in parse_report("kep.md", text).sources if source.pin] == []
+
+
+def test_a_name_beside_links_into_several_repositories_is_looked_for_in_each_ones_files():
+    # Read in a real design document: `ContainerConfig` beside links to two projects' files at
+    # `main` (nothing pins either) was proposed in no repository, then read at the one commit
+    # a third project's link named elsewhere (microsoft/hcsshim), where neither file is.
+    link = "https://github.com/{}/blob/{}/{}#L{}"
+    runtime = link.format("acme/runtime", "main", "signal/signal.go", 38)
+    engine = link.format("acme/engine", "main", "oci/container.go", 259)
+    text = textwrap.dedent(f"""\
+        # Stop signals
+
+        `ContainerConfig` is validated by [ParseSignal]({runtime}) and [here]({engine}).
+
+        Windows [supports two signals]({link.format("acme/shim", SHA, "signals/signal.go", 74)}).
+        """)
+    report = parse_report("kep.md", text)
+    names = [(e.text, e.source, e.pin) for e in report.all_evidence() if e.kind is EvidenceKind.SYMBOL]
+    assert ("ContainerConfig", "acme/shim", SHA) not in names
+    # Beside a link at a commit and one at a branch of one repository it is that repository's,
+    # looked for in both files at the commit the document reads it at, as the sentence says.
+    both = textwrap.dedent(f"""\
+        # Tables
+
+        `TableConvertor` is defined in [the store]({link.format("acme/engine", SHA, "store/table.go", 12)}) and
+        [the registry]({link.format("acme/engine", "main", "registry/rest.go", 40)}).
+        """).replace(" and\n", " and ")
+    found = [(e.text, e.source, e.pin, sorted(e.context), e.role) for e in parse_report("kep.md", both).all_evidence()
+             if e.kind is EvidenceKind.SYMBOL and e.pin]
+    assert found == [("TableConvertor", "acme/engine", SHA, ["registry/rest.go", "store/table.go"],
+                      EvidenceRole.DECLARED)]
+    # A run's register entries are files of one repository, not repositories: the name beside
+    # two of them is one proposal in both files, as before.
+    from pytest_memreport.dialects import nameforms
+    from pytest_memreport.model import Evidence, LineRange
+    cited = [Evidence(EvidenceKind.LINES, path, 3, 3, cited_lines=LineRange(1, 9), source=source)
+             for path, source in (("README.md", "SRC-2"), ("package.json", "SRC-3"))]
+    proposed = nameforms.symbols_beside(["", "", "Built by `tsc` (SRC-2: README.md:1-9; SRC-3: package.json:1-9)"], cited)
+    assert [(e.text, e.source, e.context) for e in proposed] == [("tsc", None, ("README.md", "package.json"))]
+
+
 def test_a_commit_cited_in_passing_a_commands_flag_and_a_range_of_history_are_not_pins():
     # Markdown that is no report: "/commit/" inside a link's URL made any commit link a pin
     # statement ("the change [added weight](.../commit/<sha>)"), a command's `--sha <hex>`

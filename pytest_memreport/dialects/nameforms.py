@@ -31,32 +31,42 @@ CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
 def symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
     """A name in backticks on the line of a cited range (`` `classify` exists (`src/facts.ts:68-143`) ``):
     a proposed symbol in the files that line cites, kept only where it names a definition there
-    (the engine resolves it at the pin)."""
-    cited: dict[int, list[str]] = {}
-    #: the repository and commit of a line's citations, where they all name the same ones (links
-    #: at a commit): the name is looked for there, as the citations are
-    at: dict[int, set[tuple[str | None, str | None]]] = {}
+    (the engine resolves it at the pin). It is looked for where its citations are: in the
+    repository they name, at the commit they name. Beside links into several repositories, it
+    is proposed in each one's files (read where each one's are, or dropped with them: a link at
+    a branch of a repository nothing pins), and said to be defined in none (the sentence does
+    not say which)."""
+    #: each line's cited files by their repository, with the commits they are cited at
+    cited: dict[int, dict[str | None, tuple[list[str], set[str | None]]]] = {}
     for item in found:
         if item.kind is EvidenceKind.LINES and item.path and item.line == item.end_line:
-            paths = cited.setdefault(item.line, [])
+            paths, pins = cited.setdefault(item.line, {}).setdefault(item.source, ([], set()))
             if item.path not in paths:
                 paths.append(item.path)
-            at.setdefault(item.line, set()).add((item.source, item.pin))
+            pins.add(item.pin)
     symbols: list[Evidence] = []
-    for number, paths in cited.items():
-        source, pin = next(iter(at[number])) if len(at[number]) == 1 else (None, None)
+    for number, repositories in cited.items():
         line = lines[number - 1] if number <= len(lines) else ""
         if "`" not in line:
             continue
+        if len(repositories) > 1 and not all(source and "/" in source for source in repositories):
+            # (a citation of the document's own, or of its register's entries, among them: the
+            # name is the document's to place, looked for in every file cited)
+            repositories = {None: ([path for paths, _ in repositories.values() for path in paths], {None})}
+        # (a repository's files cited at one commit are looked in there; at several, or at a
+        # branch too, at the commit the document reads that repository at)
+        places = {(source, next(iter(pins)) if len(pins) == 1 else None): paths
+                  for source, (paths, pins) in repositories.items()}
         for match in CODE_SPAN.finditer(line):
             text = match.group(1)
             name = core.symbol_name(text)
             if name is None or review.repo_path_spec(text) is not None or _is_commit(name):
                 continue
-            declared = DECLARES_NAME.match(line, match.end()) is not None
-            symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
-                                    source=source, pin=pin, label=" ".join(text.split()),
-                                    role=EvidenceRole.DECLARED if declared else None))
+            declared = len(places) == 1 and DECLARES_NAME.match(line, match.end()) is not None
+            for (source, pin), paths in places.items():
+                symbols.append(Evidence(EvidenceKind.SYMBOL, "", number, number, text=name, context=tuple(paths),
+                                        source=source, pin=pin, label=" ".join(text.split()),
+                                        role=EvidenceRole.DECLARED if declared else None))
     return symbols
 
 

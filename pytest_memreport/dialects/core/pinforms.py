@@ -56,7 +56,9 @@ from .extensions import KNOWN_EXTENSIONS
 from .links import RepositoryLink, parse_repository_link, repository_of
 
 _PIN_WORDS = re.compile(
-    r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|checked[ \t]+out|sha|"
+    r"(?i)(?<!--)(?<![\s`]-)\b(?:revisions?|commits?|snapshot|pinned|pin|frozen|freeze|HEAD|checkout|checked[ \t]+out|"
+    # (``sha``, not a digest's name: ``SHA-256``, ``sha512`` label a checksum)
+    r"sha(?![-_]?(?:224|256|384|512)\b)|"
     r"version|tree|as[ \t]+of|against|"
     r"(?:read|inspected|reviewed|checked|analy[sz]ed|audited|examined|studied|verified|tested|validated|confirmed)"
     r"(?:[ \t]+on[ \t]+`?[\w./-]{1,60}`?)?[ \t]+at|"
@@ -186,10 +188,12 @@ def line_pins(line: str, number: int, offset: int | None = None) -> list[PinStat
     link_shas: dict[str, str] = {}
     linked_spans: list[tuple[int, int]] = []
     for match in PIN_LINE_URL.finditer(line):
+        # (a sha inside any address is its own: a pull request's ``/commits/<sha>``, a
+        # diff's ``#diff-<digest>`` anchor; only a link into a repository names its commit)
+        linked_spans.append(match.span())
         link = parse_repository_link(match.group())
         if link is None:
             continue
-        linked_spans.append(match.span())
         if link.kind == "commit" or link.ref.lower() in root:
             link_shas[link.ref.lower()] = link.repo_id
     # A commit link written as its own text (``[9a0bae8](.../commit/9a0bae8...)``), or a line
