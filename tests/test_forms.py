@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import forms_support as kb
+from repo_builder import RepoBuilder
 from pytest_memreport.dialects import parse_folder, parse_report
 from pytest_memreport.dialects.core import anchors, pinforms
 from pytest_memreport.dialects.runs import RunFile
@@ -2564,3 +2565,36 @@ def test_a_quotation_escaped_for_markdown_is_found_as_a_reader_sees_it_and_follo
     assert [quotes[line]["at_against"]["status"] for line in sorted(quotes)] == ["shifted", "shifted", "shifted",
                                                                                   "changed"]
     result.assert_outcomes(passed=9, failed=1)
+
+
+def test_a_document_naming_its_repository_that_nothing_maps_asks_for_that_repository(pytester, make_repo):
+    # Read in a real design document kept in a git repository: a commit link of the
+    # repository it names (here the inspected revision as `owner/name@<sha>`, or a link alone
+    # on its line) and a file in backticks. Nothing mapped acme/widgets, and the knowledge
+    # base's own clone lacked the commit: the message said the report does not say which
+    # repository it is of, and to name it beside the pin, as it was.
+    target = make_repo("widgets")
+    pin = target.commit({"src/queue.ts": "export const LIMIT = 200;\n"})
+    link = f"https://github.com/acme/widgets/commit/{pin}"
+    pytester.makefile(".md", named=f"# Review\n\nThe inspected revision is [`acme/widgets@{pin}`]({link}).\n\n"
+                                   "The queue lives in `src/queue.ts`.\n",
+                      listed=f"# Review\n\n- {link}\n\nThe queue lives in `src/queue.ts`.\n")
+    kb_repo = RepoBuilder(pytester.path)
+    kb_repo.commit(message="the knowledge base")
+    for name in ("named.md", "listed.md"):
+        result = pytester.runpytest("--memreport", name, "-p", "no:cacheprovider")
+        out = result.stdout.str()
+        assert result.ret == pytest.ExitCode.TESTS_FAILED
+        assert "no local clone for acme/widgets; give --memreport-repo acme/widgets=PATH" in out, out[-2000:]
+        assert "does not say which repository" not in out
+        assert result.parseoutcomes() == {"failed": 1}
+        mapped = pytester.runpytest("--memreport", name, "-p", "no:cacheprovider",
+                                    f"--memreport-repo=acme/widgets={target.path}")
+        assert mapped.ret == 0, mapped.stdout.str()[-2000:]
+    # A report kept in its target's own repository is checked there, named or not.
+    inside = target.path / "docs" / "review.md"
+    inside.parent.mkdir()
+    inside.write_text(f"# Review\n\nThe inspected revision is [`acme/widgets@{pin}`]({link}).\n\n"
+                      "The queue lives in `src/queue.ts`.\n", encoding="utf-8")
+    own = pytester.runpytest("--memreport", str(inside), "-p", "no:cacheprovider")
+    assert own.ret == 0 and own.parseoutcomes().get("passed"), own.stdout.str()[-2000:]

@@ -195,6 +195,15 @@ class Bindings:
             sha = store.resolve(stated)
             self._timing.add("git", time.perf_counter() - start)
         except RevisionError as exc:
+            if self._repositories.default_folder(report, source_id) and source.repository:
+                # The report names the pin's repository, which nothing maps: the knowledge base's
+                # own clone was tried for it (the report may live in its target) and lacks it.
+                said = self._repositories.unmapped_problem(report, source.repository)
+                text = said.text if isinstance(said, render.Said) else str(said)
+                return Binding(sid, store, None, "no-repo",
+                               said_at(report, source, f"{text} (the report's own repository, {store.path}, "
+                                                       f"lacks commit {render.short(stated)})"),
+                               label, stated, source.line, key_to_map=source.repository)
             if self._repositories.default_folder(report, source_id):
                 # Nothing names or maps the pin's repository, and the knowledge base's own clone
                 # lacks it: the pin may be another repository's (name it), or this clone stale.
