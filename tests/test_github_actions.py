@@ -38,7 +38,7 @@ def test_each_failure_and_warning_is_one_annotation_with_a_title_and_no_repeated
         "::error file=store.txt,line=27,title=MEM-OBJ-cache%3A deleted::"
         f"MEM-OBJ-cache quotation of pkg/cache.py deleted at {base.repo.repo.head.commit.hexsha[:12]}",
         "::warning file=store.txt,line=21,title=MEM-OBJ-put%3A enclosing-changed::"
-        f"MEM-OBJ-put quotation of pkg/store.py: enclosing definition changed at "
+        f"MEM-OBJ-put quotation of pkg/store.py: enclosing definition changed by "
         f"{base.repo.repo.head.commit.hexsha[:12]} (function put)",
     ]
 
@@ -169,3 +169,15 @@ def test_a_claims_problem_is_placed_by_its_file_and_line_as_data_not_read_back_f
     result = pytester.runpytest(*base.args(), f"--memreport-claims={odd}")
     unknown = [line for line in commands(result) if "MEM-OBJ-nowhere" in line and line.startswith("::error ")]
     assert unknown and all(",line=6," in line and "odd%3A3%3A name.claims.yaml" in line for line in unknown), commands(result)
+
+
+def test_a_warning_names_the_commit_that_changed_the_definition_not_the_one_checked(pytester, make_repo, github):
+    # Read on a real tutorial checked against celery's history: every warning said its
+    # enclosing definition "changed at" the revision checked (a dependency bump at HEAD that
+    # touched no source), where its JSON named the commit that changed it.
+    base = build(pytester, make_repo)
+    edit = base.repo.repo.head.commit.hexsha
+    base.repo.commit({"README.md": "notes\n"}, "docs only")
+    result = pytester.runpytest(*base.args())
+    warning = next(line for line in commands(result) if line.startswith("::warning"))
+    assert warning.endswith(f"enclosing definition changed by {edit[:12]} (function put)"), warning

@@ -241,7 +241,7 @@ def drift_outcome(report: Report, evidence: Evidence, binding, pin: verify.PinRe
         verdict = "refused" if drift.status == "not-checked" else drift.status
         return _at("fail", loc, f"{title} {verdict} at {render.short(drift.rev)}", tuple(details), payload, props)
     if getattr(drift, "enclosing_changed", False):
-        head = f"{title}: enclosing definition changed at {render.short(drift.rev)} ({drift.symbol_name()})"
+        head = f"{title}: enclosing definition changed {drift.changed_where()} ({drift.symbol_name()})"
         explained = tuple(f"  {line}" for line in drift.explain())
         return _at("fail" if strict else "warn", loc, head, explained, payload, props)
     return _at("pass", loc, f"{title} {drift.status}: {drift.summary()}", payload=payload, properties=props)

@@ -154,6 +154,13 @@ class DriftResult:
         definition = self.symbol or self.old_symbol
         return f"{definition.kind} {definition.name}" if definition else ""
 
+    def changed_where(self) -> str:
+        """Where a one-line headline says the change happened: by the first-parent commit that
+        made it, when blame found one (``by 3f2a1b4c5d6e``), else at the revision checked
+        against (``at 9a0bae8d1c2f``: the commit checked is not always the one that changed it)."""
+        sha = getattr(self.broken_by, "sha", None)
+        return f"by {render.short(sha)}" if sha else f"at {render.short(self.rev)}"
+
     def summary(self) -> str:
         """One line for a passing item: ``shifted 120-134 → 140-154``."""
         if self.status == UNCHANGED:
