@@ -40,14 +40,17 @@ def _definition(snapshot, path: str, name: str):
 def resolve(evidence: Evidence, snapshot) -> Evidence | None:
     """The evidence bound to the cited file that defines its identifier at the pin, or ``None``;
     a name its sentence says is defined (:attr:`.EvidenceRole.DECLARED`) that none defines is
-    bound to the first cited file whose language has definitions, where it then fails."""
+    bound to the first cited file of the pinned tree whose language has definitions, where it
+    then fails."""
     for path in evidence.context:
         _, definition = _definition(snapshot, path, evidence.text or "")
         if definition is not None:
             return replace(evidence, path=path)
     if evidence.role is EvidenceRole.DECLARED:
-        # (in a file of no definitions, a Markdown page, the name is a word like any other)
-        held = next((path for path in evidence.context if _has_definitions(path)), None)
+        # (in a file of no definitions, a Markdown page, the name is a word like any other; in
+        # a file the pinned tree lacks, the document's word, as that file's mention is)
+        held = next((path for path in evidence.context if _has_definitions(path) and snapshot.entry(path) is not None),
+                    None)
         return replace(evidence, path=held) if held is not None else None
     return None
 

@@ -255,7 +255,7 @@ class Engine:
             self.paths.check_backticked(report, item)
         if item.kind is not EvidenceKind.SYMBOL:
             return item
-        return self._resolved_symbol(report, item)
+        return self._resolved_symbol(report, self.paths.context_at_pin(report, item))
 
     def _resolved_symbol(self, report: Report, item: Evidence, alone: bool = False) -> Evidence | None:
         """A proposed symbol reference bound to the definition it names at the pin (``alone``:

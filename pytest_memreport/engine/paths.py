@@ -161,6 +161,24 @@ class PathResolver:
         files = self._hold_names(pinned, {name})[name]
         return replace(evidence, context=files if len(files) <= NAMED_ALONE_FILES else (), lookup=None)
 
+    def context_at_pin(self, report: Report, evidence: Evidence) -> Evidence:
+        """A proposed symbol's cited files as the pinned tree has them: one the tree lacks as
+        written is the one path it names, read as a loosely written path is (`` `Context` is
+        defined in `click/core.py` `` of a tree holding ``src/click/core.py``); one it names
+        nowhere stays as written, the document's own word."""
+        pinned = self._bindings.binding(report, evidence.source, evidence.pin).pinned
+        if pinned is None or not evidence.context:
+            return evidence
+        index = self.tree_index(pinned)
+        if all(index.has(path, "file") for path in evidence.context):
+            return evidence
+        source = report.source(evidence.source)
+        subject = source.subject if source is not None else None
+        read = [path if index.has(path, "file") else
+                tree_paths.resolve(index, path, "file", subject, near=evidence.context).path or path
+                for path in evidence.context]
+        return replace(evidence, context=tuple(dict.fromkeys(read)))
+
     def resolve(self, report: Report, evidence: Evidence) -> Evidence:
         """A loosely written path bound to the one path of the pinned tree it names;
         several candidates are remembered so the pin check can list them, and a
