@@ -102,8 +102,13 @@ def classify(evidence: Evidence, pin: verify.PinResult, store, pin_sha: str, aga
     old = pin.symbol
     assert old is not None, "a symbol is classified only once its pin found the definition"
     path: str | None = evidence.path
-    if against.entry(path) is None:
-        followed = store.follow(path, pin_sha, store.resolve("HEAD") if against.rev == "worktree" else against.rev)
+    end = store.resolve("HEAD") if against.rev == "worktree" else against.rev
+    # (its file's own line: renamed away, the file now of its name is another one)
+    went = store.renamed_along(evidence.path, pin_sha, end)
+    if went is not None and went != path and against.entry(went) is not None:
+        path = went
+    elif against.entry(path) is None:
+        followed = store.follow(path, pin_sha, end)
         path = followed if followed and against.entry(followed) is not None else None
     bisected: list = []  # (a local memo: no cache outlives the classification)
 

@@ -354,11 +354,19 @@ class History:
             return clean
         if self.snapshot(old_sha).entry(clean) is None:
             return None  # not there to begin with: nothing to follow
-        current = clean
-        for commit in self.first_parent_log(old_sha, new_sha):
+        current = self.renamed_along(clean, old_sha, new_sha)
+        return current if current is not None and later.entry(current) is not None else None
+
+    def renamed_along(self, path: str, old: str, new: str) -> str | None:
+        """The name ``path`` (as of ``old``) has at ``new`` by the renames of the first-parent
+        commits between, each commit's own: the file's own line, though another file may have
+        taken its old name since (dspy's ``module.py`` became ``base_module.py``, then a third
+        file was renamed ``module.py``); ``None`` when a commit deletes it."""
+        current = path
+        for commit in self.first_parent_log(self.resolve(old), self.resolve(new)):
             renames = commit.renames
             if current in renames:
                 current = renames[current]
             elif current in commit.deleted:
                 return None
-        return current if later.entry(current) is not None else None
+        return current

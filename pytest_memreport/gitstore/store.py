@@ -531,6 +531,10 @@ class GitStore:
         """Where ``path`` (as of ``old``) lives at ``new``, or ``None`` when deleted (see :meth:`History.follow`)."""
         return self._history.follow(path, old, new)
 
+    def renamed_along(self, path: str, old: str, new: str) -> str | None:
+        """``path``'s own name at ``new`` by each first-parent commit's renames (see :meth:`History.renamed_along`)."""
+        return self._history.renamed_along(path, old, new)
+
     # -- temporary worktrees --------------------------------------------------------------
 
     @contextlib.contextmanager

@@ -51,8 +51,10 @@ def classify(evidence: Evidence, pin, store, pin_sha: str, against, reports: fro
     """
     if evidence.kind is EvidenceKind.COMMIT:
         return commits.ancestry(evidence, store, against)
+    # (a phrase found by searching the tree is the tree's: read from the file it was found in)
+    of_the_tree = evidence.role in (EvidenceRole.PROJECT, EvidenceRole.TERM)
     evidence, pin = _as_read(evidence, pin, store, pin_sha)
-    drift = _Drift(evidence, pin, store, pin_sha, against, reports, describe)
+    drift = _Drift(evidence, pin, store, pin_sha, against, reports, describe, of_the_tree)
     refusal = against.refuse_reason(evidence.path)
     if refusal:
         return drift.result(NOT_CHECKED, None, None, message=f"{evidence.path} {drift.where}: {refusal}")
@@ -137,8 +139,12 @@ class _Drift:
     """The inputs of one classification and the steps between them."""
 
     def __init__(self, evidence: Evidence, pin, store, pin_sha: str, against, reports=frozenset(),
-                 describe: bool = True) -> None:
+                 describe: bool = True, of_the_tree: bool = False) -> None:
         self.evidence = evidence
+        #: whether the quotation is the pinned tree's, not one file's: a phrase the document
+        #: attributes to the project or to nothing, found by searching the tree (the file it
+        #: was found in is where it was, not what it quotes)
+        self.of_the_tree = of_the_tree
         #: the checked reports' own paths in the target: quoting code is not where it went
         self.reports = reports
         self.pin = pin
@@ -415,7 +421,8 @@ class _Drift:
         places, by_tokens = search.search_tree(pattern, quote, self.against, exclude={home, *self.reports},
                                                origin=self.path)
         plain = None
-        if places and search.letters_and_digits([quote]) < search.FOLLOW_ALNUM:
+        # (held anywhere later, a phrase of the tree holds: which file it went to is no question for it)
+        if places and search.letters_and_digits([quote]) < search.FOLLOW_ALNUM and not self.of_the_tree:
             places, plain = self._moved_with(places, pattern, home)
         if places:
             return self._relocated(places, by_tokens, note)

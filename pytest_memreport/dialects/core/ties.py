@@ -45,9 +45,9 @@ ATTRIBUTION = re.compile(
     r"|\b(?:described|documented|advertised|billed|labell?ed)\s+(?:[a-z]+\s+){0,3}?as\b"
 )
 #: a sentence that attributes words to what it names: a verb of saying, "in its words", or a
-#: colon right before the quotation
+#: colon right before the quotation (not a word of a compound: "pre-defined", "user-listed")
 SAYS = re.compile(
-    r"(?i)\b(?:says?|said|states?|stated|calls?|called|describes?|described|puts?\s+it|reads?|notes?|noted|"
+    r"(?i)\b(?<!-)(?:says?|said|states?|stated|calls?|called|describes?|described|puts?\s+it|reads?|notes?|noted|"
     r"writes?|wrote|explains?|explained|claims?|claimed|promises?|promised|warns?|warned|documents?|documented|"
     r"defines?|defined|insists?|admits?|advertises?|mentions?|labels?|terms?|termed|refers?\s+to|quotes?|"
     r"words|phrases?|wording|verbatim|literally|"
