@@ -55,12 +55,22 @@ def test_a_definition_whose_file_was_renamed_while_another_took_its_name_moved_w
 
 def test_the_writers_phrase_found_by_searching_the_tree_holds_while_the_tree_holds_it(pytester, make_repo):
     repo = make_repo("widgets")
-    pin = repo.commit({"docs/old.md": "Ask: What is 2 + 2?\n", "site/cheatsheet.md": "Try What is 2 + 2?\n"})
+    phrase = "Which planet in the solar system has the largest number of moons?"
+    pin = repo.commit({"docs/old.md": f"Ask: {phrase}\n", "site/cheatsheet.md": f"Try {phrase}\n"})
     repo.delete("docs/old.md")
     repo.commit(message="remove old examples")
-    text = f'# Evaluating\n\nRead at commit `{pin}`.\n\nWe ask the program "What is 2 + 2?" and compare.\n'
+    text = f'# Evaluating\n\nRead at commit `{pin}`.\n\nWe ask the program "{phrase}" and compare.\n'
     result, report = run_one(pytester, text, f"--memreport-repo={repo.path}")
     (quote,) = [e for e in report["evidence"] if e["kind"] == "quote"]
     assert quote["role"] == "term" and quote["at_pin"]["status"] == "found", quote
     assert quote["at_against"]["status"] == "relocated", quote["at_against"]
     assert result.ret == 0, result.stdout.str()[-2000:]
+    # A plain one ("call the LLM", a writer's example) is looked for in no file it does not
+    # name: its few letters match some page of a large tree by chance, which later goes.
+    repo.commit({"docs/llm.md": "Then call the LLM.\n"}, "an unrelated page")
+    pin = repo.repo.head.commit.hexsha
+    plain = f'# Nodes\n\nRead at commit `{pin}`.\n\nA node may "call the LLM" for its answer.\n'
+    result, report = run_one(pytester, plain, f"--memreport-repo={repo.path}", name="plain.md")
+    (quote,) = [e for e in report["evidence"] if e["kind"] == "quote"]
+    assert quote["at_pin"]["status"] == "not-evidence", quote
+    assert "too few to tell a quotation of the tree" in quote["at_pin"]["reason"], quote

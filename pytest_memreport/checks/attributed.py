@@ -10,7 +10,9 @@ is true:
   pinned tree (drift's tree search, at the pin), and the result says where it was found;
 * a phrase in quotation marks attributed to no file (:attr:`~.model.EvidenceRole.TERM`) is searched
   the same way: found, it is a quotation; found nowhere, it is the note's own word
-  (:func:`unfound_reason`), which is no evidence and never a failure.
+  (:func:`unfound_reason`), which is no evidence and never a failure; one too plain to be told
+  from the same words by chance (fewer letters and digits than git blame follows) is looked
+  for in the note's files only.
 
 A quotation found nowhere fails with the nearest candidate of the files it is tied to.
 """
@@ -81,10 +83,19 @@ def _tie(evidence: Evidence) -> str:
     return "tied to several files"
 
 
+def _too_plain(evidence: Evidence) -> bool:
+    """Whether a phrase attributed to no file is too plain to be told from the same words by
+    chance in a whole tree (``"call the LLM"``, a writer's example, in a page since deleted):
+    fewer letters and digits than git blame follows between files. It is looked for in the
+    files the note names or links, never in the rest of the tree."""
+    return (evidence.role is EvidenceRole.TERM and not evidence.is_code_block
+            and search.letters_and_digits([evidence.text or ""]) < search.FOLLOW_ALNUM)
+
+
 def _in_tree(evidence: Evidence, snapshot, files: list[str], with_symbol: bool) -> verify.PinResult | None:
     """The quotation found in a file of the pinned tree the note does not link, or ``None``."""
     text = evidence.text or ""
-    if not text.strip():
+    if not text.strip() or _too_plain(evidence):
         return None
     # A sentence may have adapted the first letter: "the docs state that "restores are ..."" of
     # a file's "Restores are ...".
@@ -129,6 +140,13 @@ def unfound_reason(evidence: Evidence) -> str | None:
     if evidence.is_code_block:
         return ("the code block is given no file, and no file of the pinned tree holds it: read as the "
                 "report's own (name or link the file it shows right before it to have it checked)")
+    if _too_plain(evidence):
+        count = search.letters_and_digits([evidence.text or ""])
+        where = "the files the note links do not hold it, and " if evidence.path or evidence.context else ""
+        return (f'"{evidence.text}" is in quotation marks, but the note attributes it to no file; {where}its '
+                f"{count} letters and digits are too few to tell a quotation of the tree from the same words by "
+                f"chance (git blame follows {search.FOLLOW_ALNUM}): read as the note's own term (link the file it "
+                "quotes right after it to have it checked)")
     return (f'"{evidence.text}" is in quotation marks, but the note attributes it to no file and no file of '
             "the pinned tree holds it: read as the note's own term, not a quotation (link the file it quotes "
             "right after it to have it checked)")
