@@ -44,4 +44,5 @@ def test_a_file_written_without_its_trees_folder_is_the_one_ending_so(pytester, 
     # a member on its instance: the method is checked, the attribute (no definition) is a word
     assert symbols["make_config"] == ("src/queue/core.py", "found")
     assert "config_class" not in symbols and "self.config_class" not in symbols
-    assert result.ret == 1 and out.count("no definition named") == 1, out[-3000:]
+    # (the one failure: counted in the results, as a wide terminal repeats it in its summary)
+    assert [status for _, status in symbols.values()].count("missing") == 1 and result.ret == 1, out[-3000:]
