@@ -111,6 +111,10 @@ LOOKUP_CHECKOUT = "checkout"
 CODE_BLOCK = "code block"
 #: the label of a source file a sentence names in plain words (``the Pool.sol contract``)
 FILE_IN_PROSE = "file named in prose"
+#: the label of lines cited inside a fenced block of no language: a program's output as often
+#: as code (``Found reference in main.py at line 4``), evidence only where the pinned tree has
+#: the file
+CITED_IN_A_BLOCK = "cited in a block of no language"
 #: the :attr:`Report.meta` key of the repositories a document pins but cites nothing of in a
 #: form read (no source of the report: still names the document gives, so a run's mapping of
 #: one is no typo)

@@ -74,3 +74,32 @@ def test_the_writers_phrase_found_by_searching_the_tree_holds_while_the_tree_hol
     (quote,) = [e for e in report["evidence"] if e["kind"] == "quote"]
     assert quote["at_pin"]["status"] == "not-evidence", quote
     assert "too few to tell a quotation of the tree" in quote["at_pin"]["reason"], quote
+
+
+def test_a_programs_output_in_an_unlabelled_block_cites_no_file_the_target_lacks(pytester, make_repo):
+    # Read in a tutorial of serena: the output its example prints ("Found reference in
+    # main.py at line 4"), in a fenced block of no language, failed as lines of a file the
+    # target does not have. A block of no language is output as often as code: a file it
+    # cites that the pinned tree lacks is its own text, not a failure.
+    repo = make_repo("widgets")
+    pin = repo.commit({"src/queue.py": "LIMIT = 200\n"})
+    text = textwrap.dedent(f"""\
+        # References
+
+        Read at commit `{pin}`.
+
+        The server returns the two calls in `main.py`:
+
+        ```
+        Found reference in main.py at line 4
+        Found reference in src/queue.py at line 1
+        ```
+
+        The limit is set in `src/queue.py` at line 1.
+        """)
+    result, report = run_one(pytester, text, f"--memreport-repo={repo.path}", "--memreport-against=none")
+    lines = sorted((e["line"], e["path"], e["at_pin"]["status"]) for e in report["evidence"] if e["kind"] == "lines")
+    # (the target's own file there is still evidence, as a pasted stack trace's own frame is)
+    assert lines == [(8, "main.py", "not-evidence"), (9, "src/queue.py", "found"), (12, "src/queue.py", "found")], \
+        report["evidence"]
+    assert result.ret == 0, result.stdout.str()[-2000:]

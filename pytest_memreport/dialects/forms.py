@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ..model import Evidence, EvidenceKind, EvidenceRole, Finding, Report, Span
+from ..model import CITED_IN_A_BLOCK, Evidence, EvidenceKind, EvidenceRole, Finding, Report, Span
 from . import core, notes, review, tables
 from .core import anchors, pinforms
 from .codeblocks import (DIFF, NOT_A_FILE, data_manifests, diff_blocks, fenced_blocks, fenced_lines, indented_blocks,
@@ -150,7 +150,8 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
         if any(shown):  # every line blank (all its citations the dialect's): nothing to read or continue
             # (read: the lines that may cite or name something; shown, their paragraphs)
             read = [line if _may_cite_lines(line) or (names_files and _may_name_files(line)) else "" for line in shown]
-            evidence.extend(_cited_lines(shown, lines, findings, names_files, read, starts, fenced))
+            evidence.extend(_in_blocks_of_no_language(_cited_lines(shown, lines, findings, names_files, read, starts,
+                                                                   fenced), blocks, len(lines)))
     # The document's pipe tables, split into cells once: their rows cite files, or pin repositories.
     tabled = list(pipe_tables(lines)) if "|" in text else []
     evidence.extend(table_rows(tabled, lines, starts))
@@ -356,6 +357,22 @@ def _cited_lines(shown: list[str], lines: list[str], findings: list[Finding], na
         found.append(replace(item, source=canonical) if canonical != item.source else item)
     found.extend(_paragraph_continuations(lines, read_here, starts, fenced))
     return found
+
+
+def _in_blocks_of_no_language(found: list[Evidence], blocks: tuple[tuple[int, int, str], ...],
+                              count: int) -> list[Evidence]:
+    """``found`` with the lines it cites inside a fenced block of no language labelled so
+    (:data:`~..model.CITED_IN_A_BLOCK`): a program's output as often as code, evidence where
+    the pinned tree has the file (a pasted stack trace's own frame), else the block's text."""
+    bare = lines_inside(blocks, count, _NO_LANGUAGE) if blocks else frozenset()
+    if not bare:
+        return found
+    return [replace(item, label=CITED_IN_A_BLOCK) if item.kind is EvidenceKind.LINES and item.line - 1 in bare
+            else item for item in found]
+
+
+#: the language of a fenced block that names none
+_NO_LANGUAGE = frozenset({""})
 
 
 def _without_mentions_cited(evidence: list[Evidence]) -> list[Evidence]:

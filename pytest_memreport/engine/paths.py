@@ -17,7 +17,7 @@ from ..checks import paths as tree_paths
 from ..checks import quotesites
 from ..gitstore import GitStore, RepoError, RevisionError
 from .. import repomap
-from ..model import LOOKUP_CHECKOUT, Evidence, EvidenceKind, EvidenceRole, Report
+from ..model import CITED_IN_A_BLOCK, LOOKUP_CHECKOUT, Evidence, EvidenceKind, EvidenceRole, Report
 from ..resultcache import ResultCache, encode
 from ..text.syntax.languages import source_extensions
 from .bindings import Bindings, PinnedTree
@@ -291,6 +291,9 @@ class PathResolver:
         relative = written.strip("/")
         if not written.startswith(("/", "~")) and relative and self._in_own_folders(report, relative, store):
             return f"`{written}` is a path of the report's own folders (its run, its knowledge base), not of the target"
+        if evidence.label == CITED_IN_A_BLOCK:
+            return (f"`{written}` is not in the pinned tree: cited inside a block of no language, it is the block's "
+                    "text (a program's output, an example), not the report's citation")
         if evidence.kind not in (EvidenceKind.PATH, EvidenceKind.DIRECTORY):
             return None  # cited lines or a quotation of a missing file: a failure
         if written.startswith("~"):
