@@ -174,7 +174,7 @@ def read(path: str, text: str, dialect: str, readers: Sequence[FormReader] = (),
     if blocks or indented:
         listed, manifest_blocks = listings(lines, (*blocks, *indented))
         if blocks:
-            manifests, data = data_manifests(written.split("\n"), blocks)
+            manifests, data = data_manifests(lines if written is text else written.split("\n"), blocks)
             listed.extend(manifests)
             manifest_blocks |= data
         if manifest_blocks:

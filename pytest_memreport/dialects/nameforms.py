@@ -59,7 +59,7 @@ def symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
                   for source, (paths, pins) in repositories.items()}
         for match in CODE_SPAN.finditer(line):
             text = match.group(1)
-            name, own = _member_of_its_own(core.symbol_name(text))
+            name, own = core.member_of_its_own(core.symbol_name(text))
             if name is None or review.repo_path_spec(text) is not None or _is_commit(name):
                 continue
             declared = len(places) == 1 and not own and DECLARES_NAME.match(line, match.end()) is not None
@@ -68,21 +68,6 @@ def symbols_beside(lines: list[str], found: list[Evidence]) -> list[Evidence]:
                                         source=source, pin=pin, label=" ".join(text.split()),
                                         role=EvidenceRole.DECLARED if declared else None))
     return symbols
-
-
-#: what a method's body names its own instance or class by: the name after it is a member's
-_OWN = ("self.", "this.", "cls.")
-
-
-def _member_of_its_own(name: str | None) -> tuple[str | None, bool]:
-    """``name`` without the instance a method's body writes it on (``self.make_config``:
-    ``make_config``), and whether it had one. Such a member may be an attribute, which no
-    definition names (``self.config_class``, a class's field): it is proposed, never said to
-    be defined, so a file that assigns it is no failure."""
-    if name is not None and name.startswith(_OWN):
-        member = name.split(".", 1)[1]
-        return (member if len(member) > 1 else None), True
-    return name, False
 
 
 def _is_commit(name: str) -> bool:
@@ -102,7 +87,7 @@ def defined_in(lines: list[str], code_lines: frozenset[int]) -> list[Evidence]:
             continue
         for match in CODE_SPAN.finditer(line):
             said = DEFINED_IN.match(line, match.end())
-            name, own = _member_of_its_own(core.symbol_name(match.group(1))) if said is not None else (None, False)
+            name, own = core.member_of_its_own(core.symbol_name(match.group(1))) if said is not None else (None, False)
             if said is None or name is None or review.repo_path_spec(match.group(1)) is not None:
                 continue
             spec = review.repo_path_spec(said.group(1))

@@ -142,13 +142,15 @@ def table_rows(tables: list[Table], lines: list[str] | None = None, starts=None)
 
 def _row_symbols(cell: str, path: str, row: int, pin: str | None) -> list[Evidence]:
     """The names a row's symbol cell says its file defines (`` `Queue` ``, ``drain()``, two
-    of them split by commas): each a symbol of that file, failing where it defines none."""
+    of them split by commas): each a symbol of that file, failing where it defines none (a
+    member written on its instance, ``self.config_class``, is looked for but never fails)."""
     found = []
     for written in cell.split(","):
-        name = core.symbol_name(written.strip().strip("`*_ "))
+        name, own = core.member_of_its_own(core.symbol_name(written.strip().strip("`*_ ")))
         if name is not None:
             found.append(Evidence(EvidenceKind.SYMBOL, "", row, row, text=name, context=(path,), pin=pin,
-                                  label=" ".join(written.split()).strip("`*_ "), role=EvidenceRole.DECLARED))
+                                  label=" ".join(written.split()).strip("`*_ "),
+                                  role=None if own else EvidenceRole.DECLARED))
     return found
 
 

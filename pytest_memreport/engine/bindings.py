@@ -199,9 +199,8 @@ class Bindings:
                 # The report names the pin's repository, which nothing maps: the knowledge base's
                 # own clone was tried for it (the report may live in its target) and lacks it.
                 said = self._repositories.unmapped_problem(report, source.repository)
-                text = said.text if isinstance(said, render.Said) else str(said)
                 return Binding(sid, store, None, "no-repo",
-                               said_at(report, source, f"{text} (the report's own repository, {store.path}, "
+                               said_at(report, source, f"{said.text} (the report's own repository, {store.path}, "
                                                        f"lacks commit {render.short(stated)})"),
                                label, stated, source.line, key_to_map=source.repository)
             if self._repositories.default_folder(report, source_id):

@@ -351,7 +351,7 @@ class TargetRepositories:
                     self._unmapped.add(name.casefold())
         return self._unmapped
 
-    def unmapped_problem(self, report: Report, source_id: str) -> str:
+    def unmapped_problem(self, report: Report, source_id: str) -> render.Said:
         """One line: which repository has no clone, where it was looked for, and what to give."""
         repo_map = self._options.repo_map
         close = repo_map.suggestion(source_id, self.all_repositories_named()) if repo_map else None

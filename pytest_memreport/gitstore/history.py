@@ -358,15 +358,13 @@ class History:
         return current if current is not None and later.entry(current) is not None else None
 
     def renamed_along(self, path: str, old: str, new: str) -> str | None:
-        """The name ``path`` (as of ``old``) has at ``new`` by the renames of the first-parent
-        commits between, each commit's own: the file's own line, though another file may have
-        taken its old name since (dspy's ``module.py`` became ``base_module.py``, then a third
-        file was renamed ``module.py``); ``None`` when a commit deletes it."""
-        current = path
-        for commit in self.first_parent_log(self.resolve(old), self.resolve(new)):
-            renames = commit.renames
-            if current in renames:
-                current = renames[current]
-            elif current in commit.deleted:
-                return None
-        return current
+        """The name ``path`` (as of ``old``) has at ``new`` by the first-parent commits that
+        changed it (:meth:`file_versions`, read from the log's index of paths): the file's own
+        line, though another file may have taken its old name since (dspy's ``module.py``
+        became ``base_module.py``, then a third file was renamed ``module.py``); ``None`` when
+        its last change deleted it."""
+        versions = self.file_versions(old, new, path)
+        if not versions:
+            return path
+        _, name, blob = versions[-1]
+        return name if blob is not None else None

@@ -57,7 +57,7 @@ from .links import (
     repository_of,
 )
 from .markdown import container_markers, markdown_parser
-from .prose import reads_as_prose, symbol_name
+from .prose import member_of_its_own, reads_as_prose, symbol_name
 from .record_ids import (
     ANNOTATION_LINE,
     HEADED_RECORD,
@@ -126,6 +126,7 @@ __all__ = [
     "repository_of",
     "split_quotation",
     "split_record_id",
+    "member_of_its_own",
     "symbol_name",
     "unusual_path_spec",
 ]

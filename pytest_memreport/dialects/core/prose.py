@@ -81,3 +81,18 @@ def symbol_name(code: str) -> str | None:
     if not called and "." in text and text.rsplit(".", 1)[1].lower() in _FILE_NAME_EXTENSIONS:
         return None
     return text.replace("::", ".")
+
+
+#: what a method's body names its own instance or class by: the name after it is a member's
+_OWN = ("self.", "this.", "cls.")
+
+
+def member_of_its_own(name: str | None) -> tuple[str | None, bool]:
+    """``name`` without the instance a method's body writes it on (``self.make_config``:
+    ``make_config``), and whether it had one. Such a member may be an attribute, which no
+    definition names (``self.config_class``, a class's field): it is proposed, never said to
+    be defined, so a file that assigns it is no failure."""
+    if name is not None and name.startswith(_OWN):
+        member = name.split(".", 1)[1]
+        return (member if len(member) > 1 else None), True
+    return name, False
